@@ -1,0 +1,169 @@
+"""The game record format ``schnapsen-record/1``: read, write, replay.
+
+A record is one hand as JSON (JSON Lines hold one per line)::
+
+    >>> from engine.record import GameRecord
+    >>> text = ('{"format": "schnapsen-record/1", "variants": [], "dealer": 0, '
+    ...         '"deck": ["QS","AH","TC","KC","QC","JH","KH","TD","AD","AS",'
+    ...         '"TS","JS","JD","KD","QD","JC","KS","QH","TH","AC"], '
+    ...         '"actions": [{"seat": 1, "action": "play", "card": "AH"}]}')
+    >>> record = GameRecord.loads(text)
+    >>> record.replay().to_act
+    (0,)
+    >>> GameRecord.loads(record.dumps()) == record
+    True
+
+Reading is strict about the shape (a typo such as ``"mariage"`` is an error, not a silently
+ignored field) and lenient about card spelling (``10H`` and ``♥10`` read as ``TH``). Fields
+beyond the format's own (for example ``outcome``, or a club's ``event`` tag) are kept and
+written back unchanged, so reading and writing a record loses nothing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Iterable, Iterator
+from typing import Any, Final
+
+from engine.actions import Action
+from engine.cards import Card
+from engine.errors import EngineError, IllegalActionError, RecordFormatError
+from engine.hand import HandState, _read_deck
+from engine.outcome import Outcome
+from engine.rules import Ruleset
+
+FORMAT: Final = "schnapsen-record/1"
+_OWN_KEYS: Final = ("format", "variants", "dealer", "deck", "actions")
+
+
+@dataclasses.dataclass(frozen=True)
+class GameRecord:
+    """One hand: the variants, the dealer, the deck order and the actions taken."""
+
+    deck: tuple[Card, ...]
+    dealer: int = 0
+    variants: tuple[str, ...] = ()
+    actions: tuple[Action, ...] = ()
+    extra: dict[str, Any] = dataclasses.field(default_factory=dict, compare=True)
+
+    @property
+    def rules(self) -> Ruleset:
+        return Ruleset.from_names(self.variants)
+
+    # --- replay -------------------------------------------------------------------------
+    def start(self) -> HandState:
+        """The state right after the deal."""
+        return HandState.deal(self.deck, self.dealer, self.rules)
+
+    def replay(self) -> HandState:
+        """The state after all actions; an illegal one raises with its ``index``."""
+        state = self.start()
+        apply = state._apply_in_place
+        for index, action in enumerate(self.actions):
+            try:
+                apply(action)
+            except IllegalActionError as error:
+                raise error.with_index(index) from None
+        return state
+
+    def outcome(self) -> Outcome:
+        return self.replay().outcome()
+
+    def with_actions(self, actions: Iterable[Action]) -> GameRecord:
+        return dataclasses.replace(self, actions=tuple(actions))
+
+    # --- JSON ---------------------------------------------------------------------------
+    @classmethod
+    def from_json(cls, data: Any) -> GameRecord:
+        """Read a decoded JSON object; a shape error is a :class:`RecordFormatError`."""
+        if not isinstance(data, dict):
+            raise RecordFormatError("format", "a record must be a JSON object")
+        if data.get("format") != FORMAT:
+            raise RecordFormatError(
+                "format", f"'format' must be {FORMAT!r}, not {data.get('format')!r}"
+            )
+        for key in ("dealer", "deck", "actions"):
+            if key not in data:
+                raise RecordFormatError("format", f"the record has no {key!r}")
+        variants = data.get("variants", [])
+        if not isinstance(variants, list):
+            raise RecordFormatError("format", "'variants' must be a list of variant names")
+        if len(set(map(str, variants))) != len(variants):
+            raise RecordFormatError("format", "'variants' names a variant twice")
+        Ruleset.from_names(variants)  # validates the names
+        dealer = data["dealer"]
+        if dealer not in (0, 1) or isinstance(dealer, bool):
+            raise RecordFormatError("R2", f"'dealer' must be seat 0 or 1, not {dealer!r}")
+        if not isinstance(data["deck"], list):
+            raise RecordFormatError("R1", "'deck' must be a list of 20 card codes")
+        deck = tuple(_read_deck(data["deck"]))
+        raw_actions = data["actions"]
+        if not isinstance(raw_actions, list):
+            raise RecordFormatError("format", "'actions' must be a list")
+        actions = []
+        for index, item in enumerate(raw_actions):
+            try:
+                actions.append(Action.from_json(item))
+            except EngineError as error:
+                raise error.with_index(index) from None
+        extra = {k: v for k, v in data.items() if k not in _OWN_KEYS}
+        return cls(deck, dealer, tuple(variants), tuple(actions), extra)
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "format": FORMAT,
+            "variants": list(self.variants),
+            "dealer": self.dealer,
+            "deck": [card.code for card in self.deck],
+            "actions": [action.to_json() for action in self.actions],
+        }
+        data.update(self.extra)
+        return data
+
+    @classmethod
+    def loads(cls, text: str) -> GameRecord:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise RecordFormatError("format", f"not valid JSON: {error}") from None
+        return cls.from_json(data)
+
+    def dumps(self) -> str:
+        """One line of JSON (the JSON Lines form)."""
+        return json.dumps(self.to_json(), ensure_ascii=False)
+
+
+def replay_result(data: Any) -> dict[str, Any]:
+    """What ``python -m engine replay`` prints for one decoded record: outcome or error."""
+    try:
+        return GameRecord.from_json(data).outcome().to_json()
+    except EngineError as error:
+        return {"error": error.to_json()}
+
+
+def iter_json_lines(lines: Iterable[str]) -> Iterator[tuple[int, Any]]:
+    """(line number, decoded JSON or a RecordFormatError) for each non-blank line."""
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            yield number, json.loads(line)
+        except json.JSONDecodeError as error:
+            yield number, RecordFormatError("format", f"line {number}: not valid JSON: {error}")
+
+
+def read_records(lines: Iterable[str]) -> Iterator[GameRecord | EngineError]:
+    """Records of a JSON Lines text; a bad line yields its error instead of stopping."""
+    for _, data in iter_json_lines(lines):
+        if isinstance(data, EngineError):
+            yield data
+            continue
+        try:
+            yield GameRecord.from_json(data)
+        except EngineError as error:
+            yield error
+
+
+def write_records(records: Iterable[GameRecord]) -> str:
+    return "".join(record.dumps() + "\n" for record in records)

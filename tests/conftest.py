@@ -1,0 +1,55 @@
+"""Shared fixtures: the real PostgreSQL and Redis services.
+
+On a laptop without them, tests that need them are skipped. CI sets
+SCHNAPSEN_REQUIRE_SERVICES=1 (see .ci/run), which turns that skip into a failure, so a
+service that is down can never make CI green by skipping.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+SHARED = REPO.parent / "shared"
+REQUIRE_SERVICES = os.environ.get("SCHNAPSEN_REQUIRE_SERVICES") == "1"
+POSTGRES_URL = os.environ.get(
+    "SCHNAPSEN_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+)
+REDIS_URL = os.environ.get("SCHNAPSEN_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+
+
+def _reachable(url: str, default_port: int) -> bool:
+    parsed = urlparse(url.replace("+psycopg", ""))
+    try:
+        with socket.create_connection(
+            (parsed.hostname or "127.0.0.1", parsed.port or default_port), 1
+        ):
+            return True
+    except OSError:
+        return False
+
+
+def _need(name: str, url: str, port: int) -> str:
+    if _reachable(url, port):
+        return url
+    message = f"{name} is not reachable at {url}"
+    if REQUIRE_SERVICES:
+        pytest.fail(message + " (SCHNAPSEN_REQUIRE_SERVICES=1: CI requires it)")
+    pytest.skip(message)
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> str:
+    """URL of the real PostgreSQL test database (skips, or fails in CI, without it)."""
+    return _need("PostgreSQL", POSTGRES_URL, 5432)
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> str:
+    """URL of the real Redis test database (skips, or fails in CI, without it)."""
+    return _need("Redis", REDIS_URL, 6379)

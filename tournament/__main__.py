@@ -1,0 +1,5 @@
+"""``python -m tournament``: the tournament command line."""
+
+from tournament.cli import main
+
+main()

@@ -1,0 +1,93 @@
+"""The narrow interface every event store implements, and the values it deals in.
+
+Everything in the service writes through ``EventStore.append`` and reads back through
+``read_stream`` / ``read_all``. Events are plain data: a stable type string, a schema
+version and a JSON payload; nothing Python-specific is stored.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import uuid
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any, Protocol
+
+#: ``expected_version`` for "this stream must not exist yet".
+NO_STREAM = 0
+
+
+@dataclasses.dataclass(frozen=True)
+class NewEvent:
+    """An event to append: a stable type (``match.hand_recorded``), payload and metadata.
+
+    ``metadata`` carries who (``actor``), where from (``source``: paper / live / import),
+    ``correlation_id`` and anything else the writer wants to keep beside the event.
+    """
+
+    type: str
+    payload: Mapping[str, Any]
+    metadata: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    schema_version: int = 1
+    event_id: uuid.UUID = dataclasses.field(default_factory=uuid.uuid4)
+
+
+@dataclasses.dataclass(frozen=True)
+class StoredEvent:
+    """An event as stored: its place in the stream and in the global log, and its hash."""
+
+    event_id: uuid.UUID
+    stream_id: str
+    version: int  # 1, 2, 3 ... within the stream, no gaps
+    position: int  # global log position, strictly increasing in commit order
+    type: str
+    schema_version: int
+    payload: Mapping[str, Any]
+    metadata: Mapping[str, Any]
+    recorded_at: datetime
+    prev_hash: str
+    hash: str
+
+
+class EventStoreError(Exception):
+    """Base class of the store's typed errors."""
+
+
+class ConcurrencyError(EventStoreError):
+    """The stream's version was not the expected one (the API answers HTTP 409)."""
+
+    def __init__(self, stream_id: str, expected: int | None, actual: int) -> None:
+        super().__init__(
+            f"stream {stream_id!r} is at version {actual}, not the expected {expected}"
+        )
+        self.stream_id = stream_id
+        self.expected = expected
+        self.actual = actual
+
+
+class EventStore(Protocol):
+    """What the domain, the API and the workers may rely on; nothing more."""
+
+    def append(
+        self,
+        stream_id: str,
+        events: Sequence[NewEvent],
+        expected_version: int | None,
+        idempotency_key: str | None = None,
+    ) -> list[StoredEvent]:
+        """Append atomically. ``expected_version`` is the stream's current version
+        (``NO_STREAM`` for a new stream, None for no check); a mismatch raises
+        :class:`ConcurrencyError` and stores nothing. Repeating an ``idempotency_key``
+        returns the events stored the first time and stores nothing.
+        """
+        ...
+
+    def read_stream(
+        self, stream_id: str, from_version: int = 1, to_version: int | None = None
+    ) -> list[StoredEvent]: ...
+
+    def read_all(self, after_position: int = 0, limit: int | None = None) -> list[StoredEvent]:
+        """The global log in order, never skipping an event committed before the read."""
+        ...
+
+    def stream_version(self, stream_id: str) -> int: ...
