@@ -248,6 +248,7 @@ class HandState:
                     raise IllegalActionError("R0", f"seat {seat} does not hold {card.code}")
                 if action.marriage:
                     self._declare_marriage(seat, ci)
+                self._hands[seat] &= ~(1 << ci)  # the card is on the table now
                 self._lead = ci
                 self._lead_marriage = action.marriage
                 self._may_claim = -1
@@ -337,7 +338,6 @@ class HandState:
         else:
             winner = replier if reply_suit == self.trump else leader
         hands = self._hands
-        hands[leader] &= ~(1 << lead)
         hands[replier] &= ~(1 << reply)
         self._won[winner] |= (1 << lead) | (1 << reply)
         self._card_points[winner] += CARD_POINTS[lead] + CARD_POINTS[reply]
