@@ -172,13 +172,15 @@ def player_view(state: HandState, seat: int) -> PlayerView:
     rules = state.rules
     tricks = state.tricks
     own = [t for t in tricks if t.winner == seat]
+    # The last trick lies open until the next card is led; the variants add nothing (PB) or
+    # the seat's first trick (PA) to that.
+    on_display = [tricks[-1]] if tricks and state.lead_card is None else []
+    last_own = [t for t in on_display if t.winner == seat]
     if rules.own_tricks_hidden:
-        visible = own[-1:] if tricks and tricks[-1].winner == seat else []
+        visible = last_own
         points = None
     elif rules.first_tricks_visible:
-        visible = own[:1]
-        if tricks and tricks[-1].winner == seat and tricks[-1] not in visible:
-            visible.append(tricks[-1])
+        visible = own[:1] + [t for t in last_own if t not in own[:1]]
         points = None
     else:
         visible = own
