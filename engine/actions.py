@@ -102,6 +102,20 @@ class Action:
     @classmethod
     def from_json(cls, data: Any) -> Action:
         """Read one action object of schnapsen-record/1; anything else is a R0 format error."""
+        # Fast path: records repeat a universe of 86 actions in their canonical spelling.
+        try:
+            cached = _CANONICAL.get(
+                (data["seat"], data["action"], data.get("card"), data.get("marriage"))
+            )
+        except (TypeError, KeyError, AttributeError):
+            cached = None
+        if (
+            cached is not None
+            and type(data["seat"]) is int
+            and type(data.get("marriage", False)) is bool
+            and len(data) == 2 + ("card" in data) + ("marriage" in data)
+        ):
+            return cached
         if not isinstance(data, dict):
             raise RecordFormatError("R0", f"an action must be a JSON object, not {data!r}")
         unknown = set(data) - _ACTION_KEYS
@@ -177,3 +191,11 @@ def all_actions() -> list[Action]:
             result.append(Action(seat, Kind.PLAY, card, True))
         result.extend(Action(seat, kind) for kind in (Kind.EXCHANGE, Kind.CLOSE, Kind.CLAIM))
     return result
+
+
+def _canonical_key(action: Action) -> tuple[int, str, str | None, bool | None]:
+    data = action.to_json()
+    return (action.seat, data["action"], data.get("card"), data.get("marriage"))
+
+
+_CANONICAL: Final = {_canonical_key(a): a for a in all_actions()}

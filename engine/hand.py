@@ -684,11 +684,18 @@ def _strict_message(hand: int, lead: int, trump: int, card: Card) -> str:
     return f"{card.code} may not answer {lead_code} in strict play: {why}; allowed: {allowed}"
 
 
+_CODE_TO_CARD: Final = {card.code: card for card in ALL_CARDS}
+
+
 def _read_deck(deck: Sequence[Card | str]) -> list[Card]:
     if isinstance(deck, str) or not isinstance(deck, Sequence):
         raise RecordFormatError("R1", "the deck must be a list of 20 card codes")
     cards: list[Card] = []
     for position, item in enumerate(deck):
+        known = _CODE_TO_CARD.get(item) if isinstance(item, str) else None
+        if known is not None:
+            cards.append(known)
+            continue
         if isinstance(item, Card):
             cards.append(item)
             continue
