@@ -196,10 +196,9 @@ def test_R6_a_trump_lead_must_be_beaten_with_a_higher_trump_if_possible() -> Non
 def test_R6_strict_play_also_applies_once_the_talon_is_exhausted() -> None:
     state = _five_tricks_by_forehand()
     assert state.is_exhausted and state.strict and not state.is_closed
-    lead = state.cards_of(1)[0]
-    state = state.apply(Action.play(1, lead))
-    allowed = {a.card for a in state.legal_actions()}
-    assert allowed != set(state.cards_of(0)) or len(allowed) == 5  # filtered by R6
+    assert codes(state.cards_of(0)) == codes(["AD", "TD", "KD", "AC", "QH"])
+    assert {str(a) for a in play(state, "1:TC").legal_actions()} == {"0:AC"}  # R6a
+    assert {str(a) for a in play(state, "1:JH").legal_actions()} == {"0:QH"}  # trump lead
 
 
 # --- R7: drawing ----------------------------------------------------------------------------
