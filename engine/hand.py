@@ -44,6 +44,7 @@ from engine.cards import (
 from engine.errors import IllegalActionError, RecordFormatError
 from engine.outcome import Outcome
 from engine.rules import DEFAULT_RULES, Ruleset
+from engine.scoring import ClaimFacts, r13_game_points, score_all_played, score_claim
 
 # Phases of a hand.
 LEAD: Final = 0  # the leader may claim (R12a), exchange (R8), close (R9), lead (R10)
@@ -74,13 +75,6 @@ class Marriage(NamedTuple):
     shown: Card
     value: int
     trick_number: int  # 0-based number of the trick it was led to
-
-
-def r13_game_points(opponent_tricks: int, opponent_points: int) -> int:
-    """R13: 3 if the opponent has no trick, 2 if fewer than 33 points, else 1."""
-    if opponent_tricks == 0:
-        return 3
-    return 2 if opponent_points < 33 else 1
 
 
 class HandState:
@@ -406,28 +400,19 @@ class HandState:
 
     def _claim(self, seat: int) -> None:
         opponent = 1 - seat
-        correct = self._points(seat) >= 66
-        closer = self._closed_by
-        if closer == seat:
-            # R14: the closer is judged on the opponent's state when the talon was closed.
-            if correct:
-                result = (seat, r13_game_points(self._frozen_tricks, self._frozen_points), "claim")
-            else:
-                result = (opponent, 3 if self._frozen_tricks == 0 else 2, "false_claim")
-        elif correct:
-            if closer >= 0:
-                # R14: the closer's opponent claims correctly first; the closer fails.
-                result = (seat, 3 if self._frozen_tricks == 0 else 2, "claim")
-            else:
-                opp_points = self._points(opponent)
-                result = (seat, r13_game_points(self._tricks[opponent], opp_points), "claim")
-        elif self.rules.false_claim_mirror:
-            opp_points = self._points(opponent)
-            result = (opponent, r13_game_points(self._tricks[opponent], opp_points), "false_claim")
-        else:
-            # R15: the opponent wins 2, or 3 if it has no trick yet.
-            result = (opponent, 3 if self._tricks[opponent] == 0 else 2, "false_claim")
-        self._result = result
+        closed = self._closed_by >= 0
+        self._result = score_claim(
+            ClaimFacts(
+                claimer=seat,
+                claimer_points=self._points(seat),
+                opponent_tricks=self._tricks[opponent],
+                opponent_points=self._points(opponent),
+                closed_by=self._closed_by if closed else None,
+                frozen_tricks=self._frozen_tricks,
+                frozen_points=self._frozen_points,
+                false_claim_mirror=self.rules.false_claim_mirror,
+            )
+        )
         self._phase = ENDED
         self._may_claim = -1
 
@@ -587,13 +572,9 @@ class HandState:
             assert self._result is not None
             winner, game_points, reason = self._result
         elif phase == ALL_PLAYED:
-            if self._closed_by >= 0:
-                # R14: all cards played without the closer claiming correctly.
-                winner = 1 - self._closed_by
-                game_points = 3 if self._frozen_tricks == 0 else 2
-                reason = "closer_failed"
-            else:
-                winner, game_points, reason = self._last_winner, 1, "last_trick"  # R16
+            winner, game_points, reason = score_all_played(
+                self.closed_by, self._frozen_tricks, self._last_winner
+            )
         else:
             return Outcome(False, points, tricks, to_act=self.to_act)
         return Outcome(True, points, tricks, winner, game_points, reason)
