@@ -1,0 +1,311 @@
+"""Knockout brackets as plain values, and their state as a pure function of the results.
+
+A `Bracket` is a list of matches; each slot says where its player comes from: a seed
+(`Seed(3)`), the winner of a match (`WinnerOf("W1-2")`) or its loser (`LoserOf("W1-2")`).
+Matches are listed so that feeders come first. Nothing in a Bracket changes as results
+arrive: `bracket_state(bracket, results, withdrawn)` recomputes who plays where, so a
+corrected result just means calling it again with the corrected list.
+
+Byes are empty slots: a seed number above the field size is nobody, a match with one
+empty slot sends its player on without playing (status "bye"), and a match with two empty
+slots sends nobody on (status "void"). Byes in losers brackets follow from this.
+
+>>> from tournament.formats.single_elim import single_elimination
+>>> b = single_elimination(["a", "b", "c"])
+>>> [(m.match_id, m.source_a, m.source_b, m.winner_to) for m in b.matches]
+[('R1-1', Seed(n=1), Seed(n=4), 'R2-1'), ('R1-2', Seed(n=2), Seed(n=3), 'R2-1'), \
+('R2-1', WinnerOf(match_id='R1-1'), WinnerOf(match_id='R1-2'), None)]
+>>> s = bracket_state(b, [BracketResult("R1-2", "c")])
+>>> s.matches["R1-1"].status, s.matches["R2-1"].players, s.matches["R2-1"].status
+('bye', ('a', 'c'), 'ready')
+>>> bracket_state(b, [BracketResult("R1-2", "c"), BracketResult("R2-1", "a")]).champion
+'a'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from .model import FormatError, Pairing, RoundPairing
+from .tables import assign_tables, draw_first_dealer
+
+
+@dataclass(frozen=True)
+class Seed:
+    """Seed number n (1-based); nobody (a bye) when n is above the field size."""
+
+    n: int
+
+
+@dataclass(frozen=True)
+class WinnerOf:
+    match_id: str
+
+
+@dataclass(frozen=True)
+class LoserOf:
+    match_id: str
+
+
+Source = Seed | WinnerOf | LoserOf
+Section = Literal["R", "3P", "W", "L", "GF"]
+
+
+@dataclass(frozen=True)
+class BracketMatch:
+    """One match of a bracket and its feeder links.
+
+    `winner_to` / `loser_to` name the match the winner / loser goes on to (None: out, or
+    champion). `reset_of` marks the grand-final reset: played only if the losers-bracket
+    player (source_b) won the first grand final.
+    """
+
+    match_id: str
+    section: Section
+    round_no: int
+    source_a: Source
+    source_b: Source
+    winner_to: str | None = None
+    loser_to: str | None = None
+    reset_of: str | None = None
+
+
+@dataclass(frozen=True)
+class Bracket:
+    """A whole knockout: the seeds (best first) and the matches (feeders first).
+
+    `final_ids` are the final(s) in playing order: ("R3-1",) or ("GF1", "GF2").
+    """
+
+    kind: Literal["single", "double"]
+    seeds: tuple[str, ...]
+    matches: tuple[BracketMatch, ...]
+    final_ids: tuple[str, ...]
+
+    def match(self, match_id: str) -> BracketMatch:
+        for m in self.matches:
+            if m.match_id == match_id:
+                return m
+        raise FormatError("match_id", f"no match {match_id!r} in this bracket")
+
+
+@dataclass(frozen=True)
+class BracketResult:
+    """The recorded winner of a bracket match (walkover wins too)."""
+
+    match_id: str
+    winner: str
+
+
+Status = Literal["waiting", "ready", "done", "bye", "void", "walkover", "not_needed"]
+
+
+@dataclass(frozen=True)
+class MatchState:
+    """A match as it stands.
+
+    - waiting: a player is not known yet;      - ready: both known, to be played;
+    - done: result recorded;                    - bye: one slot empty, the other goes on;
+    - void: both slots empty;                   - not_needed: grand-final reset not required;
+    - walkover: a withdrawn player loses without playing (both withdrawn: nobody goes on).
+    """
+
+    match_id: str
+    player_a: str | None
+    player_b: str | None
+    status: Status
+    winner: str | None = None
+    loser: str | None = None
+
+    @property
+    def players(self) -> tuple[str | None, str | None]:
+        return (self.player_a, self.player_b)
+
+    @property
+    def decided(self) -> bool:
+        return self.status not in ("waiting", "ready")
+
+
+@dataclass(frozen=True)
+class BracketState:
+    """Every match's state, the champion once known, and results that no longer fit.
+
+    `conflicts` lists results that were ignored because the match's players changed (a
+    corrected earlier result) or the match is not ready yet: message per match id.
+    """
+
+    matches: Mapping[str, MatchState]
+    champion: str | None
+    conflicts: Mapping[str, str] = field(default_factory=dict)
+
+    def ready(self) -> tuple[MatchState, ...]:
+        """Matches that can be played now, in bracket order."""
+        return tuple(m for m in self.matches.values() if m.status == "ready")
+
+
+_UNKNOWN = object()  # a slot whose player is not decided yet (None means: nobody)
+
+
+def bracket_state(
+    bracket: Bracket,
+    results: Sequence[BracketResult] = (),
+    withdrawn: Collection[str] = (),
+) -> BracketState:
+    """Who plays where, given the results so far and the withdrawn players.
+
+    A withdrawn player loses every pending match by walkover; results already recorded
+    stand. A withdrawn loser does not go on to the losers bracket (the opponent there gets
+    a bye). Unknown match ids, or a result given twice, raise FormatError.
+    """
+    by_id: dict[str, BracketResult] = {}
+    known = {m.match_id for m in bracket.matches}
+    for i, r in enumerate(results):
+        if r.match_id not in known:
+            raise FormatError(f"results[{i}].match_id", f"no match {r.match_id!r} in bracket")
+        if r.match_id in by_id:
+            raise FormatError(f"results[{i}].match_id", f"second result for {r.match_id}")
+        by_id[r.match_id] = r
+    gone = set(withdrawn)
+    states: dict[str, MatchState] = {}
+    conflicts: dict[str, str] = {}
+
+    def resolve(src: Source) -> object:
+        if isinstance(src, Seed):
+            return bracket.seeds[src.n - 1] if src.n <= len(bracket.seeds) else None
+        feeder = states[src.match_id]
+        if not feeder.decided:
+            return _UNKNOWN
+        return feeder.winner if isinstance(src, WinnerOf) else feeder.loser
+
+    for m in bracket.matches:
+        a, b = resolve(m.source_a), resolve(m.source_b)
+        result = by_id.get(m.match_id)
+        first = states[m.reset_of] if m.reset_of is not None else None
+        # Grand-final reset: not needed when the winners-bracket champion won the first.
+        if (
+            first is not None
+            and first.decided
+            and first.status != "not_needed"
+            and first.winner == first.player_a
+        ):
+            states[m.match_id] = MatchState(
+                m.match_id, first.player_a, first.player_b, "not_needed", first.winner
+            )
+            if result is not None:
+                conflicts[m.match_id] = "result for a grand-final reset that is not needed"
+            continue
+        state = _play(m.match_id, a, b, result, gone, conflicts)
+        states[m.match_id] = state
+    champion = None
+    for fid in reversed(bracket.final_ids):
+        final = states[fid]
+        if final.status == "not_needed" or (final.decided and final.winner is not None):
+            champion = final.winner
+            break
+        if final.status in ("waiting", "ready"):
+            break
+    return BracketState(states, champion, conflicts)
+
+
+def _play(
+    mid: str,
+    a: object,
+    b: object,
+    result: BracketResult | None,
+    gone: set[str],
+    conflicts: dict[str, str],
+) -> MatchState:
+    if a is _UNKNOWN or b is _UNKNOWN:
+        pa = a if isinstance(a, str) else None
+        pb = b if isinstance(b, str) else None
+        if result is not None:
+            conflicts[mid] = "result recorded before both players were known"
+        return MatchState(mid, pa, pb, "waiting")
+    assert a is None or isinstance(a, str)
+    assert b is None or isinstance(b, str)
+    if a is None or b is None:
+        if result is not None:
+            conflicts[mid] = "result recorded for a bye"
+        return MatchState(mid, a, b, "bye" if (a or b) else "void", a or b)
+    if result is not None:
+        if result.winner in (a, b):
+            loser = b if result.winner == a else a
+            # A player who withdrew after losing does not drop into the losers bracket.
+            return MatchState(mid, a, b, "done", result.winner, None if loser in gone else loser)
+        conflicts[mid] = f"winner {result.winner!r} is not one of {a!r} and {b!r}"
+    if a in gone or b in gone:
+        winner = None if (a in gone and b in gone) else (b if a in gone else a)
+        return MatchState(mid, a, b, "walkover", winner, None)
+    return MatchState(mid, a, b, "ready")
+
+
+def placements(bracket: Bracket, state: BracketState) -> tuple[tuple[str, ...], ...]:
+    """Final places decided so far, best first; players out in the same round share a tuple.
+
+    Single elimination: champion, runner-up, then the third-place match winner and loser
+    (or both semi-final losers together), then the losers of each earlier round. Double
+    elimination: champion, runner-up, then the losers of each losers-bracket round, last
+    round first.
+
+    >>> from tournament.formats.single_elim import single_elimination
+    >>> b = single_elimination(["a", "b", "c", "d"])
+    >>> res = [BracketResult("R1-1", "a"), BracketResult("R1-2", "c"), BracketResult("R2-1", "c")]
+    >>> placements(b, bracket_state(b, res))
+    (('c',), ('a',), ('b', 'd'))
+    """
+    seed_rank = {p: i for i, p in enumerate(bracket.seeds)}
+    out: list[tuple[str, ...]] = []
+    if state.champion is not None:
+        out.append((state.champion,))
+        deciding = [state.matches[f] for f in bracket.final_ids]
+        last = [s for s in deciding if s.status != "not_needed" and s.decided][-1]
+        out.append(tuple(p for p in last.players if p is not None and p != state.champion))
+    section = "R" if bracket.kind == "single" else "L"
+    third = state.matches.get("3P")
+    if third is not None and third.decided:
+        out.append((third.winner,) if third.winner else ())
+        out.append(tuple(p for p in third.players if p is not None and p != third.winner))
+    rounds = sorted({m.round_no for m in bracket.matches if m.section == section}, reverse=True)
+    for r in rounds:
+        if section == "R" and (r == rounds[0] or (third is not None and r == rounds[0] - 1)):
+            continue  # the final and (with a third-place match) the semi-finals: above
+        out_players: list[str] = []
+        for m in bracket.matches:
+            s = state.matches[m.match_id]
+            if m.section == section and m.round_no == r and s.status in ("done", "walkover"):
+                out_players += [p for p in s.players if p is not None and p != s.winner]
+        out.append(tuple(sorted(out_players, key=seed_rank.__getitem__)))
+    return tuple(p for p in out if p)
+
+
+def ready_pairings(
+    bracket: Bracket,
+    state: BracketState,
+    *,
+    round_no: int,
+    seed: int | str,
+    match_ids: Sequence[str] | None = None,
+    fixed_tables: Mapping[str, int] | None = None,
+) -> RoundPairing:
+    """Tables and first dealers for the ready matches (or the given `match_ids`).
+
+    Table 1 holds the match with the best seed in it; the first dealer is a seeded draw
+    per match id, so the same seed gives the same draw.
+    """
+    seed_rank = {p: i for i, p in enumerate(bracket.seeds)}
+    wanted = [state.matches[mid] for mid in match_ids] if match_ids else list(state.ready())
+    for m in wanted:
+        if m.status != "ready":
+            raise FormatError("match_ids", f"{m.match_id} is not ready to play ({m.status})")
+    ready = [m for m in wanted if m.player_a is not None and m.player_b is not None]
+    ready.sort(key=lambda m: min(seed_rank[m.player_a or ""], seed_rank[m.player_b or ""]))
+    games = []
+    for m in ready:
+        a, b = m.player_a or "", m.player_b or ""
+        games.append((a, b, draw_first_dealer(a, b, seed, m.match_id)))
+    pairings: tuple[Pairing, ...] = assign_tables(
+        games, fixed_tables, match_ids=[m.match_id for m in ready]
+    )
+    return RoundPairing(round_no=round_no, pairings=pairings)

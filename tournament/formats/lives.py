@@ -1,0 +1,212 @@
+"""Preisschnapsen "lives" knockout.
+
+Every player starts with `rules.lives` lives (2 or 3). Each round is a fresh seeded random
+draw among the players with lives left, avoiding players who have met before whenever
+possible; the loser of a game loses a life, and a player with no lives left is out. With
+an odd number of players the bye goes to a player with the fewest byes so far (the draw
+decides among them). Where the rules allow it, a player may buy back a life before a
+round (up to `max_buy_backs` times, not after `last_buy_back_round`), which also lets an
+eliminated player back in. When `final_size` (default 2) or fewer players are left, no
+more draws are made: they play the final (`lives_final_round`).
+
+>>> rules = LivesRules(lives=2)
+>>> r1 = lives_round(1, ["a", "b", "c", "d"], rules, seed=42)
+>>> r1 == lives_round(1, ["a", "b", "c", "d"], rules, seed=42)
+True
+>>> games = [Game(1, p.player_a, p.player_b, winner=p.player_a) for p in r1.pairings]
+>>> state = lives_state(["a", "b", "c", "d"], rules, games, before_round=2)
+>>> sorted(state.lives.values()), state.final
+([1, 1, 2, 2], False)
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+
+from . import _matching
+from .model import Bye, FormatError, Game, RoundPairing, bye_counts, check_unique, meetings
+from .round_robin import round_robin_round
+from .tables import assign_tables, draw_first_dealer
+
+
+@dataclass(frozen=True)
+class LivesRules:
+    """How a lives knockout is set up."""
+
+    lives: int = 3
+    final_size: int = 2
+    max_buy_backs: int = 0  # per player; 0: no buy-back
+    last_buy_back_round: int | None = None  # None: buy-back before any round
+
+    def check(self) -> None:
+        if not 1 <= self.lives <= 9:
+            raise FormatError("rules.lives", f"lives must be 1..9, got {self.lives}")
+        if self.final_size < 2:
+            raise FormatError("rules.final_size", f"must be 2 or more, got {self.final_size}")
+        if self.max_buy_backs < 0:
+            raise FormatError("rules.max_buy_backs", f"must be 0 or more, got {self.max_buy_backs}")
+
+
+@dataclass(frozen=True)
+class BuyBack:
+    """Player `player` bought back one life before round `before_round`."""
+
+    player: str
+    before_round: int
+
+
+@dataclass(frozen=True)
+class LivesState:
+    """Lives left per player before a round; `alive` in entry order; `final` once at most
+    rules.final_size players are left, who are then the finalists."""
+
+    lives: Mapping[str, int]
+    alive: tuple[str, ...]
+    final: bool
+
+
+def lives_state(
+    players: Sequence[str],
+    rules: LivesRules,
+    games: Sequence[Game] = (),
+    buy_backs: Sequence[BuyBack] = (),
+    withdrawn: Collection[str] = (),
+    *,
+    before_round: int | None = None,
+) -> LivesState:
+    """Lives before round `before_round` (default: after every game given).
+
+    Checks the history as it replays it: unknown players, a missing winner, a game of a
+    player with no lives left, or a buy-back the rules do not allow raise FormatError.
+    """
+    rules.check()
+    check_unique(players, "players")
+    known = set(players)
+    upto = before_round
+    if upto is None:
+        upto = max([g.round_no + 1 for g in games] + [b.before_round for b in buy_backs] + [1])
+    lives = dict.fromkeys(players, rules.lives)
+    bought: Counter[str] = Counter()
+    by_round: dict[int, list[tuple[int, Game]]] = {}
+    for i, g in enumerate(games):
+        for p in g.players:
+            if p not in known:
+                raise FormatError(f"games[{i}]", f"{p!r} is not a player of this tournament")
+        if g.winner not in g.players:
+            raise FormatError(f"games[{i}].winner", f"missing or not a player: {g.winner!r}")
+        by_round.setdefault(g.round_no, []).append((i, g))
+    backs: dict[int, list[tuple[int, BuyBack]]] = {}
+    for i, b in enumerate(buy_backs):
+        _check_buy_back(i, b, rules, known)
+        backs.setdefault(b.before_round, []).append((i, b))
+    for r in range(1, upto + 1):
+        for i, b in backs.get(r, []):
+            bought[b.player] += 1
+            if bought[b.player] > rules.max_buy_backs:
+                raise FormatError(
+                    f"buy_backs[{i}]", f"{b.player} exceeds {rules.max_buy_backs} buy-back(s)"
+                )
+            if lives[b.player] >= rules.lives:
+                raise FormatError(f"buy_backs[{i}]", f"{b.player} has all lives already")
+            lives[b.player] += 1
+        for i, g in by_round.get(r, []) if r < upto else []:
+            for p in g.players:
+                if lives[p] <= 0:
+                    raise FormatError(f"games[{i}]", f"{p} had no lives left in round {r}")
+            loser = g.player_b if g.winner == g.player_a else g.player_a
+            lives[loser] -= 1
+    gone = set(withdrawn)
+    for p in gone & known:
+        lives[p] = 0
+    alive = tuple(p for p in players if lives[p] > 0)
+    return LivesState(lives, alive, len(alive) <= rules.final_size)
+
+
+def _check_buy_back(i: int, b: BuyBack, rules: LivesRules, known: set[str]) -> None:
+    if rules.max_buy_backs == 0:
+        raise FormatError(f"buy_backs[{i}]", "these rules allow no buy-back")
+    if b.player not in known:
+        raise FormatError(f"buy_backs[{i}].player", f"{b.player!r} is not a player")
+    if b.before_round < 2:
+        raise FormatError(
+            f"buy_backs[{i}].before_round", "a buy-back comes before round 2 or later"
+        )
+    if rules.last_buy_back_round is not None and b.before_round > rules.last_buy_back_round:
+        raise FormatError(
+            f"buy_backs[{i}].before_round",
+            f"buy-back closes before round {rules.last_buy_back_round}, got {b.before_round}",
+        )
+
+
+def lives_round(
+    round_no: int,
+    players: Sequence[str],
+    rules: LivesRules,
+    games: Sequence[Game] = (),
+    byes: Sequence[Bye] = (),
+    buy_backs: Sequence[BuyBack] = (),
+    *,
+    seed: int | str,
+    withdrawn: Collection[str] = (),
+    fixed_tables: Mapping[str, int] | None = None,
+) -> RoundPairing:
+    """The seeded draw of round `round_no` among the players with lives left.
+
+    `players` is the entry list (its order is part of what the seed reproduces). Raises
+    FormatError("round_no") once the final is reached.
+    """
+    state = lives_state(
+        players,
+        rules,
+        [g for g in games if g.round_no < round_no],
+        [b for b in buy_backs if b.before_round <= round_no],
+        withdrawn,
+        before_round=round_no,
+    )
+    if state.final:
+        raise FormatError(
+            "round_no", f"only {len(state.alive)} player(s) left: play the final instead"
+        )
+    rng = random.Random(f"lives-draw:{seed}:{round_no}")
+    drawn = list(state.alive)
+    rng.shuffle(drawn)
+    position = {p: i for i, p in enumerate(drawn)}
+    had = bye_counts(byes, games)
+    fewest = min(had[p] for p in drawn)
+    pairs, bye = _matching.solve(
+        _matching.Problem(
+            players=drawn,
+            ideal_order=lambda out: [p for p in drawn if p != out],
+            cost=lambda u, v: (position[u] - position[v]) ** 2,
+            max_cost=len(drawn) ** 2,
+            played=meetings(games),
+            bye_preference=[p for p in drawn if had[p] == fewest],
+        )
+    )
+    pairs.sort(key=lambda g: min(position[g[0]], position[g[1]]))
+    table_games = [(a, b, draw_first_dealer(a, b, seed, f"lives:{round_no}")) for a, b in pairs]
+    return RoundPairing(
+        round_no=round_no,
+        pairings=assign_tables(table_games, fixed_tables),
+        byes=(bye,) if bye is not None else (),
+    )
+
+
+def lives_final_round(
+    state: LivesState, round_no: int, *, seed: int | str, final_round: int = 1
+) -> RoundPairing:
+    """The final among the players left: one game for two finalists (first dealer drawn),
+    otherwise round `final_round` of a round robin among them (Berger tables)."""
+    if not state.final:
+        raise FormatError("state", f"{len(state.alive)} players are still in: no final yet")
+    if len(state.alive) < 2:
+        raise FormatError("state", "a final needs two players")
+    if len(state.alive) == 2:
+        a, b = state.alive
+        game = (a, b, draw_first_dealer(a, b, seed, f"lives-final:{round_no}"))
+        return RoundPairing(round_no=round_no, pairings=assign_tables([game]))
+    rr = round_robin_round([state.alive], final_round)
+    return RoundPairing(round_no, rr.pairings, rr.byes)

@@ -1,0 +1,183 @@
+"""Plain values shared by every format: errors, pairings, results so far.
+
+Everything here is a frozen dataclass or a tuple, so a value can be hashed, compared and
+stored in an event as it is. Players are identified by their string id.
+
+>>> p = Pairing(table=1, player_a="anna", player_b="bert", first_dealer="bert")
+>>> p.players
+('anna', 'bert')
+>>> RoundPairing(round_no=1, pairings=(p,), byes=("carl",)).players_in_round()
+('anna', 'bert', 'carl')
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal
+
+
+class FormatError(ValueError):
+    """A wrong input to a format function; `field` names the input that is wrong.
+
+    >>> str(FormatError("standings[3].player_id", "'x' appears twice"))
+    "standings[3].player_id: 'x' appears twice"
+    """
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """One game of a round: who sits at which table and who deals first.
+
+    `match_id` is set for bracket matches ("W1-3") and None in round-based formats.
+    """
+
+    table: int
+    player_a: str
+    player_b: str
+    first_dealer: str
+    match_id: str | None = None
+
+    @property
+    def players(self) -> tuple[str, str]:
+        return (self.player_a, self.player_b)
+
+
+@dataclass(frozen=True)
+class Walkover:
+    """A scheduled game that is not played because `forfeited_by` has withdrawn."""
+
+    winner: str
+    forfeited_by: str
+
+
+@dataclass(frozen=True)
+class RoundPairing:
+    """Everything one round asks of the players.
+
+    - `pairings`: the games, table 1 first (top boards first).
+    - `byes`: players who get the format's bye this round (Swiss / lives bye, the round
+      robin "dummy"); how a bye scores is the domain's rule.
+    - `walkovers`: games a withdrawn player forfeits (policy "forfeit").
+    - `idle`: active players with nothing to do and no bye (their round-robin group has
+      finished, or their opponent withdrew under policy "drop").
+    """
+
+    round_no: int
+    pairings: tuple[Pairing, ...]
+    byes: tuple[str, ...] = ()
+    walkovers: tuple[Walkover, ...] = ()
+    idle: tuple[str, ...] = ()
+
+    def players_in_round(self) -> tuple[str, ...]:
+        """Players who play or get the bye, in table order."""
+        out: list[str] = []
+        for p in self.pairings:
+            out.extend(p.players)
+        out.extend(self.byes)
+        return tuple(out)
+
+
+@dataclass(frozen=True)
+class Game:
+    """A game of an earlier round, as the domain recorded it.
+
+    `winner` is needed by lives knockout only; `first_dealer` feeds the dealing balance.
+    `forfeit=True` means it was not played (a walkover): it does not count as a meeting
+    for the no-repeat rule, and the winner may not get a Swiss bye later (FIDE C.04.1).
+    """
+
+    round_no: int
+    player_a: str
+    player_b: str
+    first_dealer: str | None = None
+    winner: str | None = None
+    forfeit: bool = False
+
+    @property
+    def players(self) -> tuple[str, str]:
+        return (self.player_a, self.player_b)
+
+
+@dataclass(frozen=True)
+class Bye:
+    """Player `player` had the bye in round `round_no`."""
+
+    round_no: int
+    player: str
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One line of the standings the domain computed (best first): id and score."""
+
+    player_id: str
+    score: float
+
+
+WarningCode = Literal[
+    "repeat_pairing",
+    "withdrawn_paired",
+    "eliminated_paired",
+    "player_missing",
+    "repeat_bye",
+    "bye_not_needed",
+    "bye_not_lowest",
+]
+
+
+@dataclass(frozen=True)
+class RuleWarning:
+    """A format rule a manual override breaks; the override stands, with this warning."""
+
+    code: WarningCode
+    message: str
+    players: tuple[str, ...] = ()
+
+
+Pair = frozenset[str]
+
+
+def meetings(games: Iterable[Game]) -> set[Pair]:
+    """Pairs of players who really played each other (walkovers do not count)."""
+    return {frozenset(g.players) for g in games if not g.forfeit}
+
+
+def bye_counts(byes: Iterable[Bye], games: Iterable[Game] = ()) -> Counter[str]:
+    """Byes per player; a walkover win counts as a bye (you do not get both)."""
+    counts: Counter[str] = Counter(b.player for b in byes)
+    for g in games:
+        if g.forfeit and g.winner is not None:
+            counts[g.winner] += 1
+    return counts
+
+
+def first_deal_counts(games: Iterable[Game]) -> tuple[Counter[str], dict[str, str]]:
+    """How often each player dealt first, and in their latest game who dealt first."""
+    counts: Counter[str] = Counter()
+    latest: dict[str, tuple[int, str]] = {}
+    for g in games:
+        if g.forfeit or g.first_dealer is None:
+            continue
+        counts[g.first_dealer] += 1
+        for p in g.players:
+            if p not in latest or latest[p][0] <= g.round_no:
+                latest[p] = (g.round_no, g.first_dealer)
+    return counts, {p: dealer for p, (_, dealer) in latest.items()}
+
+
+def check_unique(ids: Iterable[str], field: str) -> None:
+    """Raise FormatError naming `field[i]` for the first id that is empty or repeated."""
+    seen: set[str] = set()
+    for i, pid in enumerate(ids):
+        if not isinstance(pid, str) or not pid:
+            raise FormatError(f"{field}[{i}]", f"player id must be a non-empty string, got {pid!r}")
+        if pid in seen:
+            raise FormatError(f"{field}[{i}]", f"player {pid!r} appears twice")
+        seen.add(pid)
