@@ -1,0 +1,62 @@
+"""The event store: append-only event streams in SQL (SQLite by default, PostgreSQL).
+
+    from tournament.eventstore import SQLEventStore, NewEvent, NO_STREAM, ConcurrencyError
+    store = SQLEventStore()                      # DATABASE_URL, else instance/ SQLite
+    store.append("match-7", [NewEvent("match.hand_recorded", {...},
+                                      {"actor": "referee", "source": "paper"})],
+                 expected_version=NO_STREAM, idempotency_key="sheet-7-1")
+    state, version = load_aggregate(store, "hand-...", None, apply)
+
+See docs/event-store.md for the design and the guarantees.
+"""
+
+import tournament.eventstore.hands  # noqa: F401  (registers hand.dealt, hand.action)
+from tournament.eventstore.api import (
+    NO_STREAM,
+    ConcurrencyError,
+    EventStore,
+    EventStoreError,
+    NewEvent,
+    StoredEvent,
+)
+from tournament.eventstore.backends import StoreNotReadyError
+from tournament.eventstore.errors import (
+    ChainError,
+    CheckpointConflictError,
+    DuplicateEventError,
+    FoldError,
+    IdempotencyKeyReusedError,
+    ImportFormatError,
+    MalformedEventError,
+    PayloadTooLargeError,
+    SchemaVersionError,
+    StoreNotEmptyError,
+    UnknownEventTypeError,
+)
+from tournament.eventstore.registry import REGISTRY, EventRegistry, register_event_type
+from tournament.eventstore.store import SQLEventStore
+
+__all__ = [
+    "NO_STREAM",
+    "REGISTRY",
+    "ChainError",
+    "CheckpointConflictError",
+    "ConcurrencyError",
+    "DuplicateEventError",
+    "EventRegistry",
+    "EventStore",
+    "EventStoreError",
+    "FoldError",
+    "IdempotencyKeyReusedError",
+    "ImportFormatError",
+    "MalformedEventError",
+    "NewEvent",
+    "PayloadTooLargeError",
+    "SQLEventStore",
+    "SchemaVersionError",
+    "StoreNotEmptyError",
+    "StoreNotReadyError",
+    "StoredEvent",
+    "UnknownEventTypeError",
+    "register_event_type",
+]

@@ -1,0 +1,310 @@
+"""The two places the store touches a database driver: SQLite and PostgreSQL.
+
+Both run the same algorithm (see :meth:`SQLEventStore.append`): take the append lock,
+read the stream head, insert, commit. They differ only in how the lock is taken and
+how round trips are saved:
+
+* SQLite: ``BEGIN IMMEDIATE`` takes the database's single write lock up front.
+* PostgreSQL: ``pg_advisory_xact_lock`` on a key derived from the events table's oid
+  (an advisory lock needs no privilege beyond the app role's SELECT and INSERT, unlike
+  ``LOCK TABLE``), with psycopg's pipeline mode so that BEGIN + lock + head read cost one
+  round trip and inserts + COMMIT another.
+
+They talk to the DBAPI connection directly (checked out of SQLAlchemy's pool) because
+the append is the hot path and pipelining is not available through SQLAlchemy.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import sqlite3
+import uuid
+from collections.abc import Iterator, Sequence
+from datetime import UTC, datetime
+from typing import Any, NamedTuple
+
+import sqlalchemy as sa
+
+from tournament.eventstore.errors import DuplicateEventError, EventStoreError
+
+COLUMNS = (
+    "position, event_id, stream_id, version, type, schema_version, payload, metadata, "
+    "recorded_at, prev_hash, hash"
+)
+INSERT = (
+    f"INSERT INTO es_events ({COLUMNS}) VALUES (:p, :e, :s, :v, :t, :sv, :pl, :md, :ra, :ph, :h)"
+)
+INSERT_KEY = (
+    "INSERT INTO es_idempotency (key, stream_id, first_version, last_version, recorded_at) "
+    "VALUES (:k, :s, :first, :last, :ra)"
+)
+# Stream head, global head and any earlier use of the idempotency key, in one statement.
+HEAD = (
+    "SELECT (SELECT coalesce(max(position), 0) FROM es_events),"
+    " coalesce((SELECT max(version) FROM es_events WHERE stream_id = :s), 0),"
+    " (SELECT hash FROM es_events WHERE stream_id = :s ORDER BY version DESC LIMIT 1),"
+    " (SELECT stream_id FROM es_idempotency WHERE key = :k),"
+    " (SELECT first_version FROM es_idempotency WHERE key = :k),"
+    " (SELECT last_version FROM es_idempotency WHERE key = :k)"
+)
+READ_STREAM = (
+    f"SELECT {COLUMNS} FROM es_events WHERE stream_id = :s AND version >= :lo "
+    "AND version <= :hi ORDER BY version"
+)
+READ_ALL = f"SELECT {COLUMNS} FROM es_events WHERE position > :after ORDER BY position LIMIT :n"
+STREAM_VERSION = "SELECT coalesce(max(version), 0) FROM es_events WHERE stream_id = :s"
+
+#: A row as stored, in ``COLUMNS`` order, with event_id and recorded_at decoded.
+Row = tuple[int, uuid.UUID, str, int, str, int, str, str, datetime, str, str]
+
+
+class Head(NamedTuple):
+    position: int  # the global log's last position (0: empty)
+    version: int  # the stream's version (0: no stream)
+    hash: str | None
+    key_stream: str | None  # the stream the idempotency key was used for, if any
+    key_first: int | None
+    key_last: int | None
+
+
+class StoreNotReadyError(EventStoreError):
+    """The database has no event store tables: run ``tournament db upgrade``."""
+
+
+def _pyformat(sql: str) -> str:
+    """``:name`` placeholders to psycopg's ``%(name)s``."""
+    return re.sub(r":(\w+)", r"%(\1)s", sql)
+
+
+class WriteTx:
+    """One append transaction, holding the append lock."""
+
+    def head(self, stream_id: str, key: str | None) -> Head:
+        raise NotImplementedError
+
+    def rows(self, stream_id: str, lo: int, hi: int) -> list[Row]:
+        raise NotImplementedError
+
+    def insert(self, rows: Sequence[dict[str, Any]], key_row: dict[str, Any] | None) -> None:
+        raise NotImplementedError
+
+
+class Backend:
+    engine: sa.Engine
+
+    def write(self) -> contextlib.AbstractContextManager[WriteTx]:
+        raise NotImplementedError
+
+    def read_stream(self, stream_id: str, lo: int, hi: int) -> list[Row]:
+        raise NotImplementedError
+
+    def read_all(self, after: int, limit: int) -> list[Row]:
+        raise NotImplementedError
+
+    def stream_version(self, stream_id: str) -> int:
+        raise NotImplementedError
+
+    def db_time(self, moment: datetime) -> Any:
+        """How ``recorded_at`` is passed to the driver."""
+        raise NotImplementedError
+
+    def db_uuid(self, value: uuid.UUID) -> Any:
+        raise NotImplementedError
+
+
+def make_backend(engine: sa.Engine) -> Backend:
+    if engine.dialect.name == "sqlite":
+        return SQLiteBackend(engine)
+    if engine.dialect.name == "postgresql" and engine.dialect.driver == "psycopg":
+        return PostgresBackend(engine)
+    raise EventStoreError(
+        f"the event store runs on SQLite or PostgreSQL with psycopg 3, not {engine.url!r}"
+    )
+
+
+# --- SQLite ------------------------------------------------------------------------------
+
+
+def _sqlite_rows(raw: list[tuple[Any, ...]]) -> list[Row]:
+    uuid_ = uuid.UUID
+    parse = datetime.fromisoformat
+    return [
+        (p, uuid_(e), s, v, t, sv, pl, md, parse(ra).replace(tzinfo=UTC), ph, h)
+        for (p, e, s, v, t, sv, pl, md, ra, ph, h) in raw
+    ]
+
+
+def _not_ready(error: Exception) -> StoreNotReadyError:
+    return StoreNotReadyError(
+        f"the database has no event store tables ({error}): run `tournament db upgrade`"
+    )
+
+
+class _SQLiteWrite(WriteTx):
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def head(self, stream_id: str, key: str | None) -> Head:
+        return Head(*self.conn.execute(HEAD, {"s": stream_id, "k": key}).fetchone())
+
+    def rows(self, stream_id: str, lo: int, hi: int) -> list[Row]:
+        raw = self.conn.execute(READ_STREAM, {"s": stream_id, "lo": lo, "hi": hi}).fetchall()
+        return _sqlite_rows(raw)
+
+    def insert(self, rows: Sequence[dict[str, Any]], key_row: dict[str, Any] | None) -> None:
+        try:
+            self.conn.executemany(INSERT, rows)
+        except sqlite3.IntegrityError as error:
+            raise DuplicateEventError(f"an event id is already stored: {error}") from None
+        if key_row is not None:
+            self.conn.execute(INSERT_KEY, key_row)
+
+
+class SQLiteBackend(Backend):
+    def __init__(self, engine: sa.Engine) -> None:
+        self.engine = engine
+
+    @contextlib.contextmanager
+    def _connect(self) -> Iterator[sqlite3.Connection]:
+        with self.engine.connect() as conn:
+            driver = conn.connection.driver_connection
+            assert isinstance(driver, sqlite3.Connection)
+            if driver.isolation_level is not None:
+                raise EventStoreError("use tournament.db.make_engine for SQLite engines")
+            try:
+                yield driver
+            except sqlite3.OperationalError as error:
+                if "no such table" in str(error):
+                    raise _not_ready(error) from None
+                raise
+
+    @contextlib.contextmanager
+    def write(self) -> Iterator[WriteTx]:
+        with self._connect() as conn:
+            # The write lock before the first read: no other writer can move the heads.
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield _SQLiteWrite(conn)
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+
+    def read_stream(self, stream_id: str, lo: int, hi: int) -> list[Row]:
+        with self._connect() as conn:
+            raw = conn.execute(READ_STREAM, {"s": stream_id, "lo": lo, "hi": hi}).fetchall()
+        return _sqlite_rows(raw)
+
+    def read_all(self, after: int, limit: int) -> list[Row]:
+        with self._connect() as conn:
+            raw = conn.execute(READ_ALL, {"after": after, "n": limit}).fetchall()
+        return _sqlite_rows(raw)
+
+    def stream_version(self, stream_id: str) -> int:
+        with self._connect() as conn:
+            return int(conn.execute(STREAM_VERSION, {"s": stream_id}).fetchone()[0])
+
+    def db_time(self, moment: datetime) -> Any:
+        # SQLAlchemy's SQLite DateTime text form, so SQLAlchemy reads it back too.
+        return moment.astimezone(UTC).replace(tzinfo=None).isoformat(" ", "microseconds")
+
+    def db_uuid(self, value: uuid.UUID) -> Any:
+        return str(value)
+
+
+# --- PostgreSQL --------------------------------------------------------------------------
+
+_PG_HEAD = _pyformat(HEAD)
+_PG_INSERT = _pyformat(INSERT)
+_PG_INSERT_KEY = _pyformat(INSERT_KEY)
+_PG_READ_STREAM = _pyformat(READ_STREAM)
+_PG_READ_ALL = _pyformat(READ_ALL)
+_PG_STREAM_VERSION = _pyformat(STREAM_VERSION)
+#: High half of the advisory lock key ("SCHN"); the low half is the events table's oid,
+#: so each schema (each test, each club database) has its own lock.
+_LOCK_CLASS = 0x5343484E
+
+
+def _pg_rows(raw: list[tuple[Any, ...]]) -> list[Row]:
+    return raw  # psycopg already gives uuid.UUID and aware datetimes
+
+
+class _PostgresWrite(WriteTx):
+    def __init__(self, conn: Any) -> None:
+        self.conn = conn
+
+    def head(self, stream_id: str, key: str | None) -> Head:
+        return Head(*self.conn.execute(_PG_HEAD, {"s": stream_id, "k": key}).fetchone())
+
+    def rows(self, stream_id: str, lo: int, hi: int) -> list[Row]:
+        cur = self.conn.execute(_PG_READ_STREAM, {"s": stream_id, "lo": lo, "hi": hi})
+        return _pg_rows(cur.fetchall())
+
+    def insert(self, rows: Sequence[dict[str, Any]], key_row: dict[str, Any] | None) -> None:
+        with self.conn.cursor() as cur:
+            cur.executemany(_PG_INSERT, rows)
+        if key_row is not None:
+            self.conn.execute(_PG_INSERT_KEY, key_row)
+
+
+class PostgresBackend(Backend):
+    def __init__(self, engine: sa.Engine) -> None:
+        self.engine = engine
+        # Autocommit while the store holds a connection: a read is one statement (one
+        # round trip, no BEGIN/COMMIT), a write opens its own explicit transaction.
+        self._autocommit = engine.execution_options(isolation_level="AUTOCOMMIT")
+        self._lock_key: int | None = None
+
+    @contextlib.contextmanager
+    def _connect(self) -> Iterator[Any]:
+        import psycopg
+
+        with self._autocommit.connect() as sa_conn:
+            try:
+                yield sa_conn.connection.driver_connection
+            except psycopg.errors.UndefinedTable as error:
+                raise _not_ready(error) from None
+            except psycopg.OperationalError:
+                sa_conn.invalidate()  # a broken connection must not go back to the pool
+                raise
+
+    def _key(self, conn: Any) -> int:
+        if self._lock_key is None:
+            oid = conn.execute("SELECT 'es_events'::regclass::oid").fetchone()[0]
+            self._lock_key = (_LOCK_CLASS << 32) | int(oid)
+        return self._lock_key
+
+    @contextlib.contextmanager
+    def write(self) -> Iterator[WriteTx]:
+        import psycopg
+
+        with self._connect() as conn:
+            key = self._key(conn)
+            try:
+                with conn.pipeline(), conn.transaction():
+                    # Held until COMMIT, and released only after the commit is visible:
+                    # so positions (max + 1 under the lock) become visible in order.
+                    conn.execute("SELECT pg_advisory_xact_lock(%s)", (key,))
+                    yield _PostgresWrite(conn)
+            except psycopg.errors.UniqueViolation as error:
+                raise DuplicateEventError(f"an event id is already stored: {error}") from None
+
+    def read_stream(self, stream_id: str, lo: int, hi: int) -> list[Row]:
+        with self._connect() as conn:
+            cur = conn.execute(_PG_READ_STREAM, {"s": stream_id, "lo": lo, "hi": hi})
+            return _pg_rows(cur.fetchall())
+
+    def read_all(self, after: int, limit: int) -> list[Row]:
+        with self._connect() as conn:
+            return _pg_rows(conn.execute(_PG_READ_ALL, {"after": after, "n": limit}).fetchall())
+
+    def stream_version(self, stream_id: str) -> int:
+        with self._connect() as conn:
+            return int(conn.execute(_PG_STREAM_VERSION, {"s": stream_id}).fetchone()[0])
+
+    def db_time(self, moment: datetime) -> Any:
+        return moment
+
+    def db_uuid(self, value: uuid.UUID) -> Any:
+        return value

@@ -1,0 +1,319 @@
+"""The SQL event store: :class:`SQLEventStore` implements :class:`EventStore`.
+
+    >>> import tempfile, pathlib
+    >>> from tournament.eventstore import NewEvent, SQLEventStore, NO_STREAM, migrate
+    >>> url = f"sqlite:///{tempfile.mkdtemp()}/doc.sqlite3"
+    >>> migrate.upgrade(url)
+    >>> store = SQLEventStore(url)
+    >>> dealt = NewEvent("hand.dealt", {"deck": "QS AH TC KC QC JH KH TD AD AS TS JS JD KD "
+    ...                  "QD JC KS QH TH AC".split(), "dealer": 0, "variants": []},
+    ...                  {"actor": "anna", "source": "live"})
+    >>> [e.version for e in store.append("hand-1", [dealt], expected_version=NO_STREAM)]
+    [1]
+    >>> store.append("hand-1", [dealt], expected_version=NO_STREAM)
+    Traceback (most recent call last):
+    ...
+    tournament.eventstore.api.ConcurrencyError: stream 'hand-1' is at version 1, not the expected 0
+
+Every append runs one algorithm on both databases: take the append lock (SQLite's write
+lock; a PostgreSQL advisory transaction lock), read the stream head and the global head,
+check the idempotency key and the expected version, chain the hashes, insert with
+positions ``max + 1 ...``, commit. Because the lock is held until the commit is visible,
+positions become visible in increasing order with no holes: a reader that has seen
+position ``p`` has seen everything below it (see docs/event-store.md).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+import uuid
+from collections.abc import Iterator, Mapping, Sequence
+from datetime import UTC, datetime
+from typing import Any, NamedTuple
+
+import sqlalchemy as sa
+
+from tournament.db import make_engine
+from tournament.eventstore.api import ConcurrencyError, NewEvent, StoredEvent
+from tournament.eventstore.backends import Row, make_backend
+from tournament.eventstore.chain import GENESIS, canonical, event_hash, format_time, to_json_value
+from tournament.eventstore.errors import (
+    IdempotencyKeyReusedError,
+    MalformedEventError,
+    PayloadTooLargeError,
+    SchemaVersionError,
+    UnknownEventTypeError,
+)
+from tournament.eventstore.registry import REGISTRY, EventRegistry
+
+#: Stream ids: printable, no spaces, at most 200 characters (``hand-<uuid>``, ``match-7``).
+STREAM_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:/@+=-]{0,199}$")
+MAX_VERSION = 2**31 - 1
+_loads = json.loads
+
+
+class _Prepared(NamedTuple):
+    event_id: uuid.UUID
+    type: str
+    schema_version: int
+    payload: dict[str, Any]
+    metadata: dict[str, Any]
+    payload_json: str
+    metadata_json: str
+
+
+class SQLEventStore:
+    """An :class:`~tournament.eventstore.api.EventStore` on SQLite or PostgreSQL.
+
+    ``engine`` is an engine from :func:`tournament.db.make_engine` or a URL (default:
+    ``DATABASE_URL``). The tables come from the migrations (``tournament db upgrade``).
+    """
+
+    def __init__(
+        self,
+        engine: sa.Engine | str | None = None,
+        *,
+        registry: EventRegistry = REGISTRY,
+        max_payload_bytes: int = 64 * 1024,
+        max_metadata_bytes: int = 8 * 1024,
+        max_batch: int = 10_000,
+    ) -> None:
+        self.engine = engine if isinstance(engine, sa.Engine) else make_engine(engine)
+        self.registry = registry
+        self.max_payload_bytes = max_payload_bytes
+        self.max_metadata_bytes = max_metadata_bytes
+        self.max_batch = max_batch
+        self._backend = make_backend(self.engine)
+
+    def __repr__(self) -> str:
+        return f"SQLEventStore({self.engine.url.render_as_string(hide_password=True)!r})"
+
+    # --- writing ---------------------------------------------------------------------
+    def append(
+        self,
+        stream_id: str,
+        events: Sequence[NewEvent],
+        expected_version: int | None,
+        idempotency_key: str | None = None,
+    ) -> list[StoredEvent]:
+        """Append ``events`` atomically after ``expected_version`` (None: no check).
+
+        Raises :class:`ConcurrencyError` if the stream moved, a
+        :class:`MalformedEventError` / :class:`UnknownEventTypeError` /
+        :class:`PayloadTooLargeError` for a bad event; nothing is stored then. A repeated
+        ``idempotency_key`` returns what the first append stored.
+        """
+        _check_stream_id(stream_id)
+        if expected_version is not None and (
+            type(expected_version) is not int or expected_version < 0
+        ):
+            raise MalformedEventError(
+                "expected_version", f"must be None or an int >= 0, not {expected_version!r}"
+            )
+        if idempotency_key is not None and (
+            not isinstance(idempotency_key, str) or not 1 <= len(idempotency_key) <= 200
+        ):
+            raise MalformedEventError("idempotency_key", "must be a string of 1 to 200 characters")
+        if isinstance(events, NewEvent) or not isinstance(events, Sequence):
+            raise MalformedEventError("events", "must be a list of NewEvent")
+        if len(events) > self.max_batch:
+            raise MalformedEventError(
+                "events", f"{len(events)} events in one append, more than {self.max_batch}"
+            )
+        prepared = [self._prepare(index, event) for index, event in enumerate(events)]
+        ids = [p.event_id for p in prepared]
+        if len(set(ids)) != len(ids):
+            raise MalformedEventError("event_id", "the same event id twice in one append")
+
+        backend = self._backend
+        with backend.write() as tx:
+            head = tx.head(stream_id, idempotency_key)
+            if head.key_stream is not None:
+                if head.key_stream != stream_id:
+                    raise IdempotencyKeyReusedError(
+                        idempotency_key or "", head.key_stream, stream_id
+                    )
+                assert head.key_first is not None and head.key_last is not None
+                return self._decode(tx.rows(stream_id, head.key_first, head.key_last))
+            if expected_version is not None and head.version != expected_version:
+                raise ConcurrencyError(stream_id, expected_version, head.version)
+            if not prepared:
+                return []
+            now = datetime.now(UTC)
+            stamp = format_time(now)
+            db_now = backend.db_time(now)
+            db_uuid = backend.db_uuid
+            prev = head.hash or GENESIS
+            position, version = head.position, head.version
+            rows, stored = [], []
+            for p in prepared:
+                position += 1
+                version += 1
+                digest = event_hash(
+                    prev, stream_id, version, str(p.event_id), p.type, p.schema_version,
+                    stamp, p.metadata_json, p.payload_json,
+                )  # fmt: skip
+                rows.append(
+                    {
+                        "p": position, "e": db_uuid(p.event_id), "s": stream_id, "v": version,
+                        "t": p.type, "sv": p.schema_version, "pl": p.payload_json,
+                        "md": p.metadata_json, "ra": db_now, "ph": prev, "h": digest,
+                    }
+                )  # fmt: skip
+                stored.append(
+                    StoredEvent(
+                        p.event_id, stream_id, version, position, p.type, p.schema_version,
+                        p.payload, p.metadata, now, prev, digest,
+                    )
+                )  # fmt: skip
+                prev = digest
+            key_row = None
+            if idempotency_key is not None:
+                key_row = {
+                    "k": idempotency_key, "s": stream_id, "first": head.version + 1,
+                    "last": version, "ra": db_now,
+                }  # fmt: skip
+            tx.insert(rows, key_row)
+        return [self._upcast(event) for event in stored]
+
+    def _prepare(self, index: int, event: NewEvent) -> _Prepared:
+        if not isinstance(event, NewEvent):
+            raise MalformedEventError("event", f"{type(event).__name__} is not a NewEvent", index)
+        entry = self.registry._types.get(event.type)  # type: ignore[arg-type]
+        if entry is None:
+            raise UnknownEventTypeError(str(event.type), index)
+        version = event.schema_version
+        if type(version) is not int or not 1 <= version <= entry.schema_version:
+            raise SchemaVersionError(
+                f"event {index}: {event.type} has schema versions 1..{entry.schema_version}, "
+                f"not {version!r}"
+            )
+        if not isinstance(event.event_id, uuid.UUID):
+            raise MalformedEventError("event_id", "must be a uuid.UUID", index)
+        if not isinstance(event.payload, Mapping):
+            raise MalformedEventError("payload", "must be a JSON object (a mapping)", index)
+        if not isinstance(event.metadata, Mapping):
+            raise MalformedEventError("metadata", "must be a JSON object (a mapping)", index)
+        payload = to_json_value(event.payload, "payload", index)
+        metadata = to_json_value(event.metadata, "metadata", index)
+        _check_metadata(metadata, index)
+        if entry.validate is not None and version == entry.schema_version:
+            try:
+                entry.validate(payload)
+            except (ValueError, TypeError, KeyError) as error:
+                where = f"payload ({event.type})"
+                raise MalformedEventError(where, _message(error), index) from None
+        payload_json = canonical(payload)
+        metadata_json = canonical(metadata)
+        # Checked on characters first: the UTF-8 size is at most 4 bytes per character.
+        if len(payload_json) * 4 > self.max_payload_bytes:
+            size = len(payload_json.encode())
+            if size > self.max_payload_bytes:
+                raise PayloadTooLargeError("payload", size, self.max_payload_bytes, index)
+        if len(metadata_json) * 4 > self.max_metadata_bytes:
+            size = len(metadata_json.encode())
+            if size > self.max_metadata_bytes:
+                raise PayloadTooLargeError("metadata", size, self.max_metadata_bytes, index)
+        return _Prepared(
+            event.event_id, event.type, version, payload, metadata, payload_json, metadata_json
+        )
+
+    # --- reading ---------------------------------------------------------------------
+    def read_stream(
+        self, stream_id: str, from_version: int = 1, to_version: int | None = None
+    ) -> list[StoredEvent]:
+        """Events of ``stream_id`` from ``from_version`` to ``to_version`` (inclusive)."""
+        hi = MAX_VERSION if to_version is None else to_version
+        return self._decode(self._backend.read_stream(stream_id, from_version, hi))
+
+    def read_all(self, after_position: int = 0, limit: int | None = None) -> list[StoredEvent]:
+        """The global log after ``after_position``, in position order, at most ``limit``.
+
+        Gap-safe: an event committed before this call is never skipped, and an event
+        committed later always gets a position above every one returned here.
+        """
+        n = 2**62 if limit is None else limit
+        return self._decode(self._backend.read_all(after_position, n))
+
+    def iter_all(self, after_position: int = 0, batch_size: int = 1000) -> Iterator[StoredEvent]:
+        """The global log page by page (constant memory), up to what is committed."""
+        while True:
+            page = self.read_all(after_position, batch_size)
+            yield from page
+            if len(page) < batch_size:
+                return
+            after_position = page[-1].position
+
+    def iter_raw(self, after_position: int = 0, batch_size: int = 1000) -> Iterator[Row]:
+        """Rows exactly as stored (no upcasting, payload as canonical text): for verify
+        and export."""
+        while True:
+            page = self._backend.read_all(after_position, batch_size)
+            yield from page
+            if len(page) < batch_size:
+                return
+            after_position = page[-1][0]
+
+    def stream_version(self, stream_id: str) -> int:
+        """The stream's current version (0: it does not exist)."""
+        return self._backend.stream_version(stream_id)
+
+    def _decode(self, rows: list[Row]) -> list[StoredEvent]:
+        types = self.registry._types
+        out = []
+        for position, eid, sid, version, kind, sv, payload, meta, at, prev, digest in rows:
+            data = _loads(payload)
+            entry = types.get(kind)
+            if entry is not None and sv < entry.schema_version:
+                sv, data = self.registry.upcast(kind, sv, data)
+            meta_data = _loads(meta)
+            out.append(
+                StoredEvent(
+                    eid, sid, version, position, kind, sv, data, meta_data, at, prev, digest
+                )
+            )
+        return out
+
+    def _upcast(self, event: StoredEvent) -> StoredEvent:
+        version, payload = self.registry.upcast(
+            event.type, event.schema_version, dict(event.payload)
+        )
+        if version == event.schema_version:
+            return event
+        return dataclasses.replace(event, schema_version=version, payload=payload)
+
+
+#: Metadata keys with a meaning, and the type each must have.
+METADATA_KEYS: dict[str, type] = {"actor": str, "source": str, "correlation_id": str}
+#: Sources of an event: a paper scoresheet, live play, an import of other data.
+SOURCES = ("paper", "live", "import", "system")
+
+
+def _check_metadata(metadata: dict[str, Any], index: int) -> None:
+    for key, kind in METADATA_KEYS.items():
+        if key in metadata and not isinstance(metadata[key], kind):
+            raise MalformedEventError(f"metadata.{key}", f"must be a {kind.__name__}", index)
+    source = metadata.get("source")
+    if source is not None and source not in SOURCES:
+        raise MalformedEventError(
+            "metadata.source", f"{source!r} is not one of {', '.join(SOURCES)}", index
+        )
+
+
+def _check_stream_id(stream_id: object) -> None:
+    if not isinstance(stream_id, str) or not STREAM_ID.match(stream_id):
+        raise MalformedEventError(
+            "stream_id",
+            f"{stream_id!r} is not a stream id (letters, digits and ._:/@+=-, "
+            "starting with a letter or digit, at most 200 characters)",
+        )
+
+
+def _message(error: Exception) -> str:
+    message = getattr(error, "message", None)
+    rule = getattr(error, "rule", None)
+    if message and rule:
+        return f"[{rule}] {message}"
+    return str(error) or type(error).__name__
