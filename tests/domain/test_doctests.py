@@ -1,0 +1,22 @@
+"""Run the usage examples in the domain's docstrings (pytest's testpaths skip tournament/)."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import pkgutil
+
+import pytest
+
+import tournament.domain
+
+MODULES = sorted(
+    m.name for m in pkgutil.iter_modules(tournament.domain.__path__, "tournament.domain.")
+)
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples(name: str) -> None:
+    module = importlib.import_module(name)
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0

@@ -1,0 +1,17 @@
+"""The tournament domain: events, the fold, commands, standings -- pure, no I/O, no Flask.
+
+    >>> from tournament.domain import commands, fold, standings
+    >>> events = commands.create_tournament("club-cup", {"name": "Club Cup", "seed": 3})
+    >>> fold(events).settings.name
+    'Club Cup'
+
+Modules: :mod:`events` (types), :mod:`state` (the fold), :mod:`commands`,
+:mod:`standings` and :mod:`tiebreaks`, :mod:`preview` (what a correction changes),
+:mod:`csvio` (CSV import/export), :mod:`service` (load, decide, append against a store).
+"""
+
+from tournament.domain.errors import ConflictError, DomainError, NotFoundError
+from tournament.domain.standings import standings
+from tournament.domain.state import Tournament, fold
+
+__all__ = ["ConflictError", "DomainError", "NotFoundError", "Tournament", "fold", "standings"]

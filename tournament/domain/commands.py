@@ -1,0 +1,36 @@
+"""Every command of the tournament domain in one place: ``(state, ...) -> list[NewEvent]``.
+
+>>> from tournament.domain import commands as c
+>>> sorted(name for name in c.__all__)[:3]
+['buy_life', 'check_in', 'clear_flag']
+"""
+
+from tournament.domain.corrections import clear_flag, correct_result, reversal, strike_hand
+from tournament.domain.registration import (
+    buy_life,
+    check_in,
+    create_tournament,
+    register_player,
+    seed_players,
+    withdraw,
+)
+from tournament.domain.results import record_forfeit, record_hand, record_tally, sign_sheet
+from tournament.domain.rounds import start_round
+
+__all__ = [
+    "buy_life",
+    "check_in",
+    "clear_flag",
+    "correct_result",
+    "create_tournament",
+    "record_forfeit",
+    "record_hand",
+    "record_tally",
+    "register_player",
+    "reversal",
+    "seed_players",
+    "sign_sheet",
+    "start_round",
+    "strike_hand",
+    "withdraw",
+]

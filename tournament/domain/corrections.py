@@ -1,0 +1,196 @@
+"""Corrections: a wrong result is never edited; a correction or a strike replaces it.
+
+``correct_result`` replaces a result's payload (or voids it) with who and why, recording
+what it replaces so that it can be reversed exactly; ``strike_hand`` removes one hand the
+organiser could not resolve from a sheet. Both are checked by replaying the match first.
+:func:`tournament.domain.preview.preview` says what a correction changes downstream.
+
+    >>> from tournament.domain.state import fold
+    >>> from tournament.domain.testing import paired
+    >>> from tournament.domain.results import record_hand
+    >>> events = paired(players=2, best_of=1)
+    >>> events += record_hand(fold(events), "1.1", winner=1, game_points=3, result_id="h1")
+    >>> t = fold(events)
+    >>> fix = correct_result(t, "h1", {"winner": 2}, by="referee", reason="misread")
+    >>> fix[0].payload["replacement"]["winner"], fix[0].payload["previous"]["winner"]
+    (2, 1)
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping
+from typing import Any
+
+from tournament.domain import events as ev
+from tournament.domain.errors import ConflictError, DomainError, NotFoundError
+from tournament.domain.matchstate import Entry, MatchState
+from tournament.domain.registration import require_created
+from tournament.domain.results import hand_payload, tally_fields
+from tournament.domain.state import Tournament
+from tournament.domain.tally import tally_hands
+from tournament.eventstore.api import NewEvent
+
+_IDS = ("result_id", "match_id", "hand_stream")
+
+
+def _entry(t: Tournament, result_id: str) -> tuple[MatchState, Entry]:
+    if result_id not in t.result_match:
+        raise NotFoundError("result_id", "T-correction", f"there is no result {result_id!r}")
+    return t.entry(result_id)
+
+
+def _who_why(by: str, reason: str) -> None:
+    if not by.strip():
+        raise DomainError("by", "T-correction", "a correction names who makes it")
+    if not reason.strip():
+        raise DomainError("reason", "T-correction", "a correction says why")
+
+
+def _replay_ok(match: MatchState, entries: list[Entry], what: str) -> None:
+    """Refuse a change that would leave hands the match cannot count (R17, R20)."""
+    trial = match.trial(entries)
+    new = [p for p in trial.problems if p not in match.problems and "(R18)" not in p]
+    if new:
+        raise ConflictError(
+            "result",
+            new[0].rsplit("(", 1)[-1].rstrip(")"),
+            f"{what} would leave match {match.match_id} inconsistent: {new[0]}; "
+            "correct or strike the later hands first",
+        )
+
+
+def correct_result(
+    t: Tournament,
+    result_id: str,
+    changes: Mapping[str, Any] | None,
+    *,
+    by: str,
+    reason: str,
+    actor: str | None = None,
+) -> list[NewEvent]:
+    """Replace a result: ``changes`` are merged into its current payload (``None`` voids it).
+
+    A hand takes winner, game_points, dealer, reason, card_points; a tally takes ``tally``
+    (text or columns/rows); a forfeit takes winner. Reverse a correction by correcting
+    again with its ``previous`` payload (:func:`reversal`).
+    """
+    settings = require_created(t)
+    _who_why(by, reason)
+    match, entry = _entry(t, result_id)
+    previous = entry.payload
+    if changes is None:
+        if previous is None:
+            raise ConflictError("result_id", "T-correction", f"result {result_id} is already void")
+        replacement = None
+    else:
+        base = dict(previous or t_original(t, result_id))
+        replacement = {**base, **{k: v for k, v in changes.items() if k not in _IDS}}
+        _validate(settings, match, entry.kind, replacement)
+        if replacement == previous:
+            raise ConflictError("result_id", "T-correction", "the correction changes nothing")
+    candidate = Entry(entry.result_id, entry.kind, replacement, entry.struck)
+    _replay_ok(match, [candidate if e is entry else e for e in match.entries], "the correction")
+    payload = {
+        "correction_id": uuid.uuid4().hex[:12],
+        "result_id": result_id,
+        "match_id": match.match_id,
+        "replacement": replacement,
+        "previous": previous,
+        "by": by.strip(),
+        "reason": reason.strip(),
+    }
+    return [ev.make_event(ev.RESULT_CORRECTED, payload, actor=actor)]
+
+
+def t_original(t: Tournament, result_id: str) -> dict[str, Any]:
+    """The payload a voided result had before the correction that voided it."""
+    for c in reversed(t.corrections):
+        if c.get("result_id") == result_id and c.get("previous") is not None:
+            return dict(c["previous"])
+    raise ConflictError("result_id", "T-correction", f"result {result_id} has nothing to restore")
+
+
+def reversal(
+    t: Tournament, result_id: str, *, by: str, reason: str, actor: str | None = None
+) -> list[NewEvent]:
+    """Undo the latest correction of a result: correct it back to what it replaced."""
+    for c in reversed(t.corrections):
+        if c.get("result_id") == result_id and "replacement" in c:
+            previous = c["previous"]
+            if previous is None:
+                raise ConflictError(
+                    "result_id", "T-correction", "the result was new; void it instead"
+                )
+            return correct_result(t, result_id, previous, by=by, reason=reason, actor=actor)
+    raise ConflictError("result_id", "T-correction", f"result {result_id} was never corrected")
+
+
+def _validate(settings: Any, match: MatchState, kind: str, p: dict[str, Any]) -> None:
+    if kind in ("hand", "live"):
+        fields = hand_payload(
+            settings,
+            match,
+            p.get("winner"),
+            p.get("game_points"),
+            p.get("dealer"),
+            p.get("reason"),
+            p.get("card_points"),
+        )
+        p.update(fields)
+    elif kind == "tally":
+        p["tally"] = tally_fields(match, p["tally"], None)
+        tally_hands(p["tally"])
+    elif kind == "forfeit":
+        winner = p.get("winner")
+        if winner is not None and winner not in match.players:
+            raise DomainError(
+                "winner", "R17", f"player {winner} does not play match {match.match_id}"
+            )
+
+
+def strike_hand(
+    t: Tournament,
+    result_id: str,
+    hand: int = 1,
+    *,
+    by: str,
+    reason: str,
+    actor: str | None = None,
+) -> list[NewEvent]:
+    """Strike hand ``hand`` (1-based, as ``results show`` lists a tally's hands; 1 for a
+    single hand) of a result: it no longer counts. The organiser's last resort when a
+    sheet error cannot be resolved; the deal order after it is not checked again (R18)."""
+    require_created(t)
+    _who_why(by, reason)
+    match, entry = _entry(t, result_id)
+    if entry.kind == "forfeit" or entry.payload is None:
+        raise ConflictError("result_id", "T-strike", f"result {result_id} has no hands to strike")
+    count = len(tally_hands(entry.payload["tally"])) if entry.kind == "tally" else 1
+    if not 1 <= hand <= count:
+        raise DomainError("hand", "T-strike", f"result {result_id} has hands 1-{count}, not {hand}")
+    if hand in entry.struck:
+        raise ConflictError(
+            "hand", "T-strike", f"hand {hand} of result {result_id} is struck already"
+        )
+    candidate = Entry(entry.result_id, entry.kind, entry.payload, entry.struck | {hand})
+    _replay_ok(match, [candidate if e is entry else e for e in match.entries], "striking the hand")
+    payload = {
+        "strike_id": uuid.uuid4().hex[:12],
+        "result_id": result_id,
+        "match_id": match.match_id,
+        "hand": hand,
+        "by": by.strip(),
+        "reason": reason.strip(),
+    }
+    return [ev.make_event(ev.HAND_STRUCK, payload, actor=actor)]
+
+
+def clear_flag(t: Tournament, match_id: str, *, actor: str | None = None) -> list[NewEvent]:
+    """The organiser has looked at a flagged match (after an upstream correction)."""
+    match = t.matches.get(match_id)
+    if match is None:
+        raise NotFoundError("match", "T-match", f"there is no match {match_id!r}")
+    if not match.flags:
+        return []
+    return [ev.make_event(ev.FLAG_CLEARED, {"match_id": match_id}, actor=actor)]

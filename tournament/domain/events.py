@@ -1,0 +1,100 @@
+"""The tournament's event types: stable names, schema versions and how they are built.
+
+Every change to a tournament is one of these events, appended to the tournament's stream
+``tournament-<id>``; the state is a fold over them (see :mod:`tournament.domain.state`).
+Payloads are plain JSON; player ids are the start numbers (ints), match ids strings like
+``"3.12"`` (round 3, table 12).
+
+    >>> e = make_event(HAND_RECORDED, {"match_id": "1.1"}, actor="anna")
+    >>> e.type, e.schema_version, dict(e.metadata)
+    ('result.hand_recorded', 1, {'actor': 'anna'})
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final, Protocol
+
+from tournament.eventstore.api import NewEvent
+
+TOURNAMENT_CREATED: Final = "tournament.created"
+PLAYER_REGISTERED: Final = "player.registered"
+PLAYER_CHECKED_IN: Final = "player.checked_in"
+PLAYER_WITHDRAWN: Final = "player.withdrawn"
+PLAYERS_SEEDED: Final = "players.seeded"
+LIFE_BOUGHT: Final = "player.life_bought"
+ROUND_STARTED: Final = "round.started"
+FIRST_DEALER_SET: Final = "match.first_dealer_set"
+HAND_RECORDED: Final = "result.hand_recorded"
+TALLY_RECORDED: Final = "result.bummerl_tally_recorded"
+LIVE_HAND_STARTED: Final = "match.live_hand_started"
+LIVE_HAND_RECORDED: Final = "result.live_hand_recorded"
+MATCH_FORFEITED: Final = "match.forfeited"
+RESULT_CORRECTED: Final = "result.corrected"
+HAND_STRUCK: Final = "hand.struck"
+SHEET_SIGNED: Final = "match.sheet_signed"
+FLAG_CLEARED: Final = "match.flag_cleared"
+
+#: Every type this domain writes, with its current schema version.
+SCHEMA_VERSIONS: Final[Mapping[str, int]] = {
+    TOURNAMENT_CREATED: 1,
+    PLAYER_REGISTERED: 1,
+    PLAYER_CHECKED_IN: 1,
+    PLAYER_WITHDRAWN: 1,
+    PLAYERS_SEEDED: 1,
+    LIFE_BOUGHT: 1,
+    ROUND_STARTED: 1,
+    FIRST_DEALER_SET: 1,
+    HAND_RECORDED: 1,
+    TALLY_RECORDED: 1,
+    LIVE_HAND_STARTED: 1,
+    LIVE_HAND_RECORDED: 1,
+    MATCH_FORFEITED: 1,
+    RESULT_CORRECTED: 1,
+    HAND_STRUCK: 1,
+    SHEET_SIGNED: 1,
+    FLAG_CLEARED: 1,
+}
+
+#: Result events: each carries a ``result_id`` that corrections and strikes refer to.
+RESULT_TYPES: Final = frozenset(
+    {HAND_RECORDED, TALLY_RECORDED, LIVE_HAND_RECORDED, MATCH_FORFEITED}
+)
+
+
+class EventLike(Protocol):
+    """What the fold reads of an event: a ``StoredEvent`` and a ``NewEvent`` both fit."""
+
+    @property
+    def type(self) -> str: ...
+
+    @property
+    def payload(self) -> Mapping[str, Any]: ...
+
+    @property
+    def metadata(self) -> Mapping[str, Any]: ...
+
+
+def stream_id(tournament_id: str) -> str:
+    """The stream that holds everything of one tournament."""
+    return f"tournament-{tournament_id}"
+
+
+def make_event(
+    type: str, payload: Mapping[str, Any], *, actor: str | None = None, source: str | None = None
+) -> NewEvent:
+    """A :class:`NewEvent` of one of our types, stamped with its schema version."""
+    metadata: dict[str, Any] = {}
+    if actor:
+        metadata["actor"] = actor
+    if source:
+        metadata["source"] = source
+    return NewEvent(type, dict(payload), metadata, SCHEMA_VERSIONS[type])
+
+
+def register_event_types() -> None:
+    """Register our types with the event store's registry (appending unknown types fails)."""
+    from tournament.eventstore import registry  # the store's module; imported on use
+
+    for type_, version in SCHEMA_VERSIONS.items():
+        registry.register_event_type(type_, schema_version=version)

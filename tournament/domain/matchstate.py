@@ -1,0 +1,282 @@
+"""One match as the fold sees it: its result entries, replayed through the engine (R17-R20).
+
+Every result that reaches a match -- a paper hand, a Bummerl tally, a live hand, a
+forfeit -- is an :class:`Entry` kept in arrival order. Corrections replace an entry's
+payload and strikes remove single hands; the match is then replayed from its entries, so
+nothing is ever edited in place and a correction's reversal restores the exact state.
+
+    >>> m = MatchState("1.1", 1, 1, (10, 20), first_dealer=0, best_of=3)
+    >>> m.add(Entry("r1", "tally", {"tally": {"columns": [[7, 6], [4, 2, 0]]}}))
+    >>> for n, dealer in enumerate((20, 10, 20)):
+    ...     m.add(Entry(f"h{n}", "hand", {"winner": 20, "game_points": 3, "dealer": dealer}))
+    >>> m.summary.decided, m.winner, m.summary.bummerl, m.summary.game_points, m.summary.schneider
+    (True, 20, (0, 3), (1, 14), (0, 1))
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+from typing import Any, NamedTuple
+
+from engine import EngineError, HandResult, Match
+from tournament.domain.errors import DomainError
+from tournament.domain.tally import START, tally_hands
+
+#: A hand as an entry yields it: (winner seat, game points, dealer seat or None, reason).
+Hand = tuple[int, int, "int | None", "str | None"]
+
+
+@dataclasses.dataclass(slots=True)
+class Entry:
+    """A result as recorded; ``payload`` is the effective one (None once voided)."""
+
+    result_id: str
+    kind: str  # "hand", "tally", "live", "forfeit"
+    payload: dict[str, Any] | None
+    struck: frozenset[int] = frozenset()  # hand numbers (1-based) struck by the organiser
+
+    def hands(self, players: tuple[int, int], dealer_known: bool) -> list[Hand]:
+        """The hands this entry adds to its match, struck ones left out."""
+        p = self.payload
+        if p is None or self.kind == "forfeit":
+            return []
+        if self.kind == "tally":
+            hands: list[Hand] = [(seat, gp, None, None) for seat, gp in tally_hands(p["tally"])]
+        else:
+            dealer = p.get("dealer")
+            dealer_seat = players.index(dealer) if dealer_known and dealer is not None else None
+            hands = [(players.index(p["winner"]), p["game_points"], dealer_seat, p.get("reason"))]
+        if self.struck:
+            return [h for i, h in enumerate(hands, 1) if i not in self.struck]
+        return hands
+
+
+class Summary(NamedTuple):
+    """What a match contributes to the standings, per seat (a, b)."""
+
+    decided: bool = False
+    winner: int | None = None  # seat; None while undecided or after a double forfeit
+    bummerl: tuple[int, int] = (0, 0)  # Bummerl won, a Schneiderbummerl counting 2 (R19)
+    game_points: tuple[int, int] = (0, 0)  # game points struck off (R17)
+    schneider: tuple[int, int] = (0, 0)  # Schneider Bummerl won
+    forfeit: bool = False
+    dropped: bool = False
+
+
+EMPTY = Summary()
+
+
+class MatchState:
+    """A best-of-N match between ``players`` (seat 0, seat 1) with its result entries."""
+
+    __slots__ = (
+        "best_of",
+        "bracket",
+        "dropped",
+        "engine",
+        "entries",
+        "first_dealer",
+        "flags",
+        "forfeit",
+        "match_id",
+        "players",
+        "problems",
+        "round",
+        "schneiderbummerl",
+        "signed_by",
+        "summary",
+        "table",
+    )
+
+    def __init__(
+        self,
+        match_id: str,
+        round: int,
+        table: int,
+        players: tuple[int, int],
+        first_dealer: int | None = None,
+        best_of: int = 3,
+        schneiderbummerl: bool = True,
+        bracket: dict[str, Any] | None = None,
+    ) -> None:
+        self.match_id = match_id
+        self.round = round
+        self.table = table
+        self.players = players
+        self.first_dealer = first_dealer  # seat; None while unknown ("as entered")
+        self.best_of = best_of
+        self.schneiderbummerl = schneiderbummerl
+        self.bracket = bracket or {}
+        self.entries: list[Entry] = []
+        self.engine = Match(best_of, first_dealer or 0, schneiderbummerl)
+        self.forfeit: Entry | None = None
+        self.dropped = False
+        self.problems: list[str] = []
+        self.flags: list[str] = []
+        self.signed_by: set[int] = set()
+        self.summary = EMPTY
+
+    # --- reading ------------------------------------------------------------------------
+    @property
+    def winner(self) -> int | None:
+        """The winning player id, once decided."""
+        seat = self.summary.winner
+        return None if seat is None else self.players[seat]
+
+    @property
+    def decided(self) -> bool:
+        return self.summary.decided
+
+    def seat_of(self, player_id: int) -> int:
+        return self.players.index(player_id)
+
+    def location(self) -> str:
+        """Where the next hand goes, for messages: ``Bummerl 2, hand 3``."""
+        engine = self.engine
+        return f"Bummerl {len(engine.bummerls)}, hand {len(engine.current.hands) + 1}"
+
+    # --- changing -----------------------------------------------------------------------
+    def add(self, entry: Entry) -> None:
+        """Append a result entry (the fold's fast path: no replay of earlier hands)."""
+        self.entries.append(entry)
+        if entry.kind == "forfeit":
+            self.forfeit = entry
+        else:
+            self._play(entry)
+        self.summary = self._summarise()
+
+    def rebuild(self) -> None:
+        """Replay every entry from the start (after a correction, strike or first dealer)."""
+        self.engine = Match(self.best_of, self.first_dealer or 0, self.schneiderbummerl)
+        self.problems = []
+        self.forfeit = None
+        for entry in self.entries:
+            if entry.kind == "forfeit":
+                if entry.payload is not None:
+                    self.forfeit = entry
+            else:
+                self._play(entry)
+        self.summary = self._summarise()
+
+    def _play(self, entry: Entry) -> None:
+        for winner, gp, dealer, reason in entry.hands(self.players, self.first_dealer is not None):
+            where = self.location()
+            try:
+                self.engine.record(HandResult(winner, gp, dealer, reason))
+            except EngineError as error:
+                if error.rule == "R18":
+                    # The hand stands; a strike may have shifted the deal (see docs).
+                    self.engine.record(HandResult(winner, gp, None, reason))
+                    self.problems.append(
+                        f"{where} (result {entry.result_id}): {error.message} (R18)"
+                    )
+                else:
+                    self.problems.append(
+                        f"{where} (result {entry.result_id}) not counted: "
+                        f"{error.message} ({error.rule})"
+                    )
+
+    def _summarise(self) -> Summary:
+        if self.dropped:
+            return Summary(dropped=True)
+        if self.forfeit is not None and self.forfeit.payload is not None:
+            winner = self.forfeit.payload.get("winner")
+            score = tuple(self.forfeit.payload["score"])
+            if winner is None:  # both absent: a loss for each, no Bummerl
+                return Summary(True, None, forfeit=True)
+            seat = self.players.index(winner)
+            bummerl = (score[0], score[1]) if seat == 0 else (score[1], score[0])
+            return Summary(True, seat, bummerl, forfeit=True)
+        engine = self.engine
+        gp = [0, 0]
+        schneider = [0, 0]
+        for b in engine.bummerls:
+            scores = b.scores
+            gp[0] += START - scores[0]
+            gp[1] += START - scores[1]
+            if b.is_schneider:
+                schneider[b.winner or 0] += 1
+        return Summary(
+            engine.is_decided,
+            engine.winner,
+            engine.bummerl_wins,
+            (gp[0], gp[1]),
+            (schneider[0], schneider[1]),
+        )
+
+    # --- checking commands --------------------------------------------------------------
+    def check_new(self, entry: Entry) -> None:
+        """Raise :class:`DomainError` unless ``entry`` can be appended without a problem."""
+        if self.dropped:
+            raise DomainError("match", "T-withdrawal", f"match {self.match_id} was dropped")
+        if self.forfeit is not None:
+            raise DomainError(
+                "match", "R20", f"match {self.match_id} was decided by forfeit; nothing after that"
+            )
+        if entry.kind == "forfeit":
+            if self.summary.decided:
+                raise DomainError(
+                    "match",
+                    "R20",
+                    f"match {self.match_id} is already decided; it cannot be forfeited",
+                )
+            return
+        engine = self.engine.copy()
+        if entry.kind == "tally" and engine.current.hands:
+            raise DomainError(
+                "tally",
+                "R17",
+                f"match {self.match_id}: a tally records a whole Bummerl, but Bummerl "
+                f"{len(engine.bummerls)} already has {len(engine.current.hands)} hand(s) entered",
+            )
+        for number, (winner, gp, dealer, reason) in enumerate(
+            entry.hands(self.players, self.first_dealer is not None), 1
+        ):
+            where = f"Bummerl {len(engine.bummerls)}, hand {len(engine.current.hands) + 1}"
+            try:
+                engine.record(HandResult(winner, gp, dealer, reason))
+            except EngineError as error:
+                which = f"hand {number} of the sheet, " if entry.kind == "tally" else ""
+                raise DomainError(
+                    "result",
+                    error.rule,
+                    f"match {self.match_id}, {which}{where}: {error.message}",
+                ) from None
+
+    def trial(self, entries: Iterable[Entry], first_dealer: int | None = None) -> MatchState:
+        """A copy with other entries, replayed: what a correction or strike would give."""
+        other = MatchState(
+            self.match_id,
+            self.round,
+            self.table,
+            self.players,
+            self.first_dealer if first_dealer is None else first_dealer,
+            self.best_of,
+            self.schneiderbummerl,
+            self.bracket,
+        )
+        other.entries = list(entries)
+        other.dropped = self.dropped
+        other.rebuild()
+        return other
+
+    def to_json(self) -> dict[str, Any]:
+        s = self.summary
+        return {
+            "match_id": self.match_id,
+            "round": self.round,
+            "table": self.table,
+            "players": list(self.players),
+            "first_dealer": None if self.first_dealer is None else self.players[self.first_dealer],
+            "decided": s.decided,
+            "winner": self.winner,
+            "bummerl": list(s.bummerl),
+            "game_points": list(s.game_points),
+            "forfeit": s.forfeit,
+            "dropped": s.dropped,
+            "hands": self.engine.hand_count,
+            "problems": list(self.problems),
+            "flags": list(self.flags),
+            "bracket": dict(self.bracket),
+        }

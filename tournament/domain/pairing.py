@@ -1,0 +1,271 @@
+"""The domain's side of the pairing algorithms in :mod:`tournament.formats`.
+
+The formats are pure functions over plain values with string player ids; this module
+turns the folded tournament into those values (games so far, byes, standings, brackets)
+and asks the right format for the next round. It writes nothing: :mod:`rounds` makes the
+``round.started`` event out of the :class:`Draw` it returns.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from tournament.domain.errors import ConflictError
+from tournament.domain.registration import lives_left, seed_order
+from tournament.domain.settings import Settings
+from tournament.domain.standings import standings
+from tournament.domain.state import Tournament
+from tournament.formats import model as fm
+from tournament.formats.bracket import (
+    Bracket,
+    BracketResult,
+    bracket_state,
+    placements,
+    ready_pairings,
+)
+from tournament.formats.double_elim import double_elimination
+from tournament.formats.groups import knockout_from_groups
+from tournament.formats.round_robin import round_count, round_robin_round
+from tournament.formats.seeding import snake_groups
+from tournament.formats.single_elim import single_elimination
+from tournament.formats.swiss import recommended_rounds, swiss_round
+
+
+@dataclasses.dataclass(frozen=True)
+class Draw:
+    """A round as a format drew it, before it becomes ``round.started``."""
+
+    pairing: fm.RoundPairing
+    stage: str = ""
+    info: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    warnings: tuple[str, ...] = ()
+
+
+def round_seed(master: int, number: int) -> int:
+    """The seed of round ``number``, derived from the tournament's recorded master seed."""
+    digest = hashlib.sha256(f"round:{master}:{number}".encode()).digest()
+    return int.from_bytes(digest[:4], "big")
+
+
+def eligible(t: Tournament) -> list[int]:
+    """Players who can be drawn now: active, and checked in once anybody has checked in."""
+    active = [p for p in t.players.values() if p.active]
+    if any(p.checked_in for p in active):
+        active = [p for p in active if p.checked_in]
+    return [p.id for p in active]
+
+
+def withdrawn(t: Tournament) -> set[str]:
+    return {str(p.id) for p in t.players.values() if not p.active}
+
+
+def games(t: Tournament) -> list[fm.Game]:
+    out = []
+    for m in t.matches.values():
+        a, b = m.players
+        fd = None if m.first_dealer is None else str(m.players[m.first_dealer])
+        winner = None if m.winner is None else str(m.winner)
+        out.append(fm.Game(m.round, str(a), str(b), fd, winner, m.summary.forfeit))
+    return out
+
+
+def byes(t: Tournament) -> list[fm.Bye]:
+    return [fm.Bye(r.number, str(p)) for r in t.rounds for p in r.byes]
+
+
+def frozen(t: Tournament, key: str) -> Any:
+    """A value fixed when its stage started (seeds, groups), read back from the rounds."""
+    for r in t.rounds:
+        if key in r.info:
+            return r.info[key]
+    return None
+
+
+def next_draw(t: Tournament, number: int, seed: int, fixed: Mapping[str, int]) -> Draw:
+    """Ask the tournament's format for round ``number``."""
+    settings = t.settings
+    assert settings is not None
+    draw = _DRAWS[settings.format](t, settings, number, seed, fixed)
+    if not draw.pairing.pairings and not draw.pairing.walkovers:
+        raise ConflictError(
+            "round", "T-round", "the tournament is finished: nobody is left to pair"
+        )
+    return draw
+
+
+def _swiss(t: Tournament, s: Settings, number: int, seed: int, fixed: Mapping[str, int]) -> Draw:
+    players = eligible(t)
+    total = s.options.get("rounds") or recommended_rounds(len(players))
+    if number > total:
+        raise ConflictError("round", "T-round", f"this Swiss has {total} rounds; all are drawn")
+    if number == 1:
+        order = [p for p in seed_order(t) if p in set(players)]
+        table = [fm.Standing(str(p), 0.0) for p in order]
+    else:
+        wanted = set(players)
+        table = [
+            fm.Standing(str(r.player_id), float(r.points))
+            for r in standings(t)
+            if r.player_id in wanted
+        ]
+    pairing = swiss_round(
+        number, table, games(t), byes(t), seed=seed, withdrawn=withdrawn(t), fixed_tables=fixed
+    )
+    return Draw(
+        pairing, f"Swiss round {number} of {total}", {"rounds": total} if number == 1 else {}
+    )
+
+
+def _groups(t: Tournament) -> list[list[str]]:
+    return [list(g) for g in frozen(t, "groups")]
+
+
+def _round_robin(
+    t: Tournament, s: Settings, number: int, seed: int, fixed: Mapping[str, int]
+) -> Draw:
+    info: dict[str, Any] = {}
+    if number == 1:
+        order = [str(p) for p in seed_order(t) if p in set(eligible(t))]
+        info["groups"] = [list(g) for g in snake_groups(order, s.options.get("groups", 1))]
+        groups = info["groups"]
+    else:
+        groups = _groups(t)
+    total = round_count(groups)
+    if number > total:
+        raise ConflictError(
+            "round", "T-round", f"the round robin has {total} rounds; all are drawn"
+        )
+    pairing = round_robin_round(
+        groups, number, withdrawn=withdrawn(t), withdrawal=s.withdrawal, fixed_tables=fixed
+    )
+    return Draw(pairing, f"round robin, round {number} of {total}", info)
+
+
+def bracket_of(t: Tournament) -> Bracket | None:
+    """The knockout bracket of the tournament, once its first knockout round is drawn."""
+    s = t.settings
+    seeds = frozen(t, "seeds")
+    if s is None or seeds is None:
+        return None
+    if s.format == "double_elimination":
+        return double_elimination(seeds, grand_final_reset=s.options.get("grand_final_reset", True))
+    if s.format == "groups_knockout":
+        return knockout_from_groups(
+            frozen(t, "ko_groups"),
+            s.options.get("advance", 2),
+            third_place=s.options.get("third_place", False),
+        )
+    return single_elimination(seeds, third_place=s.options.get("third_place", False))
+
+
+def bracket_results(t: Tournament) -> list[BracketResult]:
+    return [
+        BracketResult(m.bracket["id"], str(m.winner))
+        for m in t.matches.values()
+        if m.bracket.get("id") and m.winner is not None
+    ]
+
+
+def _knockout(
+    t: Tournament, s: Settings, number: int, seed: int, fixed: Mapping[str, int], first_ko: int = 1
+) -> Draw:
+    info: dict[str, Any] = {}
+    bracket = bracket_of(t)
+    if bracket is None:
+        seeds = [str(p) for p in seed_order(t) if p in set(eligible(t))]
+        info["seeds"] = seeds
+        if s.format == "double_elimination":
+            bracket = double_elimination(
+                seeds, grand_final_reset=s.options.get("grand_final_reset", True)
+            )
+        else:
+            bracket = single_elimination(seeds, third_place=s.options.get("third_place", False))
+    state = bracket_state(bracket, bracket_results(t), withdrawn(t))
+    pairing = ready_pairings(bracket, state, round_no=number, seed=seed, fixed_tables=fixed)
+    return Draw(pairing, f"knockout round {number - first_ko + 1}", info)
+
+
+def _groups_knockout(
+    t: Tournament, s: Settings, number: int, seed: int, fixed: Mapping[str, int]
+) -> Draw:
+    if number == 1:
+        order = [str(p) for p in seed_order(t) if p in set(eligible(t))]
+        groups = [list(g) for g in snake_groups(order, s.options.get("groups", 2))]
+    else:
+        groups = _groups(t)
+    total = round_count(groups)
+    if number <= total:
+        pairing = round_robin_round(
+            groups, number, withdrawn=withdrawn(t), withdrawal=s.withdrawal, fixed_tables=fixed
+        )
+        return Draw(
+            pairing,
+            f"group stage, round {number} of {total}",
+            {"groups": groups} if number == 1 else {},
+        )
+    info: dict[str, Any] = {}
+    bracket = bracket_of(t)
+    if bracket is None:
+        group_tables = [
+            [
+                str(r.player_id)
+                for r in standings(t, players=[int(p) for p in g])
+                if t.players[r.player_id].active
+            ]
+            for g in groups
+        ]
+        info["ko_groups"] = group_tables
+        bracket = knockout_from_groups(
+            group_tables,
+            s.options.get("advance", 2),
+            third_place=s.options.get("third_place", False),
+        )
+        info["seeds"] = list(bracket.seeds)
+    state = bracket_state(bracket, bracket_results(t), withdrawn(t))
+    pairing = ready_pairings(bracket, state, round_no=number, seed=seed, fixed_tables=fixed)
+    return Draw(pairing, f"knockout round {number - total}", info)
+
+
+def _lives(t: Tournament, s: Settings, number: int, seed: int, fixed: Mapping[str, int]) -> Draw:
+    raise ConflictError("format", "T-round", "the lives knockout pairing is not available yet")
+
+
+_DRAWS = {
+    "swiss": _swiss,
+    "round_robin": _round_robin,
+    "single_elimination": _knockout,
+    "double_elimination": _knockout,
+    "groups_knockout": _groups_knockout,
+    "lives": _lives,
+}
+
+
+def knockout_places(t: Tournament) -> dict[int, int]:
+    """Knockout place groups for the standings: 0 for players still in the bracket, then
+    1, 2, ... for the players out, best first (at the end 1 is the champion); players who
+    never reached the bracket (out in the groups) are left out, so they rank last."""
+    bracket = bracket_of(t)
+    if bracket is None:
+        return {}
+    state = bracket_state(bracket, bracket_results(t), withdrawn(t))
+    places = {int(p): 0 for p in bracket.seeds}
+    if state.champion is None:
+        places.update(
+            {int(p): n for n, tier in enumerate(placements(bracket, state), 1) for p in tier}
+        )
+    else:
+        places.update(
+            {int(p): n - 1 for n, tier in enumerate(placements(bracket, state), 1) for p in tier}
+        )
+    return places
+
+
+def pair_ids(pairs: Sequence[tuple[int, int]]) -> list[tuple[str, str]]:
+    return [(str(a), str(b)) for a, b in pairs]
+
+
+def lives_of(t: Tournament) -> dict[int, int]:
+    return {pid: lives_left(t, pid) for pid in t.players}

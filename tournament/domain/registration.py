@@ -1,0 +1,241 @@
+"""Commands for a tournament and its players: create, register, check in, seed, withdraw.
+
+Each command is a pure function ``(state, ...) -> list[NewEvent]``: it validates against
+the folded state and raises :class:`DomainError` before anything is written.
+
+    >>> from tournament.domain.state import fold
+    >>> events = create_tournament("t1", {"name": "Cup", "seed": 7})
+    >>> events += register_player(fold(events), "Anna Huber", club="SC Ried", rating=1520)
+    >>> [e.type for e in events]
+    ['tournament.created', 'player.registered']
+    >>> register_player(fold(events), "Anna Huber", club="SC Ried")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    tournament.domain.errors.ConflictError: name: Anna Huber (SC Ried) is already registered ...
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from tournament.domain import events as ev
+from tournament.domain.errors import ConflictError, DomainError, NotFoundError
+from tournament.domain.settings import Settings
+from tournament.domain.state import Player, Tournament
+from tournament.eventstore.api import NewEvent
+
+#: Formats whose draw is fixed by round 1: nobody can join after it.
+FIXED_FIELD = (
+    "single_elimination",
+    "double_elimination",
+    "round_robin",
+    "groups_knockout",
+    "lives",
+)
+
+
+def create_tournament(
+    tournament_id: str, settings: Mapping[str, Any], *, actor: str | None = None
+) -> list[NewEvent]:
+    """``tournament.created`` with the validated settings; a master seed is drawn and recorded
+    when none is given, so every later draw can be re-run."""
+    if not tournament_id or not tournament_id.replace("-", "").replace("_", "").isalnum():
+        raise DomainError(
+            "tournament_id",
+            "T-settings",
+            f"{tournament_id!r} is not an id (letters, digits, - and _)",
+        )
+    data = dict(settings)
+    if data.get("seed") is None:
+        data["seed"] = random.SystemRandom().randrange(2**31)
+    valid = Settings.from_payload(data)
+    return [
+        ev.make_event(
+            ev.TOURNAMENT_CREATED,
+            {"tournament_id": tournament_id, "settings": valid.to_payload()},
+            actor=actor,
+        )
+    ]
+
+
+def require_created(t: Tournament) -> Settings:
+    if t.settings is None:
+        raise NotFoundError("tournament", "T-settings", "no such tournament (create it first)")
+    return t.settings
+
+
+def player(t: Tournament, player_id: int, field: str = "player") -> Player:
+    """The player with that start number, or a :class:`NotFoundError` naming the field."""
+    found = t.players.get(player_id)
+    if found is None:
+        raise NotFoundError(field, "T-player", f"there is no player {player_id}")
+    return found
+
+
+def register_player(
+    t: Tournament,
+    name: str,
+    *,
+    club: str = "",
+    category: str = "",
+    rating: int | None = None,
+    actor: str | None = None,
+) -> list[NewEvent]:
+    """Register a player under the next start number; after round 1 it is a late entry."""
+    settings = require_created(t)
+    name = " ".join(name.split())
+    if not name:
+        raise DomainError("name", "T-player", "a player needs a name")
+    club, category = club.strip(), category.strip()
+    for other in t.players.values():
+        if other.name.casefold() == name.casefold() and other.club.casefold() == club.casefold():
+            where = f" ({club})" if club else ""
+            raise ConflictError(
+                "name", "T-player", f"{name}{where} is already registered as player {other.id}"
+            )
+    if rating is not None and not (0 <= rating <= 4000):
+        raise DomainError("rating", "T-player", f"a rating is between 0 and 4000, not {rating}")
+    late = t.current_round > 0
+    if late and settings.format in FIXED_FIELD:
+        raise ConflictError(
+            "player",
+            "T-late-entry",
+            f"the {settings.format.replace('_', ' ')} draw is fixed once round 1 has started; "
+            "late entry is possible in Swiss only",
+        )
+    payload: dict[str, Any] = {"player_id": max(t.players, default=0) + 1, "name": name}
+    if club:
+        payload["club"] = club
+    if category:
+        payload["category"] = category
+    if rating is not None:
+        payload["rating"] = rating
+    if late:
+        payload["late"] = True
+    return [ev.make_event(ev.PLAYER_REGISTERED, payload, actor=actor)]
+
+
+def check_in(t: Tournament, player_id: int, *, actor: str | None = None) -> list[NewEvent]:
+    """Check a player in; once anybody is checked in, only checked-in players are drawn."""
+    require_created(t)
+    p = player(t, player_id)
+    if not p.active:
+        raise ConflictError("player", "T-player", f"player {player_id} ({p.name}) has withdrawn")
+    if p.checked_in:
+        return []
+    return [ev.make_event(ev.PLAYER_CHECKED_IN, {"player_id": player_id}, actor=actor)]
+
+
+def seed_order(t: Tournament) -> list[int]:
+    """Player ids best seed first: seeds set by hand or rating, then the rest by rating, id."""
+    return sorted(
+        t.players,
+        key=lambda pid: (
+            t.players[pid].seed is None,
+            t.players[pid].seed or 0,
+            -(t.players[pid].rating or 0),
+            pid,
+        ),
+    )
+
+
+def seed_players(
+    t: Tournament,
+    method: str = "rating",
+    order: Sequence[int] | None = None,
+    *,
+    actor: str | None = None,
+) -> list[NewEvent]:
+    """Seed by rating (highest first; unrated last, by start number) or by hand (``order``
+    lists every registered player once, top seed first). Only before round 1."""
+    require_created(t)
+    if t.current_round > 0:
+        raise ConflictError("seeding", "T-seeding", "seeding is fixed once round 1 has started")
+    if method == "rating":
+        ranked = sorted(t.players, key=lambda pid: (-(t.players[pid].rating or -1), pid))
+    elif method == "manual":
+        ranked = list(order or ())
+        for pid in ranked:
+            player(t, pid, "order")
+        missing = sorted(set(t.players) - set(ranked))
+        if len(set(ranked)) != len(ranked):
+            raise DomainError("order", "T-seeding", "a player is listed twice")
+        if missing:
+            raise DomainError(
+                "order",
+                "T-seeding",
+                f"every player needs a seed; missing: {', '.join(map(str, missing))}",
+            )
+    else:
+        raise DomainError(
+            "method", "T-seeding", f"seeding is by 'rating' or 'manual', not {method!r}"
+        )
+    return [ev.make_event(ev.PLAYERS_SEEDED, {"method": method, "order": ranked}, actor=actor)]
+
+
+def withdraw(
+    t: Tournament,
+    player_id: int,
+    *,
+    policy: str | None = None,
+    reason: str = "",
+    actor: str | None = None,
+) -> list[NewEvent]:
+    """Withdraw a player. Open matches are forfeited to the opponents or dropped (void), as
+    the tournament's ``withdrawal`` setting (or ``policy``) says; later rounds leave the
+    player out."""
+    settings = require_created(t)
+    p = player(t, player_id)
+    if not p.active:
+        raise ConflictError(
+            "player", "T-player", f"player {player_id} ({p.name}) has already withdrawn"
+        )
+    policy = policy or settings.withdrawal
+    if policy not in ("forfeit", "drop"):
+        raise DomainError("policy", "T-withdrawal", f"'forfeit' or 'drop', not {policy!r}")
+    open_matches = t.open_matches(player_id)
+    payload: dict[str, Any] = {"player_id": player_id, "policy": policy}
+    if reason:
+        payload["reason"] = reason
+    if policy == "drop":
+        payload["dropped"] = [m.match_id for m in open_matches]
+    events = [ev.make_event(ev.PLAYER_WITHDRAWN, payload, actor=actor)]
+    if policy == "forfeit":
+        from tournament.domain.results import forfeit_payload  # results imports this module
+
+        for m in open_matches:
+            opponent = m.players[1 - m.seat_of(player_id)]
+            events.append(
+                ev.make_event(
+                    ev.MATCH_FORFEITED,
+                    forfeit_payload(settings, m.match_id, opponent, "withdrawal"),
+                    actor=actor,
+                )
+            )
+    return events
+
+
+def buy_life(t: Tournament, player_id: int, *, actor: str | None = None) -> list[NewEvent]:
+    """Preisschnapsen: a player out of lives buys one back (once), before the next round."""
+    settings = require_created(t)
+    if settings.format != "lives" or not settings.options.get("buy_back"):
+        raise ConflictError("player", "T-lives", "this tournament has no buy-back of lives")
+    p = player(t, player_id)
+    if p.lives_bought:
+        raise ConflictError(
+            "player", "T-lives", f"player {player_id} ({p.name}) has bought back a life already"
+        )
+    if lives_left(t, player_id) > 0:
+        raise ConflictError("player", "T-lives", f"player {player_id} ({p.name}) still has a life")
+    if not t.round_complete():
+        raise ConflictError("player", "T-lives", "a life is bought back between rounds")
+    return [ev.make_event(ev.LIFE_BOUGHT, {"player_id": player_id}, actor=actor)]
+
+
+def lives_left(t: Tournament, player_id: int) -> int:
+    """Lives format: starting lives plus bought ones minus matches lost."""
+    settings = require_created(t)
+    p = t.players[player_id]
+    return int(settings.options.get("lives", 0)) + p.lives_bought - t.stats[player_id].losses

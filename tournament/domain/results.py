@@ -1,0 +1,289 @@
+"""Commands that enter results into a match: paper hands, Bummerl tallies, forfeits.
+
+Paper and live results go into the same match; every one is checked against the match as
+recorded so far (R13-R20) and refused with the hand and the rule named::
+
+    >>> from tournament.domain.state import fold
+    >>> from tournament.domain.testing import paired
+    >>> events = paired(players=2, best_of=1)
+    >>> t = fold(events)
+    >>> [e.type for e in record_hand(t, "1.1", winner=1, game_points=3, reason="claim")]
+    ['result.hand_recorded']
+    >>> record_hand(t, "1.1", winner=1, game_points=1, reason="false_claim")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    tournament.domain.errors.DomainError: game_points: a false claim gives ... not 1 (R15)
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from tournament.domain import events as ev
+from tournament.domain.errors import ConflictError, DomainError, NotFoundError
+from tournament.domain.matchstate import Entry, MatchState
+from tournament.domain.registration import require_created
+from tournament.domain.settings import Settings
+from tournament.domain.state import Tournament
+from tournament.domain.tally import parse_tally, tally_hands
+from tournament.eventstore.api import NewEvent
+
+#: Why a hand ended, as a scoresheet may note it ("closed": the talon was closed, R14).
+REASONS = ("claim", "closed", "last_trick", "false_claim", "closer_failed")
+
+
+def new_id() -> str:
+    return uuid.uuid4().hex[:12]
+
+
+def find_match(t: Tournament, match_id: str) -> MatchState:
+    match = t.matches.get(match_id)
+    if match is None:
+        raise NotFoundError(
+            "match", "T-match", f"there is no match {match_id!r} (round.table, e.g. 2.5)"
+        )
+    return match
+
+
+def _player_in(match: MatchState, player_id: Any, field: str) -> int:
+    if player_id not in match.players:
+        a, b = match.players
+        raise DomainError(
+            field, "R17", f"player {player_id} does not play match {match.match_id} ({a} v {b})"
+        )
+    return int(player_id)
+
+
+def hand_payload(
+    settings: Settings,
+    match: MatchState,
+    winner: int,
+    game_points: int,
+    dealer: int | None = None,
+    reason: str | None = None,
+    card_points: Sequence[int] | None = None,
+) -> dict[str, Any]:
+    """The checked fields of one paper hand (without ids); raises with field and rule."""
+    _player_in(match, winner, "winner")
+    if (
+        not isinstance(game_points, int)
+        or isinstance(game_points, bool)
+        or not 1 <= game_points <= 3
+    ):
+        raise DomainError(
+            "game_points", "R13", f"a hand gives 1, 2 or 3 game points, not {game_points!r}"
+        )
+    payload: dict[str, Any] = {"winner": winner, "game_points": game_points}
+    if dealer is not None:
+        payload["dealer"] = _player_in(match, dealer, "dealer")
+    if reason is not None:
+        _check_reason(settings, reason, game_points)
+        payload["reason"] = reason
+    if card_points is not None:
+        points = [int(x) for x in card_points]
+        if len(points) != 2 or not all(0 <= x <= 160 for x in points):
+            raise DomainError(
+                "card_points", "R11", f"card points are two numbers 0-160, not {card_points!r}"
+            )
+        seat = match.seat_of(winner)
+        if reason == "claim" and points[seat] < 66:
+            raise DomainError(
+                "card_points",
+                "R13",
+                f"a correct claim needs 66 points; the winner has {points[seat]}",
+            )
+        if reason == "false_claim" and points[1 - seat] >= 66:
+            raise DomainError(
+                "card_points", "R15", f"a claim with {points[1 - seat]} points is not a false claim"
+            )
+        payload["card_points"] = points
+    return payload
+
+
+def _check_reason(settings: Settings, reason: str, game_points: int) -> None:
+    if reason not in REASONS:
+        raise DomainError(
+            "reason", "T-result", f"reason is one of {', '.join(REASONS)}, not {reason!r}"
+        )
+    if reason == "last_trick" and game_points != 1:
+        raise DomainError(
+            "game_points",
+            "R16",
+            f"a hand won by the last trick gives 1 game point, not {game_points}",
+        )
+    if (
+        reason == "false_claim"
+        and game_points < 2
+        and "false-claim-mirror" not in settings.variants
+    ):
+        raise DomainError(
+            "game_points",
+            "R15",
+            f"a false claim gives the opponent 2 or 3 game points, not {game_points}",
+        )
+    if reason == "closer_failed" and game_points < 2:
+        raise DomainError(
+            "game_points",
+            "R14",
+            f"a failed close gives the opponent 2 or 3 game points, not {game_points}",
+        )
+
+
+def _first_dealer_events(
+    match: MatchState, first_dealer: int | None, dealer: int | None, actor: str | None
+) -> tuple[list[NewEvent], int | None]:
+    """``match.first_dealer_set`` when the first dealer becomes known with this entry: given
+    outright, or (nothing entered yet) the dealer of the match's first hand."""
+    if match.first_dealer is not None:
+        if first_dealer is not None and match.players[match.first_dealer] != first_dealer:
+            raise ConflictError(
+                "first_dealer",
+                "R18",
+                f"match {match.match_id}: player {match.players[match.first_dealer]} deals first",
+            )
+        return [], None
+    if first_dealer is None and dealer is not None and not match.entries:
+        first_dealer = dealer
+    if first_dealer is None:
+        return [], None
+    seat = match.seat_of(_player_in(match, first_dealer, "first_dealer"))
+    event = ev.make_event(
+        ev.FIRST_DEALER_SET, {"match_id": match.match_id, "player_id": first_dealer}, actor=actor
+    )
+    return [event], seat
+
+
+def _checked(
+    match: MatchState, entry: Entry, events: list[NewEvent], seat: int | None
+) -> MatchState:
+    trial = match if seat is None else match.trial(match.entries, first_dealer=seat)
+    trial.check_new(entry)
+    return trial
+
+
+def record_hand(
+    t: Tournament,
+    match_id: str,
+    *,
+    winner: int,
+    game_points: int,
+    dealer: int | None = None,
+    reason: str | None = None,
+    card_points: Sequence[int] | None = None,
+    first_dealer: int | None = None,
+    scorer: int | None = None,
+    result_id: str | None = None,
+    actor: str | None = None,
+    source: str = "paper",
+) -> list[NewEvent]:
+    """One paper hand: the winner (player id), its game points and optionally the dealer,
+    the reason and the card points. Refused after the Bummerl or match is over (R17, R20)
+    or when the dealer breaks the alternation (R18)."""
+    settings = require_created(t)
+    match = find_match(t, match_id)
+    fields = hand_payload(settings, match, winner, game_points, dealer, reason, card_points)
+    pre, seat = _first_dealer_events(match, first_dealer, dealer, actor)
+    payload = {"result_id": result_id or new_id(), "match_id": match_id, **fields}
+    if scorer is not None:
+        payload["scorer"] = _player_in(match, scorer, "scorer")
+    _checked(match, Entry(payload["result_id"], "hand", payload), pre, seat)
+    return [*pre, ev.make_event(ev.HAND_RECORDED, payload, actor=actor, source=source)]
+
+
+def tally_fields(
+    match: MatchState, tally: str | Mapping[str, Any], order: Sequence[int] | None
+) -> dict[str, Any]:
+    """A tally in the match's seat order: ``order`` names the players of the two columns
+    (or the two counts of each row) when they are not written in the pairing's order."""
+    if isinstance(tally, str):
+        parsed = parse_tally(tally)
+        data: dict[str, Any] = {"rows" if ":" in tally else "columns": parsed}
+    else:
+        data = {k: [list(map(int, x)) for x in v] for k, v in tally.items()}
+    if order is not None:
+        if sorted(order) != sorted(match.players):
+            raise DomainError(
+                "players",
+                "T-tally",
+                f"the columns belong to {match.players[0]} and {match.players[1]}",
+            )
+        if list(order) != list(match.players):
+            if "columns" in data:
+                data["columns"] = data["columns"][::-1]
+            else:
+                data["rows"] = [row[::-1] for row in data["rows"]]
+    tally_hands(data)
+    return data
+
+
+def record_tally(
+    t: Tournament,
+    match_id: str,
+    tally: str | Mapping[str, Any],
+    *,
+    order: Sequence[int] | None = None,
+    scorer: int | None = None,
+    first_dealer: int | None = None,
+    result_id: str | None = None,
+    actor: str | None = None,
+    source: str = "paper",
+) -> list[NewEvent]:
+    """A whole Bummerl as the scoresheet tallies it (see :mod:`tournament.domain.tally`)."""
+    require_created(t)
+    match = find_match(t, match_id)
+    payload: dict[str, Any] = {
+        "result_id": result_id or new_id(),
+        "match_id": match_id,
+        "tally": tally_fields(match, tally, order),
+    }
+    if scorer is not None:
+        payload["scorer"] = _player_in(match, scorer, "scorer")
+    pre, seat = _first_dealer_events(match, first_dealer, None, actor)
+    _checked(match, Entry(payload["result_id"], "tally", payload), pre, seat)
+    return [*pre, ev.make_event(ev.TALLY_RECORDED, payload, actor=actor, source=source)]
+
+
+def forfeit_payload(
+    settings: Settings, match_id: str, winner: int | None, reason: str
+) -> dict[str, Any]:
+    return {
+        "result_id": new_id(),
+        "match_id": match_id,
+        "winner": winner,
+        "reason": reason,
+        "score": list(settings.forfeit_score),
+    }
+
+
+def record_forfeit(
+    t: Tournament,
+    match_id: str,
+    *,
+    winner: int | None,
+    reason: str = "no_show",
+    actor: str | None = None,
+) -> list[NewEvent]:
+    """A forfeit or no-show, scored as the tournament's ``forfeit_score`` (e.g. 2:0 Bummerl);
+    ``winner=None`` when both players are absent (a loss for each)."""
+    settings = require_created(t)
+    match = find_match(t, match_id)
+    if winner is not None:
+        _player_in(match, winner, "winner")
+    payload = forfeit_payload(settings, match_id, winner, reason)
+    match.check_new(Entry(payload["result_id"], "forfeit", payload))
+    return [ev.make_event(ev.MATCH_FORFEITED, payload, actor=actor)]
+
+
+def sign_sheet(
+    t: Tournament, match_id: str, player_id: int, *, actor: str | None = None
+) -> list[NewEvent]:
+    """A player signs the match's scoresheet (Austrian practice: both players sign)."""
+    match = find_match(t, match_id)
+    _player_in(match, player_id, "player")
+    if player_id in match.signed_by:
+        return []
+    return [
+        ev.make_event(ev.SHEET_SIGNED, {"match_id": match_id, "player_id": player_id}, actor=actor)
+    ]

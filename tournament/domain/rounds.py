@@ -1,0 +1,215 @@
+"""Starting a round: the format's draw (or the organiser's own pairings), tables, dealers.
+
+``start_round`` records the whole draw in one ``round.started`` event -- pairings, tables,
+first dealers, byes and the seed it was drawn with -- so the tables can be printed again
+and anybody can re-run the draw from the seed and get the same result.
+
+    >>> from tournament.domain.testing import registered
+    >>> from tournament.domain.state import fold
+    >>> t = fold(registered(players=5, format="swiss", seed=11))
+    >>> event = start_round(t)[0]
+    >>> [m["players"] for m in event.payload["matches"]], event.payload["byes"]
+    ([[1, 3], [2, 4]], [5])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from tournament.domain import events as ev
+from tournament.domain.errors import ConflictError, DomainError
+from tournament.domain.pairing import Draw, eligible, games, next_draw, round_seed
+from tournament.domain.registration import player, require_created, seed_order
+from tournament.domain.state import Tournament
+from tournament.eventstore.api import NewEvent
+from tournament.formats import model as fm
+from tournament.formats.model import FormatError
+from tournament.formats.tables import assign_tables, draw_first_dealer
+
+
+def start_round(
+    t: Tournament,
+    *,
+    seed: int | None = None,
+    pairings: Sequence[tuple[int, int]] | None = None,
+    byes: Sequence[int] = (),
+    fixed_tables: Mapping[int, int] | None = None,
+    actor: str | None = None,
+) -> list[NewEvent]:
+    """Draw and record the next round. ``pairings`` (player ids, first listed sits as
+    player A) overrides the format's draw: it is recorded with a warning for every format
+    rule it breaks. ``fixed_tables`` pins players to tables (e.g. accessibility)."""
+    settings = require_created(t)
+    if t.current_round and not t.round_complete():
+        open_ids = [
+            mid
+            for mid in t.rounds[-1].matches
+            if not (t.matches[mid].decided or t.matches[mid].dropped)
+        ]
+        more = f" and {len(open_ids) - 8} more" if len(open_ids) > 8 else ""
+        raise ConflictError(
+            "round",
+            "T-round",
+            f"round {t.current_round} is not complete: no result yet for "
+            f"{', '.join(open_ids[:8])}{more}",
+        )
+    if len(eligible(t)) < 2:
+        raise ConflictError(
+            "round", "T-round", "a round needs at least 2 players (checked in, not withdrawn)"
+        )
+    number = t.current_round + 1
+    seed = round_seed(settings.seed, number) if seed is None else seed
+    fixed = {str(k): v for k, v in (fixed_tables or {}).items()}
+    try:
+        if pairings is None:
+            draw = next_draw(t, number, seed, fixed)
+        else:
+            draw = manual_draw(t, number, pairings, byes, fixed)
+    except FormatError as error:
+        raise DomainError(error.field, "T-format", error.message) from None
+    return _events(t, number, seed, draw, override=pairings is not None, actor=actor)
+
+
+def _events(
+    t: Tournament, number: int, seed: int, draw: Draw, *, override: bool, actor: str | None
+) -> list[NewEvent]:
+    settings = t.settings
+    assert settings is not None
+    seed_rank = {str(p): i for i, p in enumerate(seed_order(t))}
+    matches: list[dict[str, Any]] = []
+    for p in draw.pairing.pairings:
+        match_id = p.match_id or f"{number}.{p.table}"
+        rule = settings.first_dealer
+        if rule == "higher_seed":
+            dealer: str | None = min(p.players, key=seed_rank.__getitem__)
+        elif rule == "seeded_draw":
+            dealer = draw_first_dealer(p.player_a, p.player_b, seed, match_id)
+        elif rule == "as_entered":
+            dealer = None
+        else:
+            dealer = p.first_dealer
+        entry: dict[str, Any] = {
+            "match_id": match_id,
+            "table": p.table,
+            "players": [int(p.player_a), int(p.player_b)],
+            "first_dealer": None if dealer is None else int(dealer),
+            "scorer": int(p.player_a),
+        }
+        if p.match_id:
+            entry["bracket"] = {"id": p.match_id}
+        matches.append(entry)
+    forfeits = []
+    for k, w in enumerate(draw.pairing.walkovers, 1):
+        match_id = f"{number}.w{k}"
+        matches.append(
+            {
+                "match_id": match_id,
+                "table": 0,
+                "players": [int(w.winner), int(w.forfeited_by)],
+                "first_dealer": None,
+            }
+        )
+        from tournament.domain.results import forfeit_payload
+
+        forfeits.append(
+            ev.make_event(
+                ev.MATCH_FORFEITED,
+                forfeit_payload(settings, match_id, int(w.winner), "withdrawal"),
+                actor=actor,
+            )
+        )
+    payload: dict[str, Any] = {
+        "round": number,
+        "seed": seed,
+        "stage": draw.stage,
+        "matches": matches,
+        "byes": [int(b) for b in draw.pairing.byes],
+    }
+    if draw.pairing.idle:
+        payload["idle"] = [int(p) for p in draw.pairing.idle]
+    if draw.info:
+        payload["info"] = dict(draw.info)
+    if override:
+        payload["override"] = True
+    if draw.warnings:
+        payload["warnings"] = list(draw.warnings)
+    return [ev.make_event(ev.ROUND_STARTED, payload, actor=actor), *forfeits]
+
+
+def manual_draw(
+    t: Tournament,
+    number: int,
+    pairings: Sequence[tuple[int, int]],
+    byes: Sequence[int],
+    fixed: Mapping[str, int],
+) -> Draw:
+    """The organiser's pairings: impossible ones are refused, format rules broken are warned."""
+    seen: set[int] = set()
+    for i, pair in enumerate(pairings, 1):
+        if len(pair) != 2 or pair[0] == pair[1]:
+            raise DomainError(
+                "pairings", "T-override", f"pairing {i}: two different players, not {pair!r}"
+            )
+        for pid in pair:
+            player(t, pid, "pairings")
+            if pid in seen:
+                raise DomainError(
+                    "pairings", "T-override", f"player {pid} is paired twice in round {number}"
+                )
+            seen.add(pid)
+    for pid in byes:
+        player(t, pid, "byes")
+        if pid in seen:
+            raise DomainError("byes", "T-override", f"player {pid} plays and has a bye")
+        seen.add(pid)
+    warnings = override_warnings(t, number, pairings, byes)
+    seed_rank = {p: i for i, p in enumerate(seed_order(t))}
+    tables = assign_tables(
+        [(str(a), str(b), str(min((a, b), key=seed_rank.__getitem__))) for a, b in pairings], fixed
+    )
+    return Draw(
+        fm.RoundPairing(number, tables, tuple(str(b) for b in byes)),
+        "manual pairing",
+        {},
+        tuple(warnings),
+    )
+
+
+def override_warnings(
+    t: Tournament, number: int, pairings: Sequence[tuple[int, int]], byes: Sequence[int]
+) -> list[str]:
+    """Format rules a manual pairing breaks (it stands, with these warnings)."""
+    try:
+        from tournament.formats.override import check_override  # type: ignore[import-not-found]
+    except ImportError:
+        check_override = None
+    if check_override is not None:
+        result = check_override(
+            fm.RoundPairing(
+                number,
+                assign_tables([(str(a), str(b), str(a)) for a, b in pairings]),
+                tuple(map(str, byes)),
+            ),
+            games=games(t),
+            byes=[fm.Bye(r.number, str(p)) for r in t.rounds for p in r.byes],
+            active=[str(p) for p in eligible(t)],
+        )
+        return [w.message for w in result]
+    warnings = []
+    met = fm.meetings(games(t))
+    for a, b in pairings:
+        if frozenset((str(a), str(b))) in met:
+            warnings.append(f"repeat_pairing: {a} and {b} have met before")
+        for pid in (a, b):
+            if not t.players[pid].active:
+                warnings.append(f"withdrawn_paired: player {pid} has withdrawn")
+    placed = {p for pair in pairings for p in pair} | set(byes)
+    for pid in eligible(t):
+        if pid not in placed:
+            warnings.append(f"player_missing: player {pid} is neither paired nor has a bye")
+    had = {p for r in t.rounds for p in r.byes}
+    for pid in byes:
+        if pid in had:
+            warnings.append(f"repeat_bye: player {pid} has had a bye before")
+    return warnings

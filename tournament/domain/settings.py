@@ -1,0 +1,228 @@
+"""A tournament's settings: what ``tournament.created`` records, validated.
+
+>>> s = Settings.from_payload({"name": "Herbstturnier", "format": "swiss", "best_of": 3})
+>>> s.target, s.schneiderbummerl, s.tiebreaks[0]
+(2, True, 'buchholz')
+>>> Settings.from_payload({"name": "x", "best_of": 4})
+Traceback (most recent call last):
+...
+tournament.domain.errors.DomainError: best_of: a match is best of 1, 3, 5 or 7 Bummerl, not 4 (R20)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from engine import VARIANTS
+from tournament.domain.errors import DomainError
+
+FORMATS: Final = (
+    "single_elimination",
+    "double_elimination",
+    "round_robin",
+    "swiss",
+    "groups_knockout",
+    "lives",
+)
+BEST_OF: Final = (1, 3, 5, 7)
+#: How the first dealer of a match is chosen (R18): the better seed, a seeded draw per
+#: match, as entered with the first result, or balanced by the format (Swiss: whoever dealt
+#: first less often so far).
+FIRST_DEALER_RULES: Final = ("higher_seed", "seeded_draw", "as_entered", "balanced")
+#: What happens to the remaining matches of a withdrawn player.
+WITHDRAWAL_POLICIES: Final = ("forfeit", "drop")
+TIEBREAKS: Final = (
+    "bummerl_diff",
+    "game_point_diff",
+    "game_points",
+    "direct_encounter",
+    "buchholz",
+    "buchholz_cut1",
+    "median_buchholz",
+    "sonneborn_berger",
+    "wins",
+    "schneider",
+    "seed",
+    "lot",
+)
+DEFAULT_TIEBREAKS: Final = {
+    "swiss": ("buchholz", "bummerl_diff", "game_point_diff", "direct_encounter", "lot"),
+}
+OTHER_TIEBREAKS: Final = (
+    "bummerl_diff",
+    "game_point_diff",
+    "game_points",
+    "direct_encounter",
+    "lot",
+)
+
+
+@dataclasses.dataclass(frozen=True)
+class Settings:
+    """Everything an organiser decides when creating a tournament (docs/tournaments.md)."""
+
+    name: str
+    date: str = ""
+    venue: str = ""
+    variants: tuple[str, ...] = ()
+    schneiderbummerl: bool = True
+    best_of: int = 3
+    format: str = "swiss"
+    #: Format parameters, passed to the pairing functions: rounds, groups, third_place,
+    #: grand_final_reset, lives, buy_back, advance (per group), final_players.
+    options: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    tiebreaks: tuple[str, ...] = ()
+    first_dealer: str = "higher_seed"
+    #: Bummerl (winner, loser) of a forfeit or no-show, and of a bye.
+    forfeit_score: tuple[int, int] = (0, 0)
+    bye_score: tuple[int, int] = (0, 0)
+    withdrawal: str = "forfeit"
+    #: Master seed of every draw of the tournament (lots, first dealers, pairings).
+    seed: int = 0
+
+    @property
+    def target(self) -> int:
+        """Bummerl a match winner needs: (N+1)/2 (R20)."""
+        return (self.best_of + 1) // 2
+
+    @classmethod
+    def from_payload(cls, data: Mapping[str, Any]) -> Settings:
+        """Validate and complete the payload of ``tournament.created`` (defaults filled in)."""
+        name = str(data.get("name", "")).strip()
+        if not name:
+            raise DomainError("name", "T-settings", "a tournament needs a name")
+        date = str(data.get("date") or "")
+        if date:
+            try:
+                datetime.date.fromisoformat(date)
+            except ValueError:
+                raise DomainError(
+                    "date", "T-settings", f"{date!r} is not a date YYYY-MM-DD"
+                ) from None
+        variants = tuple(sorted(set(data.get("variants") or ())))
+        for variant in variants:
+            if variant not in VARIANTS:
+                known = ", ".join(VARIANTS)
+                raise DomainError(
+                    "variants", "T-settings", f"unknown variant {variant!r} ({known})"
+                )
+        schneider = bool(data.get("schneiderbummerl", "no-schneiderbummerl" not in variants))
+        if not schneider and "no-schneiderbummerl" not in variants:
+            variants = tuple(sorted({*variants, "no-schneiderbummerl"}))
+        if schneider and "no-schneiderbummerl" in variants:
+            raise DomainError(
+                "schneiderbummerl",
+                "R19",
+                "Schneiderbummerl is on but variant no-schneiderbummerl is set",
+            )
+        best_of = data.get("best_of", 3)
+        if best_of not in BEST_OF or isinstance(best_of, bool):
+            raise DomainError(
+                "best_of", "R20", f"a match is best of 1, 3, 5 or 7 Bummerl, not {best_of!r}"
+            )
+        fmt = _choice(data, "format", FORMATS, "swiss")
+        target = (best_of + 1) // 2
+        tiebreaks = tuple(data.get("tiebreaks") or DEFAULT_TIEBREAKS.get(fmt, OTHER_TIEBREAKS))
+        for tb in tiebreaks:
+            if tb not in TIEBREAKS:
+                raise DomainError(
+                    "tiebreaks", "T-settings", f"unknown tie-break {tb!r} ({', '.join(TIEBREAKS)})"
+                )
+        if len(set(tiebreaks)) != len(tiebreaks):
+            raise DomainError("tiebreaks", "T-settings", "a tie-break is listed twice")
+        seed = data.get("seed", 0)
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise DomainError("seed", "T-settings", f"the seed must be an integer, not {seed!r}")
+        return cls(
+            name=name,
+            date=date,
+            venue=str(data.get("venue") or ""),
+            variants=variants,
+            schneiderbummerl=schneider,
+            best_of=best_of,
+            format=fmt,
+            options=_options(fmt, data.get("options") or {}),
+            tiebreaks=tiebreaks,
+            first_dealer=_choice(
+                data,
+                "first_dealer",
+                FIRST_DEALER_RULES,
+                "balanced" if fmt == "swiss" else "higher_seed",
+            ),
+            forfeit_score=_score(data, "forfeit_score", (target, 0), target),
+            bye_score=_score(data, "bye_score", (target, 0), target),
+            withdrawal=_choice(data, "withdrawal", WITHDRAWAL_POLICIES, "forfeit"),
+            seed=seed,
+        )
+
+    def to_payload(self) -> dict[str, Any]:
+        data = dataclasses.asdict(self)
+        data["variants"] = list(self.variants)
+        data["tiebreaks"] = list(self.tiebreaks)
+        data["forfeit_score"] = list(self.forfeit_score)
+        data["bye_score"] = list(self.bye_score)
+        data["options"] = dict(self.options)
+        return data
+
+
+def _choice(data: Mapping[str, Any], key: str, allowed: Sequence[str], default: str) -> str:
+    value = data.get(key) or default
+    if value not in allowed:
+        raise DomainError(key, "T-settings", f"{value!r} is not one of {', '.join(allowed)}")
+    return str(value)
+
+
+def _score(
+    data: Mapping[str, Any], key: str, default: tuple[int, int], target: int
+) -> tuple[int, int]:
+    raw = data.get(key)
+    if raw is None:
+        return default
+    try:
+        won, lost = (int(x) for x in raw)
+    except (TypeError, ValueError):
+        raise DomainError(key, "T-settings", f"{raw!r} is not a score like [2, 0]") from None
+    if not (0 <= lost < target and won == target):
+        raise DomainError(
+            key, "R20", f"a score {won}:{lost} is not a decided match (first to {target} Bummerl)"
+        )
+    return (won, lost)
+
+
+#: Known options per format, with their defaults.
+OPTION_DEFAULTS: Final[Mapping[str, Mapping[str, Any]]] = {
+    "single_elimination": {"third_place": False},
+    "double_elimination": {"grand_final_reset": True},
+    "round_robin": {"groups": 1, "double": False},
+    "swiss": {"rounds": 0},
+    "groups_knockout": {"groups": 2, "advance": 2, "third_place": False},
+    "lives": {"lives": 2, "buy_back": False, "final_players": 2},
+}
+
+
+def _options(fmt: str, raw: Mapping[str, Any]) -> dict[str, Any]:
+    defaults = OPTION_DEFAULTS[fmt]
+    unknown = set(raw) - set(defaults)
+    if unknown:
+        raise DomainError(
+            "options",
+            "T-settings",
+            f"unknown option(s) {', '.join(sorted(unknown))} for {fmt} "
+            f"(known: {', '.join(defaults) or 'none'})",
+        )
+    options = {**defaults, **raw}
+    for key, default in defaults.items():
+        value = options[key]
+        if isinstance(default, bool):
+            if not isinstance(value, bool):
+                raise DomainError("options", "T-settings", f"{key} must be true or false")
+        elif not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise DomainError("options", "T-settings", f"{key} must be a whole number >= 0")
+    if fmt == "lives" and options["lives"] not in (2, 3):
+        raise DomainError("options", "T-settings", "a player has 2 or 3 lives")
+    if fmt in ("round_robin", "groups_knockout") and options["groups"] < 1:
+        raise DomainError("options", "T-settings", "there is at least one group")
+    return options

@@ -1,0 +1,168 @@
+"""Standings: a pure function of the folded tournament (and so of the events).
+
+Players are ranked by match points (a win, a forfeit win, a bye: 1 each), in the knockout
+formats first by the place the bracket gives them, then by the tournament's tie-breaks in
+order (:mod:`tournament.domain.tiebreaks`). Players still tied after every tie-break share
+a rank. "As of" a past event is the same function over ``fold(events, upto=n)``.
+
+    >>> from tournament.domain.testing import played
+    >>> rows = standings(played(players=4, rounds=1, seed=3))
+    >>> [r.rank for r in rows], sum(r.points for r in rows)
+    ([1, 2, 3, 4], 2)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from tournament.domain.registration import seed_order
+from tournament.domain.state import Tournament
+from tournament.domain.tiebreaks import GROUP_FREE, TIEBREAK_KEYS, Context
+
+
+@dataclasses.dataclass(frozen=True)
+class Row:
+    rank: int
+    player_id: int
+    name: str
+    club: str
+    category: str
+    status: str  # active, withdrawn
+    points: int
+    played: int
+    wins: int
+    forfeit_wins: int
+    losses: int
+    byes: int
+    bummerl_won: int
+    bummerl_lost: int
+    gp_won: int
+    gp_lost: int
+    schneider: int
+    tiebreaks: Mapping[str, float]
+    place: int | None = None  # knockout place group (1 = champion), if any
+
+    def to_json(self) -> dict[str, Any]:
+        data = dataclasses.asdict(self)
+        data["tiebreaks"] = dict(self.tiebreaks)
+        return data
+
+
+def match_records(t: Tournament) -> dict[int, list[tuple[int, bool]]]:
+    """Per player: (opponent, won) for each decided match that counts (not dropped)."""
+    record: dict[int, list[tuple[int, bool]]] = {pid: [] for pid in t.players}
+    for pid, mids in t.player_matches.items():
+        out = record[pid]
+        for mid in mids:
+            m = t.matches[mid]
+            s = m.summary
+            if s.decided and not s.dropped:
+                a, b = m.players
+                seat = 0 if a == pid else 1
+                out.append((b if seat == 0 else a, s.winner == seat))
+    return record
+
+
+def standings(
+    t: Tournament,
+    *,
+    category: str | None = None,
+    players: Iterable[int] | None = None,
+    places: Mapping[int, int] | None = None,
+) -> list[Row]:
+    """The ranked rows: all players, or those of one ``category`` (a separate ranking in the
+    same pool: opponents outside the category still count for Buchholz), or a subset
+    (a round-robin group). ``places`` ranks knockout players first by bracket place."""
+    settings = t.settings
+    if settings is None:
+        return []
+    chosen = list(players) if players is not None else list(t.players)
+    if category is not None:
+        chosen = [p for p in chosen if t.players[p].category.casefold() == category.casefold()]
+    ctx = Context(
+        t.stats, match_records(t), {p: i for i, p in enumerate(seed_order(t))}, settings.seed
+    )
+    order, values = rank(ctx, chosen, settings.tiebreaks, places or {})
+    rows: list[Row] = []
+    for position, (pid, tied_with_previous) in enumerate(order, 1):
+        p = t.players[pid]
+        s = t.stats[pid]
+        shown: dict[str, float] = {}
+        for tb in settings.tiebreaks:
+            if tb == "seed":
+                shown[tb] = ctx.seed_rank[pid] + 1
+            elif tb != "lot":
+                shown[tb] = values[tb].get(pid, 0)
+        rows.append(
+            Row(
+                rank=rows[-1].rank if tied_with_previous and rows else position,
+                player_id=pid,
+                name=p.name,
+                club=p.club,
+                category=p.category,
+                status="active" if p.active else "withdrawn",
+                points=s.points,
+                played=s.played,
+                wins=s.wins,
+                forfeit_wins=s.forfeit_wins,
+                losses=s.losses,
+                byes=s.byes,
+                bummerl_won=s.bummerl_won,
+                bummerl_lost=s.bummerl_lost,
+                gp_won=s.gp_won,
+                gp_lost=s.gp_lost,
+                schneider=s.schneider,
+                tiebreaks=shown,
+                place=(places or {}).get(pid),
+            )
+        )
+    return rows
+
+
+def rank(
+    ctx: Context, players: list[int], tiebreaks: Iterable[str], places: Mapping[int, int]
+) -> tuple[list[tuple[int, bool]], dict[str, dict[int, float]]]:
+    """Players best first, each with whether it is still tied with the one before, and the
+    value of each tie-break per player (direct encounter: within the group it split)."""
+    big = 10**9
+    groups: list[list[int]] = []
+    keyed = sorted(players, key=lambda p: (places.get(p, big), -ctx.points[p], p))
+    for p in keyed:
+        key = (places.get(p, big), ctx.points[p])
+        if groups and (places.get(groups[-1][0], big), ctx.points[groups[-1][0]]) == key:
+            groups[-1].append(p)
+        else:
+            groups.append([p])
+    values: dict[str, dict[int, float]] = {}
+    for tb in tiebreaks:
+        compute = TIEBREAK_KEYS[tb]
+        if tb in GROUP_FREE:
+            values[tb] = compute(ctx, players)
+        else:
+            values[tb] = {}
+        split: list[list[int]] = []
+        for group in groups:
+            if len(group) == 1:
+                split.append(group)
+                continue
+            if tb in GROUP_FREE:
+                vals = values[tb]
+            else:
+                vals = compute(ctx, group)
+                values[tb].update(vals)
+            group.sort(key=lambda p: (-vals[p], p))
+            current = [group[0]]
+            for p in group[1:]:
+                if vals[p] == vals[current[-1]]:
+                    current.append(p)
+                else:
+                    split.append(current)
+                    current = [p]
+            split.append(current)
+        groups = split
+    out: list[tuple[int, bool]] = []
+    for group in groups:
+        out.extend((p, i > 0) for i, p in enumerate(group))
+    return out, values

@@ -1,0 +1,366 @@
+"""The tournament aggregate: a pure fold over the tournament's events.
+
+``fold(events)`` rebuilds everything from scratch; ``Tournament.apply(event)`` advances an
+existing state by one event, touching only the match the event names and the two players
+in it (the incremental path the standings rely on). Time travel is a fold of a prefix:
+
+    >>> from tournament.domain import commands as c
+    >>> events = c.create_tournament("t1", {"name": "Cup", "format": "swiss", "best_of": 1})
+    >>> t = fold(events)
+    >>> events += c.register_player(t, "Anna")
+    >>> events += c.register_player(fold(events), "Berti")
+    >>> t = fold(events)
+    >>> sorted(p.name for p in t.players.values()), t.version
+    (['Anna', 'Berti'], 3)
+    >>> fold(events, upto=2).version
+    2
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from tournament.domain import events as ev
+from tournament.domain.matchstate import EMPTY, Entry, MatchState, Summary
+from tournament.domain.settings import Settings
+
+ENTRY_KINDS = {
+    ev.HAND_RECORDED: "hand",
+    ev.TALLY_RECORDED: "tally",
+    ev.LIVE_HAND_RECORDED: "live",
+    ev.MATCH_FORFEITED: "forfeit",
+}
+
+
+@dataclasses.dataclass(slots=True)
+class Player:
+    id: int
+    name: str
+    club: str = ""
+    category: str = ""
+    rating: int | None = None
+    seed: int | None = None  # 1 is the top seed
+    checked_in: bool = False
+    late: bool = False
+    withdrawn: int | None = None  # the last round the player was in, once withdrawn
+    lives_bought: int = 0
+
+    @property
+    def active(self) -> bool:
+        return self.withdrawn is None
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+@dataclasses.dataclass(slots=True)
+class Stats:
+    """A player's running totals, kept up to date match by match (decided matches only)."""
+
+    played: int = 0  # decided matches, forfeits included
+    wins: int = 0  # matches won at the table
+    forfeit_wins: int = 0
+    losses: int = 0
+    byes: int = 0
+    bummerl_won: int = 0
+    bummerl_lost: int = 0
+    gp_won: int = 0
+    gp_lost: int = 0
+    schneider: int = 0
+
+    @property
+    def points(self) -> int:
+        """Match points: a win, a forfeit win and a bye count 1 each."""
+        return self.wins + self.forfeit_wins + self.byes
+
+
+@dataclasses.dataclass(slots=True)
+class Round:
+    number: int
+    matches: list[str]
+    byes: list[int]
+    seed: int
+    stage: str = ""
+    warnings: list[str] = dataclasses.field(default_factory=list)
+    override: bool = False
+    info: dict[str, Any] = dataclasses.field(default_factory=dict)
+
+
+class Tournament:
+    """Everything known about one tournament after the events folded so far."""
+
+    def __init__(self) -> None:
+        self.id = ""
+        self.settings: Settings | None = None
+        self.players: dict[int, Player] = {}
+        self.stats: dict[int, Stats] = {}
+        self.rounds: list[Round] = []
+        self.matches: dict[str, MatchState] = {}
+        self.player_matches: dict[int, list[str]] = {}
+        self.result_match: dict[str, str] = {}  # result id -> match id
+        self.live_hands: dict[str, str] = {}  # hand stream -> match id
+        self.live_results: dict[str, str] = {}  # hand stream -> result id
+        self.corrections: list[dict[str, Any]] = []
+        self.version = 0  # events folded (the stream version)
+        #: Called with a match id whenever a match's contribution to the standings changes.
+        self.on_change: Callable[[str], None] | None = None
+
+    # --- reading ------------------------------------------------------------------------
+    @property
+    def created(self) -> bool:
+        return self.settings is not None
+
+    @property
+    def current_round(self) -> int:
+        return len(self.rounds)
+
+    def round_complete(self, number: int | None = None) -> bool:
+        number = number or self.current_round
+        if number == 0:
+            return True
+        return all(
+            self.matches[m].decided or self.matches[m].dropped
+            for m in self.rounds[number - 1].matches
+        )
+
+    def open_matches(self, player_id: int) -> list[MatchState]:
+        return [
+            m
+            for mid in self.player_matches.get(player_id, [])
+            if not (m := self.matches[mid]).decided and not m.dropped
+        ]
+
+    def entry(self, result_id: str) -> tuple[MatchState, Entry]:
+        match = self.matches[self.result_match[result_id]]
+        return match, next(e for e in match.entries if e.result_id == result_id)
+
+    # --- folding ------------------------------------------------------------------------
+    def apply(self, event: ev.EventLike) -> None:
+        """Advance by one event (in place)."""
+        handler = _HANDLERS.get(event.type)
+        if handler is not None:
+            handler(self, event.payload)
+        self.version += 1
+
+    def _account(self, match: MatchState, old: Summary) -> None:
+        """Move a match's contribution to the players' totals from ``old`` to its summary."""
+        new = match.summary
+        if new == old:
+            return
+        for sign, s in ((-1, old), (1, new)):
+            if not s.decided or s.dropped:
+                continue
+            for seat in (0, 1):
+                st = self.stats[match.players[seat]]
+                st.played += sign
+                if s.winner == seat:
+                    if s.forfeit:
+                        st.forfeit_wins += sign
+                    else:
+                        st.wins += sign
+                else:
+                    st.losses += sign
+                st.bummerl_won += sign * s.bummerl[seat]
+                st.bummerl_lost += sign * s.bummerl[1 - seat]
+                st.gp_won += sign * s.game_points[seat]
+                st.gp_lost += sign * s.game_points[1 - seat]
+                st.schneider += sign * s.schneider[seat]
+        if self.on_change is not None:
+            self.on_change(match.match_id)
+
+    def _replayed(self, match: MatchState, why: str) -> None:
+        """Rebuild a match after a correction or strike; flag later matches if it changed."""
+        old = match.summary
+        match.rebuild()
+        self._account(match, old)
+        if old.winner != match.summary.winner or old.decided != match.summary.decided:
+            later = [
+                self.matches[mid]
+                for p in match.players
+                for mid in self.player_matches.get(p, [])
+                if self.matches[mid].round > match.round
+            ]
+            for other in later:
+                other.flags.append(
+                    f"result of match {match.match_id} (round {match.round}) changed after this "
+                    f"match was drawn: {why}"
+                )
+
+
+def fold(events: Iterable[ev.EventLike], upto: int | None = None) -> Tournament:
+    """The tournament after ``events`` (only the first ``upto`` of them, for time travel)."""
+    state = Tournament()
+    for i, event in enumerate(events):
+        if upto is not None and i >= upto:
+            break
+        state.apply(event)
+    return state
+
+
+# --- handlers, one per event type -----------------------------------------------------------
+def _created(t: Tournament, p: Mapping[str, Any]) -> None:
+    t.id = p["tournament_id"]
+    t.settings = Settings.from_payload(p["settings"])
+
+
+def _registered(t: Tournament, p: Mapping[str, Any]) -> None:
+    pid = p["player_id"]
+    t.players[pid] = Player(
+        pid,
+        p["name"],
+        p.get("club", ""),
+        p.get("category", ""),
+        p.get("rating"),
+        late=p.get("late", False),
+    )
+    t.stats[pid] = Stats()
+    t.player_matches[pid] = []
+
+
+def _checked_in(t: Tournament, p: Mapping[str, Any]) -> None:
+    t.players[p["player_id"]].checked_in = True
+
+
+def _seeded(t: Tournament, p: Mapping[str, Any]) -> None:
+    for player in t.players.values():
+        player.seed = None
+    for rank, pid in enumerate(p["order"], 1):
+        t.players[pid].seed = rank
+
+
+def _withdrawn(t: Tournament, p: Mapping[str, Any]) -> None:
+    t.players[p["player_id"]].withdrawn = t.current_round
+    for mid in p.get("dropped", ()):
+        match = t.matches[mid]
+        old = match.summary
+        match.dropped = True
+        match.summary = Summary(dropped=True)
+        t._account(match, old)
+
+
+def _life_bought(t: Tournament, p: Mapping[str, Any]) -> None:
+    t.players[p["player_id"]].lives_bought += 1
+
+
+def _round_started(t: Tournament, p: Mapping[str, Any]) -> None:
+    settings = t.settings
+    assert settings is not None
+    number = p["round"]
+    ids = []
+    for m in p["matches"]:
+        a, b = m["players"]
+        fd = m.get("first_dealer")
+        match = MatchState(
+            m["match_id"],
+            number,
+            m["table"],
+            (a, b),
+            None if fd is None else (0 if fd == a else 1),
+            settings.best_of,
+            settings.schneiderbummerl,
+            m.get("bracket"),
+        )
+        t.matches[match.match_id] = match
+        t.player_matches[a].append(match.match_id)
+        t.player_matches[b].append(match.match_id)
+        ids.append(match.match_id)
+    for pid in p.get("byes", ()):
+        stats = t.stats[pid]
+        stats.byes += 1
+        stats.bummerl_won += settings.bye_score[0]
+        stats.bummerl_lost += settings.bye_score[1]
+    t.rounds.append(
+        Round(
+            number,
+            ids,
+            list(p.get("byes", ())),
+            p.get("seed", 0),
+            p.get("stage", ""),
+            list(p.get("warnings", ())),
+            p.get("override", False),
+            dict(p.get("info", {})),
+        )
+    )
+
+
+def _first_dealer(t: Tournament, p: Mapping[str, Any]) -> None:
+    match = t.matches[p["match_id"]]
+    match.first_dealer = match.seat_of(p["player_id"])
+    t._replayed(match, "first dealer set")
+
+
+def _result(kind: str) -> Callable[[Tournament, Mapping[str, Any]], None]:
+    def handler(t: Tournament, p: Mapping[str, Any]) -> None:
+        match = t.matches[p["match_id"]]
+        rid = p["result_id"]
+        stream = p.get("hand_stream") if kind == "live" else None
+        if stream is not None and stream in t.live_results:
+            # A claim after the last trick (R12a, R16) replaces the hand's provisional result.
+            _, entry = t.entry(t.live_results[stream])
+            entry.payload = dict(p)
+            t._replayed(match, f"live hand {stream} ended by a late claim")
+            return
+        t.result_match[rid] = match.match_id
+        if stream is not None:
+            t.live_results[stream] = rid
+        old = match.summary
+        match.add(Entry(rid, kind, dict(p)))
+        t._account(match, old)
+
+    return handler
+
+
+def _corrected(t: Tournament, p: Mapping[str, Any]) -> None:
+    match, entry = t.entry(p["result_id"])
+    replacement = p.get("replacement")
+    entry.payload = None if replacement is None else dict(replacement)
+    t.corrections.append(dict(p))
+    t._replayed(
+        match, f"corrected by {p.get('by') or 'organiser'}: {p.get('reason') or ''}".rstrip(": ")
+    )
+
+
+def _struck(t: Tournament, p: Mapping[str, Any]) -> None:
+    match, entry = t.entry(p["result_id"])
+    entry.struck = entry.struck | {p.get("hand") or 1}
+    t.corrections.append(dict(p))
+    t._replayed(
+        match, f"hand struck by {p.get('by') or 'organiser'}: {p.get('reason') or ''}".rstrip(": ")
+    )
+
+
+def _signed(t: Tournament, p: Mapping[str, Any]) -> None:
+    t.matches[p["match_id"]].signed_by.add(p["player_id"])
+
+
+def _flag_cleared(t: Tournament, p: Mapping[str, Any]) -> None:
+    t.matches[p["match_id"]].flags.clear()
+
+
+def _live_started(t: Tournament, p: Mapping[str, Any]) -> None:
+    t.live_hands[p["hand_stream"]] = p["match_id"]
+
+
+_HANDLERS: dict[str, Callable[[Tournament, Mapping[str, Any]], None]] = {
+    ev.TOURNAMENT_CREATED: _created,
+    ev.PLAYER_REGISTERED: _registered,
+    ev.PLAYER_CHECKED_IN: _checked_in,
+    ev.PLAYERS_SEEDED: _seeded,
+    ev.PLAYER_WITHDRAWN: _withdrawn,
+    ev.LIFE_BOUGHT: _life_bought,
+    ev.ROUND_STARTED: _round_started,
+    ev.FIRST_DEALER_SET: _first_dealer,
+    ev.HAND_RECORDED: _result("hand"),
+    ev.TALLY_RECORDED: _result("tally"),
+    ev.LIVE_HAND_RECORDED: _result("live"),
+    ev.MATCH_FORFEITED: _result("forfeit"),
+    ev.RESULT_CORRECTED: _corrected,
+    ev.HAND_STRUCK: _struck,
+    ev.SHEET_SIGNED: _signed,
+    ev.FLAG_CLEARED: _flag_cleared,
+    ev.LIVE_HAND_STARTED: _live_started,
+}
+
+__all__ = ["EMPTY", "Player", "Round", "Stats", "Tournament", "fold"]

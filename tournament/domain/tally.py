@@ -1,0 +1,170 @@
+"""Scoresheet tallies: a whole Bummerl as the paper shows it, checked and turned into hands.
+
+A scoresheet keeps, for each player, the count still to strike off: it starts at 7 and
+after every hand the winner writes its new count (R17). Two shapes are read:
+
+* columns, one per seat, each player's own counts: ``"7 5 4 1 0 / 7 6 3"`` -- the paper
+  does not say in which order the two players' hands came, so only the totals count;
+* rows, both counts after each hand: ``"7:7 5:7 5:6 4:6 1:6 0:6"`` -- the order is known.
+
+    >>> parse_tally("7 5 4 1 0 / 7 6 3")
+    [[7, 5, 4, 1, 0], [7, 6, 3]]
+    >>> tally_hands({"columns": [[7, 5, 4, 1, 0], [7, 6, 3]]})
+    [(0, 2), (0, 1), (0, 3), (1, 1), (1, 3), (0, 1)]
+    >>> tally_hands({"rows": [[7, 4], [5, 4], [5, 1], [5, 0]]})
+    [(1, 3), (0, 2), (1, 3), (1, 1)]
+    >>> tally_hands({"columns": [[7, 5, 1, 0], [7]]})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    tournament.domain.errors.DomainError: tally: hand 2: ... from 5 to 1, a step of 4; ... (R13)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from tournament.domain.errors import DomainError
+
+START = 7
+
+
+def parse_tally(text: str) -> list[list[int]]:
+    """Read the tally text of the CLI and CSV: columns ``"7 5 0 / 7 6"`` or rows ``"7:5 ..."``.
+
+    Returns columns (two lists) for the column shape, rows (pairs) for the row shape;
+    :func:`tally_payload` tells them apart.
+    """
+    text = text.strip()
+    try:
+        if ":" in text:
+            return [[int(a), int(b)] for a, b in (pair.split(":") for pair in text.split())]
+        columns = [
+            [int(x) for x in re.split(r"[\s,]+", part.strip()) if x] for part in text.split("/")
+        ]
+    except ValueError:
+        raise DomainError(
+            "tally", "T-tally", f"{text!r} is not a tally like '7 5 4 1 0 / 7 6 3' or '7:7 5:7 ...'"
+        ) from None
+    if len(columns) != 2:
+        raise DomainError(
+            "tally", "T-tally", f"a tally has two columns separated by '/', not {len(columns)}"
+        )
+    return columns
+
+
+def tally_payload(text: str) -> dict[str, Any]:
+    """The ``tally`` part of a ``result.bummerl_tally_recorded`` payload from text."""
+    parsed = parse_tally(text)
+    key = "rows" if ":" in text else "columns"
+    payload = {key: parsed}
+    tally_hands(payload)  # validate now, so a bad sheet never reaches the store
+    return payload
+
+
+def tally_hands(tally: Mapping[str, Any]) -> list[tuple[int, int]]:
+    """The hands of a finished Bummerl tally as ``(winner seat, game points struck)``.
+
+    Raises :class:`DomainError` naming the hand and the rule for any step that a Bummerl
+    cannot take: a step outside 1-3 (R13), a count that goes up or does not start at 7,
+    no count ending at 0, or a hand after the Bummerl ended (R17).
+    """
+    if "rows" in tally:
+        return _rows(tally["rows"])
+    if "columns" in tally:
+        return _columns(tally["columns"])
+    raise DomainError("tally", "T-tally", "a tally has 'columns' or 'rows'")
+
+
+def _columns(columns: Sequence[Sequence[int]]) -> list[tuple[int, int]]:
+    if len(columns) != 2:
+        raise DomainError("tally", "T-tally", "a tally has one column per player, two in all")
+    per_seat: list[list[int]] = []
+    for seat, raw in enumerate(columns):
+        counts = [int(x) for x in raw]
+        if not counts or counts[0] != START:
+            counts = [START, *counts]
+        steps = []
+        for i in range(1, len(counts)):
+            before, after = counts[i - 1], counts[i]
+            if before == 0:
+                raise DomainError(
+                    "tally",
+                    "R17",
+                    f"seat {seat}'s count reached 0 at its hand {i - 1}; a hand after the Bummerl "
+                    "ended cannot be entered",
+                )
+            steps.append(_step(seat, before, after, i))
+        per_seat.append(steps)
+    ends = [seat for seat in (0, 1) if _ends_at_zero(columns[seat])]
+    if not ends:
+        raise DomainError(
+            "tally",
+            "R17",
+            "no count ends at 0: the Bummerl is not finished (the winner strikes to 0)",
+        )
+    if len(ends) == 2:
+        raise DomainError(
+            "tally", "R17", "both counts end at 0; only the first to 0 wins the Bummerl"
+        )
+    winner = ends[0]
+    loser = 1 - winner
+    # The paper does not order the two columns; the winner's last hand is the Bummerl's last.
+    last = per_seat[winner][-1]
+    hands = [(winner, gp) for gp in per_seat[winner][:-1]] + [(loser, gp) for gp in per_seat[loser]]
+    return [*hands, (winner, last)]
+
+
+def _rows(rows: Sequence[Sequence[int]]) -> list[tuple[int, int]]:
+    counts = [(START, START)] + [(int(a), int(b)) for a, b in rows]
+    if counts[1] == (START, START):
+        counts = counts[1:]  # the sheet wrote the starting 7:7 as its first row
+    hands: list[tuple[int, int]] = []
+    for i in range(1, len(counts)):
+        before, after = counts[i - 1], counts[i]
+        if 0 in before:
+            raise DomainError(
+                "tally", "R17", f"hand {i}: the Bummerl ended at hand {i - 1}; no further hand"
+            )
+        changed = [seat for seat in (0, 1) if before[seat] != after[seat]]
+        if len(changed) != 1:
+            raise DomainError(
+                "tally",
+                "R17",
+                f"hand {i}: {before[0]}:{before[1]} -> {after[0]}:{after[1]}; exactly one "
+                "player (the hand's winner) strikes off per hand",
+            )
+        seat = changed[0]
+        hands.append((seat, _step(seat, before[seat], after[seat], i)))
+    if not hands or 0 not in counts[-1]:
+        raise DomainError(
+            "tally",
+            "R17",
+            "no count ends at 0: the Bummerl is not finished (the winner strikes to 0)",
+        )
+    return hands
+
+
+def _step(seat: int, before: int, after: int, hand: int) -> int:
+    step = before - after
+    if after < 0 or after > START:
+        raise DomainError("tally", "R17", f"hand {hand}: a count runs from 7 to 0, not {after}")
+    if step <= 0:
+        raise DomainError(
+            "tally",
+            "R17",
+            f"hand {hand}: seat {seat}'s count goes from {before} to {after}; it only goes down",
+        )
+    if step > 3:
+        raise DomainError(
+            "tally",
+            "R13",
+            f"hand {hand}: seat {seat}'s count goes from {before} to {after}, a step of {step}; "
+            "a hand gives 1, 2 or 3 game points",
+        )
+    return step
+
+
+def _ends_at_zero(column: Sequence[int]) -> bool:
+    return bool(column) and int(column[-1]) == 0

@@ -1,0 +1,83 @@
+"""Builders of event lists for tests, doctests and benchmarks (no store involved).
+
+>>> from tournament.domain.state import fold
+>>> t = played(players=6, rounds=2, seed=5)
+>>> t.current_round, all(m.decided for m in t.matches.values())
+(2, True)
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from tournament.domain.matchstate import MatchState
+from tournament.domain.registration import create_tournament, register_player
+from tournament.domain.results import record_hand
+from tournament.domain.rounds import start_round
+from tournament.domain.state import Tournament, fold
+from tournament.eventstore.api import NewEvent
+
+
+class Builder:
+    """Appends command results to an event list and keeps the folded state in step."""
+
+    def __init__(self, events: list[NewEvent] | None = None) -> None:
+        self.events: list[NewEvent] = list(events or [])
+        self.state: Tournament = fold(self.events)
+
+    def add(self, new: list[NewEvent]) -> list[NewEvent]:
+        for event in new:
+            self.events.append(event)
+            self.state.apply(event)
+        return new
+
+
+def registered(players: int, *, seed: int = 1, **settings: Any) -> list[NewEvent]:
+    """A tournament (Swiss, best of 1 unless told) with ``players`` registered players."""
+    config = {"name": "Test", "format": "swiss", "best_of": 1, "seed": seed, **settings}
+    b = Builder(create_tournament("test", config))
+    for i in range(1, players + 1):
+        b.add(register_player(b.state, f"Player {i}", rating=2000 - i))
+    return b.events
+
+
+def paired(players: int = 2, **settings: Any) -> list[NewEvent]:
+    """As :func:`registered`, with round 1 drawn."""
+    b = Builder(registered(players, **settings))
+    b.add(start_round(b.state))
+    return b.events
+
+
+def random_hands(b: Builder, match: MatchState, rng: random.Random) -> None:
+    """Enter random paper hands (with the dealer) until the match is decided."""
+    while not match.decided:
+        seat = rng.randrange(2)
+        dealer = match.engine.next_dealer
+        b.add(
+            record_hand(
+                b.state,
+                match.match_id,
+                winner=match.players[seat],
+                game_points=rng.choice((1, 1, 2, 2, 3)),
+                dealer=None
+                if dealer is None or match.first_dealer is None
+                else match.players[dealer],
+            )
+        )
+
+
+def play_round(b: Builder, rng: random.Random) -> None:
+    """Draw the next round and play every match of it with random hands."""
+    b.add(start_round(b.state))
+    for mid in b.state.rounds[-1].matches:
+        random_hands(b, b.state.matches[mid], rng)
+
+
+def played(players: int, rounds: int, *, seed: int = 1, **settings: Any) -> Tournament:
+    """A tournament with ``rounds`` rounds drawn and every match played at random."""
+    b = Builder(registered(players, seed=seed, **settings))
+    rng = random.Random(seed)
+    for _ in range(rounds):
+        play_round(b, rng)
+    return b.state
