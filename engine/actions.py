@@ -21,7 +21,7 @@ from __future__ import annotations
 import enum
 from typing import Any, Final
 
-from engine.cards import ALL_CARDS, Card
+from engine.cards import ALL_CARDS, Card, is_seat
 from engine.errors import RecordFormatError
 
 
@@ -52,7 +52,7 @@ class Action:
     marriage: bool
 
     def __init__(self, seat: int, kind: Kind, card: Card | None = None, marriage: bool = False):
-        if seat not in (0, 1) or isinstance(seat, bool):
+        if not is_seat(seat):
             raise RecordFormatError("R0", f"seat must be 0 or 1, not {seat!r}")
         if (kind == Kind.PLAY) != (card is not None):
             raise RecordFormatError("R0", "a play names exactly one card; other actions none")
@@ -122,7 +122,7 @@ class Action:
         if unknown:
             raise RecordFormatError("R0", f"unknown action field(s) {sorted(unknown)}")
         seat = data.get("seat")
-        if seat not in (0, 1) or isinstance(seat, bool):
+        if not is_seat(seat):
             raise RecordFormatError("R0", f"'seat' must be 0 or 1, not {seat!r}")
         word = data.get("action")
         kind = _KIND_BY_WORD.get(word) if isinstance(word, str) else None

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Iterator
-from typing import Final
+from typing import Final, TypeGuard
 
 
 class Suit(enum.IntEnum):
@@ -246,3 +246,8 @@ def cards_mask(cards: Iterable[Card]) -> int:
 def full_deck() -> list[Card]:
     """The 20 cards in index order (clubs, diamonds, hearts, spades; ace first)."""
     return list(_CARDS)
+
+
+def is_seat(value: object) -> TypeGuard[int]:
+    """Seats are the ints 0 and 1 (not True, not 1.0: JSON input is checked by type)."""
+    return type(value) is int and value in (0, 1)

@@ -38,6 +38,7 @@ from engine.cards import (
     Card,
     Rank,
     Suit,
+    is_seat,
     mask_cards,
     mask_indices,
 )
@@ -147,7 +148,7 @@ class HandState:
         Forehand (the seat that is not ``dealer``) gets cards 1-3 and 8-9, the dealer 4-6 and
         10-11, card 7 is the turn-up and cards 12-20 are the talon, drawn top first.
         """
-        if dealer not in (0, 1) or isinstance(dealer, bool):
+        if not is_seat(dealer):
             raise RecordFormatError("R2", f"dealer must be seat 0 or 1, not {dealer!r}")
         cards = _read_deck(deck)
         order = [c.index for c in cards]

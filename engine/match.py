@@ -21,6 +21,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Final
 
+from engine.cards import is_seat
 from engine.errors import IllegalResultError
 
 START: Final = 7
@@ -40,14 +41,14 @@ class HandResult:
     reason: str | None = None
 
     def __post_init__(self) -> None:
-        if self.winner not in (0, 1) or isinstance(self.winner, bool):
+        if not is_seat(self.winner):
             raise IllegalResultError("R17", f"the winner must be seat 0 or 1, not {self.winner!r}")
-        if self.game_points not in (1, 2, 3) or isinstance(self.game_points, bool):
+        if type(self.game_points) is not int or self.game_points not in (1, 2, 3):
             raise IllegalResultError(
                 "R13",
                 f"a hand is worth 1, 2 or 3 game points (R13-R16), not {self.game_points!r}",
             )
-        if self.dealer is not None and self.dealer not in (0, 1):
+        if self.dealer is not None and not is_seat(self.dealer):
             raise IllegalResultError("R18", f"the dealer must be seat 0 or 1, not {self.dealer!r}")
 
 
@@ -62,7 +63,7 @@ class Bummerl:
     _hands: list[HandResult]
 
     def __init__(self, first_dealer: int = 0, schneiderbummerl: bool = True) -> None:
-        if first_dealer not in (0, 1):
+        if not is_seat(first_dealer):
             raise IllegalResultError(
                 "R18", f"the first dealer must be seat 0 or 1, not {first_dealer!r}"
             )
@@ -159,11 +160,11 @@ class Match:
     _wins: list[int]
 
     def __init__(self, best_of: int = 1, first_dealer: int = 0, schneiderbummerl: bool = True):
-        if not isinstance(best_of, int) or best_of < 1 or best_of % 2 == 0:
+        if type(best_of) is not int or best_of < 1 or best_of % 2 == 0:
             raise IllegalResultError(
                 "R20", f"a match is best of an odd number of Bummerl, not {best_of!r}"
             )
-        if first_dealer not in (0, 1):
+        if not is_seat(first_dealer):
             raise IllegalResultError(
                 "R18", f"the first dealer must be seat 0 or 1, not {first_dealer!r}"
             )

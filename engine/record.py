@@ -27,7 +27,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any, Final
 
 from engine.actions import Action
-from engine.cards import Card
+from engine.cards import Card, is_seat
 from engine.errors import EngineError, IllegalActionError, RecordFormatError
 from engine.hand import HandState, _read_deck
 from engine.outcome import Outcome
@@ -93,7 +93,7 @@ class GameRecord:
             raise RecordFormatError("format", "'variants' names a variant twice")
         Ruleset.from_names(variants)  # validates the names
         dealer = data["dealer"]
-        if dealer not in (0, 1) or isinstance(dealer, bool):
+        if not is_seat(dealer):
             raise RecordFormatError("R2", f"'dealer' must be seat 0 or 1, not {dealer!r}")
         if not isinstance(data["deck"], list):
             raise RecordFormatError("R1", "'deck' must be a list of 20 card codes")

@@ -26,7 +26,7 @@ import dataclasses
 from typing import Any
 
 from engine.actions import Action
-from engine.cards import Card, Suit
+from engine.cards import Card, Suit, is_seat
 from engine.hand import HandState, Trick
 from engine.outcome import Outcome
 
@@ -167,7 +167,7 @@ def spectator_view(state: HandState) -> TableView:
 
 def player_view(state: HandState, seat: int) -> PlayerView:
     """What ``seat`` may see of ``state``."""
-    if seat not in (0, 1):
+    if not is_seat(seat):
         raise ValueError(f"seat must be 0 or 1, not {seat!r}")
     rules = state.rules
     tricks = state.tricks

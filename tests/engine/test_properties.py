@@ -137,3 +137,49 @@ def test_views_leak_nothing_hidden(played) -> None:  # type: ignore[no-untyped-d
 
 def test_engine_errors_are_value_errors_with_a_rule() -> None:
     assert issubclass(IllegalActionError, EngineError) and issubclass(EngineError, ValueError)
+
+
+JSON = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 25)
+    | st.floats(allow_nan=False)
+    | st.text(max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sampled_from(["format", "variants", "dealer", "deck", "actions", "action"]), JSON, st.data()
+)
+def test_any_json_gives_an_outcome_or_an_error_object_never_an_exception(
+    field, value, data
+) -> None:  # type: ignore[no-untyped-def]
+    from engine.randomplay import random_records
+    from engine.record import replay_result
+
+    record = next(random_records(seed=data.draw(st.integers(0, 50)), count=1)).to_json()
+    if field == "action":
+        index = data.draw(st.integers(0, len(record["actions"]) - 1))
+        key = data.draw(st.sampled_from(["seat", "action", "card", "marriage", "extra"]))
+        record["actions"][index] = dict(record["actions"][index], **{key: value})
+    else:
+        record[field] = value
+    result = replay_result(record)
+    assert set(result) <= {
+        "complete",
+        "winner",
+        "game_points",
+        "reason",
+        "points",
+        "tricks",
+        "to_act",
+        "error",
+    }
+    if "error" in result:
+        assert result["error"]["rule"] in {"format"} | {f"R{i}" for i in range(21)}
+        json.dumps(result)
