@@ -154,7 +154,8 @@ class _SQLiteWrite(WriteTx):
 
     def insert(self, rows: Sequence[dict[str, Any]], key_row: dict[str, Any] | None) -> None:
         try:
-            self.conn.executemany(INSERT, rows)
+            if rows:
+                self.conn.executemany(INSERT, rows)
         except sqlite3.IntegrityError as error:
             raise DuplicateEventError(f"an event id is already stored: {error}") from None
         if key_row is not None:
@@ -242,8 +243,9 @@ class _PostgresWrite(WriteTx):
         return _pg_rows(cur.fetchall())
 
     def insert(self, rows: Sequence[dict[str, Any]], key_row: dict[str, Any] | None) -> None:
-        with self.conn.cursor() as cur:
-            cur.executemany(_PG_INSERT, rows)
+        if rows:
+            with self.conn.cursor() as cur:
+                cur.executemany(_PG_INSERT, rows)
         if key_row is not None:
             self.conn.execute(_PG_INSERT_KEY, key_row)
 

@@ -81,3 +81,10 @@ def current(target: sa.Engine | str | None = None) -> str | None:
     finally:
         if own:
             engine.dispose()
+
+
+def alembic_heads() -> str | None:
+    """The newest revision in ``migrations/``."""
+    from alembic.script import ScriptDirectory
+
+    return ScriptDirectory.from_config(alembic_config()).get_current_head()
