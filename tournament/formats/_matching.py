@@ -7,9 +7,10 @@ well under a second, and networkx's blossom matching needs ~2 s for 1,024 nodes 
 sparse graph, so we work in three steps:
 
 1. take the ideal order as it is (linear time; the usual case, no repeat in it);
-2. repair each repeat locally: re-match a window of the order around it with the blossom
-   algorithm (complete graph on that window, repeats left out), widening the window while
-   it cannot be repaired;
+2. repair each repeat (and each game the caller would rather avoid) locally: re-match a
+   window of the order around it with the blossom algorithm (complete graph on that
+   window, repeats left out, the rest weighted by cost), widening the window while it
+   cannot be made repeat-free;
 3. when even the whole field cannot be repaired that way, match everybody at once on the
    complete graph with a bye node, where one repeat costs more than anything else; this
    finds a repeat-free round (moving the bye if needed) whenever one exists, and otherwise
@@ -44,6 +45,7 @@ class Problem:
     max_cost: int
     played: AbstractSet[Pair]
     bye_preference: Sequence[str] = ()
+    avoid: Callable[[str, str], bool] | None = None  # soft: worth a local repair attempt
 
 
 def solve(problem: Problem) -> tuple[list[tuple[str, str]], str | None]:
@@ -64,7 +66,13 @@ def _is_repeat(problem: Problem, u: str, v: str) -> bool:
 def _repair(order: list[str], problem: Problem) -> list[tuple[str, str]] | None:
     n = len(order)
     slots = [(order[k], order[k + 1]) for k in range(0, n, 2)]
-    bad = [k for k in range(0, n, 2) if _is_repeat(problem, order[k], order[k + 1])]
+    avoid = problem.avoid
+    bad = [
+        k
+        for k in range(0, n, 2)
+        if _is_repeat(problem, order[k], order[k + 1])
+        or (avoid is not None and avoid(order[k], order[k + 1]))
+    ]
     done: list[tuple[int, int]] = []  # windows already re-matched, kept whole
     margin = 4  # players each side of a repeat; even, so windows hold whole games
     while bad:

@@ -24,7 +24,7 @@ slots sends nobody on (status "void"). Byes in losers brackets follow from this.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -109,7 +109,7 @@ class MatchState:
     - waiting: a player is not known yet;      - ready: both known, to be played;
     - done: result recorded;                    - bye: one slot empty, the other goes on;
     - void: both slots empty;                   - not_needed: grand-final reset not required;
-    - walkover: a withdrawn player loses without playing (both withdrawn: nobody goes on).
+    - walkover: a withdrawn player loses without playing.
     """
 
     match_id: str
@@ -151,13 +151,15 @@ _UNKNOWN = object()  # a slot whose player is not decided yet (None means: nobod
 def bracket_state(
     bracket: Bracket,
     results: Sequence[BracketResult] = (),
-    withdrawn: Collection[str] = (),
+    withdrawn: Sequence[str] = (),
 ) -> BracketState:
     """Who plays where, given the results so far and the withdrawn players.
 
-    A withdrawn player loses every pending match by walkover; results already recorded
-    stand. A withdrawn loser does not go on to the losers bracket (the opponent there gets
-    a bye). Unknown match ids, or a result given twice, raise FormatError.
+    `withdrawn` lists the withdrawn players in the order they withdrew.
+
+    A withdrawn player loses every pending match by walkover, in the losers bracket too;
+    results already recorded stand (so withdrawing never rewrites what was played).
+    Unknown match ids, or a result given twice, raise FormatError.
     """
     by_id: dict[str, BracketResult] = {}
     known = {m.match_id for m in bracket.matches}
@@ -167,7 +169,7 @@ def bracket_state(
         if r.match_id in by_id:
             raise FormatError(f"results[{i}].match_id", f"second result for {r.match_id}")
         by_id[r.match_id] = r
-    gone = set(withdrawn)
+    gone = {p: i for i, p in enumerate(withdrawn)}
     states: dict[str, MatchState] = {}
     conflicts: dict[str, str] = {}
 
@@ -214,7 +216,7 @@ def _play(
     a: object,
     b: object,
     result: BracketResult | None,
-    gone: set[str],
+    gone: dict[str, int],
     conflicts: dict[str, str],
 ) -> MatchState:
     if a is _UNKNOWN or b is _UNKNOWN:
@@ -232,12 +234,15 @@ def _play(
     if result is not None:
         if result.winner in (a, b):
             loser = b if result.winner == a else a
-            # A player who withdrew after losing does not drop into the losers bracket.
-            return MatchState(mid, a, b, "done", result.winner, None if loser in gone else loser)
+            return MatchState(mid, a, b, "done", result.winner, loser)
         conflicts[mid] = f"winner {result.winner!r} is not one of {a!r} and {b!r}"
     if a in gone or b in gone:
-        winner = None if (a in gone and b in gone) else (b if a in gone else a)
-        return MatchState(mid, a, b, "walkover", winner, None)
+        # Both withdrawn: the one who withdrew later was still in when the other left,
+        # so they take the walkover (and lose their next match the same way). This keeps
+        # a later withdrawal from rewriting walkovers that were already decided.
+        still_in = len(gone)
+        winner = b if gone.get(a, still_in) < gone.get(b, still_in) else a
+        return MatchState(mid, a, b, "walkover", winner, b if winner == a else a)
     return MatchState(mid, a, b, "ready")
 
 

@@ -158,14 +158,16 @@ def bye_counts(byes: Iterable[Bye], games: Iterable[Game] = ()) -> Counter[str]:
     return counts
 
 
-def first_deal_counts(games: Iterable[Game]) -> tuple[Counter[str], dict[str, str]]:
-    """How often each player dealt first, and in their latest game who dealt first."""
+def first_deal_balance(games: Iterable[Game]) -> tuple[Counter[str], dict[str, str]]:
+    """Per player: games dealing first minus games dealing second; and in their latest
+    game, who dealt first."""
     counts: Counter[str] = Counter()
     latest: dict[str, tuple[int, str]] = {}
     for g in games:
         if g.forfeit or g.first_dealer is None:
             continue
-        counts[g.first_dealer] += 1
+        for p in g.players:
+            counts[p] += 1 if p == g.first_dealer else -1
         for p in g.players:
             if p not in latest or latest[p][0] <= g.round_no:
                 latest[p] = (g.round_no, g.first_dealer)

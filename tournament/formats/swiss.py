@@ -7,10 +7,12 @@ Rules, in order of priority:
    so far (in practice: without a previous bye; a walkover win counts as a bye);
 3. players meet their own score group; an odd group floats its lowest player down to the
    top of the next group;
-4. inside a score group the top half plays the bottom half (1 v 5, 2 v 6, ... in a group
+4. inside a score group, two players who have both dealt first (or both second) at least
+   twice more often than not are kept apart where possible, so nobody's balance reaches 3;
+5. inside a score group the top half plays the bottom half (1 v 5, 2 v 6, ... in a group
    of 8), the Dutch pattern;
-5. first dealer: the player who has dealt first less often; on a tie, the one who did not
-   deal first in their latest game; then a seeded draw.
+6. first dealer: the player who has dealt first less often (relative to games played); on
+   a tie, the one who did not deal first in their latest game; then a seeded draw.
 
 >>> st = [Standing(p, 0.0) for p in ("p1", "p2", "p3", "p4", "p5")]
 >>> r = swiss_round(1, st, seed=1)
@@ -32,7 +34,7 @@ from .model import (
     Standing,
     bye_counts,
     check_unique,
-    first_deal_counts,
+    first_deal_balance,
     meetings,
 )
 from .tables import assign_tables, draw_first_dealer
@@ -91,12 +93,18 @@ def swiss_round(
     bye_preference = [p for p in reversed(players) if had[p] == fewest]
 
     n = len(players)
-    float_weight = n * n * (n // 2 + 1) + 1  # one float costs more than any in-group order
+    balance, latest = first_deal_balance(games)
+    deal_weight = n * n  # a dealing clash costs more than any in-group order
+    float_weight = 2 * n * n * (n // 2 + 1) + 1  # one float costs more than all of that
+
+    def deal_clash(u: str, v: str) -> bool:
+        # Both already dealt first (or second) twice more often: one would go to three.
+        return (balance[u] >= 2 and balance[v] >= 2) or (balance[u] <= -2 and balance[v] <= -2)
 
     def cost(u: str, v: str) -> int:
         gu, gv = group[u], group[v]
         if gu == gv:
-            return (abs(rank[u] - rank[v]) - size[gu] // 2) ** 2
+            return (abs(rank[u] - rank[v]) - size[gu] // 2) ** 2 + deal_weight * deal_clash(u, v)
         return float_weight * (gu - gv) ** 2 + (rank[u] - rank[v]) ** 2
 
     def ideal_order(bye: str | None) -> list[str]:
@@ -120,16 +128,16 @@ def swiss_round(
             players=players,
             ideal_order=ideal_order,
             cost=cost,
-            max_cost=float_weight * len(levels) ** 2 + n * n,
+            max_cost=float_weight * len(levels) ** 2 + n * n + deal_weight,
             played=meetings(games),
             bye_preference=bye_preference,
+            avoid=deal_clash,
         )
     )
-    dealt, latest = first_deal_counts(games)
 
     def dealer(a: str, b: str) -> str:
-        if dealt[a] != dealt[b]:
-            return a if dealt[a] < dealt[b] else b
+        if balance[a] != balance[b]:  # the one who dealt first less often deals first
+            return a if balance[a] < balance[b] else b
         a_last, b_last = latest.get(a) == a, latest.get(b) == b
         if a_last != b_last:
             return b if a_last else a

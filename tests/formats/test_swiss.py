@@ -1,0 +1,191 @@
+"""Swiss: score groups, no repeats while avoidable, byes, first dealer, withdrawals."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tournament.formats import (
+    Bye,
+    FormatError,
+    Game,
+    Standing,
+    recommended_rounds,
+    swiss_round,
+)
+from tournament.formats.model import bye_counts, meetings
+
+from .sim import check_round, players, record, repeat_free_round_exists
+
+
+def standings(order: list[str], score: dict[str, float]) -> list[Standing]:
+    ranked = sorted(order, key=lambda p: (-score[p], order.index(p)))
+    return [Standing(p, score[p]) for p in ranked]
+
+
+def run(n: int, rounds: int, seed: int, withdraw: dict[int, str] | None = None) -> None:
+    """Play `rounds` rounds with random results, checking every round's pairing."""
+    rng = random.Random(seed)
+    field = players(n)
+    score = dict.fromkeys(field, 0.0)
+    games: list[Game] = []
+    byes: list[Bye] = []
+    gone: set[str] = set()
+    for r in range(1, rounds + 1):
+        if withdraw and r in withdraw:
+            gone.add(withdraw[r])
+        active = [p for p in field if p not in gone]
+        if len(active) < 2:
+            return
+        table = standings(field, score)
+        rp = swiss_round(r, table, games, byes, seed=seed, withdrawn=gone)
+        check_round(rp, active)
+        met = meetings(games)
+        repeats = [p for p in rp.pairings if frozenset(p.players) in met]
+        if repeats:
+            had = bye_counts(byes)
+            fewest = min(had[p] for p in active)
+            eligible = [p for p in active if had[p] == fewest]
+            assert not repeat_free_round_exists(active, met, eligible), (r, repeats)
+        if rp.byes:
+            had = bye_counts(byes)
+            ranked = [s.player_id for s in table if s.player_id in active]
+            fewest = min(had[p] for p in active)
+            if not repeats:
+                # The bye goes to the lowest-ranked player with the fewest byes, unless
+                # that would force a repeat.
+                lowest = [p for p in ranked if had[p] == fewest][-1]
+                assert rp.byes == (lowest,) or not repeat_free_round_exists(
+                    [p for p in active if p != lowest], met, ()
+                )
+            assert had[rp.byes[0]] == fewest or repeats
+        for p, pts in record(rp, rng, games, byes).items():
+            score[p] += pts
+
+
+@pytest.mark.parametrize("n", range(2, 129))
+def test_every_field_size_pairs_every_round(n: int) -> None:
+    run(n, recommended_rounds(n) + 1, seed=n)
+
+
+@pytest.mark.parametrize("n", [3, 4, 5, 6, 7, 9, 12, 17, 33, 64, 101, 128])
+def test_withdrawn_players_are_not_paired_from_the_next_round(n: int) -> None:
+    field = players(n)
+    run(n, recommended_rounds(n) + 1, seed=n, withdraw={2: field[0], 3: field[-1]})
+
+
+@pytest.mark.parametrize("n", [4, 5, 6, 7, 8])
+def test_small_fields_play_a_full_round_robin_without_repeats(n: int) -> None:
+    # As many rounds as a round robin: late rounds get tight, and a repeat is allowed
+    # only when no repeat-free round exists (we do not look ahead to later rounds).
+    run(n, n - 1 + n % 2, seed=3)
+
+
+def test_round_one_is_top_half_against_bottom_half() -> None:
+    rp = swiss_round(1, [Standing(p, 0) for p in players(8)])
+    assert [p.players for p in rp.pairings] == [
+        ("p001", "p005"),
+        ("p002", "p006"),
+        ("p003", "p007"),
+        ("p004", "p008"),
+    ]
+
+
+def test_score_groups_pair_inside_and_float_the_odd_one_down() -> None:
+    score = {"a": 2, "b": 2, "c": 2, "d": 1, "e": 1, "f": 1}
+    rp = swiss_round(3, [Standing(p, s) for p, s in score.items()])
+    assert [p.players for p in rp.pairings] == [("a", "b"), ("c", "d"), ("e", "f")]
+
+
+def test_a_repeat_is_avoided_by_the_next_best_opponent() -> None:
+    field = players(8)
+    met = [Game(1, "p001", "p005", "p001", "p001")]
+    rp = swiss_round(2, [Standing(p, 0) for p in field], met)
+    pairs = {frozenset(p.players) for p in rp.pairings}
+    assert frozenset(("p001", "p005")) not in pairs
+    assert frozenset(("p001", "p006")) in pairs  # stays in the other half
+
+
+def test_bye_goes_to_the_lowest_ranked_player_without_a_bye() -> None:
+    table = [Standing(p, 0) for p in ("a", "b", "c", "d", "e")]
+    assert swiss_round(2, table, byes=[Bye(1, "e")]).byes == ("d",)
+    walkover = [Game(1, "d", "x", winner="d", forfeit=True)]
+    assert swiss_round(2, table, walkover, byes=[Bye(1, "e")]).byes == ("c",)
+
+
+def test_the_player_who_dealt_first_less_often_deals_first() -> None:
+    games = [Game(1, "a", "c", "a", "a"), Game(1, "b", "d", "d", "b")]
+    rp = swiss_round(
+        2, [Standing("a", 1), Standing("b", 1), Standing("c", 0), Standing("d", 0)], games
+    )
+    dealer = {frozenset(p.players): p.first_dealer for p in rp.pairings}
+    assert dealer[frozenset(("a", "b"))] == "b"
+    assert dealer[frozenset(("c", "d"))] == "c"
+
+
+@pytest.mark.parametrize("n", [10, 64])
+def test_first_deals_stay_balanced_over_a_tournament(n: int) -> None:
+    rng = random.Random(n)
+    field = players(n)
+    score = dict.fromkeys(field, 0.0)
+    games: list[Game] = []
+    byes: list[Bye] = []
+    for r in range(1, 8):
+        rp = swiss_round(r, standings(field, score), games, byes, seed=1)
+        for p, pts in record(rp, rng, games, byes).items():
+            score[p] += pts
+    first = Counter(g.first_dealer for g in games)
+    played = Counter(p for g in games for p in g.players)
+    assert all(abs(2 * first[p] - played[p]) <= 2 for p in field)
+
+
+def test_same_input_same_round() -> None:
+    table = [Standing(p, i % 3) for i, p in enumerate(players(51))]
+    assert swiss_round(1, table, seed=5) == swiss_round(1, table, seed=5)
+
+
+def test_errors_name_the_field() -> None:
+    with pytest.raises(FormatError, match=r"standings\[1\]"):
+        swiss_round(1, [Standing("a", 0), Standing("a", 0)])
+    with pytest.raises(FormatError, match="round_no"):
+        swiss_round(0, [Standing("a", 0), Standing("b", 0)])
+    with pytest.raises(FormatError, match=r"games\[0\]\.round_no"):
+        swiss_round(1, [Standing("a", 0), Standing("b", 0)], [Game(1, "a", "b")])
+    with pytest.raises(FormatError, match="standings"):
+        swiss_round(1, [Standing("a", 0)])
+
+
+@st.composite
+def histories(draw: st.DrawFn) -> tuple[list[str], list[frozenset[str]], list[str], list[int]]:
+    n = draw(st.integers(2, 11))
+    field = players(n)
+    all_pairs = [frozenset((a, b)) for i, a in enumerate(field) for b in field[i + 1 :]]
+    met = draw(st.lists(st.sampled_from(all_pairs), unique=True, max_size=len(all_pairs)))
+    had_bye = draw(st.lists(st.sampled_from(field), unique=True, max_size=n))
+    scores = draw(st.lists(st.integers(0, 3), min_size=n, max_size=n))
+    return field, met, had_bye, scores
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(histories())
+def test_no_repeat_while_a_repeat_free_round_exists(
+    h: tuple[list[str], list[frozenset[str]], list[str], list[int]],
+) -> None:
+    field, met, had_bye, scores = h
+    games = [Game(1, *sorted(m)) for m in met]
+    byes = [Bye(1, p) for p in had_bye]
+    table = sorted(
+        (Standing(p, s) for p, s in zip(field, scores, strict=True)), key=lambda s: -s.score
+    )
+    rp = swiss_round(2, table, games, byes)
+    check_round(rp, field)
+    repeats = [p for p in rp.pairings if frozenset(p.players) in set(met)]
+    fewest = min(1 if p in had_bye else 0 for p in field)
+    eligible = [p for p in field if (1 if p in had_bye else 0) == fewest]
+    if repeats:
+        assert not repeat_free_round_exists(field, met, eligible)
+    assert not rp.byes or rp.byes[0] in eligible or repeats
