@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any, Final, Protocol
 
 from tournament.eventstore.api import NewEvent
+from tournament.eventstore.registry import register_event_type
 
 TOURNAMENT_CREATED: Final = "tournament.created"
 PLAYER_REGISTERED: Final = "player.registered"
@@ -93,8 +94,12 @@ def make_event(
 
 
 def register_event_types() -> None:
-    """Register our types with the event store's registry (appending unknown types fails)."""
-    from tournament.eventstore import registry  # the store's module; imported on use
+    """Register our types with the event store's registry (appending unknown types fails).
 
+    Done once at import of this module; registering again at the same version is harmless.
+    """
     for type_, version in SCHEMA_VERSIONS.items():
-        registry.register_event_type(type_, schema_version=version)
+        register_event_type(type_, schema_version=version)
+
+
+register_event_types()

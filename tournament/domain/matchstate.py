@@ -52,6 +52,13 @@ class Entry:
         return hands
 
 
+def where(engine: Match) -> str:
+    """Where the next hand of a match goes, for messages."""
+    if engine.is_decided:
+        return f"hand {engine.hand_count + 1} of the match"
+    return f"Bummerl {len(engine.bummerls)}, hand {len(engine.current.hands) + 1}"
+
+
 class Summary(NamedTuple):
     """What a match contributes to the standings, per seat (a, b)."""
 
@@ -133,8 +140,7 @@ class MatchState:
 
     def location(self) -> str:
         """Where the next hand goes, for messages: ``Bummerl 2, hand 3``."""
-        engine = self.engine
-        return f"Bummerl {len(engine.bummerls)}, hand {len(engine.current.hands) + 1}"
+        return where(self.engine)
 
     # --- changing -----------------------------------------------------------------------
     def add(self, entry: Entry) -> None:
@@ -233,7 +239,7 @@ class MatchState:
         for number, (winner, gp, dealer, reason) in enumerate(
             entry.hands(self.players, self.first_dealer is not None), 1
         ):
-            where = f"Bummerl {len(engine.bummerls)}, hand {len(engine.current.hands) + 1}"
+            here = where(engine)
             try:
                 engine.record(HandResult(winner, gp, dealer, reason))
             except EngineError as error:
@@ -241,7 +247,7 @@ class MatchState:
                 raise DomainError(
                     "result",
                     error.rule,
-                    f"match {self.match_id}, {which}{where}: {error.message}",
+                    f"match {self.match_id}, {which}{here}: {error.message}",
                 ) from None
 
     def trial(self, entries: Iterable[Entry], first_dealer: int | None = None) -> MatchState:

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from tournament.domain.errors import ConflictError
-from tournament.domain.registration import lives_left, seed_order
+from tournament.domain.registration import seed_order
 from tournament.domain.settings import Settings
 from tournament.domain.standings import standings
 from tournament.domain.state import Tournament
@@ -28,6 +28,14 @@ from tournament.formats.bracket import (
 )
 from tournament.formats.double_elim import double_elimination
 from tournament.formats.groups import knockout_from_groups
+from tournament.formats.lives import (
+    BuyBack,
+    LivesRules,
+    LivesState,
+    lives_final_round,
+    lives_round,
+    lives_state,
+)
 from tournament.formats.round_robin import round_count, round_robin_round
 from tournament.formats.seeding import snake_groups
 from tournament.formats.single_elim import single_elimination
@@ -229,8 +237,52 @@ def _groups_knockout(
     return Draw(pairing, f"knockout round {number - total}", info)
 
 
+def lives_rules(s: Settings) -> LivesRules:
+    return LivesRules(
+        lives=int(s.options.get("lives", 2)),
+        final_size=int(s.options.get("final_players", 2)),
+        max_buy_backs=1 if s.options.get("buy_back") else 0,
+    )
+
+
+def lives_now(t: Tournament, before_round: int) -> LivesState:
+    """Lives per player before a round, as the lives format counts them."""
+    s = t.settings
+    assert s is not None
+    entrants = frozen(t, "entrants") or [str(p) for p in eligible(t)]
+    decided = [g for g in games(t) if g.winner is not None and g.round_no < before_round]
+    backs = [BuyBack(str(pid), r) for pid, r in t.buy_backs]
+    return lives_state(
+        entrants, lives_rules(s), decided, backs, withdrawn(t), before_round=before_round
+    )
+
+
 def _lives(t: Tournament, s: Settings, number: int, seed: int, fixed: Mapping[str, int]) -> Draw:
-    raise ConflictError("format", "T-round", "the lives knockout pairing is not available yet")
+    info: dict[str, Any] = {}
+    entrants = frozen(t, "entrants")
+    if entrants is None:
+        entrants = [str(p) for p in eligible(t)]
+        info["entrants"] = entrants
+    state = lives_now(t, number)
+    if not state.final:
+        decided = [g for g in games(t) if g.winner is not None]
+        backs = [BuyBack(str(pid), r) for pid, r in t.buy_backs]
+        pairing = lives_round(
+            number, entrants, lives_rules(s), decided, byes(t), backs,
+            seed=seed, withdrawn=withdrawn(t), fixed_tables=fixed,
+        )  # fmt: skip
+        alive = len(state.alive)
+        return Draw(pairing, f"lives round {number}: {alive} players with lives left", info)
+    if len(state.alive) < 2:
+        raise ConflictError("round", "T-round", "the tournament is finished: one player is left")
+    final_rounds = sum(1 for r in t.rounds if r.info.get("final"))
+    if len(state.alive) == 2 and final_rounds:
+        raise ConflictError("round", "T-round", "the final has been played")
+    if len(state.alive) > 2 and final_rounds >= len(state.alive) - 1 + len(state.alive) % 2:
+        raise ConflictError("round", "T-round", "the final round robin has been played")
+    pairing = lives_final_round(state, number, seed=seed, final_round=final_rounds + 1)
+    info["final"] = True
+    return Draw(pairing, f"final of {', '.join(state.alive)}", info)
 
 
 _DRAWS = {
@@ -263,9 +315,24 @@ def knockout_places(t: Tournament) -> dict[int, int]:
     return places
 
 
-def pair_ids(pairs: Sequence[tuple[int, int]]) -> list[tuple[str, str]]:
-    return [(str(a), str(b)) for a, b in pairs]
+def lives_places(t: Tournament) -> dict[int, int]:
+    """Lives format places: players with lives left first (0), then the players out, the
+    later out the better (the final's loser before those out in earlier rounds)."""
+    if t.settings is None or t.settings.format != "lives" or not t.rounds:
+        return {}
+    state = lives_now(t, t.current_round + 1)
+    out_round: dict[int, int] = {}
+    for pid_text, left in state.lives.items():
+        if left <= 0:
+            pid = int(pid_text)
+            rounds = [t.matches[mid].round for mid in t.player_matches.get(pid, [])]
+            out_round[pid] = max(rounds, default=0)
+    last = max(out_round.values(), default=0)
+    places = {int(p): 0 for p in state.alive}
+    places.update({pid: 1 + last - r for pid, r in out_round.items()})
+    return places
 
 
-def lives_of(t: Tournament) -> dict[int, int]:
-    return {pid: lives_left(t, pid) for pid in t.players}
+def places(t: Tournament) -> dict[int, int]:
+    """Place groups that rank before points: knockout brackets and lives."""
+    return lives_places(t) or knockout_places(t)

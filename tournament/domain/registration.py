@@ -231,7 +231,8 @@ def buy_life(t: Tournament, player_id: int, *, actor: str | None = None) -> list
         raise ConflictError("player", "T-lives", f"player {player_id} ({p.name}) still has a life")
     if not t.round_complete():
         raise ConflictError("player", "T-lives", "a life is bought back between rounds")
-    return [ev.make_event(ev.LIFE_BOUGHT, {"player_id": player_id}, actor=actor)]
+    payload = {"player_id": player_id, "before_round": t.current_round + 1}
+    return [ev.make_event(ev.LIFE_BOUGHT, payload, actor=actor)]
 
 
 def lives_left(t: Tournament, player_id: int) -> int:

@@ -51,7 +51,7 @@ def _player_in(match: MatchState, player_id: Any, field: str) -> int:
     if player_id not in match.players:
         a, b = match.players
         raise DomainError(
-            field, "R17", f"player {player_id} does not play match {match.match_id} ({a} v {b})"
+            field, "T-match", f"player {player_id} does not play match {match.match_id} ({a} v {b})"
         )
     return int(player_id)
 

@@ -19,12 +19,22 @@ from typing import Any
 
 from tournament.domain import events as ev
 from tournament.domain.errors import ConflictError, DomainError
-from tournament.domain.pairing import Draw, eligible, games, next_draw, round_seed
+from tournament.domain.pairing import (
+    Draw,
+    eligible,
+    games,
+    lives_now,
+    next_draw,
+    round_seed,
+    withdrawn,
+)
 from tournament.domain.registration import player, require_created, seed_order
+from tournament.domain.standings import standings
 from tournament.domain.state import Tournament
 from tournament.eventstore.api import NewEvent
 from tournament.formats import model as fm
 from tournament.formats.model import FormatError
+from tournament.formats.override import check_override
 from tournament.formats.tables import assign_tables, draw_first_dealer
 
 
@@ -94,7 +104,6 @@ def _events(
             "table": p.table,
             "players": [int(p.player_a), int(p.player_b)],
             "first_dealer": None if dealer is None else int(dealer),
-            "scorer": int(p.player_a),
         }
         if p.match_id:
             entry["bracket"] = {"id": p.match_id}
@@ -180,36 +189,29 @@ def override_warnings(
     t: Tournament, number: int, pairings: Sequence[tuple[int, int]], byes: Sequence[int]
 ) -> list[str]:
     """Format rules a manual pairing breaks (it stands, with these warnings)."""
-    try:
-        from tournament.formats.override import check_override  # type: ignore[import-not-found]
-    except ImportError:
-        check_override = None
-    if check_override is not None:
-        result = check_override(
-            fm.RoundPairing(
-                number,
-                assign_tables([(str(a), str(b), str(a)) for a, b in pairings]),
-                tuple(map(str, byes)),
-            ),
-            games=games(t),
-            byes=[fm.Bye(r.number, str(p)) for r in t.rounds for p in r.byes],
-            active=[str(p) for p in eligible(t)],
-        )
-        return [w.message for w in result]
-    warnings = []
-    met = fm.meetings(games(t))
-    for a, b in pairings:
-        if frozenset((str(a), str(b))) in met:
-            warnings.append(f"repeat_pairing: {a} and {b} have met before")
-        for pid in (a, b):
-            if not t.players[pid].active:
-                warnings.append(f"withdrawn_paired: player {pid} has withdrawn")
-    placed = {p for pair in pairings for p in pair} | set(byes)
-    for pid in eligible(t):
-        if pid not in placed:
-            warnings.append(f"player_missing: player {pid} is neither paired nor has a bye")
-    had = {p for r in t.rounds for p in r.byes}
-    for pid in byes:
-        if pid in had:
-            warnings.append(f"repeat_bye: player {pid} has had a bye before")
-    return warnings
+    settings = t.settings
+    assert settings is not None
+    manual = fm.RoundPairing(
+        number,
+        assign_tables([(str(a), str(b), str(a)) for a, b in pairings]),
+        tuple(str(b) for b in byes),
+    )
+    active = [str(p) for p in eligible(t)]
+    eliminated: list[str] = []
+    if settings.format == "swiss" and t.rounds:
+        order = {r.player_id: i for i, r in enumerate(standings(t))}
+        active.sort(key=lambda p: order[int(p)])
+    if settings.format == "lives" and t.rounds:
+        state = lives_now(t, number)
+        eliminated = [p for p, left in state.lives.items() if left <= 0]
+        active = [p for p in active if p not in set(eliminated)]
+    found = check_override(
+        manual,
+        active=active,
+        games=games(t),
+        byes=[fm.Bye(r.number, str(p)) for r in t.rounds for p in r.byes],
+        withdrawn=withdrawn(t),
+        eliminated=eliminated,
+        bye_rule="lowest" if settings.format == "swiss" else "fewest",
+    )
+    return [f"{w.code}: {w.message}" for w in found]

@@ -103,6 +103,7 @@ class Tournament:
         self.live_hands: dict[str, str] = {}  # hand stream -> match id
         self.live_results: dict[str, str] = {}  # hand stream -> result id
         self.corrections: list[dict[str, Any]] = []
+        self.buy_backs: list[tuple[int, int]] = []  # (player, before round)
         self.version = 0  # events folded (the stream version)
         #: Called with a match id whenever a match's contribution to the standings changes.
         self.on_change: Callable[[str], None] | None = None
@@ -242,6 +243,7 @@ def _withdrawn(t: Tournament, p: Mapping[str, Any]) -> None:
 
 def _life_bought(t: Tournament, p: Mapping[str, Any]) -> None:
     t.players[p["player_id"]].lives_bought += 1
+    t.buy_backs.append((p["player_id"], p["before_round"]))
 
 
 def _round_started(t: Tournament, p: Mapping[str, Any]) -> None:

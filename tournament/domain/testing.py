@@ -51,7 +51,7 @@ def paired(players: int = 2, **settings: Any) -> list[NewEvent]:
 
 def random_hands(b: Builder, match: MatchState, rng: random.Random) -> None:
     """Enter random paper hands (with the dealer) until the match is decided."""
-    while not match.decided:
+    while not match.decided and not match.dropped:
         seat = rng.randrange(2)
         dealer = match.engine.next_dealer
         b.add(

@@ -1,0 +1,118 @@
+"""Paper results into a match: hands, tallies, forfeits, each refused with hand and rule."""
+
+from __future__ import annotations
+
+import pytest
+
+from tournament.domain import commands as c
+from tournament.domain.errors import DomainError
+from tournament.domain.testing import Builder, paired
+
+
+def match_builder(best_of: int = 3, **settings: object) -> Builder:
+    return Builder(paired(players=2, best_of=best_of, **settings))
+
+
+def test_a_match_is_decided_at_n_plus_one_over_two_bummerl_and_takes_nothing_after() -> None:
+    b = match_builder(best_of=3, first_dealer="as_entered")
+    for _ in range(3):  # 3+3+1: a Schneiderbummerl for player 1 counts 2 (R19, R20)
+        b.add(c.record_hand(b.state, "1.1", winner=1, game_points=3))
+    m = b.state.matches["1.1"]
+    assert m.decided and m.winner == 1 and m.summary.bummerl == (2, 0)
+    with pytest.raises(DomainError) as caught:
+        c.record_hand(b.state, "1.1", winner=2, game_points=1)
+    assert caught.value.rule == "R20"
+    assert "hand 4 of the match" in caught.value.message
+
+
+def test_the_deal_must_alternate_once_the_first_dealer_is_known() -> None:
+    b = match_builder(first_dealer="higher_seed")
+    m = b.state.matches["1.1"]
+    first = m.players[m.first_dealer]
+    other = m.players[1 - m.first_dealer]
+    b.add(c.record_hand(b.state, "1.1", winner=1, game_points=1, dealer=first))
+    with pytest.raises(DomainError) as caught:
+        c.record_hand(b.state, "1.1", winner=1, game_points=1, dealer=first)
+    assert caught.value.rule == "R18"
+    assert "Bummerl 1, hand 2" in caught.value.message
+    b.add(c.record_hand(b.state, "1.1", winner=1, game_points=1, dealer=other))
+
+
+def test_as_entered_first_dealer_comes_from_the_first_hand() -> None:
+    b = match_builder(first_dealer="as_entered")
+    assert b.state.matches["1.1"].first_dealer is None
+    new = b.add(c.record_hand(b.state, "1.1", winner=1, game_points=2, dealer=2))
+    assert [e.type for e in new] == ["match.first_dealer_set", "result.hand_recorded"]
+    assert b.state.matches["1.1"].players[b.state.matches["1.1"].first_dealer] == 2
+    with pytest.raises(DomainError):
+        c.record_hand(b.state, "1.1", winner=1, game_points=2, dealer=2)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "field", "rule"),
+    [
+        ({"winner": 1, "game_points": 4}, "game_points", "R13"),
+        ({"winner": 1, "game_points": 0}, "game_points", "R13"),
+        ({"winner": 9, "game_points": 1}, "winner", "T-match"),
+        ({"winner": 1, "game_points": 2, "reason": "last_trick"}, "game_points", "R16"),
+        ({"winner": 1, "game_points": 1, "reason": "false_claim"}, "game_points", "R15"),
+        (
+            {"winner": 1, "game_points": 2, "reason": "claim", "card_points": [60, 50]},
+            "card_points",
+            "R13",
+        ),
+        ({"winner": 1, "game_points": 1, "reason": "whatever"}, "reason", "T-result"),
+    ],
+)
+def test_bad_hands_name_field_and_rule(kwargs: dict, field: str, rule: str) -> None:
+    b = match_builder()
+    with pytest.raises(DomainError) as caught:
+        c.record_hand(b.state, "1.1", **kwargs)
+    assert (caught.value.field, caught.value.rule) == (field, rule)
+
+
+def test_false_claim_mirror_allows_one_game_point() -> None:
+    b = match_builder(variants=["false-claim-mirror"])
+    c.record_hand(b.state, "1.1", winner=1, game_points=1, reason="false_claim")
+
+
+def test_a_tally_fills_a_whole_bummerl_and_only_a_fresh_one() -> None:
+    b = match_builder()
+    b.add(c.record_tally(b.state, "1.1", "7 5 4 1 0 / 7 6 3", order=[1, 2]))
+    m = b.state.matches["1.1"]
+    assert m.engine.bummerl_wins == (1, 0) and m.summary.game_points == (7, 4)
+    b.add(c.record_hand(b.state, "1.1", winner=2, game_points=1))
+    with pytest.raises(DomainError) as caught:
+        c.record_tally(b.state, "1.1", "7 4 1 0 / 7 6")
+    assert caught.value.rule == "R17" and "already has 1 hand" in caught.value.message
+
+
+def test_tally_columns_in_the_other_order_are_swapped_to_the_seats() -> None:
+    b = match_builder()
+    b.add(c.record_tally(b.state, "1.1", "7 5 2 0 / 7 6", order=[2, 1]))
+    m = b.state.matches["1.1"]
+    assert m.engine.bummerl_wins[m.seat_of(2)] == 1
+
+
+def test_forfeit_scores_the_configured_result_and_decides_the_match() -> None:
+    b = match_builder(best_of=5)
+    b.add(c.record_forfeit(b.state, "1.1", winner=2))
+    m = b.state.matches["1.1"]
+    assert m.winner == 2 and m.summary.bummerl[m.seat_of(2)] == 3
+    assert b.state.stats[2].forfeit_wins == 1 and b.state.stats[2].wins == 0
+    with pytest.raises(DomainError) as caught:
+        c.record_hand(b.state, "1.1", winner=1, game_points=1)
+    assert caught.value.rule == "R20"
+
+
+def test_double_no_show_is_a_loss_for_both() -> None:
+    b = match_builder()
+    b.add(c.record_forfeit(b.state, "1.1", winner=None))
+    assert b.state.stats[1].losses == b.state.stats[2].losses == 1
+
+
+def test_both_players_sign_the_sheet_once() -> None:
+    b = match_builder()
+    b.add(c.sign_sheet(b.state, "1.1", 1))
+    assert c.sign_sheet(b.state, "1.1", 1) == []
+    assert b.state.matches["1.1"].signed_by == {1}

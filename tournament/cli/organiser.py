@@ -1,0 +1,864 @@
+"""The organiser's commands: tournaments, players, rounds, results, standings, bracket.
+
+    tournament create "Herbstturnier" --format swiss --best-of 3 --rounds 5
+    tournament players add "Anna Huber" --club "SC Ried" --rating 1520
+    tournament players import players.csv
+    tournament round start                       # prints pairings and tables
+    tournament results enter 1.3 --winner 7 --points 2 --dealer 12
+    tournament results enter 1.3 --tally "7 5 4 1 0 / 7 6 3"
+    tournament results import results.csv
+    tournament results correct a1b2c3 --points 3 --by referee --reason "sheet misread"
+    tournament standings [--csv | --json] [--as-of 120] [--category W]
+
+The store is the event store's: ``DATABASE_URL``, else SQLite in the instance folder
+(created and migrated on first use). The tournament is ``-t ID`` (or
+``SCHNAPSEN_TOURNAMENT``); without it, the one last created or chosen with ``use``.
+Errors name the field, row or rule, exit non-zero, and store nothing.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from tournament.cli import main
+from tournament.domain import commands as c
+from tournament.domain.csvio import (
+    CsvImportError,
+    import_players,
+    import_results,
+    resolve_match,
+    standings_csv,
+    standings_json,
+)
+from tournament.domain.errors import DomainError
+from tournament.domain.pairing import places
+from tournament.domain.preview import preview
+from tournament.domain.settings import FIRST_DEALER_RULES, FORMATS, TIEBREAKS, WITHDRAWAL_POLICIES
+from tournament.domain.standings import standings as compute_standings
+from tournament.domain.state import Tournament
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+tournament_option = click.option(
+    "-t", "--tournament", "tournament_id", envvar="SCHNAPSEN_TOURNAMENT", help="tournament id"
+)
+actor_option = click.option("--actor", envvar="USER", default="organiser", help="who does this")
+
+
+# --- plumbing ----------------------------------------------------------------------------
+def _pointer() -> Path:
+    from tournament.config import instance_path
+
+    return instance_path() / "current-tournament"
+
+
+def _service() -> Any:
+    from tournament.config import database_url
+    from tournament.domain.service import TournamentService
+    from tournament.eventstore import SQLEventStore, migrate
+
+    url = database_url()
+    if url.startswith("sqlite:///"):
+        # A club laptop needs no setup step: the SQLite file is created and migrated here.
+        Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
+        migrate.upgrade(url)
+    return TournamentService(SQLEventStore(url))
+
+
+def _tid(tournament_id: str | None) -> str:
+    if tournament_id:
+        return tournament_id
+    pointer = _pointer()
+    if pointer.exists() and pointer.read_text().strip():
+        return pointer.read_text().strip()
+    raise click.UsageError("which tournament? give -t ID (see `tournament list`) or create one")
+
+
+def _errors(func: F) -> F:
+    """Domain and store errors become a one-line message and exit status 1, no traceback."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from tournament.eventstore import EventStoreError
+
+        try:
+            return func(*args, **kwargs)
+        except DomainError as error:
+            raise click.ClickException(f"{error.field}: {error.message} ({error.rule})") from None
+        except CsvImportError as error:
+            raise click.ClickException(str(error)) from None
+        except EventStoreError as error:
+            raise click.ClickException(f"store: {error}") from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _run(tid: str | None, command: Callable[[Tournament], list[Any]]) -> list[Any]:
+    return list(_service().execute(_tid(tid), command))
+
+
+def _ids(text: str) -> list[int]:
+    try:
+        return [int(x) for x in re.split(r"[\s,]+", text.strip()) if x]
+    except ValueError:
+        raise click.BadParameter(f"{text!r}: player numbers separated by commas") from None
+
+
+def _score(text: str | None) -> list[int] | None:
+    if text is None:
+        return None
+    parts = text.split(":")
+    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+        raise click.BadParameter(f"{text!r} is not a score like 2:0")
+    return [int(p) for p in parts]
+
+
+# --- tournaments --------------------------------------------------------------------------
+@main.command()
+@click.argument("name")
+@click.option("--id", "tournament_id", help="tournament id [default: from name and date]")
+@click.option("--date", default="", help="YYYY-MM-DD")
+@click.option("--venue", default="")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="swiss", show_default=True)
+@click.option("--best-of", type=click.Choice(["1", "3", "5", "7"]), default="3", show_default=True)
+@click.option("--variant", "variants", multiple=True, help="a rules variant (RULES.md); repeat")
+@click.option("--schneiderbummerl/--no-schneiderbummerl", default=True, show_default=True)
+@click.option("--tiebreaks", help=f"comma list, in order, from: {', '.join(TIEBREAKS)}")
+@click.option(
+    "--first-dealer", type=click.Choice(FIRST_DEALER_RULES), help="how the first dealer is chosen"
+)
+@click.option("--forfeit-score", help="Bummerl of a forfeit, e.g. 2:0 [default: (N+1)/2:0]")
+@click.option("--bye-score", help="Bummerl of a bye, e.g. 2:0 [default: (N+1)/2:0]")
+@click.option(
+    "--withdrawal", type=click.Choice(WITHDRAWAL_POLICIES), default="forfeit", show_default=True
+)
+@click.option("--seed", type=int, help="master seed of every draw [default: drawn and recorded]")
+@click.option(
+    "--option", "options", multiple=True, help="format option KEY=VALUE (rounds=5, groups=4, ...)"
+)
+@actor_option
+@_errors
+def create(
+    name: str,
+    tournament_id: str | None,
+    date: str,
+    venue: str,
+    fmt: str,
+    best_of: str,
+    variants: Sequence[str],
+    schneiderbummerl: bool,
+    tiebreaks: str | None,
+    first_dealer: str | None,
+    forfeit_score: str | None,
+    bye_score: str | None,
+    withdrawal: str,
+    seed: int | None,
+    options: Sequence[str],
+    actor: str,
+) -> None:
+    """Create a tournament (and make it the current one)."""
+    parsed: dict[str, Any] = {}
+    for item in options:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise click.BadParameter(f"{item!r}: KEY=VALUE", param_hint="--option")
+        parsed[key.strip()] = {"true": True, "false": False}.get(value.lower(), value)
+        if isinstance(parsed[key.strip()], str):
+            try:
+                parsed[key.strip()] = int(value)
+            except ValueError:
+                raise click.BadParameter(
+                    f"{item!r}: a number, true or false", param_hint="--option"
+                ) from None
+    settings: dict[str, Any] = {
+        "name": name,
+        "date": date,
+        "venue": venue,
+        "format": fmt,
+        "best_of": int(best_of),
+        "variants": list(variants),
+        "schneiderbummerl": schneiderbummerl,
+        "withdrawal": withdrawal,
+        "seed": seed,
+        "options": parsed,
+    }
+    if tiebreaks:
+        settings["tiebreaks"] = [x.strip() for x in tiebreaks.split(",") if x.strip()]
+    if first_dealer:
+        settings["first_dealer"] = first_dealer
+    if forfeit_score:
+        settings["forfeit_score"] = _score(forfeit_score)
+    if bye_score:
+        settings["bye_score"] = _score(bye_score)
+    tid = tournament_id or _slug(name, date)
+    _service().create(tid, settings, actor=actor)
+    _pointer().parent.mkdir(parents=True, exist_ok=True)
+    _pointer().write_text(tid)
+    click.echo(f"created tournament {tid} ({name}); it is now the current tournament")
+
+
+def _slug(name: str, date: str) -> str:
+    slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "tournament"
+    return f"{slug}-{date}" if date else slug
+
+
+@main.command("list")
+@_errors
+def list_() -> None:
+    """List the tournaments in the store."""
+    for tid in _service().tournament_ids():
+        click.echo(tid)
+
+
+@main.command()
+@click.argument("tournament_id")
+@_errors
+def use(tournament_id: str) -> None:
+    """Make TOURNAMENT_ID the current tournament."""
+    _service().state(tournament_id)
+    _pointer().parent.mkdir(parents=True, exist_ok=True)
+    _pointer().write_text(tournament_id)
+    click.echo(f"current tournament: {tournament_id}")
+
+
+@main.command()
+@tournament_option
+@_errors
+def show(tournament_id: str | None) -> None:
+    """Settings and progress of the tournament."""
+    t = _service().state(_tid(tournament_id))
+    s = t.settings
+    assert s is not None
+    click.echo(f"{s.name} ({t.id}) {s.date} {s.venue}".rstrip())
+    click.echo(f"format {s.format} {dict(s.options)}; best of {s.best_of} Bummerl")
+    click.echo(
+        f"variants: {', '.join(s.variants) or 'none'}; "
+        f"Schneiderbummerl {'on' if s.schneiderbummerl else 'off'}"
+    )
+    click.echo(
+        f"tie-breaks: {', '.join(s.tiebreaks)}; first dealer: {s.first_dealer}; seed {s.seed}"
+    )
+    click.echo(
+        f"forfeit {s.forfeit_score[0]}:{s.forfeit_score[1]}, "
+        f"bye {s.bye_score[0]}:{s.bye_score[1]}; withdrawal: {s.withdrawal}"
+    )
+    done = sum(1 for m in t.matches.values() if m.decided or m.dropped)
+    click.echo(
+        f"{len(t.players)} players, round {t.current_round}, "
+        f"{done}/{len(t.matches)} matches decided, {t.version} events"
+    )
+    flagged = [m.match_id for m in t.matches.values() if m.flags]
+    if flagged:
+        click.echo(f"flagged matches (see `results show`): {', '.join(flagged)}")
+
+
+@main.command()
+@tournament_option
+@click.option("--limit", type=int, default=50, show_default=True)
+@_errors
+def log(tournament_id: str | None, limit: int) -> None:
+    """The latest events, numbered (the numbers --as-of takes)."""
+    events = _service().events(_tid(tournament_id))
+    for e in events[-limit:]:
+        who = e.metadata.get("actor", "")
+        click.echo(
+            f"{e.version:6} {e.recorded_at:%Y-%m-%d %H:%M:%S} {who:12} {e.type} "
+            f"{json.dumps(dict(e.payload), ensure_ascii=False)[:100]}"
+        )
+
+
+# --- players --------------------------------------------------------------------------------
+@main.group()
+def players() -> None:
+    """Register, import, check in, seed and withdraw players."""
+
+
+@players.command("add")
+@click.argument("name")
+@click.option("--club", default="")
+@click.option("--category", default="", help="e.g. W for a separate women's ranking")
+@click.option("--rating", type=int)
+@tournament_option
+@actor_option
+@_errors
+def players_add(
+    name: str, club: str, category: str, rating: int | None, tournament_id: str | None, actor: str
+) -> None:
+    """Register a player (a late entry once round 1 has started)."""
+    stored = _run(
+        tournament_id,
+        lambda t: c.register_player(
+            t, name, club=club, category=category, rating=rating, actor=actor
+        ),
+    )
+    p = stored[0].payload
+    click.echo(f"player {p['player_id']}: {p['name']}" + (" (late entry)" if p.get("late") else ""))
+
+
+@players.command("import")
+@click.argument("file", type=click.File("r", encoding="utf-8-sig"))
+@tournament_option
+@actor_option
+@_errors
+def players_import(file: Any, tournament_id: str | None, actor: str) -> None:
+    """Register every player of a CSV file (name, club, category, rating); all or nothing."""
+    tid = _tid(tournament_id)
+    service = _service()
+    rows = file.read()
+    import io
+
+    stored = service.execute(
+        tid, lambda t: import_players(service.events(tid), io.StringIO(rows), actor=actor)
+    )
+    click.echo(f"imported {len(stored)} players")
+
+
+@players.command("checkin")
+@click.argument("ids")
+@tournament_option
+@actor_option
+@_errors
+def players_checkin(ids: str, tournament_id: str | None, actor: str) -> None:
+    """Check players in (IDS: start numbers, comma separated)."""
+    numbers = _ids(ids)
+    _run(tournament_id, lambda t: [e for pid in numbers for e in c.check_in(t, pid, actor=actor)])
+    click.echo(f"checked in: {', '.join(map(str, numbers))}")
+
+
+@players.command("withdraw")
+@click.argument("player_id", type=int)
+@click.option(
+    "--policy", type=click.Choice(WITHDRAWAL_POLICIES), help="[default: the tournament's]"
+)
+@click.option("--reason", default="")
+@tournament_option
+@actor_option
+@_errors
+def players_withdraw(
+    player_id: int, policy: str | None, reason: str, tournament_id: str | None, actor: str
+) -> None:
+    """Withdraw a player; open matches are forfeited or dropped."""
+    stored = _run(
+        tournament_id, lambda t: c.withdraw(t, player_id, policy=policy, reason=reason, actor=actor)
+    )
+    forfeits = [e.payload["match_id"] for e in stored if e.type == "match.forfeited"]
+    dropped = stored[0].payload.get("dropped", [])
+    click.echo(
+        f"player {player_id} withdrawn"
+        + (f"; forfeited: {', '.join(forfeits)}" if forfeits else "")
+        + (f"; dropped: {', '.join(dropped)}" if dropped else "")
+    )
+
+
+@players.command("seed")
+@click.option(
+    "--by", "method", type=click.Choice(["rating", "manual"]), default="rating", show_default=True
+)
+@click.option("--order", help="manual: every start number, top seed first, comma separated")
+@tournament_option
+@actor_option
+@_errors
+def players_seed(method: str, order: str | None, tournament_id: str | None, actor: str) -> None:
+    """Seed the players by rating or by hand (before round 1)."""
+    numbers = _ids(order) if order else None
+    stored = _run(tournament_id, lambda t: c.seed_players(t, method, numbers, actor=actor))
+    click.echo(f"seeded: {', '.join(map(str, stored[0].payload['order']))}")
+
+
+@players.command("buy-life")
+@click.argument("player_id", type=int)
+@tournament_option
+@actor_option
+@_errors
+def players_buy_life(player_id: int, tournament_id: str | None, actor: str) -> None:
+    """Preisschnapsen: buy back a life for a player who has none left."""
+    _run(tournament_id, lambda t: c.buy_life(t, player_id, actor=actor))
+    click.echo(f"player {player_id} bought back a life")
+
+
+@players.command("list")
+@tournament_option
+@_errors
+def players_list(tournament_id: str | None) -> None:
+    """The registered players."""
+    t = _service().state(_tid(tournament_id))
+    for p in t.players.values():
+        flags = [
+            x
+            for x, on in (
+                ("checked in", p.checked_in),
+                ("late", p.late),
+                ("withdrawn", not p.active),
+            )
+            if on
+        ]
+        extra = f" [{', '.join(flags)}]" if flags else ""
+        click.echo(
+            f"{p.id:4} {p.name:30} {p.club:20} {p.category:4} {p.rating or '':>5} "
+            f"seed {p.seed or '-'}{extra}"
+        )
+
+
+# --- rounds -----------------------------------------------------------------------------------
+@main.group("round")
+def round_() -> None:
+    """Draw rounds and print their pairings."""
+
+
+@round_.command("start")
+@click.option("--seed", type=int, help="seed of this draw [default: derived from the tournament's]")
+@click.option(
+    "--pair", "pairs", help="manual pairings '1-5,2-6' (overrides the draw, with warnings)"
+)
+@click.option("--bye", "byes", default="", help="manual byes, with --pair")
+@click.option("--table", "tables", multiple=True, help="fix a player to a table: PLAYER=TABLE")
+@tournament_option
+@actor_option
+@_errors
+def round_start(
+    seed: int | None,
+    pairs: str | None,
+    byes: str,
+    tables: Sequence[str],
+    tournament_id: str | None,
+    actor: str,
+) -> None:
+    """Draw the next round and print pairings and tables."""
+    pairings = None
+    if pairs:
+        try:
+            pairings = [
+                tuple(int(x) for x in pair.split("-")) for pair in pairs.split(",") if pair.strip()
+            ]
+        except ValueError:
+            raise click.BadParameter(
+                f"{pairs!r}: pairs like 1-5,2-6", param_hint="--pair"
+            ) from None
+    fixed = {}
+    for item in tables:
+        player, _, table = item.partition("=")
+        if not (player.strip().isdigit() and table.strip().isdigit()):
+            raise click.BadParameter(f"{item!r}: PLAYER=TABLE", param_hint="--table")
+        fixed[int(player)] = int(table)
+    tid = _tid(tournament_id)
+    _run(
+        tid,
+        lambda t: c.start_round(
+            t,
+            seed=seed,
+            pairings=pairings,
+            byes=_ids(byes) if byes else (),
+            fixed_tables=fixed,
+            actor=actor,
+        ),
+    )  # type: ignore[arg-type]
+    _print_round(_service().state(tid), None)
+
+
+@round_.command("show")
+@click.argument("number", type=int, required=False)
+@tournament_option
+@_errors
+def round_show(number: int | None, tournament_id: str | None) -> None:
+    """Print a round's pairings, tables and results (default: the current round)."""
+    _print_round(_service().state(_tid(tournament_id)), number)
+
+
+def _name(t: Tournament, pid: int) -> str:
+    return f"{t.players[pid].name} ({pid})"
+
+
+def _print_round(t: Tournament, number: int | None) -> None:
+    number = number or t.current_round
+    if not 1 <= number <= t.current_round:
+        raise click.ClickException(f"round: there is no round {number} yet (T-round)")
+    r = t.rounds[number - 1]
+    click.echo(
+        f"Round {r.number}: {r.stage} (seed {r.seed}){' - MANUAL PAIRING' if r.override else ''}"
+    )
+    for w in r.warnings:
+        click.echo(f"  WARNING {w}")
+    for mid in r.matches:
+        m = t.matches[mid]
+        a, b = m.players
+        dealer = "" if m.first_dealer is None else f"  deals first: {m.players[m.first_dealer]}"
+        s = m.summary
+        result = ""
+        if s.decided:
+            result = f"  -> {s.bummerl[0]}:{s.bummerl[1]}" + (" (forfeit)" if s.forfeit else "")
+        elif s.dropped:
+            result = "  -> dropped"
+        table = f"table {m.table:3}" if m.table else "walkover "
+        click.echo(f"  {table}  [{mid}]  {_name(t, a)}  v  {_name(t, b)}{dealer}{result}")
+    for pid in r.byes:
+        click.echo(f"  bye        {_name(t, pid)}")
+
+
+# --- results ----------------------------------------------------------------------------------
+@main.group()
+def results() -> None:
+    """Enter, import, correct and strike results."""
+
+
+@results.command("enter")
+@click.argument("match")
+@click.option("--winner", type=int, help="the hand's winner (start number)")
+@click.option("--points", type=int, help="game points of the hand: 1, 2 or 3")
+@click.option("--dealer", type=int, help="who dealt the hand")
+@click.option(
+    "--reason", type=click.Choice(["claim", "closed", "last_trick", "false_claim", "closer_failed"])
+)
+@click.option("--card-points", help="card points of both players, e.g. 66:40")
+@click.option("--tally", help="a whole Bummerl: '7 5 4 1 0 / 7 6 3' (players in pairing order)")
+@click.option("--first-dealer", type=int, help="who dealt first in the match (if not drawn)")
+@click.option(
+    "--forfeit", help="forfeit/no-show: the winner's number, or 'both' for a double no-show"
+)
+@click.option("--scorer", type=int, help="the table's scorer")
+@click.option("--signed", is_flag=True, help="both players signed the sheet")
+@tournament_option
+@actor_option
+@_errors
+def results_enter(
+    match: str, winner: int | None, points: int | None, dealer: int | None, reason: str | None,
+    card_points: str | None, tally: str | None, first_dealer: int | None, forfeit: str | None,
+    scorer: int | None, signed: bool, tournament_id: str | None, actor: str,
+) -> None:  # fmt: skip
+    """Enter a hand, a Bummerl tally or a forfeit for MATCH (round.table, e.g. 2.5)."""
+    tid = _tid(tournament_id)
+
+    def command(t: Tournament) -> list[Any]:
+        mid = resolve_match(t, match)
+        if forfeit is not None:
+            won = None if forfeit.lower() == "both" else int(forfeit) if forfeit.isdigit() else -1
+            events = c.record_forfeit(t, mid, winner=won, actor=actor)
+        elif tally is not None:
+            events = c.record_tally(
+                t, mid, tally, scorer=scorer, first_dealer=first_dealer, actor=actor
+            )
+        else:
+            if winner is None or points is None:
+                raise DomainError(
+                    "winner", "T-result", "give --winner and --points, or --tally, or --forfeit"
+                )
+            cp = _score(card_points) if card_points else None
+            events = c.record_hand(
+                t, mid, winner=winner, game_points=points, dealer=dealer, reason=reason,
+                card_points=cp, first_dealer=first_dealer, scorer=scorer, actor=actor,
+            )  # fmt: skip
+        if signed:
+            for pid in t.matches[mid].players:
+                events += c.sign_sheet(t, mid, pid, actor=actor)
+        return events
+
+    stored = _run(tid, command)
+    t = _service().state(tid)
+    result = next(e for e in stored if "result_id" in e.payload)
+    m = t.matches[result.payload["match_id"]]
+    click.echo(
+        f"recorded {result.payload['result_id']} in match {m.match_id}: "
+        f"{_standing_of(t, m.match_id)}"
+    )
+
+
+def _standing_of(t: Tournament, mid: str) -> str:
+    m = t.matches[mid]
+    s = m.summary
+    a, b = m.players
+    if s.decided:
+        who = "nobody" if m.winner is None else _name(t, m.winner)
+        return f"decided, {who} wins {s.bummerl[0]}:{s.bummerl[1]}" + (
+            " by forfeit" if s.forfeit else ""
+        )
+    counts = m.engine.current.scores
+    current = f"current Bummerl {a}: {counts[0]} {b}: {counts[1]} to go"
+    return f"Bummerl {s.bummerl[0]}:{s.bummerl[1]}, {current}"
+
+
+@results.command("import")
+@click.argument("file", type=click.File("r", encoding="utf-8-sig"))
+@tournament_option
+@actor_option
+@_errors
+def results_import(file: Any, tournament_id: str | None, actor: str) -> None:
+    """Enter every result of a CSV file; all rows or nothing."""
+    import io
+
+    tid = _tid(tournament_id)
+    service = _service()
+    text = file.read()
+    stored = service.execute(
+        tid, lambda t: import_results(service.events(tid), io.StringIO(text), actor=actor)
+    )
+    click.echo(f"imported {sum(1 for e in stored if 'result_id' in e.payload)} results")
+
+
+@results.command("show")
+@click.argument("match")
+@tournament_option
+@_errors
+def results_show(match: str, tournament_id: str | None) -> None:
+    """A match's results with their ids (for corrections and strikes), flags and problems."""
+    t = _service().state(_tid(tournament_id))
+    m = t.matches[resolve_match(t, match)]
+    a, b = m.players
+    click.echo(
+        f"match {m.match_id} (round {m.round}, table {m.table}): {_name(t, a)} v {_name(t, b)}"
+    )
+    click.echo(f"  {_standing_of(t, m.match_id)}")
+    for e in m.entries:
+        p = e.payload
+        if p is None:
+            click.echo(f"  {e.result_id}  {e.kind}: VOID")
+            continue
+        if e.kind == "forfeit":
+            what = f"forfeit, winner {p.get('winner') or 'nobody'} ({p.get('reason')})"
+        elif e.kind == "tally":
+            hands = "; ".join(
+                f"{n}: {m.players[s]} +{gp}"
+                for n, (s, gp, _, _) in enumerate(e.hands(m.players, False), 1)
+            )
+            what = f"tally {p['tally']} -> hands {hands}"
+        else:
+            what = (
+                f"hand: {p['winner']} wins {p['game_points']}"
+                + (f", dealer {p['dealer']}" if "dealer" in p else "")
+                + (f", {p['reason']}" if "reason" in p else "")
+            )
+        struck = f"  struck: {sorted(e.struck)}" if e.struck else ""
+        click.echo(f"  {e.result_id}  {what}{struck}")
+    for s in sorted(m.signed_by):
+        click.echo(f"  signed by {_name(t, s)}")
+    for p in m.problems:
+        click.echo(f"  PROBLEM {p}")
+    for f in m.flags:
+        click.echo(f"  FLAG {f}")
+
+
+def _confirmed(tid: str, new: list[Any], yes: bool, preview_only: bool) -> bool:
+    service = _service()
+    for line in preview(service.events(tid), new).lines():
+        click.echo(f"  {line}")
+    if preview_only:
+        click.echo("preview only: nothing stored")
+        return False
+    return yes or click.confirm("store this?", default=False)
+
+
+def _correction(
+    tid: str, decide: Callable[[Tournament], list[Any]], yes: bool, preview_only: bool, what: str
+) -> None:
+    service = _service()
+    new = decide(service.state(tid))
+    click.echo(f"{what} would change:")
+    if not _confirmed(tid, new, yes, preview_only):
+        return
+    # Decided again inside execute: if somebody wrote meanwhile, it is checked on the newer state.
+    service.execute(tid, decide)
+    click.echo("stored")
+
+
+@results.command("correct")
+@click.argument("result_id")
+@click.option("--winner", type=int)
+@click.option("--points", type=int)
+@click.option("--dealer", type=int)
+@click.option(
+    "--reason",
+    "hand_reason",
+    type=click.Choice(["claim", "closed", "last_trick", "false_claim", "closer_failed"]),
+)
+@click.option("--tally")
+@click.option("--void", is_flag=True, help="the result should not be there at all")
+@click.option("--undo", is_flag=True, help="reverse the latest correction of this result")
+@click.option("--by", required=True, help="who corrects")
+@click.option("--why", "why", required=True, help="why")
+@click.option("--yes", is_flag=True, help="store without asking")
+@click.option("--preview", "preview_only", is_flag=True, help="only show what would change")
+@tournament_option
+@actor_option
+@_errors
+def results_correct(
+    result_id: str, winner: int | None, points: int | None, dealer: int | None,
+    hand_reason: str | None, tally: str | None, void: bool, undo: bool, by: str, why: str,
+    yes: bool, preview_only: bool,
+    tournament_id: str | None, actor: str,
+) -> None:  # fmt: skip
+    """Replace a result (never edited: a correction event, with who and why), after a preview."""
+    changes: dict[str, Any] = {
+        k: v
+        for k, v in (
+            ("winner", winner),
+            ("game_points", points),
+            ("dealer", dealer),
+            ("reason", hand_reason),
+            ("tally", tally),
+        )
+        if v is not None
+    }
+
+    def decide(t: Tournament) -> list[Any]:
+        if undo:
+            return c.reversal(t, result_id, by=by, reason=why, actor=actor)
+        if void:
+            return c.correct_result(t, result_id, None, by=by, reason=why, actor=actor)
+        if not changes:
+            raise DomainError(
+                "result",
+                "T-correction",
+                "say what changes (--winner, --points, --tally ...), --void or --undo",
+            )
+        return c.correct_result(t, result_id, changes, by=by, reason=why, actor=actor)
+
+    _correction(_tid(tournament_id), decide, yes, preview_only, f"correcting {result_id}")
+
+
+@results.command("strike")
+@click.argument("result_id")
+@click.option("--hand", type=int, default=1, show_default=True, help="which hand of a tally")
+@click.option("--by", required=True)
+@click.option("--why", "why", required=True)
+@click.option("--yes", is_flag=True)
+@click.option("--preview", "preview_only", is_flag=True)
+@tournament_option
+@actor_option
+@_errors
+def results_strike(
+    result_id: str,
+    hand: int,
+    by: str,
+    why: str,
+    yes: bool,
+    preview_only: bool,
+    tournament_id: str | None,
+    actor: str,
+) -> None:
+    """Strike a hand a sheet error left unresolved: it no longer counts."""
+    _correction(
+        _tid(tournament_id),
+        lambda t: c.strike_hand(t, result_id, hand, by=by, reason=why, actor=actor),
+        yes,
+        preview_only,
+        f"striking hand {hand} of {result_id}",
+    )
+
+
+@results.command("sign")
+@click.argument("match")
+@click.argument("player_id", type=int)
+@tournament_option
+@actor_option
+@_errors
+def results_sign(match: str, player_id: int, tournament_id: str | None, actor: str) -> None:
+    """A player signs the match's scoresheet."""
+    _run(tournament_id, lambda t: c.sign_sheet(t, resolve_match(t, match), player_id, actor=actor))
+    click.echo("signed")
+
+
+@results.command("clear-flag")
+@click.argument("match")
+@tournament_option
+@actor_option
+@_errors
+def results_clear_flag(match: str, tournament_id: str | None, actor: str) -> None:
+    """The organiser has dealt with a flagged match."""
+    _run(tournament_id, lambda t: c.clear_flag(t, resolve_match(t, match), actor=actor))
+    click.echo("flag cleared")
+
+
+# --- standings and bracket --------------------------------------------------------------------
+@main.command()
+@click.option("--csv", "as_csv", is_flag=True, help="CSV (docs/csv-formats.md)")
+@click.option("--json", "as_json", is_flag=True, help="JSON")
+@click.option("--as-of", type=int, help="as after event N (see `tournament log`)")
+@click.option("--category", help="only this category, e.g. W")
+@click.option("-o", "--output", type=click.File("w", encoding="utf-8"), default="-")
+@tournament_option
+@_errors
+def standings(
+    as_csv: bool,
+    as_json: bool,
+    as_of: int | None,
+    category: str | None,
+    output: Any,
+    tournament_id: str | None,
+) -> None:
+    """The standings now, or as of a past event."""
+    tid = _tid(tournament_id)
+    t = _service().state(tid, as_of=as_of)
+    rows = compute_standings(t, category=category, places=places(t))
+    if as_csv:
+        output.write(standings_csv(rows))
+        return
+    if as_json:
+        output.write(
+            standings_json(rows, tournament=tid, as_of=t.version, category=category) + "\n"
+        )
+        return
+    s = t.settings
+    assert s is not None
+    click.echo(
+        f"{s.name}: standings after round {t.current_round} (event {t.version})"
+        + (f", category {category}" if category else ""),
+        file=output,
+    )
+    tbs = [tb for tb in s.tiebreaks if tb != "lot"]
+    header = (
+        f"{'#':>4} {'player':30} {'pts':>4} {'W-L':>6} {'Bummerl':>8} {'game pts':>9} "
+        + " ".join(f"{tb[:10]:>10}" for tb in tbs)
+    )
+    click.echo(header, file=output)
+    for r in rows:
+        wl = f"{r.wins + r.forfeit_wins}-{r.losses}"
+        tail = " ".join(f"{r.tiebreaks.get(tb, ''):>10}" for tb in tbs)
+        status = "" if r.status == "active" else f" ({r.status})"
+        name = f"{r.name} ({r.player_id}){status}"
+        click.echo(
+            f"{r.rank:>4} {name[:30]:30} {r.points:>4} {wl:>6} "
+            f"{r.bummerl_won:>3}:{r.bummerl_lost:<4} {r.gp_won:>4}:{r.gp_lost:<4} {tail}",
+            file=output,
+        )
+
+
+@main.command()
+@tournament_option
+@_errors
+def bracket(tournament_id: str | None) -> None:
+    """The knockout bracket as it stands."""
+    from tournament.domain.pairing import bracket_of, bracket_results, withdrawn
+    from tournament.formats.bracket import bracket_state
+
+    t = _service().state(_tid(tournament_id))
+    b = bracket_of(t)
+    if b is None:
+        raise click.ClickException("bracket: this tournament has no knockout bracket yet (T-round)")
+    state = bracket_state(b, bracket_results(t), withdrawn(t))
+
+    def name(pid: str | None) -> str:
+        return "?" if pid is None else f"{t.players[int(pid)].name} ({pid})"
+
+    section = None
+    for m in b.matches:
+        if m.section != section:
+            section = m.section
+            click.echo(
+                {"R": "Bracket", "W": "Winners bracket", "L": "Losers bracket"}.get(
+                    section, "Final"
+                )
+            )
+        s = state.matches[m.match_id]
+        winner = f"  -> {name(s.winner)}" if s.winner else ""
+        click.echo(
+            f"  {m.match_id:6} {name(s.player_a):28} v {name(s.player_b):28} {s.status}{winner}"
+        )
+    if state.champion:
+        click.echo(f"Champion: {name(state.champion)}")
+    for mid, why in state.conflicts.items():
+        click.echo(f"  CONFLICT {mid}: {why}")

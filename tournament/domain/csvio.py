@@ -1,0 +1,234 @@
+"""CSV import (players, results) and export (standings): formats in docs/csv-formats.md.
+
+Imports validate every row against the tournament as it would be after the rows before
+it, collect every bad row with its line number, and return events only when all rows are
+good -- so a file with one bad row stores nothing::
+
+    >>> from tournament.domain.testing import registered
+    >>> from tournament.domain.state import fold
+    >>> import io
+    >>> rows = io.StringIO("name,club,rating\\nAnna,SC Ried,1500\\n,SC Ried,1400\\nBerti,,x\\n")
+    >>> import_players(registered(players=0), rows)
+    Traceback (most recent call last):
+    ...
+    tournament.domain.csvio.CsvImportError: 2 bad rows, nothing imported:
+    line 3: name: a player needs a name (T-player)
+    line 4: rating: 'x' is not a whole number
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Callable, Iterable, Sequence
+from typing import IO, Any
+
+from tournament.domain.errors import DomainError
+from tournament.domain.events import EventLike
+from tournament.domain.registration import register_player
+from tournament.domain.results import find_match, record_forfeit, record_hand, record_tally
+from tournament.domain.standings import Row
+from tournament.domain.state import Tournament, fold
+from tournament.eventstore.api import NewEvent
+
+PLAYER_COLUMNS = ("name", "club", "category", "rating")
+RESULT_COLUMNS = (
+    "match",
+    "winner",
+    "game_points",
+    "dealer",
+    "reason",
+    "card_points",
+    "tally",
+    "forfeit",
+    "scorer",
+)
+
+
+class CsvImportError(ValueError):
+    """Some rows of an import are bad; ``problems`` lists (line, message) for each."""
+
+    def __init__(self, problems: list[tuple[int, str]]) -> None:
+        self.problems = problems
+        lines = "\n".join(f"line {line}: {message}" for line, message in problems)
+        super().__init__(
+            f"{len(problems)} bad row{'s' if len(problems) != 1 else ''}, "
+            f"nothing imported:\n{lines}"
+        )
+
+
+def _rows(
+    source: IO[str], required: Sequence[str], known: Sequence[str]
+) -> list[tuple[int, dict[str, str]]]:
+    reader = csv.DictReader(source)
+    header = [h.strip().lower() for h in reader.fieldnames or []]
+    missing = [c for c in required if c not in header]
+    if missing:
+        raise CsvImportError(
+            [(1, f"the header needs column(s) {', '.join(missing)} (columns: {', '.join(known)})")]
+        )
+    unknown = [h for h in header if h and h not in known]
+    if unknown:
+        raise CsvImportError(
+            [(1, f"unknown column(s) {', '.join(unknown)} (columns: {', '.join(known)})")]
+        )
+    reader.fieldnames = header
+    out = []
+    for row in reader:
+        cleaned = {k: (v or "").strip() for k, v in row.items() if k}
+        if any(cleaned.values()):
+            out.append((reader.line_num, cleaned))
+    return out
+
+
+def _int(value: str, field: str) -> int | None:
+    if not value:
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise DomainError(field, "T-csv", f"{value!r} is not a whole number") from None
+
+
+def _import(
+    events: Sequence[EventLike],
+    rows: list[tuple[int, dict[str, str]]],
+    decide: Callable[[Tournament, dict[str, str]], list[NewEvent]],
+) -> list[NewEvent]:
+    state = fold(events)
+    problems: list[tuple[int, str]] = []
+    out: list[NewEvent] = []
+    for line, row in rows:
+        try:
+            new = decide(state, row)
+        except DomainError as error:
+            message = f"{error.field}: {error.message}"
+            if error.rule != "T-csv":
+                message += f" ({error.rule})"
+            problems.append((line, message))
+            continue
+        for event in new:
+            state.apply(event)
+        out += new
+    if problems:
+        raise CsvImportError(problems)
+    return out
+
+
+def import_players(
+    events: Sequence[EventLike], source: IO[str], *, actor: str | None = None
+) -> list[NewEvent]:
+    """``player.registered`` for each row of a players CSV (name, club, category, rating)."""
+
+    def decide(t: Tournament, row: dict[str, str]) -> list[NewEvent]:
+        rating = _int(row.get("rating", ""), "rating")
+        return register_player(
+            t,
+            row.get("name", ""),
+            club=row.get("club", ""),
+            category=row.get("category", ""),
+            rating=rating,
+            actor=actor,
+        )
+
+    return _import(events, _rows(source, ("name",), PLAYER_COLUMNS), decide)
+
+
+def resolve_match(t: Tournament, text: str) -> str:
+    """A match id as typed: the id itself (``2.5``, ``R1-3``) or round.table of a bracket."""
+    text = text.strip()
+    if text in t.matches:
+        return text
+    if "." in text:
+        number, _, table = text.partition(".")
+        if number.isdigit() and table.isdigit() and 0 < int(number) <= len(t.rounds):
+            for mid in t.rounds[int(number) - 1].matches:
+                if t.matches[mid].table == int(table):
+                    return mid
+    return find_match(t, text).match_id
+
+
+def _pair(text: str, field: str) -> list[int] | None:
+    if not text:
+        return None
+    parts = text.replace("/", ":").split(":")
+    if len(parts) != 2:
+        raise DomainError(field, "T-csv", f"{text!r} is not two numbers like 66:40")
+    return [_int(p, field) or 0 for p in parts]
+
+
+def import_results(
+    events: Sequence[EventLike], source: IO[str], *, actor: str | None = None
+) -> list[NewEvent]:
+    """Result events for each row of a results CSV: a hand (winner, game_points ...), a
+    tally (``tally`` column) or a forfeit (``forfeit`` = the winner, or ``both``)."""
+
+    def decide(t: Tournament, row: dict[str, str]) -> list[NewEvent]:
+        if not row.get("match"):
+            raise DomainError("match", "T-csv", "every row names its match (round.table, e.g. 2.5)")
+        match_id = resolve_match(t, row["match"])
+        scorer = _int(row.get("scorer", ""), "scorer")
+        if row.get("forfeit"):
+            winner = None if row["forfeit"].lower() == "both" else _int(row["forfeit"], "forfeit")
+            return record_forfeit(t, match_id, winner=winner, actor=actor)
+        if row.get("tally"):
+            return record_tally(
+                t, match_id, row["tally"], scorer=scorer, actor=actor, source="import"
+            )
+        winner = _int(row.get("winner", ""), "winner")
+        points = _int(row.get("game_points", ""), "game_points")
+        if winner is None or points is None:
+            raise DomainError(
+                "winner", "T-csv", "a hand row needs winner and game_points (or tally, or forfeit)"
+            )
+        return record_hand(
+            t,
+            match_id,
+            winner=winner,
+            game_points=points,
+            dealer=_int(row.get("dealer", ""), "dealer"),
+            reason=row.get("reason") or None,
+            card_points=_pair(row.get("card_points", ""), "card_points"),
+            scorer=scorer,
+            actor=actor,
+            source="import",
+        )
+
+    return _import(events, _rows(source, ("match",), RESULT_COLUMNS), decide)
+
+
+STANDINGS_COLUMNS = (
+    "rank", "player_id", "name", "club", "category", "status", "points", "played", "wins",
+    "forfeit_wins", "losses", "byes", "bummerl_won", "bummerl_lost", "bummerl_diff", "gp_won",
+    "gp_lost", "gp_diff", "schneider",
+)  # fmt: skip
+
+
+def _flat(row: Row) -> dict[str, Any]:
+    data = row.to_json()
+    tiebreaks = data.pop("tiebreaks")
+    data.pop("place", None)
+    data["bummerl_diff"] = row.bummerl_won - row.bummerl_lost
+    data["gp_diff"] = row.gp_won - row.gp_lost
+    for name, value in tiebreaks.items():
+        data[f"tb_{name}"] = value
+    return data
+
+
+def standings_csv(rows: Iterable[Row]) -> str:
+    """Standings as CSV: the fixed columns, then one ``tb_<name>`` column per tie-break."""
+    flat = [_flat(r) for r in rows]
+    extra = [k for k in (flat[0] if flat else {}) if k.startswith("tb_")]
+    out = io.StringIO()
+    writer = csv.DictWriter(
+        out, [*STANDINGS_COLUMNS, *extra], extrasaction="ignore", lineterminator="\n"
+    )
+    writer.writeheader()
+    writer.writerows(flat)
+    return out.getvalue()
+
+
+def standings_json(rows: Iterable[Row], **meta: Any) -> str:
+    """Standings as one JSON document: ``{"tournament": ..., "as_of": ..., "rows": [...]}``."""
+    return json.dumps({**meta, "rows": [_flat(r) for r in rows]}, ensure_ascii=False, indent=1)
