@@ -1,0 +1,139 @@
+"""Preisschnapsen lives knockout: fresh seeded draws, lives, byes, buy-back, the final."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tournament.formats import (
+    BuyBack,
+    Bye,
+    FormatError,
+    Game,
+    LivesRules,
+    lives_final_round,
+    lives_round,
+    lives_state,
+)
+from tournament.formats.model import bye_counts, meetings
+
+from .sim import check_round, players, record, repeat_free_round_exists
+
+
+def play_out(
+    n: int,
+    rules: LivesRules,
+    seed: int,
+    withdraw: dict[int, str] | None = None,
+    buy_backs: tuple[BuyBack, ...] = (),
+) -> tuple[int, list[Game]]:
+    """Draw and play rounds until the final; returns the number of rounds and the games."""
+    rng = random.Random(seed)
+    field = players(n)
+    games: list[Game] = []
+    byes: list[Bye] = []
+    gone: list[str] = []
+    for r in range(1, 10 * n):
+        if withdraw and r in withdraw:
+            gone.append(withdraw[r])
+        backs = [b for b in buy_backs if b.before_round <= r]
+        state = lives_state(field, rules, games, backs, gone, before_round=r)
+        if state.final:
+            assert 1 <= len(state.alive) <= rules.final_size
+            if len(state.alive) >= 2:
+                final = lives_final_round(state, r, seed=seed)
+                assert set(final.players_in_round()) <= set(state.alive)
+            return r - 1, games
+        rp = lives_round(r, field, rules, games, byes, backs, seed=seed, withdrawn=gone)
+        check_round(rp, state.alive)
+        met = meetings(games)
+        if any(frozenset(p.players) in met for p in rp.pairings):
+            had = bye_counts(byes)
+            fewest = min(had[p] for p in state.alive)
+            eligible = [p for p in state.alive if had[p] == fewest]
+            assert not repeat_free_round_exists(state.alive, met, eligible)
+        if rp.byes:
+            had = bye_counts(byes)
+            assert had[rp.byes[0]] == min(had[p] for p in state.alive)
+        record(rp, rng, games, byes)
+    raise AssertionError("no final reached")
+
+
+@pytest.mark.parametrize("n", range(2, 129))
+def test_every_field_size_reaches_the_final(n: int) -> None:
+    rules = LivesRules(lives=2 if n % 2 else 3)
+    rounds, games = play_out(n, rules, seed=n)
+    # Going out takes `lives` lost games; two players go straight to the final.
+    assert rounds >= (rules.lives if n > rules.final_size else 0)
+    lost = {p: 0 for p in players(n)}
+    for g in games:
+        lost[g.player_b if g.winner == g.player_a else g.player_a] += 1
+    assert all(v <= rules.lives for v in lost.values())
+    assert sum(v == rules.lives for v in lost.values()) >= n - rules.final_size
+
+
+@pytest.mark.parametrize("n", [3, 4, 9, 16, 31, 64, 128])
+def test_withdrawn_players_leave_the_draw(n: int) -> None:
+    field = players(n)
+    play_out(n, LivesRules(lives=2), seed=n, withdraw={2: field[0], 3: field[-1]})
+
+
+@pytest.mark.parametrize("final_size", [2, 3, 4])
+def test_the_final_is_reached_at_the_configured_size(final_size: int) -> None:
+    play_out(24, LivesRules(lives=2, final_size=final_size), seed=final_size)
+
+
+def test_a_lost_game_costs_a_life_and_no_lives_means_out() -> None:
+    rules = LivesRules(lives=2)
+    games = [Game(1, "a", "b", winner="a"), Game(2, "b", "c", winner="c")]
+    s = lives_state(["a", "b", "c", "d"], rules, games)
+    assert dict(s.lives) == {"a": 2, "b": 0, "c": 2, "d": 2}
+    assert s.alive == ("a", "c", "d") and not s.final
+
+
+def test_buy_back_returns_a_life_even_to_an_eliminated_player() -> None:
+    rules = LivesRules(lives=1, max_buy_backs=1, last_buy_back_round=3)
+    games = [Game(1, "a", "b", winner="a"), Game(1, "c", "d", winner="c")]
+    s = lives_state(["a", "b", "c", "d"], rules, games, [BuyBack("b", 2)], before_round=2)
+    assert s.alive == ("a", "b", "c")
+    with pytest.raises(FormatError, match=r"buy_backs\[0\]\.before_round"):
+        lives_state(["a", "b"], rules, [], [BuyBack("b", 4)])
+    with pytest.raises(FormatError, match=r"buy_backs\[1\]"):
+        lives_state(["a", "b", "c", "d"], rules, games, [BuyBack("b", 2), BuyBack("b", 3)])
+    with pytest.raises(FormatError, match=r"buy_backs\[0\]: these rules allow no buy-back"):
+        lives_state(["a", "b"], LivesRules(), [], [BuyBack("b", 2)])
+
+
+def test_history_errors_name_the_field() -> None:
+    rules = LivesRules(lives=1)
+    with pytest.raises(FormatError, match=r"games\[0\]\.winner"):
+        lives_state(["a", "b"], rules, [Game(1, "a", "b")])
+    with pytest.raises(FormatError, match=r"games\[1\]: b had no lives left in round 2"):
+        lives_state(
+            ["a", "b", "c"], rules, [Game(1, "a", "b", winner="a"), Game(2, "b", "c", winner="b")]
+        )
+    with pytest.raises(FormatError, match="round_no"):
+        lives_round(2, ["a", "b"], rules, [Game(1, "a", "b", winner="a")], seed=1)
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(3, 40), seed=st.integers(0, 2**32), rnd=st.integers(1, 3))
+def test_same_seed_same_draw(n: int, seed: int, rnd: int) -> None:
+    field = players(n)
+    rules = LivesRules(lives=3)
+    games: list[Game] = []
+    byes: list[Bye] = []
+    rng = random.Random(seed)
+    for r in range(1, rnd):
+        record(lives_round(r, field, rules, games, byes, seed=seed), rng, games, byes)
+    assert lives_round(rnd, field, rules, games, byes, seed=seed) == lives_round(
+        rnd, field, rules, list(games), list(byes), seed=seed
+    )
+
+
+def test_different_seeds_draw_differently() -> None:
+    draws = {lives_round(1, players(16), LivesRules(), seed=s) for s in range(10)}
+    assert len(draws) == 10
