@@ -1,0 +1,50 @@
+"""A writer in its own process, for the multi-process and SIGKILL tests.
+
+python tests/eventstore/_worker.py race URL SCHEMA STREAM WRITER COUNT
+    append COUNT events to STREAM, each with the version just read, retrying on
+    ConcurrencyError; prints {"wins": COUNT, "conflicts": n} at the end
+python tests/eventstore/_worker.py batches URL SCHEMA BATCH
+    append batches of BATCH events to fresh streams forever, printing
+    "ack STREAM VERSION POSITION" after each append returns (until killed)
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import uuid
+
+from tournament.db import make_engine
+from tournament.eventstore import ConcurrencyError, NewEvent, SQLEventStore
+
+
+def event(writer: str, n: int) -> NewEvent:
+    return NewEvent("hand.action", {"seat": n % 2, "action": "close"}, {"actor": writer})
+
+
+def main(argv: list[str]) -> None:
+    mode, url, schema = argv[:3]
+    kwargs = {"connect_args": {"options": f"-csearch_path={schema}"}} if schema != "-" else {}
+    store = SQLEventStore(make_engine(url, **kwargs))
+    if mode == "race":
+        stream, writer, count = argv[3], argv[4], int(argv[5])
+        wins = conflicts = 0
+        while wins < count:
+            version = store.stream_version(stream)
+            try:
+                store.append(stream, [event(writer, wins)], expected_version=version)
+                wins += 1
+            except ConcurrencyError:
+                conflicts += 1
+        print(json.dumps({"wins": wins, "conflicts": conflicts}), flush=True)
+    elif mode == "batches":
+        size = int(argv[3])
+        print("ready", flush=True)
+        while True:
+            stream = f"crash-{uuid.uuid4().hex[:8]}"
+            stored = store.append(stream, [event("crash", i) for i in range(size)], 0)
+            print(f"ack {stream} {stored[-1].version} {stored[-1].position}", flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,223 @@
+"""Reliability under concurrency: racing writers, several processes, a tailing reader.
+
+Run on SQLite and PostgreSQL. Nothing here asserts timings.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from tests.eventstore.conftest import Database
+from tournament.eventstore import ConcurrencyError, NewEvent, SQLEventStore
+
+WORKER = Path(__file__).with_name("_worker.py")
+
+
+def event(writer: int | str, n: int = 0) -> NewEvent:
+    return NewEvent("hand.action", {"seat": n % 2, "action": "close"}, {"actor": str(writer)})
+
+
+def test_twenty_threads_race_for_each_version(store: SQLEventStore) -> None:
+    """All 20 threads append with the version they read: exactly one wins each round."""
+    threads, rounds = 20, 5
+    barrier = threading.Barrier(threads)
+    outcomes: list[tuple[int, str]] = []  # (round, "win" | "conflict")
+    errors: list[BaseException] = []
+    lock = threading.Lock()
+
+    def writer(i: int) -> None:
+        try:
+            for r in range(rounds):
+                barrier.wait()
+                version = store.stream_version("race")
+                barrier.wait()  # everyone has read the same version before anyone appends
+                try:
+                    store.append("race", [event(i, r)], expected_version=version)
+                    result = "win"
+                except ConcurrencyError as error:
+                    assert error.expected == version and error.actual == version + 1
+                    result = "conflict"
+                with lock:
+                    outcomes.append((r, result))
+        except BaseException as error:  # pragma: no cover - reported below
+            errors.append(error)
+            barrier.abort()
+
+    pool = [threading.Thread(target=writer, args=(i,)) for i in range(threads)]
+    for t in pool:
+        t.start()
+    for t in pool:
+        t.join()
+    assert not errors, errors
+    per_round = Counter(r for r, result in outcomes if result == "win")
+    assert per_round == dict.fromkeys(range(rounds), 1)
+    assert sum(1 for _, result in outcomes if result == "conflict") == rounds * (threads - 1)
+    assert [e.version for e in store.read_stream("race")] == list(range(1, rounds + 1))
+
+
+def test_twenty_threads_free_running(store: SQLEventStore) -> None:
+    """Retry on conflict until each thread got its events in: no version lost or doubled."""
+    threads, each = 20, 4
+    conflicts = Counter[int]()
+    errors: list[BaseException] = []
+
+    def writer(i: int) -> None:
+        try:
+            wins = 0
+            while wins < each:
+                version = store.stream_version("free")
+                try:
+                    store.append("free", [event(i, wins)], expected_version=version)
+                    wins += 1
+                except ConcurrencyError:
+                    conflicts[i] += 1
+        except BaseException as error:  # pragma: no cover
+            errors.append(error)
+
+    pool = [threading.Thread(target=writer, args=(i,)) for i in range(threads)]
+    for t in pool:
+        t.start()
+    for t in pool:
+        t.join()
+    assert not errors, errors
+    events = store.read_stream("free")
+    assert [e.version for e in events] == list(range(1, threads * each + 1))
+    assert Counter(e.metadata["actor"] for e in events) == {str(i): each for i in range(threads)}
+
+
+def _worker(db: Database, *args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, str(WORKER), args[0], db.url, db.schema or "-", *args[1:]],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+
+
+def test_processes_race_on_one_stream(db: Database, store: SQLEventStore) -> None:
+    processes, each = 4, 15
+    workers = [_worker(db, "race", "procs", f"p{i}", str(each)) for i in range(processes)]
+    results = [json.loads(w.communicate(timeout=120)[0]) for w in workers]
+    assert all(w.returncode == 0 for w in workers)
+    assert all(r["wins"] == each for r in results)
+    events = store.read_stream("procs")
+    assert [e.version for e in events] == list(range(1, processes * each + 1))
+    assert Counter(e.metadata["actor"] for e in events) == {f"p{i}": each for i in range(processes)}
+
+
+@contextmanager
+def slow_commits(store: SQLEventStore, chance: float) -> Iterator[None]:
+    """Make some appends linger between their INSERT and their COMMIT, as a busy server
+    does: the moment at which a sequence-numbered log would show a hole."""
+    backend = store._backend
+    original = backend.write
+
+    @contextmanager
+    def lingering() -> Iterator[object]:
+        with original() as tx:
+            yield tx
+            if random.random() < chance:
+                time.sleep(0.005)
+
+    backend.write = lingering  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        backend.write = original  # type: ignore[method-assign]
+
+
+def test_tailing_reader_never_skips_an_event(store: SQLEventStore) -> None:
+    """Writers append to their own streams while a reader tails the global log with a
+    checkpoint: the reader must see every position, in order, with no hole."""
+    writers, appends = 6, 40
+    done = threading.Event()
+    seen: list[int] = []
+    errors: list[BaseException] = []
+
+    def write(i: int) -> None:
+        try:
+            rng = random.Random(i)
+            for n in range(appends):
+                batch = [event(i, k) for k in range(rng.randint(1, 4))]
+                store.append(f"w{i}", batch, expected_version=None)
+                if n % 7 == 0:
+                    time.sleep(0.001)
+        except BaseException as error:  # pragma: no cover
+            errors.append(error)
+
+    def tail() -> None:
+        checkpoint = 0
+        try:
+            while True:
+                finished = done.is_set()  # read before the page: nothing can be left behind
+                for e in store.read_all(after_position=checkpoint, limit=50):
+                    # Dense positions: the next one must follow the checkpoint directly.
+                    assert e.position == checkpoint + 1, (checkpoint, e.position)
+                    seen.append(e.position)
+                    checkpoint = e.position
+                if finished and checkpoint == total[0]:
+                    return
+        except BaseException as error:
+            errors.append(error)
+
+    total = [-1]
+    with slow_commits(store, chance=0.3):
+        reader = threading.Thread(target=tail)
+        reader.start()
+        pool = [threading.Thread(target=write, args=(i,)) for i in range(writers)]
+        for t in pool:
+            t.start()
+        for t in pool:
+            t.join()
+        total[0] = store.read_all()[-1].position
+        done.set()
+        reader.join(timeout=60)
+    assert not errors, errors
+    log = store.read_all()
+    assert seen == [e.position for e in log] == list(range(1, len(log) + 1))
+    for i in range(writers):
+        assert [e.version for e in store.read_stream(f"w{i}")] == list(
+            range(1, store.stream_version(f"w{i}") + 1)
+        )
+
+
+@pytest.mark.parametrize("kind", ["postgresql"])
+def test_advisory_lock_orders_commits(kind: str, pg_db: Database) -> None:
+    """While one append holds the lock (between INSERT and COMMIT), another append waits,
+    and a reader sees neither: the later position cannot become visible first."""
+    store = SQLEventStore(pg_db.engine())
+    store.append("a", [event(0)], None)
+    entered, release = threading.Event(), threading.Event()
+    original = store._backend.write
+
+    @contextmanager
+    def held() -> Iterator[object]:
+        with original() as tx:
+            yield tx
+            entered.set()
+            release.wait(10)
+
+    store._backend.write = held  # type: ignore[method-assign]
+    slow = threading.Thread(target=store.append, args=("a", [event(1)], None))
+    slow.start()
+    assert entered.wait(10)
+    store._backend.write = original  # type: ignore[method-assign]
+    fast = threading.Thread(target=store.append, args=("b", [event(2)], None))
+    fast.start()
+    time.sleep(0.2)
+    assert fast.is_alive()  # waiting for the lock
+    assert [e.position for e in store.read_all()] == [1]
+    release.set()
+    slow.join(10)
+    fast.join(10)
+    assert [(e.stream_id, e.position) for e in store.read_all()] == [("a", 1), ("a", 2), ("b", 3)]
