@@ -6,7 +6,7 @@ import itertools
 import random
 from collections.abc import Collection, Iterable
 
-import networkx as nx
+import networkx as nx  # type: ignore[import-untyped]
 
 from tournament.formats import (
     Bracket,

@@ -176,7 +176,7 @@ def test_no_repeat_while_a_repeat_free_round_exists(
     h: tuple[list[str], list[frozenset[str]], list[str], list[int]],
 ) -> None:
     field, met, had_bye, scores = h
-    games = [Game(1, *sorted(m)) for m in met]
+    games = [Game(1, min(m), max(m)) for m in met]
     byes = [Bye(1, p) for p in had_bye]
     table = sorted(
         (Standing(p, s) for p, s in zip(field, scores, strict=True)), key=lambda s: -s.score
