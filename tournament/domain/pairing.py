@@ -106,7 +106,7 @@ def next_draw(t: Tournament, number: int, seed: int, fixed: Mapping[str, int]) -
 
 def _swiss(t: Tournament, s: Settings, number: int, seed: int, fixed: Mapping[str, int]) -> Draw:
     players = eligible(t)
-    total = s.options.get("rounds") or recommended_rounds(len(players))
+    total = frozen(t, "rounds") or s.options.get("rounds") or recommended_rounds(len(players))
     if number > total:
         raise ConflictError("round", "T-round", f"this Swiss has {total} rounds; all are drawn")
     if number == 1:
@@ -191,9 +191,26 @@ def _knockout(
             )
         else:
             bracket = single_elimination(seeds, third_place=s.options.get("third_place", False))
-    state = bracket_state(bracket, bracket_results(t), withdrawn(t))
-    pairing = ready_pairings(bracket, state, round_no=number, seed=seed, fixed_tables=fixed)
+    pairing = _ready(bracket, t, number, seed, fixed)
     return Draw(pairing, f"knockout round {number - first_ko + 1}", info)
+
+
+def _ready(
+    bracket: Bracket, t: Tournament, number: int, seed: int, fixed: Mapping[str, int]
+) -> fm.RoundPairing:
+    """The bracket's ready matches, without a grand-final reset whose first final is still
+    open (bracket_state reports the reset ready as soon as its players are known)."""
+    state = bracket_state(bracket, bracket_results(t), withdrawn(t))
+    wanted = [
+        m.match_id
+        for m in state.ready()
+        if (first := bracket.match(m.match_id).reset_of) is None or state.matches[first].decided
+    ]
+    if not wanted:
+        return fm.RoundPairing(number, ())
+    return ready_pairings(
+        bracket, state, round_no=number, seed=seed, match_ids=wanted, fixed_tables=fixed
+    )
 
 
 def _groups_knockout(
@@ -218,10 +235,14 @@ def _groups_knockout(
     bracket = bracket_of(t)
     if bracket is None:
         group_tables = [
+            # Withdrawn players go last: they qualify only if the group is short of players,
+            # and then lose their knockout match by walkover.
             [
                 str(r.player_id)
-                for r in standings(t, players=[int(p) for p in g])
-                if t.players[r.player_id].active
+                for r in sorted(
+                    standings(t, players=[int(p) for p in g]),
+                    key=lambda r: not t.players[r.player_id].active,
+                )
             ]
             for g in groups
         ]
@@ -232,8 +253,7 @@ def _groups_knockout(
             third_place=s.options.get("third_place", False),
         )
         info["seeds"] = list(bracket.seeds)
-    state = bracket_state(bracket, bracket_results(t), withdrawn(t))
-    pairing = ready_pairings(bracket, state, round_no=number, seed=seed, fixed_tables=fixed)
+    pairing = _ready(bracket, t, number, seed, fixed)
     return Draw(pairing, f"knockout round {number - total}", info)
 
 

@@ -65,6 +65,10 @@ def start_round(
             f"{', '.join(open_ids[:8])}{more}",
         )
     if len(eligible(t)) < 2:
+        if t.current_round:
+            raise ConflictError(
+                "round", "T-round", "the tournament is finished: fewer than 2 players are left"
+            )
         raise ConflictError(
             "round", "T-round", "a round needs at least 2 players (checked in, not withdrawn)"
         )

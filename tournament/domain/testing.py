@@ -81,3 +81,23 @@ def played(players: int, rounds: int, *, seed: int = 1, **settings: Any) -> Tour
     for _ in range(rounds):
         play_round(b, rng)
     return b.state
+
+
+def random_tally(rng: random.Random) -> tuple[list[int], list[int], int]:
+    """A finished Bummerl as two scoresheet columns (winner's first) and the winner seat."""
+    counts = [[7], [7]]
+    while True:
+        seat = rng.randrange(2)
+        column = counts[seat]
+        column.append(max(0, column[-1] - rng.choice((1, 1, 2, 2, 3))))
+        if column[-1] == 0:
+            return counts[0], counts[1], seat
+
+
+def random_match(b: Builder, match: MatchState, rng: random.Random) -> None:
+    """Play a match with random Bummerl tallies (one event per Bummerl: fast)."""
+    from tournament.domain.results import record_tally
+
+    while not match.decided and not match.dropped:
+        first, second, _ = random_tally(rng)
+        b.add(record_tally(b.state, match.match_id, {"columns": [first, second]}))

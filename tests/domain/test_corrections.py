@@ -1,0 +1,128 @@
+"""Corrections, strikes, flags on later matches, previews and time travel."""
+
+from __future__ import annotations
+
+import io
+import random
+
+import pytest
+
+from tournament.domain import commands as c
+from tournament.domain.csvio import CsvImportError, import_players, import_results
+from tournament.domain.errors import DomainError
+from tournament.domain.preview import preview
+from tournament.domain.standings import standings
+from tournament.domain.state import fold
+from tournament.domain.testing import Builder, paired, play_round, registered
+
+
+def decided_match() -> tuple[Builder, list[str]]:
+    b = Builder(paired(players=2, best_of=3))
+    ids = []
+    for _ in range(3):  # 2 wins a Schneiderbummerl: 2:0
+        new = b.add(c.record_hand(b.state, "1.1", winner=2, game_points=3))
+        ids.append(new[-1].payload["result_id"])
+    return b, ids
+
+
+def test_a_correction_needs_who_and_why() -> None:
+    b, ids = decided_match()
+    with pytest.raises(DomainError) as caught:
+        c.correct_result(b.state, ids[0], {"game_points": 2}, by="", reason="x")
+    assert caught.value.field == "by"
+    with pytest.raises(DomainError):
+        c.correct_result(b.state, ids[0], {"game_points": 2}, by="ref", reason=" ")
+
+
+def test_a_correction_that_leaves_later_hands_after_the_end_is_refused() -> None:
+    b = Builder(paired(players=2, best_of=1))
+    first = b.add(c.record_hand(b.state, "1.1", winner=2, game_points=2))[-1].payload
+    for _ in range(2):
+        b.add(c.record_hand(b.state, "1.1", winner=2, game_points=2))
+    b.add(c.record_hand(b.state, "1.1", winner=2, game_points=1))
+    with pytest.raises(DomainError) as caught:
+        c.correct_result(b.state, first["result_id"], {"game_points": 3}, by="ref", reason="x")
+    assert caught.value.rule in ("R17", "R20")
+
+
+def test_a_correction_changes_the_result_and_its_reversal_restores_it() -> None:
+    b, ids = decided_match()
+    before = [r.to_json() for r in standings(b.state)]
+    b.add(c.correct_result(b.state, ids[0], {"winner": 1}, by="ref", reason="misread"))
+    m = b.state.matches["1.1"]
+    assert not m.decided and m.summary.game_points[m.seat_of(2)] == 6
+    b.add(c.reversal(b.state, ids[0], by="ref", reason="it was right"))
+    assert [r.to_json() for r in standings(b.state)] == before
+
+
+def test_striking_a_hand_removes_it_and_is_recorded_with_who_and_why() -> None:
+    b = Builder(paired(players=2, best_of=1))
+    rid = b.add(c.record_tally(b.state, "1.1", "7 5 4 1 0 / 7 6 3"))[-1].payload["result_id"]
+    assert b.state.matches["1.1"].decided
+    new = b.add(c.strike_hand(b.state, rid, 6, by="organiser", reason="unreadable"))
+    assert new[0].payload["by"] == "organiser"
+    m = b.state.matches["1.1"]
+    assert not m.decided and m.engine.current.scores[m.seat_of(1)] == 1
+    with pytest.raises(DomainError):
+        c.strike_hand(b.state, rid, 6, by="organiser", reason="again")
+    with pytest.raises(DomainError):
+        c.strike_hand(b.state, rid, 9, by="organiser", reason="no such hand")
+
+
+def test_a_corrected_winner_flags_later_matches_and_the_preview_says_so() -> None:
+    b = Builder(registered(players=4, seed=2))
+    rng = random.Random(2)
+    play_round(b, rng)
+    play_round(b, rng)
+    m = b.state.matches["1.1"]
+    loser = m.players[1 - m.summary.winner]
+    last_hand = m.entries[-1].result_id
+    fix = c.correct_result(
+        b.state, last_hand, {"winner": loser, "game_points": 3}, by="r", reason="x"
+    )
+    p = preview(b.events, fix)
+    if not p.matches:  # the swap did not change the winner; nothing else to check
+        return
+    assert p.flagged and all("1.1" in f for f in p.flagged)
+    assert any(s["rank_before"] != s["rank_after"] for s in p.standings) or p.standings
+    b.add(fix)
+    flagged = [x for x in b.state.matches.values() if x.flags]
+    assert flagged and all(x.round == 2 for x in flagged)
+    b.add(c.clear_flag(b.state, flagged[0].match_id))
+    assert not flagged[0].flags
+
+
+def test_standings_as_of_any_past_event_are_the_fold_of_that_prefix() -> None:
+    b = Builder(registered(players=6, seed=9))
+    play_round(b, random.Random(9))
+    middle = len(b.events) // 2
+    then = fold(b.events, upto=middle)
+    assert then.version == middle
+    assert sum(r.played for r in standings(then)) < sum(r.played for r in standings(b.state))
+
+
+def test_player_import_is_all_or_nothing_with_every_bad_line() -> None:
+    events = registered(players=1)
+    rows = io.StringIO("name,club,rating\nAnna,SC,1500\n,SC,1\nBerti,,x\nPlayer 1,,\n")
+    with pytest.raises(CsvImportError) as caught:
+        import_players(events, rows)
+    assert [line for line, _ in caught.value.problems] == [3, 4, 5]
+    good = import_players(events, io.StringIO("name,category\nAnna,W\nBerti,\n"))
+    assert [e.payload["name"] for e in good] == ["Anna", "Berti"]
+
+
+def test_result_import_checks_each_row_against_the_rows_before() -> None:
+    events = paired(players=2, best_of=1)
+    text = "match,winner,game_points,tally,forfeit\n" + "1.1,1,3,,\n" * 4 + "1.1,9,1,,\n"
+    with pytest.raises(CsvImportError) as caught:
+        import_results(events, io.StringIO(text))
+    assert caught.value.problems[0][0] == 5 and "R20" in caught.value.problems[0][1]
+    assert caught.value.problems[1][0] == 6 and "winner" in caught.value.problems[1][1]
+    ok = import_results(events, io.StringIO("match,tally\n1.1,7 4 1 0 / 7 5\n"))
+    assert fold([*events, *ok]).matches["1.1"].decided
+
+
+def test_result_import_reports_unknown_columns() -> None:
+    with pytest.raises(CsvImportError) as caught:
+        import_results(paired(), io.StringIO("match,winer\n1.1,1\n"))
+    assert "winer" in str(caught.value)

@@ -1,0 +1,121 @@
+"""Every format from 2 to 128 players, odd counts and withdrawals, through the domain.
+
+Each tournament is played to its end with random results (paper tallies); after every
+round: everybody who can play plays exactly once or has the bye, Swiss never repeats a
+pairing while another exists, and the folded state equals the incremental one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tournament.domain import commands as c
+from tournament.domain.errors import ConflictError
+from tournament.domain.pairing import eligible, lives_now, places
+from tournament.domain.standings import standings
+from tournament.domain.state import Tournament, fold
+from tournament.domain.testing import Builder, random_match, registered
+
+FORMATS = {
+    "swiss": {},
+    "single_elimination": {"third_place": True},
+    "double_elimination": {"grand_final_reset": True},
+    "round_robin": {"groups": 1},
+    "groups_knockout": {"groups": 2, "advance": 2},
+    "lives": {"lives": 2, "buy_back": True},
+}
+
+
+def in_round(t: Tournament) -> list[int]:
+    r = t.rounds[-1]
+    return [p for mid in r.matches for p in t.matches[mid].players] + list(r.byes)
+
+
+def run(
+    fmt: str, players: int, seed: int, withdrawals: int, options: dict | None = None
+) -> Builder:
+    opts = dict(FORMATS[fmt] if options is None else options)
+    if fmt in ("round_robin", "groups_knockout"):
+        # Keep big round robins short: groups of at most 8.
+        opts["groups"] = max(opts.get("groups", 1), (players + 7) // 8)
+        if fmt == "groups_knockout":
+            opts["groups"] = min(opts["groups"], players // 2)
+    b = Builder(registered(players, seed=seed, format=fmt, best_of=3, options=opts))
+    rng = random.Random(seed)
+    withdraw_at = {rng.randrange(1, 4): rng.randrange(1, players + 1) for _ in range(withdrawals)}
+    seen_pairs: set[frozenset[int]] = set()
+    for number in range(1, 400):
+        try:
+            b.add(c.start_round(b.state))
+        except ConflictError as error:
+            assert (
+                "finished" in error.message or "rounds" in error.message or "final" in error.message
+            )
+            break
+        t = b.state
+        drawn = in_round(t)
+        assert len(drawn) == len(set(drawn)), f"round {number}: a player twice"
+        if fmt == "swiss":
+            assert set(drawn) == set(eligible(t)), f"round {number}: somebody left out"
+            pairs = {frozenset(t.matches[m].players) for m in t.rounds[-1].matches}
+            if players > number:
+                assert not pairs & seen_pairs, f"round {number}: a repeated pairing"
+            seen_pairs |= pairs
+        if fmt == "lives" and not t.rounds[-1].info.get("final"):
+            alive = {int(p) for p in lives_now(t, number).alive}
+            assert set(drawn) == alive
+        pid = withdraw_at.get(number)
+        if pid is not None and t.players[pid].active:
+            b.add(c.withdraw(t, pid))
+        for mid in t.rounds[-1].matches:
+            random_match(b, t.matches[mid], rng)
+        if fmt == "lives" and t.settings and t.round_complete():
+            for p in t.players:
+                with contextlib.suppress(ConflictError):
+                    b.add(c.buy_life(t, p))
+    else:
+        pytest.fail("the tournament did not finish")
+    again = fold(b.events)
+    assert [r.to_json() for r in standings(again, places=places(again))] == [
+        r.to_json() for r in standings(b.state, places=places(b.state))
+    ]
+    return b
+
+
+@pytest.mark.parametrize("fmt", sorted(FORMATS))
+@pytest.mark.parametrize("players", [2, 3, 5, 8, 13])
+def test_small_fields_finish(fmt: str, players: int) -> None:
+    if fmt == "groups_knockout" and players < 4:
+        pytest.skip("two groups need four players")
+    run(fmt, players, seed=players, withdrawals=0)
+
+
+@pytest.mark.parametrize("fmt", sorted(FORMATS))
+def test_128_players_with_withdrawals(fmt: str) -> None:
+    b = run(fmt, 128, seed=7, withdrawals=3)
+    assert b.state.current_round >= 7
+
+
+@pytest.mark.parametrize("fmt", ["swiss", "single_elimination", "double_elimination", "lives"])
+def test_a_knockout_or_lives_ends_with_one_winner(fmt: str) -> None:
+    b = run(fmt, 11, seed=3, withdrawals=1)
+    rows = standings(b.state, places=places(b.state))
+    assert rows[0].rank == 1 and rows[1].rank == 2
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    fmt=st.sampled_from(sorted(FORMATS)),
+    players=st.integers(2, 40),
+    seed=st.integers(0, 10**6),
+    withdrawals=st.integers(0, 2),
+)
+def test_any_field_finishes(fmt: str, players: int, seed: int, withdrawals: int) -> None:
+    if fmt == "groups_knockout" and players < 4:
+        players = 4
+    run(fmt, players, seed, withdrawals)
