@@ -144,3 +144,14 @@ def test_ready_pairings_put_the_best_seed_on_table_one_and_draw_the_dealer() -> 
         for p in ready_pairings(b, state, round_no=1, seed=s).pairings
     )
     assert dealers[True] > 40 and dealers[False] > 40  # a draw, not always the same side
+
+
+def test_two_withdrawn_players_the_later_withdrawal_takes_the_walkover() -> None:
+    b = single_elimination(["a", "b", "c", "d"])
+    # R1-1 is a v d: d withdrew first, then a; a was still in when d left.
+    state = bracket_state(b, [], ["d", "a"])
+    assert state.matches["R1-1"].status == "walkover" and state.matches["R1-1"].winner == "a"
+    # As a set the order is unknown: the better seed counts as the later withdrawal.
+    as_set = bracket_state(b, [], {"a", "d"})
+    assert as_set.matches["R1-1"].winner == "a"
+    assert bracket_state(b, [], {"d", "a"}) == as_set

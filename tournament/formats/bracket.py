@@ -24,7 +24,7 @@ slots sends nobody on (status "void"). Byes in losers brackets follow from this.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -151,11 +151,14 @@ _UNKNOWN = object()  # a slot whose player is not decided yet (None means: nobod
 def bracket_state(
     bracket: Bracket,
     results: Sequence[BracketResult] = (),
-    withdrawn: Sequence[str] = (),
+    withdrawn: Collection[str] = (),
 ) -> BracketState:
     """Who plays where, given the results so far and the withdrawn players.
 
-    `withdrawn` lists the withdrawn players in the order they withdrew.
+    Pass `withdrawn` as a list in the order the players withdrew; that order decides a
+    match between two withdrawn players (see below). Given as a set, the order is
+    unknown and the better seed is taken to have withdrawn later, so the result is still
+    the same on every run.
 
     A withdrawn player loses every pending match by walkover, in the losers bracket too;
     results already recorded stand (so withdrawing never rewrites what was played).
@@ -169,6 +172,9 @@ def bracket_state(
         if r.match_id in by_id:
             raise FormatError(f"results[{i}].match_id", f"second result for {r.match_id}")
         by_id[r.match_id] = r
+    if not isinstance(withdrawn, Sequence):  # a set: fix an order that never varies
+        seed_rank = {p: i for i, p in enumerate(bracket.seeds)}
+        withdrawn = sorted(withdrawn, key=lambda p: (-seed_rank.get(p, -1), p))
     gone = {p: i for i, p in enumerate(withdrawn)}
     states: dict[str, MatchState] = {}
     conflicts: dict[str, str] = {}
