@@ -22,7 +22,7 @@ def test_a_match_is_decided_at_n_plus_one_over_two_bummerl_and_takes_nothing_aft
     with pytest.raises(DomainError) as caught:
         c.record_hand(b.state, "1.1", winner=2, game_points=1)
     assert caught.value.rule == "R20"
-    assert "hand 4 of the match" in caught.value.message
+    assert "match 1.1 is decided (2:0 Bummerl)" in caught.value.message
 
 
 def test_the_deal_must_alternate_once_the_first_dealer_is_known() -> None:

@@ -862,3 +862,77 @@ def bracket(tournament_id: str | None) -> None:
         click.echo(f"Champion: {name(state.champion)}")
     for mid, why in state.conflicts.items():
         click.echo(f"  CONFLICT {mid}: {why}")
+
+
+# --- live hands -------------------------------------------------------------------------------
+@main.group()
+def live() -> None:
+    """Play hands live, action by action, through the rules engine."""
+
+
+@live.command("deal")
+@click.argument("match")
+@click.option("--seed", type=int, help="shuffle seed [default: random]")
+@tournament_option
+@actor_option
+@_errors
+def live_deal(match: str, seed: int | None, tournament_id: str | None, actor: str) -> None:
+    """Deal MATCH's next hand; prints the hand's id for `live play`."""
+    from tournament.domain.live import deal_live_hand
+    from tournament.eventstore import NO_STREAM
+
+    tid = _tid(tournament_id)
+    service = _service()
+    t = service.state(tid)
+    stream, hand, started = deal_live_hand(t, resolve_match(t, match), seed=seed, actor=actor)
+    service.store.append(stream, hand, expected_version=NO_STREAM)
+    service.execute(tid, lambda _t: started)
+    dealer = started[0].payload["dealer"]
+    seat0 = t.matches[started[0].payload["match_id"]].players[0]
+    click.echo(f"{stream}  (dealer: {_name(t, dealer)}; seat 0 is {_name(t, seat0)})")
+
+
+@live.command("play")
+@click.argument("hand_stream")
+@click.argument("actions", nargs=-1, required=True)
+@tournament_option
+@actor_option
+@_errors
+def live_play(
+    hand_stream: str, actions: Sequence[str], tournament_id: str | None, actor: str
+) -> None:
+    """Play ACTIONS (record notation: 1:AH, 0:KS+marriage, 1:close, 0:claim) in a live hand."""
+    from engine import Action, EngineError
+    from tournament.domain.live import record_live_hand
+    from tournament.eventstore.hands import action_event, fold_hand
+
+    tid = _tid(tournament_id)
+    service = _service()
+    events = service.store.read_stream(hand_stream)
+    state = fold_hand(events)
+    new = []
+    for text in actions:
+        try:
+            action = Action.parse(text)
+            state = state.apply(action)
+        except EngineError as error:
+            raise click.ClickException(
+                f"action {text!r}: {error.message} ({error.rule}); nothing stored"
+            ) from None
+        new.append(action_event(action, {"source": "live", "actor": actor}))
+    service.store.append(hand_stream, new, expected_version=events[-1].version if events else 0)
+    service.execute(
+        tid,
+        lambda t: record_live_hand(
+            t, hand_stream, service.store.read_stream(hand_stream), actor=actor
+        ),
+    )
+    outcome = state.outcome()
+    if outcome.complete:
+        click.echo(
+            f"hand over: seat {outcome.winner} wins {outcome.game_points} ({outcome.reason})"
+        )
+    else:
+        click.echo(
+            f"to act: seat {', '.join(map(str, outcome.to_act))}; points {list(outcome.points)}"
+        )

@@ -229,6 +229,14 @@ class MatchState:
                 )
             return
         engine = self.engine.copy()
+        if engine.is_decided:
+            a, b = engine.bummerl_wins
+            raise DomainError(
+                "result",
+                "R20",
+                f"match {self.match_id} is decided ({a}:{b} Bummerl); nothing is entered "
+                "after that",
+            )
         if entry.kind == "tally" and engine.current.hands:
             raise DomainError(
                 "tally",

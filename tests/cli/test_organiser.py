@@ -1,0 +1,162 @@
+"""The organiser's CLI end to end on a real SQLite file (no mocks): a Friday evening."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from tournament.cli import main
+
+
+@pytest.fixture
+def cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("SCHNAPSEN_INSTANCE", str(tmp_path))
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'club.sqlite3'}")
+    monkeypatch.delenv("SCHNAPSEN_TOURNAMENT", raising=False)
+    runner = CliRunner()
+
+    def run(*args: str, ok: bool = True, input: str | None = None) -> Result:
+        result = runner.invoke(main, list(args), input=input, catch_exceptions=False)
+        if ok:
+            assert result.exit_code == 0, result.output
+        return result
+
+    return run
+
+
+def events(cli) -> int:  # type: ignore[no-untyped-def]
+    out = cli("show").output
+    return int(out.rsplit(",", 1)[1].split()[0])
+
+
+def write(tmp: Path, name: str, text: str) -> str:
+    path = tmp / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def test_a_swiss_evening(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    out = cli("create", "Freitagsturnier", "--date", "2025-10-03", "--best-of", "3", "--seed", "4")
+    assert "freitagsturnier-2025-10-03" in out.output
+    players = write(
+        tmp_path,
+        "players.csv",
+        "name,club,category,rating\nAnna,SC Ried,W,1500\nBerti,SC Ried,,1400\n"
+        "Carla,ASK,W,1600\nDoris,ASK,W,\nEmil,,,1300\n",
+    )
+    assert "imported 5 players" in cli("players", "import", players).output
+    out = cli("round", "start").output
+    assert "table   1" in out and "bye" in out and "deals first" in out
+    t = cli("round", "show").output
+    assert "[1.1]" in t and "[1.2]" in t
+    # Table 1 by tally, table 2 by hands, forfeit-free.
+    one = cli("results", "enter", "1.1", "--tally", "7 5 4 1 0 / 7 6 3").output
+    assert "Bummerl 1:0" in one
+    cli("results", "enter", "1.1", "--tally", "7 4 2 0 / 7 6 5")
+    assert "decided" in cli("results", "show", "1.1").output
+    results = write(
+        tmp_path, "results.csv", "match,tally\n1.2,7 4 1 0 / 7 6\n1.2,7 6 / 7 5 3 1 0\n"
+    )
+    cli("results", "import", results)
+    out = cli("results", "enter", "1.2", "--tally", "7 5 0 / 7", ok=False)
+    assert out.exit_code == 1
+    cli("results", "enter", "1.2", "--tally", "7 5 2 0 / 7 6", "--signed")
+    out = cli("results", "enter", "1.2", "--tally", "7 5 2 0 / 7", ok=False)
+    assert out.exit_code == 1 and "R20" in out.output
+    assert "Traceback" not in out.output
+    text = cli("standings").output
+    assert "Freitagsturnier" in text and "buchholz" in text
+    rows = list(csv.DictReader(io.StringIO(cli("standings", "--csv").output)))
+    assert len(rows) == 5 and rows[0]["rank"] == "1"
+    data = json.loads(cli("standings", "--json").output)
+    assert data["tournament"] == "freitagsturnier-2025-10-03" and len(data["rows"]) == 5
+    women = json.loads(cli("standings", "--json", "--category", "W").output)
+    assert {r["category"] for r in women["rows"]} == {"W"}
+    past = json.loads(cli("standings", "--json", "--as-of", "7").output)
+    assert sum(r["played"] for r in past["rows"]) == 0
+    # A correction: preview first, then stored; then its reversal.
+    show = cli("results", "show", "1.1").output
+    rid = show.split("\n")[2].split()[0]
+    preview = cli("results", "correct", rid, "--void", "--by", "ref", "--why", "x", "--preview")
+    assert "would change" in preview.output and "nothing stored" in preview.output
+    before = events(cli)
+    cli("results", "correct", rid, "--void", "--by", "ref", "--why", "wrong table", "--yes")
+    assert events(cli) == before + 1
+    assert "VOID" in cli("results", "show", "1.1").output
+    cli("results", "correct", rid, "--undo", "--by", "ref", "--why", "it was right", "--yes")
+    assert "VOID" not in cli("results", "show", "1.1").output
+    out = cli("round", "start").output
+    assert "Round 2" in out
+    assert "bracket" in cli("bracket", ok=False).output
+
+
+def test_errors_name_the_rule_and_store_nothing(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    cli("create", "Cup", "--best-of", "1", "--seed", "1")
+    cli("players", "add", "Anna")
+    cli("players", "add", "Berti")
+    dup = cli("players", "add", "anna", ok=False)
+    assert dup.exit_code == 1 and "already registered" in dup.output
+    cli("round", "start")
+    before = events(cli)
+    for args, words in [
+        (("--winner", "1", "--points", "4"), "R13"),
+        (("--winner", "7", "--points", "1"), "does not play"),
+        (("--tally", "7 5 1 0 / 7"), "step of 4"),
+        (("--winner", "1", "--points", "2", "--reason", "last_trick"), "R16"),
+        ((), "--winner"),
+    ]:
+        out = cli("results", "enter", "1.1", *args, ok=False)
+        assert out.exit_code != 0 and words in out.output, out.output
+        assert "Traceback" not in out.output
+    out = cli("results", "enter", "9.9", "--winner", "1", "--points", "1", ok=False)
+    assert out.exit_code == 1 and "no match" in out.output
+    bad = write(tmp_path, "bad.csv", "match,winner,game_points\n1.1,1,2\n1.1,3,1\n1.1,1,7\n")
+    out = cli("results", "import", bad, ok=False)
+    assert out.exit_code == 1 and "line 3" in out.output and "line 4" in out.output
+    assert "line 2" not in out.output
+    assert events(cli) == before
+    out = cli("create", "Cup", ok=False)
+    assert out.exit_code == 1 and "exists already" in out.output
+
+
+def test_knockout_bracket_and_withdrawal(cli) -> None:  # type: ignore[no-untyped-def]
+    cli("create", "KO", "--format", "single_elimination", "--best-of", "1", "--seed", "2")
+    for name in "ABCDE":
+        cli("players", "add", name, "--rating", str(1000 + ord(name)))
+    cli("players", "seed", "--by", "rating")
+    cli("round", "start")
+    out = cli("bracket").output
+    assert "R1-1" in out and "bye" in out
+    withdrawn = cli("players", "withdraw", "1", "--reason", "ill").output
+    assert "withdrawn" in withdrawn
+    assert "withdrawn" in cli("players", "list").output
+
+
+def test_live_hand_through_the_engine(cli) -> None:  # type: ignore[no-untyped-def]
+    from engine import HandState
+    from tournament.config import database_url
+    from tournament.eventstore import SQLEventStore
+    from tournament.eventstore.hands import fold_hand
+
+    cli("create", "Live", "--best-of", "1", "--seed", "3", "--first-dealer", "higher_seed")
+    cli("players", "add", "Anna", "--rating", "1500")
+    cli("players", "add", "Berti", "--rating", "1400")
+    cli("round", "start")
+    stream = cli("live", "deal", "1.1", "--seed", "5").output.split()[0]
+    state: HandState = fold_hand(SQLEventStore(database_url()).read_stream(stream))
+    actions = []
+    while not state.is_over:
+        action = state.legal_actions()[0]
+        actions.append(str(action))
+        state = state.apply(action)
+    out = cli("live", "play", stream, *actions).output
+    assert "hand over" in out
+    shown = cli("results", "show", "1.1").output
+    assert "hand:" in shown
+    bad = cli("live", "play", stream, "0:AH", ok=False)
+    assert bad.exit_code == 1 and "nothing stored" in bad.output

@@ -1,0 +1,114 @@
+"""Live hands: dealt and played action by action through the engine in ``hand-<uuid>``
+streams; the engine's outcome becomes the hand's result in the match.
+
+    stream, hand_events, events = deal_live_hand(t, "2.5", seed=7)
+    store.append(stream, hand_events, NO_STREAM)          # hand.dealt
+    store.append(tournament_stream, events, t.version)    # match.live_hand_started
+    ... hand.action events appended to the hand stream as the players move ...
+    events = record_live_hand(t, stream, store.read_stream(stream))
+
+A hand is complete after a claim or after the last trick; the winner of the last trick
+may still claim (R12a, R16), which replaces the provisional result: calling
+:func:`record_live_hand` again gives the replacing event, or nothing if nothing changed.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from engine.cards import ALL_CARDS
+from tournament.domain import events as ev
+from tournament.domain.errors import ConflictError, DomainError, NotFoundError
+from tournament.domain.matchstate import Entry
+from tournament.domain.registration import require_created
+from tournament.domain.results import find_match, new_id
+from tournament.domain.state import Tournament
+from tournament.eventstore.api import NewEvent, StoredEvent
+from tournament.eventstore.errors import FoldError
+from tournament.eventstore.hands import dealt_event, fold_hand, new_hand_stream_id
+
+
+def deal_live_hand(
+    t: Tournament, match_id: str, *, seed: int | None = None, actor: str | None = None
+) -> tuple[str, list[NewEvent], list[NewEvent]]:
+    """Shuffle (from ``seed``, recorded in the deck itself) and deal the match's next hand:
+    the hand stream's id, its ``hand.dealt`` event, and the tournament's events."""
+    settings = require_created(t)
+    match = find_match(t, match_id)
+    if match.decided or match.dropped:
+        raise ConflictError(
+            "match", "R20", f"match {match_id} is decided; no hand is played after that"
+        )
+    if match.first_dealer is None:
+        raise ConflictError(
+            "match", "R18", f"match {match_id}: enter who deals first before dealing a live hand"
+        )
+    dealer = match.engine.next_dealer
+    assert dealer is not None
+    deck = [str(card) for card in ALL_CARDS]
+    random.Random(seed).shuffle(deck)
+    stream = new_hand_stream_id()
+    meta = {"source": "live", "match_id": match_id} | ({"actor": actor} if actor else {})
+    hand = [dealt_event(deck, dealer, settings.variants, meta)]
+    started = ev.make_event(
+        ev.LIVE_HAND_STARTED,
+        {"match_id": match_id, "hand_stream": stream, "dealer": match.players[dealer]},
+        actor=actor,
+        source="live",
+    )
+    return stream, hand, [started]
+
+
+def record_live_hand(
+    t: Tournament, hand_stream: str, hand_events: Sequence[StoredEvent], *, actor: str | None = None
+) -> list[NewEvent]:
+    """The hand's result for its match once the engine says it is complete; [] while it is
+    not, or when the recorded result already says the same."""
+    match_id = t.live_hands.get(hand_stream)
+    if match_id is None:
+        raise NotFoundError(
+            "hand_stream", "T-live", f"no live hand {hand_stream!r} in this tournament"
+        )
+    match = t.matches[match_id]
+    try:
+        state = fold_hand(hand_events)
+    except FoldError as error:
+        raise DomainError("hand", error.rule, str(error)) from None
+    outcome = state.outcome()
+    if not outcome.complete:
+        return []
+    assert outcome.winner is not None and outcome.game_points is not None
+    fields: dict[str, Any] = {
+        "winner": match.players[outcome.winner],
+        "game_points": outcome.game_points,
+        "dealer": match.players[state.dealer],
+        "reason": outcome.reason,
+        "card_points": list(outcome.points),
+    }
+    previous = t.live_results.get(hand_stream)
+    if previous is not None:
+        _, entry = t.entry(previous)
+        assert entry.payload is not None
+        if all(entry.payload.get(k) == v for k, v in fields.items()):
+            return []
+        payload = {**entry.payload, **fields}
+        replaced = [
+            Entry(e.result_id, e.kind, payload if e is entry else e.payload, e.struck)
+            for e in match.entries
+        ]
+        trial = match.trial(replaced)
+        if len(trial.problems) > len(match.problems):
+            raise ConflictError(
+                "hand", "R20", f"the late claim would leave match {match_id} inconsistent"
+            )
+    else:
+        payload = {
+            "result_id": new_id(),
+            "match_id": match_id,
+            "hand_stream": hand_stream,
+            **fields,
+        }
+        match.check_new(Entry(payload["result_id"], "live", payload))
+    return [ev.make_event(ev.LIVE_HAND_RECORDED, payload, actor=actor, source="live")]
