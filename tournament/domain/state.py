@@ -99,6 +99,9 @@ class Tournament:
         self.rounds: list[Round] = []
         self.matches: dict[str, MatchState] = {}
         self.player_matches: dict[int, list[str]] = {}
+        #: Per player, per decided match that counts: (opponent, won) -- kept by _account so
+        #: the tie-breaks need not walk every match on each standings request.
+        self.records: dict[int, dict[str, tuple[int, bool]]] = {}
         self.result_match: dict[str, str] = {}  # result id -> match id
         self.live_hands: dict[str, str] = {}  # hand stream -> match id
         self.live_results: dict[str, str] = {}  # hand stream -> result id
@@ -150,6 +153,13 @@ class Tournament:
         new = match.summary
         if new == old:
             return
+        a, b = match.players
+        if new.decided and not new.dropped:
+            self.records[a][match.match_id] = (b, new.winner == 0)
+            self.records[b][match.match_id] = (a, new.winner == 1)
+        else:
+            self.records[a].pop(match.match_id, None)
+            self.records[b].pop(match.match_id, None)
         for sign, s in ((-1, old), (1, new)):
             if not s.decided or s.dropped:
                 continue
@@ -218,6 +228,7 @@ def _registered(t: Tournament, p: Mapping[str, Any]) -> None:
     )
     t.stats[pid] = Stats()
     t.player_matches[pid] = []
+    t.records[pid] = {}
 
 
 def _checked_in(t: Tournament, p: Mapping[str, Any]) -> None:

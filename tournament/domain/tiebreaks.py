@@ -18,6 +18,7 @@ Definitions (docs/standings.md has them with examples):
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
 
@@ -82,6 +83,7 @@ def _stat(read: Callable[[Stats], int]) -> Callable[[Context, Sequence[int]], di
     return lambda ctx, group: {p: read(ctx.stats[p]) for p in group}
 
 
+@functools.lru_cache(maxsize=65536)
 def lot_value(lot_seed: int, player_id: int) -> int:
     """A player's lot: stable for a recorded seed, independent of every other player."""
     digest = hashlib.sha256(f"lot:{lot_seed}:{player_id}".encode()).digest()
