@@ -19,6 +19,7 @@ Errors name the field, row or rule, exit non-zero, and store nothing.
 from __future__ import annotations
 
 import functools
+import io
 import json
 import re
 from collections.abc import Callable, Sequence
@@ -312,8 +313,6 @@ def players_import(file: Any, tournament_id: str | None, actor: str) -> None:
     tid = _tid(tournament_id)
     service = _service()
     rows = file.read()
-    import io
-
     stored = service.execute(
         tid, lambda t: import_players(service.events(tid), io.StringIO(rows), actor=actor)
     )
@@ -589,8 +588,6 @@ def _standing_of(t: Tournament, mid: str) -> str:
 @_errors
 def results_import(file: Any, tournament_id: str | None, actor: str) -> None:
     """Enter every result of a CSV file; all rows or nothing."""
-    import io
-
     tid = _tid(tournament_id)
     service = _service()
     text = file.read()

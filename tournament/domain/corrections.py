@@ -84,7 +84,7 @@ def correct_result(
             raise ConflictError("result_id", "T-correction", f"result {result_id} is already void")
         replacement = None
     else:
-        base = dict(previous or t_original(t, result_id))
+        base = dict(previous or _before_void(t, result_id))
         replacement = {**base, **{k: v for k, v in changes.items() if k not in _IDS}}
         _validate(settings, match, entry.kind, replacement)
         if replacement == previous:
@@ -103,7 +103,7 @@ def correct_result(
     return [ev.make_event(ev.RESULT_CORRECTED, payload, actor=actor)]
 
 
-def t_original(t: Tournament, result_id: str) -> dict[str, Any]:
+def _before_void(t: Tournament, result_id: str) -> dict[str, Any]:
     """The payload a voided result had before the correction that voided it."""
     for c in reversed(t.corrections):
         if c.get("result_id") == result_id and c.get("previous") is not None:
@@ -139,8 +139,7 @@ def _validate(settings: Any, match: MatchState, kind: str, p: dict[str, Any]) ->
         )
         p.update(fields)
     elif kind == "tally":
-        p["tally"] = tally_fields(match, p["tally"], None)
-        tally_hands(p["tally"])
+        p["tally"] = tally_fields(match, p["tally"], None)  # parsed and checked
     elif kind == "forfeit":
         winner = p.get("winner")
         if winner is not None and winner not in match.players:

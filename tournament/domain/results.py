@@ -27,7 +27,7 @@ from tournament.domain.matchstate import Entry, MatchState
 from tournament.domain.registration import require_created
 from tournament.domain.settings import Settings
 from tournament.domain.state import Tournament
-from tournament.domain.tally import parse_tally, tally_hands
+from tournament.domain.tally import tally_hands, tally_payload
 from tournament.eventstore.api import NewEvent
 
 #: Why a hand ended, as a scoresheet may note it ("closed": the talon was closed, R14).
@@ -155,12 +155,11 @@ def _first_dealer_events(
     return [event], seat
 
 
-def _checked(
-    match: MatchState, entry: Entry, events: list[NewEvent], seat: int | None
-) -> MatchState:
-    trial = match if seat is None else match.trial(match.entries, first_dealer=seat)
-    trial.check_new(entry)
-    return trial
+def _check(match: MatchState, entry: Entry, first_dealer_seat: int | None) -> None:
+    """Check ``entry`` against the match, with the first dealer this command sets, if any."""
+    if first_dealer_seat is not None:
+        match = match.trial(match.entries, first_dealer=first_dealer_seat)
+    match.check_new(entry)
 
 
 def record_hand(
@@ -188,7 +187,7 @@ def record_hand(
     payload = {"result_id": result_id or new_id(), "match_id": match_id, **fields}
     if scorer is not None:
         payload["scorer"] = _player_in(match, scorer, "scorer")
-    _checked(match, Entry(payload["result_id"], "hand", payload), pre, seat)
+    _check(match, Entry(payload["result_id"], "hand", payload), seat)
     return [*pre, ev.make_event(ev.HAND_RECORDED, payload, actor=actor, source=source)]
 
 
@@ -198,8 +197,7 @@ def tally_fields(
     """A tally in the match's seat order: ``order`` names the players of the two columns
     (or the two counts of each row) when they are not written in the pairing's order."""
     if isinstance(tally, str):
-        parsed = parse_tally(tally)
-        data: dict[str, Any] = {"rows" if ":" in tally else "columns": parsed}
+        data: dict[str, Any] = tally_payload(tally)
     else:
         data = {k: [list(map(int, x)) for x in v] for k, v in tally.items()}
     if order is not None:
@@ -241,7 +239,7 @@ def record_tally(
     if scorer is not None:
         payload["scorer"] = _player_in(match, scorer, "scorer")
     pre, seat = _first_dealer_events(match, first_dealer, None, actor)
-    _checked(match, Entry(payload["result_id"], "tally", payload), pre, seat)
+    _check(match, Entry(payload["result_id"], "tally", payload), seat)
     return [*pre, ev.make_event(ev.TALLY_RECORDED, payload, actor=actor, source=source)]
 
 

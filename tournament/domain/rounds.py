@@ -29,6 +29,7 @@ from tournament.domain.pairing import (
     withdrawn,
 )
 from tournament.domain.registration import player, require_created, seed_order
+from tournament.domain.results import forfeit_payload
 from tournament.domain.standings import standings
 from tournament.domain.state import Tournament
 from tournament.eventstore.api import NewEvent
@@ -123,8 +124,6 @@ def _events(
                 "first_dealer": None,
             }
         )
-        from tournament.domain.results import forfeit_payload
-
         forfeits.append(
             ev.make_event(
                 ev.MATCH_FORFEITED,

@@ -77,8 +77,8 @@ class Settings:
     tiebreaks: tuple[str, ...] = ()
     first_dealer: str = "higher_seed"
     #: Bummerl (winner, loser) of a forfeit or no-show, and of a bye.
-    forfeit_score: tuple[int, int] = (0, 0)
-    bye_score: tuple[int, int] = (0, 0)
+    forfeit_score: tuple[int, int] = (2, 0)
+    bye_score: tuple[int, int] = (2, 0)
     withdrawal: str = "forfeit"
     #: Master seed of every draw of the tournament (lots, first dealers, pairings).
     seed: int = 0

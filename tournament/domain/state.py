@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from tournament.domain import events as ev
-from tournament.domain.matchstate import EMPTY, Entry, MatchState, Summary
+from tournament.domain.matchstate import Entry, MatchState, Summary
 from tournament.domain.settings import Settings
 
 ENTRY_KINDS = {
@@ -376,4 +376,4 @@ _HANDLERS: dict[str, Callable[[Tournament, Mapping[str, Any]], None]] = {
     ev.LIVE_HAND_STARTED: _live_started,
 }
 
-__all__ = ["EMPTY", "Player", "Round", "Stats", "Tournament", "fold"]
+__all__ = ["Player", "Round", "Stats", "Tournament", "fold"]
