@@ -57,6 +57,10 @@ def test_losers_drop_in_the_standard_pattern() -> None:
 def test_grand_final_reset_only_when_the_losers_bracket_champion_wins() -> None:
     b = double_elimination(["a", "b"])
     w1 = BracketResult("W1-1", "a")
+    before = bracket_state(b, [w1])
+    assert before.matches["GF1"].status == "ready"
+    assert before.matches["GF2"].status == "waiting"  # not before the first final is played
+    assert [m.match_id for m in before.ready()] == ["GF1"]
     wb_wins = bracket_state(b, [w1, BracketResult("GF1", "a")])
     assert wb_wins.matches["GF2"].status == "not_needed"
     assert wb_wins.champion == "a"

@@ -198,14 +198,9 @@ def _knockout(
 def _ready(
     bracket: Bracket, t: Tournament, number: int, seed: int, fixed: Mapping[str, int]
 ) -> fm.RoundPairing:
-    """The bracket's ready matches, without a grand-final reset whose first final is still
-    open (bracket_state reports the reset ready as soon as its players are known)."""
+    """The bracket's matches that can be played now."""
     state = bracket_state(bracket, bracket_results(t), withdrawn(t))
-    wanted = [
-        m.match_id
-        for m in state.ready()
-        if (first := bracket.match(m.match_id).reset_of) is None or state.matches[first].decided
-    ]
+    wanted = [m.match_id for m in state.ready()]
     if not wanted:
         return fm.RoundPairing(number, ())
     return ready_pairings(

@@ -204,6 +204,12 @@ def bracket_state(
             if result is not None:
                 conflicts[m.match_id] = "result for a grand-final reset that is not needed"
             continue
+        if first is not None and not first.decided:
+            # The reset is played only after the first grand final, and only if needed.
+            if result is not None:
+                conflicts[m.match_id] = "result for a grand-final reset before the first final"
+            states[m.match_id] = MatchState(m.match_id, first.player_a, first.player_b, "waiting")
+            continue
         state = _play(m.match_id, a, b, result, gone, conflicts)
         states[m.match_id] = state
     champion = None
