@@ -12,11 +12,10 @@ import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-
-import pytest
+from typing import Any
 
 from tests.eventstore.conftest import Database
 from tournament.eventstore import ConcurrencyError, NewEvent, SQLEventStore
@@ -116,24 +115,58 @@ def test_processes_race_on_one_stream(db: Database, store: SQLEventStore) -> Non
 
 
 @contextmanager
-def slow_commits(store: SQLEventStore, chance: float) -> Iterator[None]:
-    """Make some appends linger between their INSERT and their COMMIT, as a busy server
-    does: the moment at which a sequence-numbered log would show a hole."""
+def before_commit(store: SQLEventStore, pause: Callable[[], object]) -> Iterator[None]:
+    """Call ``pause()`` inside each append's transaction, after its INSERTs and before its
+    COMMIT: the moment at which a log numbered by a sequence would show a hole."""
     backend = store._backend
-    original = backend.write
+    if store.engine.dialect.name == "sqlite":
+        original = backend.write
+
+        @contextmanager
+        def write() -> Iterator[object]:
+            with original() as tx:
+                yield tx
+                pause()
+
+        backend.write = write  # type: ignore[method-assign]
+        try:
+            yield
+        finally:
+            backend.write = original  # type: ignore[method-assign]
+        return
+
+    connect = backend._connect
+
+    class Lingering:  # runs es_append() in an explicit transaction, pausing before COMMIT
+        def __init__(self, conn: Any) -> None:
+            self.conn = conn
+
+        def execute(self, sql: str, params: Any = None, **kwargs: Any) -> Any:
+            if "es_append" not in sql:
+                return self.conn.execute(sql, params, **kwargs)
+            with self.conn.transaction():
+                rows = self.conn.execute(sql, params, **kwargs).fetchall()
+                pause()
+            return _Rows(rows)
 
     @contextmanager
-    def lingering() -> Iterator[object]:
-        with original() as tx:
-            yield tx
-            if random.random() < chance:
-                time.sleep(0.005)
+    def lingering() -> Iterator[Any]:
+        with connect() as conn:
+            yield Lingering(conn)
 
-    backend.write = lingering  # type: ignore[method-assign]
+    backend._connect = lingering  # type: ignore[method-assign]
     try:
         yield
     finally:
-        backend.write = original  # type: ignore[method-assign]
+        backend._connect = connect  # type: ignore[method-assign]
+
+
+class _Rows:
+    def __init__(self, rows: list[Any]) -> None:
+        self.rows = rows
+
+    def fetchall(self) -> list[Any]:
+        return self.rows
 
 
 def test_tailing_reader_never_skips_an_event(store: SQLEventStore) -> None:
@@ -171,7 +204,12 @@ def test_tailing_reader_never_skips_an_event(store: SQLEventStore) -> None:
             errors.append(error)
 
     total = [-1]
-    with slow_commits(store, chance=0.3):
+
+    def sometimes() -> None:
+        if random.random() < 0.3:
+            time.sleep(0.005)
+
+    with before_commit(store, sometimes):
         reader = threading.Thread(target=tail)
         reader.start()
         pool = [threading.Thread(target=write, args=(i,)) for i in range(writers)]
@@ -179,6 +217,7 @@ def test_tailing_reader_never_skips_an_event(store: SQLEventStore) -> None:
             t.start()
         for t in pool:
             t.join()
+        assert not errors, errors
         total[0] = store.read_all()[-1].position
         done.set()
         reader.join(timeout=60)
@@ -191,33 +230,21 @@ def test_tailing_reader_never_skips_an_event(store: SQLEventStore) -> None:
         )
 
 
-@pytest.mark.parametrize("kind", ["postgresql"])
-def test_advisory_lock_orders_commits(kind: str, pg_db: Database) -> None:
-    """While one append holds the lock (between INSERT and COMMIT), another append waits,
-    and a reader sees neither: the later position cannot become visible first."""
-    store = SQLEventStore(pg_db.engine())
+def test_an_uncommitted_append_holds_back_later_ones(store: SQLEventStore) -> None:
+    """While one append sits between its INSERT and its COMMIT, another append waits for
+    the lock and a reader sees neither: a later position cannot become visible first."""
     store.append("a", [event(0)], None)
     entered, release = threading.Event(), threading.Event()
-    original = store._backend.write
-
-    @contextmanager
-    def held() -> Iterator[object]:
-        with original() as tx:
-            yield tx
-            entered.set()
-            release.wait(10)
-
-    store._backend.write = held  # type: ignore[method-assign]
-    slow = threading.Thread(target=store.append, args=("a", [event(1)], None))
-    slow.start()
-    assert entered.wait(10)
-    store._backend.write = original  # type: ignore[method-assign]
-    fast = threading.Thread(target=store.append, args=("b", [event(2)], None))
-    fast.start()
+    first = threading.Thread(target=store.append, args=("a", [event(1)], None))
+    with before_commit(store, lambda: (entered.set(), release.wait(10))):
+        first.start()
+        assert entered.wait(10)
+    second = threading.Thread(target=store.append, args=("b", [event(2)], None))
+    second.start()
     time.sleep(0.2)
-    assert fast.is_alive()  # waiting for the lock
+    assert second.is_alive()  # waiting for the lock
     assert [e.position for e in store.read_all()] == [1]
     release.set()
-    slow.join(10)
-    fast.join(10)
+    first.join(10)
+    second.join(10)
     assert [(e.stream_id, e.position) for e in store.read_all()] == [("a", 1), ("a", 2), ("b", 3)]

@@ -26,6 +26,7 @@ from typing import Any, NamedTuple
 
 import sqlalchemy as sa
 
+from tournament.eventstore.chain import GENESIS, event_hash, format_time
 from tournament.eventstore.errors import DuplicateEventError, EventStoreError
 
 COLUMNS = (
@@ -68,6 +69,37 @@ class Head(NamedTuple):
     key_last: int | None
 
 
+class Prepared(NamedTuple):
+    """A checked event, its payload and metadata already canonical JSON text."""
+
+    event_id: uuid.UUID
+    type: str
+    schema_version: int
+    payload: dict[str, Any]
+    metadata: dict[str, Any]
+    payload_json: str
+    metadata_json: str
+
+
+class Appended(NamedTuple):
+    links: list[tuple[int, int, str, str]]  # (position, version, prev_hash, hash) per event
+
+
+class Replay(NamedTuple):
+    """The idempotency key was used before: for these versions of this stream."""
+
+    stream_id: str
+    first: int
+    last: int
+
+
+class Conflict(NamedTuple):
+    actual: int  # the stream's version, which was not the expected one
+
+
+AppendResult = Appended | Replay | Conflict
+
+
 class StoreNotReadyError(EventStoreError):
     """The database has no event store tables: run ``tournament db upgrade``."""
 
@@ -92,6 +124,17 @@ class WriteTx:
 
 class Backend:
     engine: sa.Engine
+
+    def append(
+        self,
+        stream_id: str,
+        events: Sequence[Prepared],
+        expected: int | None,
+        key: str | None,
+        now: datetime,
+    ) -> AppendResult:
+        """Steps 1-6 of the append algorithm (docs/event-store.md), atomically."""
+        raise NotImplementedError
 
     def write(self) -> contextlib.AbstractContextManager[WriteTx]:
         raise NotImplementedError
@@ -121,6 +164,34 @@ def make_backend(engine: sa.Engine) -> Backend:
     raise EventStoreError(
         f"the event store runs on SQLite or PostgreSQL with psycopg 3, not {engine.url!r}"
     )
+
+
+def chain_links(
+    stream_id: str, head: Head, events: Sequence[Prepared], now: datetime, backend: Backend
+) -> tuple[list[tuple[int, int, str, str]], list[dict[str, Any]]]:
+    """Positions, versions and chained hashes after ``head``; and the rows to insert."""
+    stamp = format_time(now)
+    db_now = backend.db_time(now)
+    prev = head.hash or GENESIS
+    position, version = head.position, head.version
+    links, rows = [], []
+    for p in events:
+        position += 1
+        version += 1
+        digest = event_hash(
+            prev, stream_id, version, str(p.event_id), p.type, p.schema_version,
+            stamp, p.metadata_json, p.payload_json,
+        )  # fmt: skip
+        links.append((position, version, prev, digest))
+        rows.append(
+            {
+                "p": position, "e": backend.db_uuid(p.event_id), "s": stream_id, "v": version,
+                "t": p.type, "sv": p.schema_version, "pl": p.payload_json,
+                "md": p.metadata_json, "ra": db_now, "ph": prev, "h": digest,
+            }
+        )  # fmt: skip
+        prev = digest
+    return links, rows
 
 
 # --- SQLite ------------------------------------------------------------------------------
@@ -180,6 +251,32 @@ class SQLiteBackend(Backend):
                     raise _not_ready(error) from None
                 raise
 
+    def append(
+        self,
+        stream_id: str,
+        events: Sequence[Prepared],
+        expected: int | None,
+        key: str | None,
+        now: datetime,
+    ) -> AppendResult:
+        with self.write() as tx:
+            head = tx.head(stream_id, key)
+            if head.key_stream is not None:
+                return Replay(head.key_stream, head.key_first or 0, head.key_last or 0)
+            if expected is not None and head.version != expected:
+                return Conflict(head.version)
+            if not events:
+                return Appended([])
+            links, rows = chain_links(stream_id, head, events, now, self)
+            key_row = None
+            if key is not None:
+                key_row = {
+                    "k": key, "s": stream_id, "first": head.version + 1,
+                    "last": head.version + len(events), "ra": self.db_time(now),
+                }  # fmt: skip
+            tx.insert(rows, key_row)
+        return Appended(links)
+
     @contextlib.contextmanager
     def write(self) -> Iterator[WriteTx]:
         with self._connect() as conn:
@@ -222,9 +319,21 @@ _PG_INSERT_KEY = _pyformat(INSERT_KEY)
 _PG_READ_STREAM = _pyformat(READ_STREAM)
 _PG_READ_ALL = _pyformat(READ_ALL)
 _PG_STREAM_VERSION = _pyformat(STREAM_VERSION)
+_PG_APPEND = (
+    "SELECT * FROM es_append(%s, %s, %s, %s, %s, %s::uuid[], %s::text[], %s::int[], "
+    "%s::text[], %s::text[])"
+)
 #: High half of the advisory lock key ("SCHN"); the low half is the events table's oid,
 #: so each schema (each test, each club database) has its own lock.
 _LOCK_CLASS = 0x5343484E
+
+
+def _text_array(values: list[str]) -> str:
+    """A PostgreSQL array literal of ``values`` (each quoted, ``\\`` and ``"`` escaped)."""
+    if not values:
+        return "{}"
+    quoted = [v.replace("\\", "\\\\").replace('"', '\\"') for v in values]
+    return '{"' + '","'.join(quoted) + '"}'
 
 
 def _pg_rows(raw: list[tuple[Any, ...]]) -> list[Row]:
@@ -253,23 +362,69 @@ class _PostgresWrite(WriteTx):
 class PostgresBackend(Backend):
     def __init__(self, engine: sa.Engine) -> None:
         self.engine = engine
-        # Autocommit while the store holds a connection: a read is one statement (one
-        # round trip, no BEGIN/COMMIT), a write opens its own explicit transaction.
-        self._autocommit = engine.execution_options(isolation_level="AUTOCOMMIT")
         self._lock_key: int | None = None
 
     @contextlib.contextmanager
     def _connect(self) -> Iterator[Any]:
         import psycopg
 
-        with self._autocommit.connect() as sa_conn:
+        # The pool's raw connection, switched to autocommit while the store holds it (a
+        # read is one statement, an append one es_append() call: no BEGIN/COMMIT round
+        # trips) and switched back before it returns to the pool, where SQLAlchemy users
+        # of the same engine expect a transactional connection.
+        pooled = self.engine.raw_connection()
+        conn = pooled.driver_connection
+        try:
+            conn.autocommit = True
             try:
-                yield sa_conn.connection.driver_connection
-            except psycopg.errors.UndefinedTable as error:
+                yield conn
+            finally:
+                conn.autocommit = False
+        except psycopg.errors.UndefinedTable as error:
+            pooled.close()
+            raise _not_ready(error) from None
+        except psycopg.OperationalError:
+            pooled.invalidate()  # a broken connection must not go back to the pool
+            raise
+        except BaseException:
+            pooled.close()
+            raise
+        pooled.close()
+
+    def append(
+        self,
+        stream_id: str,
+        events: Sequence[Prepared],
+        expected: int | None,
+        key: str | None,
+        now: datetime,
+    ) -> AppendResult:
+        import psycopg
+
+        # Arrays are passed as array literals: psycopg's list adaptation costs more than
+        # the rest of a single append's client side together.
+        params = (
+            stream_id, expected, key, now, format_time(now),
+            "{" + ",".join([str(e.event_id) for e in events]) + "}",
+            _text_array([e.type for e in events]),
+            "{" + ",".join([str(e.schema_version) for e in events]) + "}",
+            _text_array([e.payload_json for e in events]),
+            _text_array([e.metadata_json for e in events]),
+        )  # fmt: skip
+        with self._connect() as conn:
+            # One round trip, one implicit transaction: see migrations/versions/0002.
+            try:
+                rows = conn.execute(_PG_APPEND, params, prepare=True, binary=True).fetchall()
+            except psycopg.errors.UniqueViolation as error:
+                raise DuplicateEventError(f"an event id is already stored: {error}") from None
+            except psycopg.errors.UndefinedFunction as error:
                 raise _not_ready(error) from None
-            except psycopg.OperationalError:
-                sa_conn.invalidate()  # a broken connection must not go back to the pool
-                raise
+        if rows and rows[0][0] == "replay":
+            _, _, first, key_stream, last = rows[0]
+            return Replay(key_stream, first, int(last))
+        if rows and rows[0][0] == "conflict":
+            return Conflict(rows[0][2])
+        return Appended([(p, v, ph, h) for _, p, v, ph, h in rows])
 
     def _key(self, conn: Any) -> int:
         if self._lock_key is None:

@@ -31,14 +31,14 @@ import re
 import uuid
 from collections.abc import Iterator, Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any, NamedTuple
+from typing import Any
 
 import sqlalchemy as sa
 
 from tournament.db import make_engine
 from tournament.eventstore.api import ConcurrencyError, NewEvent, StoredEvent
-from tournament.eventstore.backends import Row, make_backend
-from tournament.eventstore.chain import GENESIS, canonical, event_hash, format_time, to_json_value
+from tournament.eventstore.backends import Conflict, Prepared, Replay, Row, make_backend
+from tournament.eventstore.chain import canonical, to_json_value
 from tournament.eventstore.errors import (
     IdempotencyKeyReusedError,
     MalformedEventError,
@@ -52,16 +52,6 @@ from tournament.eventstore.registry import REGISTRY, EventRegistry
 STREAM_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:/@+=-]{0,199}$")
 MAX_VERSION = 2**31 - 1
 _loads = json.loads
-
-
-class _Prepared(NamedTuple):
-    event_id: uuid.UUID
-    type: str
-    schema_version: int
-    payload: dict[str, Any]
-    metadata: dict[str, Any]
-    payload_json: str
-    metadata_json: str
 
 
 class SQLEventStore:
@@ -127,58 +117,24 @@ class SQLEventStore:
         if len(set(ids)) != len(ids):
             raise MalformedEventError("event_id", "the same event id twice in one append")
 
-        backend = self._backend
-        with backend.write() as tx:
-            head = tx.head(stream_id, idempotency_key)
-            if head.key_stream is not None:
-                if head.key_stream != stream_id:
-                    raise IdempotencyKeyReusedError(
-                        idempotency_key or "", head.key_stream, stream_id
-                    )
-                assert head.key_first is not None and head.key_last is not None
-                return self._decode(tx.rows(stream_id, head.key_first, head.key_last))
-            if expected_version is not None and head.version != expected_version:
-                raise ConcurrencyError(stream_id, expected_version, head.version)
-            if not prepared:
-                return []
-            now = datetime.now(UTC)
-            stamp = format_time(now)
-            db_now = backend.db_time(now)
-            db_uuid = backend.db_uuid
-            prev = head.hash or GENESIS
-            position, version = head.position, head.version
-            rows, stored = [], []
-            for p in prepared:
-                position += 1
-                version += 1
-                digest = event_hash(
-                    prev, stream_id, version, str(p.event_id), p.type, p.schema_version,
-                    stamp, p.metadata_json, p.payload_json,
-                )  # fmt: skip
-                rows.append(
-                    {
-                        "p": position, "e": db_uuid(p.event_id), "s": stream_id, "v": version,
-                        "t": p.type, "sv": p.schema_version, "pl": p.payload_json,
-                        "md": p.metadata_json, "ra": db_now, "ph": prev, "h": digest,
-                    }
-                )  # fmt: skip
-                stored.append(
-                    StoredEvent(
-                        p.event_id, stream_id, version, position, p.type, p.schema_version,
-                        p.payload, p.metadata, now, prev, digest,
-                    )
-                )  # fmt: skip
-                prev = digest
-            key_row = None
-            if idempotency_key is not None:
-                key_row = {
-                    "k": idempotency_key, "s": stream_id, "first": head.version + 1,
-                    "last": version, "ra": db_now,
-                }  # fmt: skip
-            tx.insert(rows, key_row)
+        now = datetime.now(UTC)
+        result = self._backend.append(stream_id, prepared, expected_version, idempotency_key, now)
+        if isinstance(result, Replay):
+            if result.stream_id != stream_id:
+                raise IdempotencyKeyReusedError(idempotency_key or "", result.stream_id, stream_id)
+            return self.read_stream(stream_id, result.first, result.last)
+        if isinstance(result, Conflict):
+            raise ConcurrencyError(stream_id, expected_version, result.actual)
+        stored = [
+            StoredEvent(
+                p.event_id, stream_id, version, position, p.type, p.schema_version,
+                p.payload, p.metadata, now, prev, digest,
+            )
+            for p, (position, version, prev, digest) in zip(prepared, result.links, strict=True)
+        ]  # fmt: skip
         return [self._upcast(event) for event in stored]
 
-    def _prepare(self, index: int, event: NewEvent) -> _Prepared:
+    def _prepare(self, index: int, event: NewEvent) -> Prepared:
         if not isinstance(event, NewEvent):
             raise MalformedEventError("event", f"{type(event).__name__} is not a NewEvent", index)
         entry = self.registry._types.get(event.type)  # type: ignore[arg-type]
@@ -216,7 +172,7 @@ class SQLEventStore:
             size = len(metadata_json.encode())
             if size > self.max_metadata_bytes:
                 raise PayloadTooLargeError("metadata", size, self.max_metadata_bytes, index)
-        return _Prepared(
+        return Prepared(
             event.event_id, event.type, version, payload, metadata, payload_json, metadata_json
         )
 
@@ -277,11 +233,12 @@ class SQLEventStore:
         return out
 
     def _upcast(self, event: StoredEvent) -> StoredEvent:
+        entry = self.registry._types.get(event.type)
+        if entry is None or event.schema_version >= entry.schema_version:
+            return event
         version, payload = self.registry.upcast(
             event.type, event.schema_version, dict(event.payload)
         )
-        if version == event.schema_version:
-            return event
         return dataclasses.replace(event, schema_version=version, payload=payload)
 
 
