@@ -177,3 +177,16 @@ def test_cli_export_import(sqlite_db: Database, tmp_path) -> None:
     assert again.exit_code == 1 and "empty" in again.output
     with sa.create_engine(copy).connect() as conn:
         assert conn.exec_driver_sql("SELECT count(*) FROM es_events").scalar() == 7
+
+
+def test_cli_on_an_unmigrated_database(tmp_path) -> None:
+    url = f"sqlite:///{tmp_path / 'empty.sqlite3'}"
+    result = CliRunner().invoke(main, ["verify", "--database-url", url])
+    assert result.exit_code == 1
+    assert "tournament db upgrade" in result.output
+    assert CliRunner().invoke(main, ["db", "current", "--database-url", url]).output == (
+        "not migrated\n"
+    )
+    check = CliRunner().invoke(main, ["db", "upgrade", "--database-url", url])
+    assert check.exit_code == 0
+    assert CliRunner().invoke(main, ["db", "check", "--database-url", url]).output == "no drift\n"

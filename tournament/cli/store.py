@@ -99,9 +99,14 @@ def verify(database_url: str | None) -> None:
 
     from tournament.eventstore.verify import verify as run_verify
 
+    from tournament.eventstore import EventStoreError
+
     store = _store(database_url)
-    with tqdm(unit="ev", disable=None, file=sys.stderr) as bar:
-        report = run_verify(store, on_row=lambda: bar.update())
+    try:
+        with tqdm(unit="ev", disable=None, file=sys.stderr) as bar:
+            report = run_verify(store, on_row=lambda: bar.update())
+    except EventStoreError as error:
+        raise click.ClickException(str(error)) from None
     for link in report.broken:
         click.echo(f"BROKEN {link}")
     click.echo(
@@ -120,8 +125,11 @@ def export_(file: Any, database_url: str | None) -> None:
     """Write the whole store to FILE as JSON Lines ('-' for stdout)."""
     from tournament.eventstore.backup import export_store
 
-    count = export_store(_store(database_url), file)
-    click.echo(f"exported {count} events", err=True)
+    def run() -> None:
+        count = export_store(_store(database_url), file)
+        click.echo(f"exported {count} events", err=True)
+
+    _fail_on_store_errors(run)
 
 
 @main.command("import")

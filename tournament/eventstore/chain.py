@@ -36,6 +36,13 @@ _encoder = json.JSONEncoder(
 _encode = _encoder.encode
 
 
+def _string(text: str) -> str:
+    """JSON string literal; ids, type names, hashes and time stamps need no escaping."""
+    if text.isascii() and text.isprintable() and '"' not in text and "\\" not in text:
+        return f'"{text}"'
+    return _encode(text)
+
+
 def canonical(value: Any) -> str:
     """Canonical JSON text of an already-checked JSON value."""
     return _encode(value)
@@ -54,8 +61,8 @@ def event_hash(
 ) -> str:
     """The chained hash; ``*_json`` are canonical texts (spliced, not re-encoded)."""
     body = (
-        f"[{_encode(prev_hash)},{_encode(stream_id)},{version},{_encode(event_id)},"
-        f"{_encode(event_type)},{schema_version},{_encode(recorded_at)},"
+        f"[{_string(prev_hash)},{_string(stream_id)},{version},{_string(event_id)},"
+        f"{_string(event_type)},{schema_version},{_string(recorded_at)},"
         f"{metadata_json},{payload_json}]"
     )
     return hashlib.sha256(body.encode("utf-8")).hexdigest()

@@ -135,7 +135,7 @@ class SQLEventStore:
         return [self._upcast(event) for event in stored]
 
     def _prepare(self, index: int, event: NewEvent) -> Prepared:
-        if not isinstance(event, NewEvent):
+        if type(event) is not NewEvent and not isinstance(event, NewEvent):
             raise MalformedEventError("event", f"{type(event).__name__} is not a NewEvent", index)
         entry = self.registry._types.get(event.type)  # type: ignore[arg-type]
         if entry is None:
@@ -146,15 +146,16 @@ class SQLEventStore:
                 f"event {index}: {event.type} has schema versions 1..{entry.schema_version}, "
                 f"not {version!r}"
             )
-        if not isinstance(event.event_id, uuid.UUID):
+        if type(event.event_id) is not uuid.UUID and not isinstance(event.event_id, uuid.UUID):
             raise MalformedEventError("event_id", "must be a uuid.UUID", index)
-        if not isinstance(event.payload, Mapping):
+        if type(event.payload) is not dict and not isinstance(event.payload, Mapping):
             raise MalformedEventError("payload", "must be a JSON object (a mapping)", index)
-        if not isinstance(event.metadata, Mapping):
+        if type(event.metadata) is not dict and not isinstance(event.metadata, Mapping):
             raise MalformedEventError("metadata", "must be a JSON object (a mapping)", index)
         payload = to_json_value(event.payload, "payload", index)
         metadata = to_json_value(event.metadata, "metadata", index)
-        _check_metadata(metadata, index)
+        if metadata:
+            _check_metadata(metadata, index)
         if entry.validate is not None and version == entry.schema_version:
             try:
                 entry.validate(payload)
