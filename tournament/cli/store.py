@@ -97,9 +97,8 @@ def verify(database_url: str | None) -> None:
     """Check every stream's hash chain; report the first broken link of each."""
     from tqdm import tqdm
 
-    from tournament.eventstore.verify import verify as run_verify
-
     from tournament.eventstore import EventStoreError
+    from tournament.eventstore.verify import verify as run_verify
 
     store = _store(database_url)
     try:
