@@ -115,9 +115,6 @@ class WriteTx:
     def head(self, stream_id: str, key: str | None) -> Head:
         raise NotImplementedError
 
-    def rows(self, stream_id: str, lo: int, hi: int) -> list[Row]:
-        raise NotImplementedError
-
     def insert(self, rows: Sequence[dict[str, Any]], key_row: dict[str, Any] | None) -> None:
         raise NotImplementedError
 
@@ -139,10 +136,18 @@ class Backend:
     def write(self) -> contextlib.AbstractContextManager[WriteTx]:
         raise NotImplementedError
 
-    def read_stream(self, stream_id: str, lo: int, hi: int) -> list[Row]:
+    #: Whether the driver returns uuid.UUID and aware datetimes itself (else: text).
+    native: bool
+
+    def read_stream(self, stream_id: str, lo: int, hi: int) -> list[tuple[Any, ...]]:
+        """Rows as the driver returns them (see :meth:`rows`)."""
         raise NotImplementedError
 
-    def read_all(self, after: int, limit: int) -> list[Row]:
+    def read_all(self, after: int, limit: int) -> list[tuple[Any, ...]]:
+        raise NotImplementedError
+
+    def rows(self, raw: list[tuple[Any, ...]]) -> list[Row]:
+        """Driver rows as :data:`Row` (event_id a UUID, recorded_at an aware datetime)."""
         raise NotImplementedError
 
     def stream_version(self, stream_id: str) -> int:
@@ -219,10 +224,6 @@ class _SQLiteWrite(WriteTx):
     def head(self, stream_id: str, key: str | None) -> Head:
         return Head(*self.conn.execute(HEAD, {"s": stream_id, "k": key}).fetchone())
 
-    def rows(self, stream_id: str, lo: int, hi: int) -> list[Row]:
-        raw = self.conn.execute(READ_STREAM, {"s": stream_id, "lo": lo, "hi": hi}).fetchall()
-        return _sqlite_rows(raw)
-
     def insert(self, rows: Sequence[dict[str, Any]], key_row: dict[str, Any] | None) -> None:
         try:
             if rows:
@@ -289,14 +290,17 @@ class SQLiteBackend(Backend):
                 raise
             conn.execute("COMMIT")
 
-    def read_stream(self, stream_id: str, lo: int, hi: int) -> list[Row]:
-        with self._connect() as conn:
-            raw = conn.execute(READ_STREAM, {"s": stream_id, "lo": lo, "hi": hi}).fetchall()
-        return _sqlite_rows(raw)
+    native = False
 
-    def read_all(self, after: int, limit: int) -> list[Row]:
+    def read_stream(self, stream_id: str, lo: int, hi: int) -> list[tuple[Any, ...]]:
         with self._connect() as conn:
-            raw = conn.execute(READ_ALL, {"after": after, "n": limit}).fetchall()
+            return conn.execute(READ_STREAM, {"s": stream_id, "lo": lo, "hi": hi}).fetchall()
+
+    def read_all(self, after: int, limit: int) -> list[tuple[Any, ...]]:
+        with self._connect() as conn:
+            return conn.execute(READ_ALL, {"after": after, "n": limit}).fetchall()
+
+    def rows(self, raw: list[tuple[Any, ...]]) -> list[Row]:
         return _sqlite_rows(raw)
 
     def stream_version(self, stream_id: str) -> int:
@@ -347,10 +351,6 @@ class _PostgresWrite(WriteTx):
     def head(self, stream_id: str, key: str | None) -> Head:
         return Head(*self.conn.execute(_PG_HEAD, {"s": stream_id, "k": key}).fetchone())
 
-    def rows(self, stream_id: str, lo: int, hi: int) -> list[Row]:
-        cur = self.conn.execute(_PG_READ_STREAM, {"s": stream_id, "lo": lo, "hi": hi})
-        return _pg_rows(cur.fetchall())
-
     def insert(self, rows: Sequence[dict[str, Any]], key_row: dict[str, Any] | None) -> None:
         if rows:
             with self.conn.cursor() as cur:
@@ -373,7 +373,7 @@ class PostgresBackend(Backend):
         # trips) and switched back before it returns to the pool, where SQLAlchemy users
         # of the same engine expect a transactional connection.
         pooled = self.engine.raw_connection()
-        conn = pooled.driver_connection
+        conn: Any = pooled.driver_connection
         try:
             conn.autocommit = True
             try:
@@ -447,14 +447,23 @@ class PostgresBackend(Backend):
             except psycopg.errors.UniqueViolation as error:
                 raise DuplicateEventError(f"an event id is already stored: {error}") from None
 
-    def read_stream(self, stream_id: str, lo: int, hi: int) -> list[Row]:
+    native = True
+
+    def read_stream(self, stream_id: str, lo: int, hi: int) -> list[tuple[Any, ...]]:
         with self._connect() as conn:
             cur = conn.execute(_PG_READ_STREAM, {"s": stream_id, "lo": lo, "hi": hi})
-            return _pg_rows(cur.fetchall())
+            rows: list[tuple[Any, ...]] = cur.fetchall()
+            return rows
 
-    def read_all(self, after: int, limit: int) -> list[Row]:
+    def read_all(self, after: int, limit: int) -> list[tuple[Any, ...]]:
         with self._connect() as conn:
-            return _pg_rows(conn.execute(_PG_READ_ALL, {"after": after, "n": limit}).fetchall())
+            rows: list[tuple[Any, ...]] = conn.execute(
+                _PG_READ_ALL, {"after": after, "n": limit}
+            ).fetchall()
+            return rows
+
+    def rows(self, raw: list[tuple[Any, ...]]) -> list[Row]:
+        return _pg_rows(raw)
 
     def stream_version(self, stream_id: str) -> int:
         with self._connect() as conn:

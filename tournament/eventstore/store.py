@@ -137,7 +137,7 @@ class SQLEventStore:
     def _prepare(self, index: int, event: NewEvent) -> Prepared:
         if type(event) is not NewEvent and not isinstance(event, NewEvent):
             raise MalformedEventError("event", f"{type(event).__name__} is not a NewEvent", index)
-        entry = self.registry._types.get(event.type)  # type: ignore[arg-type]
+        entry = self.registry._types.get(event.type)
         if entry is None:
             raise UnknownEventTypeError(str(event.type), index)
         version = event.schema_version
@@ -207,7 +207,7 @@ class SQLEventStore:
         """Rows exactly as stored (no upcasting, payload as canonical text): for verify
         and export."""
         while True:
-            page = self._backend.read_all(after_position, batch_size)
+            page = self._backend.rows(self._backend.read_all(after_position, batch_size))
             yield from page
             if len(page) < batch_size:
                 return
@@ -217,20 +217,32 @@ class SQLEventStore:
         """The stream's current version (0: it does not exist)."""
         return self._backend.stream_version(stream_id)
 
-    def _decode(self, rows: list[Row]) -> list[StoredEvent]:
+    def _decode(self, rows: list[tuple[Any, ...]]) -> list[StoredEvent]:
+        """Driver rows to events, upcast. The hot loop of every read (reads must reach
+        100,000 events/s): one pass, conversions inline, and the frozen dataclass filled
+        through its ``__dict__`` (what its ``__init__`` does, at a third of the cost)."""
         types = self.registry._types
+        upcast = self.registry.upcast
+        native = self._backend.native
+        to_uuid = uuid.UUID
+        parse = datetime.fromisoformat
+        new = object.__new__
         out = []
         for position, eid, sid, version, kind, sv, payload, meta, at, prev, digest in rows:
             data = _loads(payload)
             entry = types.get(kind)
             if entry is not None and sv < entry.schema_version:
-                sv, data = self.registry.upcast(kind, sv, data)
-            meta_data = _loads(meta)
-            out.append(
-                StoredEvent(
-                    eid, sid, version, position, kind, sv, data, meta_data, at, prev, digest
-                )
-            )
+                sv, data = upcast(kind, sv, data)
+            if not native:
+                eid = to_uuid(eid)
+                at = parse(at).replace(tzinfo=UTC)
+            event = new(StoredEvent)
+            event.__dict__.update(
+                event_id=eid, stream_id=sid, version=version, position=position, type=kind,
+                schema_version=sv, payload=data, metadata=_loads(meta), recorded_at=at,
+                prev_hash=prev, hash=digest,
+            )  # fmt: skip
+            out.append(event)
         return out
 
     def _upcast(self, event: StoredEvent) -> StoredEvent:

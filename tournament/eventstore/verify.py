@@ -71,18 +71,18 @@ def check_rows(rows: Iterable[Row], on_row: Callable[[], object] | None = None) 
         if on_row is not None:
             on_row()
         if position != last_position + 1:
-            problem = (
+            hole = (
                 f"positions {last_position + 1}..{position - 1} are missing"
                 if position > last_position
                 else f"position {position} does not follow {last_position}"
             )
-            report.broken.append(BrokenLink("", 0, position, problem))
+            report.broken.append(BrokenLink("", 0, position, hole))
         last_position = max(position, last_position)
         report.head_position, report.head_hash = position, digest
         if stream_id in bad:
             continue
         last_version, last_hash = heads.get(stream_id, (0, GENESIS))
-        problem = None
+        problem: str | None = None
         if version != last_version + 1:
             problem = f"follows version {last_version}: version(s) missing or out of order"
         elif prev != last_hash:
