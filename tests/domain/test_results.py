@@ -22,7 +22,7 @@ def test_a_match_is_decided_at_n_plus_one_over_two_bummerl_and_takes_nothing_aft
     with pytest.raises(DomainError) as caught:
         c.record_hand(b.state, "1.1", winner=2, game_points=1)
     assert caught.value.rule == "R20"
-    assert "match 1.1 is decided (2:0 Bummerl)" in caught.value.message
+    assert "match 1.1 is decided (Player 1 (1) won 2:0 Bummerl)" in caught.value.message
 
 
 def test_the_deal_must_alternate_once_the_first_dealer_is_known() -> None:
@@ -34,7 +34,12 @@ def test_the_deal_must_alternate_once_the_first_dealer_is_known() -> None:
     with pytest.raises(DomainError) as caught:
         c.record_hand(b.state, "1.1", winner=1, game_points=1, dealer=first)
     assert caught.value.rule == "R18"
-    assert "Bummerl 1, hand 2" in caught.value.message
+    assert caught.value.field == "dealer"
+    should, did = m.labels[1 - m.first_dealer], m.labels[m.first_dealer]
+    assert (
+        f"hand 2 of Bummerl 1 is dealt by {should}, not {did} (R18: the deal alternates every hand)"
+        in caught.value.message
+    )
     b.add(c.record_hand(b.state, "1.1", winner=1, game_points=1, dealer=other))
 
 

@@ -55,3 +55,29 @@ def test_bad_tallies_name_the_rule(text: str, rule: str, words: str) -> None:
 
 def test_parse_reads_commas_and_spaces() -> None:
     assert parse_tally("7,5,4,1,0 / 7,6") == [[7, 5, 4, 1, 0], [7, 6]]
+
+
+def test_a_column_of_sevens_is_a_player_who_never_scored() -> None:
+    assert tally_payload("7 7 7 7 / 7 6 5 3 0") == {"columns": [[7], [7, 6, 5, 3, 0]]}
+
+
+def test_equal_columns_changing_one_count_per_line_are_read_as_rows() -> None:
+    # Both counts written after every hand: the order of the hands is known.
+    payload = tally_payload("7 5 5 3 0 / 7 7 6 6 6")
+    assert payload == {"rows": [[7, 7], [5, 7], [5, 6], [3, 6], [0, 6]]}
+    assert tally_hands(payload) == [(0, 2), (1, 1), (0, 2), (0, 3)]
+
+
+def test_an_ambiguous_repeat_explains_the_notation_naming_player_hand_and_rule() -> None:
+    with pytest.raises(DomainError) as caught:
+        tally_payload("7 5 5 0 / 7 6", labels=("Anna (1)", "Berti (2)"))
+    error = caught.value
+    assert error.rule == "R17" and error.field == "tally"
+    assert "hand 2: Anna (1)'s column '7 5 5 0' repeats 5" in error.message
+    assert "a column lists the count each time it changes, e.g. '7 4 1 0 / 7'" in error.message
+
+
+def test_steps_name_the_players() -> None:
+    with pytest.raises(DomainError) as caught:
+        tally_payload("7 5 1 0 / 7", labels=("Anna (1)", "Berti (2)"))
+    assert "Anna (1)'s count goes from 5 to 1, a step of 4" in caught.value.message

@@ -18,6 +18,7 @@ organiser could not resolve from a sheet. Both are checked by replaying the matc
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections.abc import Mapping
 from typing import Any
@@ -50,11 +51,12 @@ def _who_why(by: str, reason: str) -> None:
 def _replay_ok(match: MatchState, entries: list[Entry], what: str) -> None:
     """Refuse a change that would leave hands the match cannot count (R17, R20)."""
     trial = match.trial(entries)
-    new = [p for p in trial.problems if p not in match.problems and "(R18)" not in p]
+    new = [p for p in trial.problems if p not in match.problems and "(R18" not in p]
     if new:
+        rules = re.findall(r"\((R\d+|T-[a-z-]+)", new[0])
         raise ConflictError(
             "result",
-            new[0].rsplit("(", 1)[-1].rstrip(")"),
+            rules[-1] if rules else "T-correction",
             f"{what} would leave match {match.match_id} inconsistent: {new[0]}; "
             "correct or strike the later hands first",
         )

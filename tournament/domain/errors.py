@@ -20,10 +20,17 @@ class DomainError(ValueError):
     """A command the tournament's rules refuse."""
 
     def __init__(self, field: str, rule: str, message: str) -> None:
-        super().__init__(f"{field}: {message} ({rule})")
         self.field = field
         self.rule = rule
         self.message = message
+        super().__init__(self.line())
+
+    def line(self) -> str:
+        """One line for the organiser: field, message, rule (once, if the message already
+        cites it as "(R18: the deal alternates ...)")."""
+        if f"({self.rule}" in self.message:
+            return f"{self.field}: {self.message}"
+        return f"{self.field}: {self.message} ({self.rule})"
 
     def to_json(self) -> dict[str, Any]:
         return {"field": self.field, "rule": self.rule, "message": self.message}

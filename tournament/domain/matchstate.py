@@ -16,7 +16,8 @@ nothing is ever edited in place and a correction's reversal restores the exact s
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
 from engine import EngineError, HandResult, Match
@@ -56,7 +57,30 @@ def where(engine: Match) -> str:
     """Where the next hand of a match goes, for messages."""
     if engine.is_decided:
         return f"hand {engine.hand_count + 1} of the match"
-    return f"Bummerl {len(engine.bummerls)}, hand {len(engine.current.hands) + 1}"
+    return f"hand {len(engine.current.hands) + 1} of Bummerl {len(engine.bummerls)}"
+
+
+def explain(error: EngineError, engine: Match, hand: HandResult, labels: Sequence[str]) -> str:
+    """The engine's refusal of ``hand`` in the organiser's words: players by name and start
+    number instead of seats, the Bummerl by number, the rule id with what it says.
+
+    >>> m = Match(3, first_dealer=0)
+    >>> bad = HandResult(winner=0, game_points=2, dealer=1)
+    >>> try:
+    ...     m.record(bad)
+    ... except EngineError as error:
+    ...     print(explain(error, m, bad, ("Bernd (2)", "Franz (6)")))
+    hand 1 of Bummerl 1 is dealt by Bernd (2), not Franz (6) (R18: the deal alternates every hand)
+    """
+    if error.rule == "R18" and hand.dealer is not None and not engine.is_decided:
+        expected = engine.current.next_dealer
+        return (
+            f"{where(engine)} is dealt by {labels[expected]}, not {labels[hand.dealer]} "
+            "(R18: the deal alternates every hand)"
+        )
+    # Any other refusal: the engine's text with its seats named.
+    text = re.sub(r"\bseat ([01])\b", lambda m: labels[int(m.group(1))], error.message)
+    return f"{where(engine)}: {text} ({error.rule})"
 
 
 class Summary(NamedTuple):
@@ -86,6 +110,7 @@ class MatchState:
         "first_dealer",
         "flags",
         "forfeit",
+        "labels",
         "match_id",
         "players",
         "problems",
@@ -106,11 +131,14 @@ class MatchState:
         best_of: int = 3,
         schneiderbummerl: bool = True,
         bracket: dict[str, Any] | None = None,
+        labels: tuple[str, str] | None = None,
     ) -> None:
         self.match_id = match_id
         self.round = round
         self.table = table
         self.players = players
+        #: How messages name the two seats: "Anna Huber (12)"; the start numbers without names.
+        self.labels = labels or (str(players[0]), str(players[1]))
         self.first_dealer = first_dealer  # seat; None while unknown ("as entered")
         self.best_of = best_of
         self.schneiderbummerl = schneiderbummerl
@@ -139,8 +167,32 @@ class MatchState:
         return self.players.index(player_id)
 
     def location(self) -> str:
-        """Where the next hand goes, for messages: ``Bummerl 2, hand 3``."""
+        """Where the next hand goes, for messages: ``hand 3 of Bummerl 2``."""
         return where(self.engine)
+
+    def hand_places(self) -> dict[str, list[str]]:
+        """Where each entry's hands fell, for ``results show``: per result id, per hand of
+        the entry, ``"Bummerl 2 hand 3"`` or ``"struck"`` (or ``"not counted"``)."""
+        engine = Match(self.best_of, self.first_dealer or 0, self.schneiderbummerl)
+        places: dict[str, list[str]] = {}
+        for entry in self.entries:
+            whole = Entry(entry.result_id, entry.kind, entry.payload)
+            out = places.setdefault(entry.result_id, [])
+            for number, (winner, gp, _, reason) in enumerate(whole.hands(self.players, False), 1):
+                if number in entry.struck:
+                    out.append("struck")
+                    continue
+                here = f"Bummerl {len(engine.bummerls)} hand {len(engine.current.hands) + 1}"
+                try:
+                    engine.record(HandResult(winner, gp, None, reason))
+                except EngineError:
+                    here = "not counted"
+                out.append(here)
+        return places
+
+    def label(self, player_id: int) -> str:
+        """A player of this match as messages name it: ``Anna Huber (12)``."""
+        return self.labels[self.seat_of(player_id)]
 
     # --- changing -----------------------------------------------------------------------
     def add(self, entry: Entry) -> None:
@@ -167,21 +219,17 @@ class MatchState:
 
     def _play(self, entry: Entry) -> None:
         for winner, gp, dealer, reason in entry.hands(self.players, self.first_dealer is not None):
-            where = self.location()
+            hand = HandResult(winner, gp, dealer, reason)
             try:
-                self.engine.record(HandResult(winner, gp, dealer, reason))
+                self.engine.record(hand)
             except EngineError as error:
+                why = explain(error, self.engine, hand, self.labels)
                 if error.rule == "R18":
                     # The hand stands; a strike may have shifted the deal (see docs).
                     self.engine.record(HandResult(winner, gp, None, reason))
-                    self.problems.append(
-                        f"{where} (result {entry.result_id}): {error.message} (R18)"
-                    )
+                    self.problems.append(f"result {entry.result_id}: {why}")
                 else:
-                    self.problems.append(
-                        f"{where} (result {entry.result_id}) not counted: "
-                        f"{error.message} ({error.rule})"
-                    )
+                    self.problems.append(f"result {entry.result_id}, not counted: {why}")
 
     def _summarise(self) -> Summary:
         if self.dropped:
@@ -234,8 +282,8 @@ class MatchState:
             raise DomainError(
                 "result",
                 "R20",
-                f"match {self.match_id} is decided ({a}:{b} Bummerl); nothing is entered "
-                "after that",
+                f"match {self.match_id} is decided ({self.labels[engine.winner or 0]} won "
+                f"{max(a, b)}:{min(a, b)} Bummerl); nothing is entered after that",
             )
         if entry.kind == "tally" and engine.current.hands:
             raise DomainError(
@@ -247,15 +295,15 @@ class MatchState:
         for number, (winner, gp, dealer, reason) in enumerate(
             entry.hands(self.players, self.first_dealer is not None), 1
         ):
-            here = where(engine)
+            hand = HandResult(winner, gp, dealer, reason)
             try:
-                engine.record(HandResult(winner, gp, dealer, reason))
+                engine.record(hand)
             except EngineError as error:
                 which = f"hand {number} of the sheet, " if entry.kind == "tally" else ""
                 raise DomainError(
-                    "result",
+                    "dealer" if error.rule == "R18" else "result",
                     error.rule,
-                    f"match {self.match_id}, {which}{here}: {error.message}",
+                    f"match {self.match_id}: {which}{explain(error, engine, hand, self.labels)}",
                 ) from None
 
     def trial(self, entries: Iterable[Entry], first_dealer: int | None = None) -> MatchState:
@@ -269,6 +317,7 @@ class MatchState:
             self.best_of,
             self.schneiderbummerl,
             self.bracket,
+            self.labels,
         )
         other.entries = list(entries)
         other.dropped = self.dropped

@@ -49,7 +49,7 @@ def find_match(t: Tournament, match_id: str) -> MatchState:
 
 def _player_in(match: MatchState, player_id: Any, field: str) -> int:
     if player_id not in match.players:
-        a, b = match.players
+        a, b = match.labels
         raise DomainError(
             field, "T-match", f"player {player_id} does not play match {match.match_id} ({a} v {b})"
         )
@@ -141,7 +141,7 @@ def _first_dealer_events(
             raise ConflictError(
                 "first_dealer",
                 "R18",
-                f"match {match.match_id}: player {match.players[match.first_dealer]} deals first",
+                f"match {match.match_id}: {match.labels[match.first_dealer]} deals first",
             )
         return [], None
     if first_dealer is None and dealer is not None and not match.entries:
@@ -196,8 +196,11 @@ def tally_fields(
 ) -> dict[str, Any]:
     """A tally in the match's seat order: ``order`` names the players of the two columns
     (or the two counts of each row) when they are not written in the pairing's order."""
+    labels = match.labels
+    if order is not None and list(order) == list(match.players)[::-1]:
+        labels = labels[::-1]  # the text's columns are in the sheet's order
     if isinstance(tally, str):
-        data: dict[str, Any] = tally_payload(tally)
+        data: dict[str, Any] = tally_payload(tally, labels)
     else:
         data = {k: [list(map(int, x)) for x in v] for k, v in tally.items()}
     if order is not None:
@@ -205,14 +208,14 @@ def tally_fields(
             raise DomainError(
                 "players",
                 "T-tally",
-                f"the columns belong to {match.players[0]} and {match.players[1]}",
+                f"the columns belong to {match.labels[0]} and {match.labels[1]}",
             )
         if list(order) != list(match.players):
             if "columns" in data:
                 data["columns"] = data["columns"][::-1]
             else:
                 data["rows"] = [row[::-1] for row in data["rows"]]
-    tally_hands(data)
+    tally_hands(data, match.labels)
     return data
 
 

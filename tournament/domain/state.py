@@ -136,6 +136,11 @@ class Tournament:
             if not (m := self.matches[mid]).decided and not m.dropped
         ]
 
+    def label(self, player_id: int) -> str:
+        """A player as messages and printouts name it: ``Anna Huber (12)``."""
+        player = self.players.get(player_id)
+        return f"player {player_id}" if player is None else f"{player.name} ({player_id})"
+
     def entry(self, result_id: str) -> tuple[MatchState, Entry]:
         match = self.matches[self.result_match[result_id]]
         return match, next(e for e in match.entries if e.result_id == result_id)
@@ -274,6 +279,7 @@ def _round_started(t: Tournament, p: Mapping[str, Any]) -> None:
             settings.best_of,
             settings.schneiderbummerl,
             m.get("bracket"),
+            (t.label(a), t.label(b)),
         )
         t.matches[match.match_id] = match
         t.player_matches[a].append(match.match_id)

@@ -17,6 +17,16 @@ after every hand the winner writes its new count (R17). Two shapes are read:
     Traceback (most recent call last):
     ...
     tournament.domain.errors.DomainError: tally: hand 2: ... from 5 to 1, a step of 4; ... (R13)
+
+A column lists a count only when it changes, so a player who never scored is just ``7``.
+Organisers also type ``7 7 7 7``; repeated counts are read when they can mean one thing
+only: a column of nothing but 7s, or two equally long columns that change one count per
+line (both counts written after every hand, i.e. rows)::
+
+    >>> tally_payload("7 7 7 7 / 7 4 1 0")
+    {'rows': [[7, 7], [7, 4], [7, 1], [7, 0]]}
+    >>> tally_payload("7 7 / 7 4 1 0")
+    {'columns': [[7], [7, 4, 1, 0]]}
 """
 
 from __future__ import annotations
@@ -28,6 +38,12 @@ from typing import Any
 from tournament.domain.errors import DomainError
 
 START = 7
+#: How messages name the two players when the tally is not tied to a match yet.
+SEATS = ("the first column's player", "the second column's player")
+NOTATION = (
+    "a column lists the count each time it changes, e.g. '7 4 1 0 / 7', "
+    "or write both counts after every hand, e.g. '7:7 7:4 7:1 7:0'"
+)
 
 
 def parse_tally(text: str) -> list[list[int]]:
@@ -54,16 +70,56 @@ def parse_tally(text: str) -> list[list[int]]:
     return columns
 
 
-def tally_payload(text: str) -> dict[str, Any]:
-    """The ``tally`` part of a ``result.bummerl_tally_recorded`` payload from text."""
+def tally_payload(text: str, labels: Sequence[str] = SEATS) -> dict[str, Any]:
+    """The ``tally`` part of a ``result.bummerl_tally_recorded`` payload from text;
+    ``labels`` name the two players in messages (``"Anna Huber (12)"``)."""
     parsed = parse_tally(text)
-    key = "rows" if ":" in text else "columns"
-    payload = {key: parsed}
-    tally_hands(payload)  # validate now, so a bad sheet never reaches the store
+    payload = {"rows": parsed} if ":" in text else _read_columns(parsed, labels)
+    tally_hands(payload, labels)  # validate now, so a bad sheet never reaches the store
     return payload
 
 
-def tally_hands(tally: Mapping[str, Any]) -> list[tuple[int, int]]:
+def _read_columns(columns: list[list[int]], labels: Sequence[str]) -> dict[str, Any]:
+    """Columns as typed; repeated counts only when they can mean one thing (module doc)."""
+    if not any(_repeats(column) for column in columns):
+        return {"columns": columns}
+    if len(columns[0]) == len(columns[1]) and _one_change_per_line(columns):
+        return {"rows": [[a, b] for a, b in zip(*columns, strict=True)]}
+    collapsed = [[START] if set(column) == {START} else column for column in columns]
+    for seat, column in enumerate(collapsed):
+        hand = _repeats(column)
+        if hand:
+            raise DomainError(
+                "tally",
+                "R17",
+                f"hand {hand}: {labels[seat]}'s column '{' '.join(map(str, column))}' "
+                f"repeats {column[hand]}; {NOTATION}",
+            )
+    return {"columns": collapsed}
+
+
+def _repeats(column: Sequence[int]) -> int:
+    """The first position (1-based hand) where a column repeats the count before; 0: none."""
+    return next((i for i in range(1, len(column)) if column[i] == column[i - 1]), 0)
+
+
+def _one_change_per_line(columns: Sequence[Sequence[int]]) -> bool:
+    a, b = columns
+    return all((a[i] != a[i - 1]) + (b[i] != b[i - 1]) == 1 for i in range(1, len(a)))
+
+
+def tally_text(tally: Mapping[str, Any]) -> str:
+    """A stored tally as the organiser types it: ``7 5 0 / 7 6`` or ``7:7 5:7 ...``.
+
+    >>> tally_text({"columns": [[7, 5, 0], [7, 6]]}), tally_text({"rows": [[7, 7], [7, 4]]})
+    ('7 5 0 / 7 6', '7:7 7:4')
+    """
+    if "rows" in tally:
+        return " ".join(f"{a}:{b}" for a, b in tally["rows"])
+    return " / ".join(" ".join(map(str, column)) for column in tally["columns"])
+
+
+def tally_hands(tally: Mapping[str, Any], labels: Sequence[str] = SEATS) -> list[tuple[int, int]]:
     """The hands of a finished Bummerl tally as ``(winner seat, game points struck)``.
 
     Raises :class:`DomainError` naming the hand and the rule for any step that a Bummerl
@@ -71,13 +127,13 @@ def tally_hands(tally: Mapping[str, Any]) -> list[tuple[int, int]]:
     no count ending at 0, or a hand after the Bummerl ended (R17).
     """
     if "rows" in tally:
-        return _rows(tally["rows"])
+        return _rows(tally["rows"], labels)
     if "columns" in tally:
-        return _columns(tally["columns"])
+        return _columns(tally["columns"], labels)
     raise DomainError("tally", "T-tally", "a tally has 'columns' or 'rows'")
 
 
-def _columns(columns: Sequence[Sequence[int]]) -> list[tuple[int, int]]:
+def _columns(columns: Sequence[Sequence[int]], labels: Sequence[str]) -> list[tuple[int, int]]:
     if len(columns) != 2:
         raise DomainError("tally", "T-tally", "a tally has one column per player, two in all")
     per_seat: list[list[int]] = []
@@ -92,10 +148,10 @@ def _columns(columns: Sequence[Sequence[int]]) -> list[tuple[int, int]]:
                 raise DomainError(
                     "tally",
                     "R17",
-                    f"seat {seat}'s count reached 0 at its hand {i - 1}; a hand after the Bummerl "
-                    "ended cannot be entered",
+                    f"{labels[seat]}'s count reached 0 at their hand {i - 1}; a hand after "
+                    "the Bummerl ended cannot be entered",
                 )
-            steps.append(_step(seat, before, after, i))
+            steps.append(_step(labels[seat], before, after, i))
         per_seat.append(steps)
     ends = [seat for seat in (0, 1) if _ends_at_zero(columns[seat])]
     if not ends:
@@ -116,7 +172,7 @@ def _columns(columns: Sequence[Sequence[int]]) -> list[tuple[int, int]]:
     return [*hands, (winner, last)]
 
 
-def _rows(rows: Sequence[Sequence[int]]) -> list[tuple[int, int]]:
+def _rows(rows: Sequence[Sequence[int]], labels: Sequence[str]) -> list[tuple[int, int]]:
     counts = [(START, START)] + [(int(a), int(b)) for a, b in rows]
     if counts[1] == (START, START):
         counts = counts[1:]  # the sheet wrote the starting 7:7 as its first row
@@ -136,7 +192,7 @@ def _rows(rows: Sequence[Sequence[int]]) -> list[tuple[int, int]]:
                 "player (the hand's winner) strikes off per hand",
             )
         seat = changed[0]
-        hands.append((seat, _step(seat, before[seat], after[seat], i)))
+        hands.append((seat, _step(labels[seat], before[seat], after[seat], i)))
     if not hands or 0 not in counts[-1]:
         raise DomainError(
             "tally",
@@ -146,21 +202,25 @@ def _rows(rows: Sequence[Sequence[int]]) -> list[tuple[int, int]]:
     return hands
 
 
-def _step(seat: int, before: int, after: int, hand: int) -> int:
+def _step(who: str, before: int, after: int, hand: int) -> int:
     step = before - after
     if after < 0 or after > START:
         raise DomainError("tally", "R17", f"hand {hand}: a count runs from 7 to 0, not {after}")
-    if step <= 0:
+    if step == 0:
+        raise DomainError(
+            "tally", "R17", f"hand {hand}: {who}'s count stays at {after}; {NOTATION}"
+        )
+    if step < 0:
         raise DomainError(
             "tally",
             "R17",
-            f"hand {hand}: seat {seat}'s count goes from {before} to {after}; it only goes down",
+            f"hand {hand}: {who}'s count goes from {before} to {after}; it only goes down",
         )
     if step > 3:
         raise DomainError(
             "tally",
             "R13",
-            f"hand {hand}: seat {seat}'s count goes from {before} to {after}, a step of {step}; "
+            f"hand {hand}: {who}'s count goes from {before} to {after}, a step of {step}; "
             "a hand gives 1, 2 or 3 game points",
         )
     return step
