@@ -53,7 +53,7 @@ def test_a_swiss_evening(cli, tmp_path: Path) -> None:  # type: ignore[no-untype
     out = cli("round", "start").output
     assert "table   1" in out and "bye" in out and "deals first" in out
     t = cli("round", "show").output
-    assert "[1.1]" in t and "[1.2]" in t
+    assert " 1.1 " in t and " 1.2 " in t
     # Table 1 by tally, table 2 by hands, forfeit-free.
     one = cli("results", "enter", "1.1", "--tally", "7 5 4 1 0 / 7 6 3").output
     assert "Bummerl 1:0" in one
@@ -70,7 +70,7 @@ def test_a_swiss_evening(cli, tmp_path: Path) -> None:  # type: ignore[no-untype
     assert out.exit_code == 1 and "R20" in out.output
     assert "Traceback" not in out.output
     text = cli("standings").output
-    assert "Freitagsturnier" in text and "buchholz" in text
+    assert "Freitagsturnier" in text and "Buchholz" in text
     rows = list(csv.DictReader(io.StringIO(cli("standings", "--csv").output)))
     assert len(rows) == 5 and rows[0]["rank"] == "1"
     data = json.loads(cli("standings", "--json").output)
@@ -87,9 +87,11 @@ def test_a_swiss_evening(cli, tmp_path: Path) -> None:  # type: ignore[no-untype
     before = events(cli)
     cli("results", "correct", rid, "--void", "--by", "ref", "--why", "wrong table", "--yes")
     assert events(cli) == before + 1
-    assert "VOID" in cli("results", "show", "1.1").output
+    assert f"{rid}  VOID" in cli("results", "show", "1.1").output
     cli("results", "correct", rid, "--undo", "--by", "ref", "--why", "it was right", "--yes")
-    assert "VOID" not in cli("results", "show", "1.1").output
+    shown = cli("results", "show", "1.1").output
+    assert f"{rid}  tally 7 5 4 1 0 / 7 6 3" in shown
+    assert "'wrong table': tally 7 5 4 1 0 / 7 6 3 (Carla (3) / Berti (2)) -> VOID" in shown
     out = cli("round", "start").output
     assert "Round 2" in out
     assert "bracket" in cli("bracket", ok=False).output
@@ -157,6 +159,101 @@ def test_live_hand_through_the_engine(cli) -> None:  # type: ignore[no-untyped-d
     out = cli("live", "play", stream, *actions).output
     assert "hand over" in out
     shown = cli("results", "show", "1.1").output
-    assert "hand:" in shown
+    assert "(live)" in shown and "live by" in shown
     bad = cli("live", "play", stream, "0:AH", ok=False)
     assert bad.exit_code == 1 and "nothing stored" in bad.output
+
+
+def friday_match(cli, best_of: str = "3") -> None:  # type: ignore[no-untyped-def]
+    """Bernd (1) v Franz (2), Bernd deals first."""
+    cli("create", "Cup", "--best-of", best_of, "--seed", "1", "--first-dealer", "higher_seed")
+    cli("players", "add", "Bernd", "--rating", "1600")
+    cli("players", "add", "Franz", "--rating", "1500")
+    cli("players", "seed", "--by", "rating")
+    cli("round", "start")
+
+
+def test_a_dealer_out_of_turn_is_named_with_bummerl_and_rule(cli) -> None:  # type: ignore[no-untyped-def]
+    friday_match(cli)
+    assert "deals first: Bernd (1)" in cli("round", "show").output
+    cli("results", "enter", "1.1", "--tally", "7 4 1 0 / 7 6")
+    before = events(cli)
+    out = cli(
+        "results", "enter", "1.1", "--winner", "1", "--points", "1", "--dealer", "1", ok=False
+    )
+    assert out.exit_code == 1 and "Traceback" not in out.output
+    assert out.output.strip() == (
+        "Error: dealer: match 1.1: hand 1 of Bummerl 2 is dealt by Franz (2), not Bernd (1) "
+        "(R18: the deal alternates every hand)"
+    )
+    assert events(cli) == before
+
+
+def test_the_match_line_says_who_leads_and_what_each_has_to_go(cli) -> None:  # type: ignore[no-untyped-def]
+    friday_match(cli)
+    cli("results", "enter", "1.1", "--tally", "7 4 1 0 / 7 6")
+    out = cli("results", "enter", "1.1", "--winner", "1", "--points", "3").output
+    assert (
+        "Bummerl 1:0 (Bernd (1) leads); Bummerl 2 in play: Bernd (1) 4 to go, Franz (2) 7 to go; "
+        "next hand dealt by Bernd (1)" in out
+    )
+    forfeit = cli("results", "enter", "1.1", "--forfeit", "2", ok=False)
+    assert forfeit.exit_code == 0 or "decided" in forfeit.output
+
+
+def test_a_forfeit_names_the_winner(cli) -> None:  # type: ignore[no-untyped-def]
+    friday_match(cli)
+    out = cli("results", "enter", "1.1", "--forfeit", "2").output
+    assert "decided: Franz (2) wins 2:0 Bummerl by forfeit" in out
+    assert "Franz (2) won 2:0 by forfeit" in cli("round", "show").output
+
+
+def test_a_column_of_repeated_sevens_is_read_and_a_real_ambiguity_explained(cli) -> None:  # type: ignore[no-untyped-def]
+    friday_match(cli)
+    cli("results", "enter", "1.1", "--tally", "7 7 7 7 / 7 4 1 0")
+    out = cli("results", "enter", "1.1", "--tally", "7 5 5 0 / 7 6", ok=False)
+    assert out.exit_code == 1
+    assert "hand 2: Bernd (1)'s column '7 5 5 0' repeats 5" in out.output
+    assert "e.g. '7 4 1 0 / 7'" in out.output and "(R17)" in out.output
+
+
+def test_results_show_the_history_of_a_match(cli) -> None:  # type: ignore[no-untyped-def]
+    friday_match(cli)
+    cli("results", "enter", "1.1", "--winner", "1", "--points", "2", "--dealer", "1")
+    cli("results", "enter", "1.1", "--tally", "7 5 / 7 6 4 1", ok=False)  # not a fresh Bummerl
+    cli("results", "enter", "1.1", "--winner", "2", "--points", "1")
+    shown = cli("results", "show", "1.1").output
+    first, second = [line.split()[0] for line in shown.splitlines() if "wins" in line][:2]
+    cli("results", "correct", second, "--points", "3", "--by", "Referee Huber", "--why",
+        "sheet says 3", "--yes")  # fmt: skip
+    cli("results", "strike", first, "--by", "Referee Huber", "--why", "illegible", "--yes")
+    shown = cli("results", "show", "1.1").output
+    assert "Bummerl 1 hand 1: Franz (2) wins 3" in shown
+    assert "CORRECTED by Referee Huber" in shown and "'sheet says 3'" in shown
+    assert "Franz (2) wins 1 -> Franz (2) wins 3" in shown
+    assert "hand 1 STRUCK by Referee Huber" in shown and "'illegible'" in shown
+    assert "struck: Bernd (1) wins 2" in shown
+    log = cli("log").output
+    assert "result.corrected" in log and "hand.struck" in log
+
+
+def test_a_late_entry_is_checked_in_when_check_in_is_used(cli) -> None:  # type: ignore[no-untyped-def]
+    cli("create", "Cup", "--best-of", "1", "--seed", "1")
+    for name in ("Anna", "Berti", "Carla", "Doris"):
+        cli("players", "add", name)
+    assert "checked in: 1, 2, 3" in cli("players", "checkin", "1-3").output
+    cli("round", "start")
+    out = cli("players", "add", "Emil").output
+    assert "late entry, checked in" in out
+    assert "checked in" in cli("players", "list").output.splitlines()[-1]
+
+
+def test_standings_headers_say_what_the_tie_breaks_are(cli) -> None:  # type: ignore[no-untyped-def]
+    cli("create", "Cup", "--seed", "1", "--tiebreaks", "buchholz,bummerl_diff,game_point_diff,lot")
+    cli("players", "add", "Theresia Wieser-Obermüllner")
+    cli("players", "add", "Bo")
+    lines = cli("standings").output.splitlines()
+    assert "Buchholz" in lines[1] and "Bummerl+/-" in lines[1] and "game pts+/-" in lines[1]
+    assert any("Theresia Wieser-Obermüllner (1) " in line for line in lines)
+    # Every row is as wide as the header: the columns line up.
+    assert len({len(line) for line in lines[1:4]}) == 1

@@ -30,6 +30,7 @@ import click
 
 from tournament.cli import main
 from tournament.domain import commands as c
+from tournament.domain import events as ev
 from tournament.domain.csvio import (
     CsvImportError,
     import_players,
@@ -39,11 +40,13 @@ from tournament.domain.csvio import (
     standings_json,
 )
 from tournament.domain.errors import DomainError
+from tournament.domain.matchstate import Entry
 from tournament.domain.pairing import places
 from tournament.domain.preview import preview
 from tournament.domain.settings import FIRST_DEALER_RULES, FORMATS, TIEBREAKS, WITHDRAWAL_POLICIES
 from tournament.domain.standings import standings as compute_standings
 from tournament.domain.state import Tournament
+from tournament.domain.tally import tally_text
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -61,16 +64,64 @@ def _pointer() -> Path:
 
 
 def _service() -> Any:
+    """The service on the configured store (``DATABASE_URL``)."""
     from tournament.config import database_url
-    from tournament.domain.service import TournamentService
-    from tournament.eventstore import SQLEventStore, migrate
 
-    url = database_url()
+    return _service_at(database_url())
+
+
+@functools.cache
+def _service_at(url: str) -> Any:
+    """One service per store and process: a command asks for it several times, and the
+    service keeps the folded tournament, so the stream is read and folded once."""
+    from tournament.domain.service import TournamentService
+    from tournament.eventstore import SQLEventStore
+
     if url.startswith("sqlite:///"):
         # A club laptop needs no setup step: the SQLite file is created and migrated here.
-        Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
-        migrate.upgrade(url)
+        path = Path(url.removeprefix("sqlite:///"))
+        if not _at_head(path):
+            from tournament.eventstore import migrate  # Alembic: ~75 ms to import
+
+            path.parent.mkdir(parents=True, exist_ok=True)
+            migrate.upgrade(url)
     return TournamentService(SQLEventStore(url))
+
+
+MIGRATIONS = Path(__file__).resolve().parent.parent.parent / "migrations" / "versions"
+_REVISION = re.compile(r"^(down_revision|revision)\b[^=]*=\s*(?:[\"']([^\"']+)[\"']|None)", re.M)
+
+
+def _at_head(path: Path) -> bool:
+    """Whether the SQLite file is already at the newest migration, checked without Alembic:
+    its ``alembic_version`` against the one revision no migration file builds on. Anything
+    unexpected (no file, no table, branches, a file we cannot read) says no, and the caller
+    runs the real upgrade, which is idempotent."""
+    import sqlite3
+
+    head = _migrations_head()
+    if head is None or not path.exists():
+        return False
+    try:
+        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+            rows = db.execute("SELECT version_num FROM alembic_version").fetchall()
+    except sqlite3.Error:
+        return False
+    return rows == [(head,)]
+
+
+def _migrations_head() -> str | None:
+    revisions: set[str] = set()
+    parents: set[str] = set()
+    for file in MIGRATIONS.glob("*.py"):
+        found = dict((key, value) for key, value in _REVISION.findall(file.read_text()))
+        if not found.get("revision"):
+            return None
+        revisions.add(found["revision"])
+        if found.get("down_revision"):
+            parents.add(found["down_revision"])
+    heads = revisions - parents
+    return heads.pop() if len(heads) == 1 else None
 
 
 def _tid(tournament_id: str | None) -> str:
@@ -92,7 +143,7 @@ def _errors(func: F) -> F:
         try:
             return func(*args, **kwargs)
         except DomainError as error:
-            raise click.ClickException(f"{error.field}: {error.message} ({error.rule})") from None
+            raise click.ClickException(error.line()) from None
         except CsvImportError as error:
             raise click.ClickException(str(error)) from None
         except EventStoreError as error:
@@ -106,10 +157,14 @@ def _run(tid: str | None, command: Callable[[Tournament], list[Any]]) -> list[An
 
 
 def _ids(text: str) -> list[int]:
-    try:
-        return [int(x) for x in re.split(r"[\s,]+", text.strip()) if x]
-    except ValueError:
-        raise click.BadParameter(f"{text!r}: player numbers separated by commas") from None
+    """Start numbers: ``1,2,5`` or ranges ``1-38,40`` (checking in a whole room)."""
+    numbers: list[int] = []
+    for item in (x for x in re.split(r"[\s,]+", text.strip()) if x):
+        first, dash, last = item.partition("-")
+        if not (first.isdigit() and (not dash or last.isdigit())):
+            raise click.BadParameter(f"{item!r}: player numbers like 1,2,5 or a range 1-38")
+        numbers += range(int(first), int(last or first) + 1)
+    return numbers
 
 
 def _score(text: str | None) -> list[int] | None:
@@ -292,15 +347,24 @@ def players() -> None:
 def players_add(
     name: str, club: str, category: str, rating: int | None, tournament_id: str | None, actor: str
 ) -> None:
-    """Register a player (a late entry once round 1 has started)."""
-    stored = _run(
-        tournament_id,
-        lambda t: c.register_player(
+    """Register a player (a late entry once round 1 has started; a late entry is checked in
+    at once when check-in is in use, since only checked-in players are drawn)."""
+
+    def register(t: Tournament) -> list[Any]:
+        events = c.register_player(
             t, name, club=club, category=category, rating=rating, actor=actor
-        ),
-    )
+        )
+        p = events[0].payload
+        if p.get("late") and any(x.checked_in for x in t.players.values()):
+            # A brand-new player: nothing for check_in to refuse, so the event is made here.
+            checkin = {"player_id": p["player_id"]}
+            events.append(ev.make_event(ev.PLAYER_CHECKED_IN, checkin, actor=actor))
+        return events
+
+    stored = _run(tournament_id, register)
     p = stored[0].payload
-    click.echo(f"player {p['player_id']}: {p['name']}" + (" (late entry)" if p.get("late") else ""))
+    late = " (late entry, checked in)" if len(stored) > 1 else " (late entry)"
+    click.echo(f"player {p['player_id']}: {p['name']}" + (late if p.get("late") else ""))
 
 
 @players.command("import")
@@ -347,13 +411,13 @@ def players_withdraw(
     stored = _run(
         tournament_id, lambda t: c.withdraw(t, player_id, policy=policy, reason=reason, actor=actor)
     )
-    forfeits = [e.payload["match_id"] for e in stored if e.type == "match.forfeited"]
-    dropped = stored[0].payload.get("dropped", [])
-    click.echo(
-        f"player {player_id} withdrawn"
-        + (f"; forfeited: {', '.join(forfeits)}" if forfeits else "")
-        + (f"; dropped: {', '.join(dropped)}" if dropped else "")
-    )
+    t = _service().state(_tid(tournament_id))
+    click.echo(f"{t.label(player_id)} withdrawn")
+    for e in stored:
+        if e.type == "match.forfeited":
+            click.echo(f"  match {e.payload['match_id']}: {_standing_of(t, e.payload['match_id'])}")
+    for mid in stored[0].payload.get("dropped", []):
+        click.echo(f"  match {mid}: dropped, counts for nobody")
 
 
 @players.command("seed")
@@ -379,7 +443,7 @@ def players_seed(method: str, order: str | None, tournament_id: str | None, acto
 def players_buy_life(player_id: int, tournament_id: str | None, actor: str) -> None:
     """Preisschnapsen: buy back a life for a player who has none left."""
     _run(tournament_id, lambda t: c.buy_life(t, player_id, actor=actor))
-    click.echo(f"player {player_id} bought back a life")
+    click.echo(f"{_service().state(_tid(tournament_id)).label(player_id)} bought back a life")
 
 
 @players.command("list")
@@ -471,7 +535,7 @@ def round_show(number: int | None, tournament_id: str | None) -> None:
 
 
 def _name(t: Tournament, pid: int) -> str:
-    return f"{t.players[pid].name} ({pid})"
+    return t.label(pid)
 
 
 def _print_round(t: Tournament, number: int | None) -> None:
@@ -484,20 +548,34 @@ def _print_round(t: Tournament, number: int | None) -> None:
     )
     for w in r.warnings:
         click.echo(f"  WARNING {w}")
-    for mid in r.matches:
-        m = t.matches[mid]
-        a, b = m.players
-        dealer = "" if m.first_dealer is None else f"  deals first: {m.players[m.first_dealer]}"
-        s = m.summary
-        result = ""
-        if s.decided:
-            result = f"  -> {s.bummerl[0]}:{s.bummerl[1]}" + (" (forfeit)" if s.forfeit else "")
-        elif s.dropped:
-            result = "  -> dropped"
-        table = f"table {m.table:3}" if m.table else "walkover "
-        click.echo(f"  {table}  [{mid}]  {_name(t, a)}  v  {_name(t, b)}{dealer}{result}")
+    matches = [t.matches[mid] for mid in r.matches]
+    # Columns sized to this round's longest id and names, so 20 tables read down cleanly.
+    wide_id = max((len(m.match_id) for m in matches), default=4)
+    wide_a = max((len(m.labels[0]) for m in matches), default=10)
+    wide_b = max((len(m.labels[1]) for m in matches), default=10)
+    for m in matches:
+        table = f"table {m.table:>3}" if m.table else "walkover "
+        first = "?" if m.first_dealer is None else m.labels[m.first_dealer]
+        click.echo(
+            f"  {table}  {m.match_id:<{wide_id}}  {m.labels[0]:<{wide_a}}  v  "
+            f"{m.labels[1]:<{wide_b}}  deals first: {first:<{max(wide_a, wide_b)}}"
+            f"{_result_note(m)}".rstrip()
+        )
     for pid in r.byes:
-        click.echo(f"  bye        {_name(t, pid)}")
+        click.echo(f"  bye        {t.label(pid)}")
+
+
+def _result_note(m: Any) -> str:
+    s = m.summary
+    if s.dropped:
+        return "  -> dropped"
+    if not s.decided:
+        return ""
+    if m.winner is None:
+        return "  -> both absent"
+    seat = s.winner or 0
+    how = " by forfeit" if s.forfeit else ""
+    return f"  -> {m.labels[seat]} won {s.bummerl[seat]}:{s.bummerl[1 - seat]}{how}"
 
 
 # --- results ----------------------------------------------------------------------------------
@@ -568,17 +646,28 @@ def results_enter(
 
 
 def _standing_of(t: Tournament, mid: str) -> str:
+    """Where a match stands, in words: who won, or the Bummerl score and the counts to go."""
     m = t.matches[mid]
     s = m.summary
-    a, b = m.players
+    if s.dropped:
+        return "dropped (withdrawal)"
     if s.decided:
-        who = "nobody" if m.winner is None else _name(t, m.winner)
-        return f"decided, {who} wins {s.bummerl[0]}:{s.bummerl[1]}" + (
-            " by forfeit" if s.forfeit else ""
-        )
+        if m.winner is None:
+            return "decided: both absent, a loss for each"
+        seat = s.winner or 0
+        score = f"{s.bummerl[seat]}:{s.bummerl[1 - seat]}"
+        how = " by forfeit" if s.forfeit else ""
+        return f"decided: {m.labels[seat]} wins {score} Bummerl{how}"
+    a, b = s.bummerl
+    leader = "" if a == b else f" ({m.labels[0 if a > b else 1]} leads)"
     counts = m.engine.current.scores
-    current = f"current Bummerl {a}: {counts[0]} {b}: {counts[1]} to go"
-    return f"Bummerl {s.bummerl[0]}:{s.bummerl[1]}, {current}"
+    line = (
+        f"Bummerl {a}:{b}{leader}; Bummerl {len(m.engine.bummerls)} in play: "
+        f"{m.labels[0]} {counts[0]} to go, {m.labels[1]} {counts[1]} to go"
+    )
+    if m.first_dealer is not None and m.engine.next_dealer is not None:
+        line += f"; next hand dealt by {m.labels[m.engine.next_dealer]}"
+    return line
 
 
 @results.command("import")
@@ -602,41 +691,112 @@ def results_import(file: Any, tournament_id: str | None, actor: str) -> None:
 @tournament_option
 @_errors
 def results_show(match: str, tournament_id: str | None) -> None:
-    """A match's results with their ids (for corrections and strikes), flags and problems."""
-    t = _service().state(_tid(tournament_id))
+    """A match at a glance: every result with its id (for `correct` and `strike`), where its
+    hands fell, and its history: who entered, corrected or struck what, when and why."""
+    tid = _tid(tournament_id)
+    service = _service()
+    t = service.state(tid)
     m = t.matches[resolve_match(t, match)]
-    a, b = m.players
-    click.echo(
-        f"match {m.match_id} (round {m.round}, table {m.table}): {_name(t, a)} v {_name(t, b)}"
-    )
+    a, b = m.labels
+    dealer = "" if m.first_dealer is None else f"; {m.labels[m.first_dealer]} deals first"
+    click.echo(f"match {m.match_id} (round {m.round}, table {m.table}): {a} v {b}{dealer}")
     click.echo(f"  {_standing_of(t, m.match_id)}")
+    history = _history(service.events(tid), m)
+    places = m.hand_places()
     for e in m.entries:
+        click.echo(f"  {e.result_id}  {_what(m, e.kind, e.payload, places.get(e.result_id, []))}")
+        for line in history.get(e.result_id, []):
+            click.echo(f"  {'':12}    {line}")
+    for pid in sorted(m.signed_by):
+        click.echo(f"  signed by {m.label(pid)}")
+    for problem in m.problems:
+        click.echo(f"  PROBLEM {problem}")
+    for flag in m.flags:
+        click.echo(f"  FLAG {flag}")
+
+
+def _what(m: Any, kind: str, p: dict[str, Any] | None, places: Sequence[str] = ()) -> str:
+    """One result payload in words, players by name; ``places`` say where its hands fell."""
+    if p is None:
+        return "VOID (does not count)"
+    if kind == "forfeit":
+        if p.get("winner") is None:
+            return f"forfeit: both absent ({p.get('reason')})"
+        return f"forfeit: {m.label(p['winner'])} wins ({p.get('reason')})"
+    if kind == "tally":
+        hands = Entry("", "tally", p).hands(m.players, False)
+        bummerl = next((w.split(" hand")[0] for w in places if w.startswith("Bummerl")), "")
+        steps = "; ".join(
+            f"{n} {_short(m.labels[seat])} +{gp}" + (" (struck)" if where == "struck" else "")
+            for n, ((seat, gp, _, _), where) in enumerate(
+                zip(hands, [*places, *[""] * len(hands)], strict=False), 1
+            )
+        )
+        return (
+            f"tally {tally_text(p['tally'])} ({m.labels[0]} / {m.labels[1]})"
+            + (f", {bummerl}" if bummerl else "")
+            + (f"\n{'':18}hands: {steps}" if places else "")
+        )
+    where = f"{places[0]}: " if places else ""
+    return (
+        f"{where}{m.label(p['winner'])} wins {p['game_points']}"
+        + (f", dealt by {m.label(p['dealer'])}" if p.get("dealer") is not None else "")
+        + (f", {p['reason']}" if p.get("reason") else "")
+        + (
+            f", card points {p['card_points'][0]}:{p['card_points'][1]}"
+            if p.get("card_points")
+            else ""
+        )
+        + (" (live)" if kind == "live" else "")
+    )
+
+
+def _history(events: Sequence[Any], m: Any) -> dict[str, list[str]]:
+    """Per result id of match ``m``: when and by whom it was entered, corrected, struck."""
+    from tournament.domain import events as ev
+
+    kinds = {ev.HAND_RECORDED: "hand", ev.TALLY_RECORDED: "tally", ev.MATCH_FORFEITED: "forfeit"}
+    kinds[ev.LIVE_HAND_RECORDED] = "live"
+    out: dict[str, list[str]] = {}
+    for e in events:
         p = e.payload
-        if p is None:
-            click.echo(f"  {e.result_id}  {e.kind}: VOID")
+        if p.get("match_id") != m.match_id or "result_id" not in p:
             continue
-        if e.kind == "forfeit":
-            what = f"forfeit, winner {p.get('winner') or 'nobody'} ({p.get('reason')})"
-        elif e.kind == "tally":
-            hands = "; ".join(
-                f"{n}: {m.players[s]} +{gp}"
-                for n, (s, gp, _, _) in enumerate(e.hands(m.players, False), 1)
+        when = f"event {e.version}, {e.recorded_at.astimezone():%a %H:%M},"
+        actor = e.metadata.get("actor") or "?"
+        lines = out.setdefault(p["result_id"], [])
+        if e.type in kinds:
+            source = e.metadata.get("source") or "entered"
+            lines.append(f"{when} {source} by {actor}")
+        elif e.type == ev.RESULT_CORRECTED:
+            kind = kinds.get(_kind_of(m, p["result_id"]), "hand")
+            before = _what(m, kind, p.get("previous"))
+            after = _what(m, kind, p.get("replacement"))
+            lines.append(
+                f"{when} CORRECTED by {p['by']} ({actor}): {p['reason']!r}: {before} -> {after}"
             )
-            what = f"tally {p['tally']} -> hands {hands}"
-        else:
-            what = (
-                f"hand: {p['winner']} wins {p['game_points']}"
-                + (f", dealer {p['dealer']}" if "dealer" in p else "")
-                + (f", {p['reason']}" if "reason" in p else "")
+        elif e.type == ev.HAND_STRUCK:
+            lines.append(
+                f"{when} hand {p.get('hand') or 1} STRUCK by {p['by']} ({actor}): {p['reason']!r}"
             )
-        struck = f"  struck: {sorted(e.struck)}" if e.struck else ""
-        click.echo(f"  {e.result_id}  {what}{struck}")
-    for s in sorted(m.signed_by):
-        click.echo(f"  signed by {_name(t, s)}")
-    for p in m.problems:
-        click.echo(f"  PROBLEM {p}")
-    for f in m.flags:
-        click.echo(f"  FLAG {f}")
+    return out
+
+
+def _short(label: str) -> str:
+    """``Anna Huber (12)`` -> ``Anna Huber``: where the match's header already numbers them."""
+    return label.rsplit(" (", 1)[0]
+
+
+def _kind_of(m: Any, result_id: str) -> str:
+    from tournament.domain import events as ev
+
+    kind = next((e.kind for e in m.entries if e.result_id == result_id), "hand")
+    return {
+        "hand": ev.HAND_RECORDED,
+        "tally": ev.TALLY_RECORDED,
+        "forfeit": ev.MATCH_FORFEITED,
+        "live": ev.LIVE_HAND_RECORDED,
+    }[kind]
 
 
 def _confirmed(tid: str, new: list[Any], yes: bool, preview_only: bool) -> bool:
@@ -807,21 +967,58 @@ def standings(
         file=output,
     )
     tbs = [tb for tb in s.tiebreaks if tb != "lot"]
-    header = (
-        f"{'#':>4} {'player':30} {'pts':>4} {'W-L':>6} {'Bummerl':>8} {'game pts':>9} "
-        + " ".join(f"{tb[:10]:>10}" for tb in tbs)
+    heads = [TIEBREAK_HEADERS.get(tb, tb) for tb in tbs]
+    labels = [f"{r.name} ({r.player_id})" + ("" if r.status == "active" else f" [{r.status}]")
+              for r in rows]  # fmt: skip
+    wide = max([len("player"), *map(len, labels)])
+    click.echo(
+        f"{'#':>3}  {'player':<{wide}}  {'pts':>3}  {'W-L':>5}  {'Bummerl':>7}  {'game pts':>8}"
+        + "".join(f"  {h:>{len(h)}}" for h in heads),
+        file=output,
     )
-    click.echo(header, file=output)
-    for r in rows:
+    for r, label in zip(rows, labels, strict=True):
         wl = f"{r.wins + r.forfeit_wins}-{r.losses}"
-        tail = " ".join(f"{r.tiebreaks.get(tb, ''):>10}" for tb in tbs)
-        status = "" if r.status == "active" else f" ({r.status})"
-        name = f"{r.name} ({r.player_id}){status}"
+        bummerl = f"{r.bummerl_won}:{r.bummerl_lost}"
+        gp = f"{r.gp_won}:{r.gp_lost}"
+        tail = "".join(
+            f"  {_number(r.tiebreaks.get(tb, '')):>{len(h)}}"
+            for tb, h in zip(tbs, heads, strict=True)
+        )
         click.echo(
-            f"{r.rank:>4} {name[:30]:30} {r.points:>4} {wl:>6} "
-            f"{r.bummerl_won:>3}:{r.bummerl_lost:<4} {r.gp_won:>4}:{r.gp_lost:<4} {tail}",
+            f"{r.rank:>3}  {label:<{wide}}  {r.points:>3}  {wl:>5}  {bummerl:>7}  {gp:>8}{tail}",
             file=output,
         )
+    if tbs:
+        click.echo(
+            "tie-breaks in this order: "
+            + ", ".join(TIEBREAK_HEADERS.get(tb, tb) for tb in s.tiebreaks)
+            + " (docs/standings.md)",
+            file=output,
+        )
+
+
+#: Column headers of the tie-breaks in the terminal table (the CSV keeps the ids).
+TIEBREAK_HEADERS = {
+    "bummerl_diff": "Bummerl+/-",
+    "game_point_diff": "game pts+/-",
+    "game_points": "game pts won",
+    "direct_encounter": "head-to-head",
+    "buchholz": "Buchholz",
+    "buchholz_cut1": "Buchholz-1",
+    "median_buchholz": "median Buchholz",
+    "sonneborn_berger": "Sonneborn-Berger",
+    "wins": "wins",
+    "schneider": "Schneider",
+    "seed": "seed",
+    "lot": "lot",
+}
+
+
+def _number(value: Any) -> str:
+    """Tie-break values as numbers read: 3, not 3.0; halves stay."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
 
 
 @main.command()
@@ -841,24 +1038,43 @@ def bracket(tournament_id: str | None) -> None:
     def name(pid: str | None) -> str:
         return "?" if pid is None else f"{t.players[int(pid)].name} ({pid})"
 
-    section = None
+    heading = None
+    wide = max((len(name(str(p))) for p in t.players), default=10)
+    last = max((int(m.match_id[1:].partition("-")[0]) for m in b.matches if m.match_id[0] == "R"),
+               default=0)  # fmt: skip
     for m in b.matches:
-        if m.section != section:
-            section = m.section
-            click.echo(
-                {"R": "Bracket", "W": "Winners bracket", "L": "Losers bracket"}.get(
-                    section, "Final"
-                )
-            )
+        if _bracket_heading(m.match_id, last) != heading:
+            heading = _bracket_heading(m.match_id, last)
+            click.echo(heading)
         s = state.matches[m.match_id]
         winner = f"  -> {name(s.winner)}" if s.winner else ""
+        played = t.matches.get(m.match_id)
+        if played is not None and played.decided and played.winner is not None:
+            winner += f" {_result_note(played).split(' won ')[-1]}"
         click.echo(
-            f"  {m.match_id:6} {name(s.player_a):28} v {name(s.player_b):28} {s.status}{winner}"
+            f"  {m.match_id:6} {name(s.player_a):{wide}}  v  {name(s.player_b):{wide}}  "
+            f"{s.status}{winner}"
         )
     if state.champion:
         click.echo(f"Champion: {name(state.champion)}")
     for mid, why in state.conflicts.items():
         click.echo(f"  CONFLICT {mid}: {why}")
+
+
+def _bracket_heading(match_id: str, last_round: int) -> str:
+    """The bracket section of a match id in an organiser's words (``R3-1`` of 4 rounds:
+    semi-finals)."""
+    if match_id == "3P":
+        return "Third place"
+    if match_id.startswith("GF"):
+        return "Grand final" if match_id == "GF1" else "Grand final (reset)"
+    letter, number = match_id[0], int(match_id[1:].partition("-")[0])
+    if letter == "W":
+        return f"Winners bracket, round {number}"
+    if letter == "L":
+        return f"Losers bracket, round {number}"
+    from_end = {0: "Final", 1: "Semi-finals", 2: "Quarter-finals"}
+    return from_end.get(last_round - number, f"Round {number}")
 
 
 # --- live hands -------------------------------------------------------------------------------
@@ -886,7 +1102,11 @@ def live_deal(match: str, seed: int | None, tournament_id: str | None, actor: st
     service.execute(tid, lambda _t: started)
     dealer = started[0].payload["dealer"]
     seat0 = t.matches[started[0].payload["match_id"]].players[0]
-    click.echo(f"{stream}  (dealer: {_name(t, dealer)}; seat 0 is {_name(t, seat0)})")
+    seat1 = t.matches[started[0].payload["match_id"]].players[1]
+    click.echo(
+        f"{stream}  (dealer: {_name(t, dealer)}; seat 0 is {_name(t, seat0)}, "
+        f"seat 1 is {_name(t, seat1)})"
+    )
 
 
 @live.command("play")
@@ -925,11 +1145,16 @@ def live_play(
         ),
     )
     outcome = state.outcome()
+    m = service.state(tid).matches[service.state(tid).live_hands[hand_stream]]
+    # Actions are typed by seat (record notation), so seats stay, each with its player.
+    seat = [f"seat {n} {m.labels[n]}" for n in (0, 1)]
     if outcome.complete:
         click.echo(
-            f"hand over: seat {outcome.winner} wins {outcome.game_points} ({outcome.reason})"
+            f"hand over: {seat[outcome.winner]} wins {outcome.game_points} ({outcome.reason}); "
+            f"match {m.match_id}: {_standing_of(service.state(tid), m.match_id)}"
         )
     else:
         click.echo(
-            f"to act: seat {', '.join(map(str, outcome.to_act))}; points {list(outcome.points)}"
+            f"to act: {' or '.join(seat[n] for n in outcome.to_act)}; "
+            f"points {outcome.points[0]}:{outcome.points[1]}"
         )
