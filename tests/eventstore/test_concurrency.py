@@ -30,7 +30,7 @@ def event(writer: int | str, n: int = 0) -> NewEvent:
 def test_twenty_threads_race_for_each_version(store: SQLEventStore) -> None:
     """All 20 threads append with the version they read: exactly one wins each round."""
     threads, rounds = 20, 5
-    barrier = threading.Barrier(threads)
+    barrier = threading.Barrier(threads, timeout=60)
     outcomes: list[tuple[int, str]] = []  # (round, "win" | "conflict")
     errors: list[BaseException] = []
     lock = threading.Lock()
@@ -210,17 +210,18 @@ def test_tailing_reader_never_skips_an_event(store: SQLEventStore) -> None:
             time.sleep(0.005)
 
     with before_commit(store, sometimes):
-        reader = threading.Thread(target=tail)
+        reader = threading.Thread(target=tail, daemon=True)  # never outlives a failure
         reader.start()
         pool = [threading.Thread(target=write, args=(i,)) for i in range(writers)]
         for t in pool:
             t.start()
         for t in pool:
             t.join()
-        assert not errors, errors
-        total[0] = store.read_all()[-1].position
+        log = store.read_all()
+        total[0] = log[-1].position if log else 0
         done.set()
         reader.join(timeout=60)
+        assert not reader.is_alive(), "the reader never caught up"
     assert not errors, errors
     log = store.read_all()
     assert seen == [e.position for e in log] == list(range(1, len(log) + 1))

@@ -36,6 +36,7 @@ COLUMNS = (
 INSERT = (
     f"INSERT INTO es_events ({COLUMNS}) VALUES (:p, :e, :s, :v, :t, :sv, :pl, :md, :ra, :ph, :h)"
 )
+INSERT_TUPLES = f"INSERT INTO es_events ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 INSERT_KEY = (
     "INSERT INTO es_idempotency (key, stream_id, first_version, last_version, recorded_at) "
     "VALUES (:k, :s, :first, :last, :ra)"
@@ -115,7 +116,9 @@ class WriteTx:
     def head(self, stream_id: str, key: str | None) -> Head:
         raise NotImplementedError
 
-    def insert(self, rows: Sequence[dict[str, Any]], key_row: dict[str, Any] | None) -> None:
+    def insert(self, rows: Sequence[Any], key_row: dict[str, Any] | None) -> None:
+        """Insert rows: dicts keyed like ``INSERT``'s parameters (or, on SQLite, tuples
+        in ``COLUMNS`` order); and the idempotency key."""
         raise NotImplementedError
 
 
@@ -173,27 +176,27 @@ def make_backend(engine: sa.Engine) -> Backend:
 
 def chain_links(
     stream_id: str, head: Head, events: Sequence[Prepared], now: datetime, backend: Backend
-) -> tuple[list[tuple[int, int, str, str]], list[dict[str, Any]]]:
-    """Positions, versions and chained hashes after ``head``; and the rows to insert."""
+) -> tuple[list[tuple[int, int, str, str]], list[tuple[Any, ...]]]:
+    """Positions, versions and chained hashes after ``head``; and the rows to insert
+    (tuples in ``COLUMNS`` order)."""
     stamp = format_time(now)
     db_now = backend.db_time(now)
+    db_uuid = backend.db_uuid
     prev = head.hash or GENESIS
     position, version = head.position, head.version
     links, rows = [], []
     for p in events:
         position += 1
         version += 1
+        event_id = str(p.event_id)
         digest = event_hash(
-            prev, stream_id, version, str(p.event_id), p.type, p.schema_version,
+            prev, stream_id, version, event_id, p.type, p.schema_version,
             stamp, p.metadata_json, p.payload_json,
         )  # fmt: skip
         links.append((position, version, prev, digest))
         rows.append(
-            {
-                "p": position, "e": backend.db_uuid(p.event_id), "s": stream_id, "v": version,
-                "t": p.type, "sv": p.schema_version, "pl": p.payload_json,
-                "md": p.metadata_json, "ra": db_now, "ph": prev, "h": digest,
-            }
+            (position, db_uuid(p.event_id), stream_id, version, p.type, p.schema_version,
+             p.payload_json, p.metadata_json, db_now, prev, digest)
         )  # fmt: skip
         prev = digest
     return links, rows
@@ -224,10 +227,11 @@ class _SQLiteWrite(WriteTx):
     def head(self, stream_id: str, key: str | None) -> Head:
         return Head(*self.conn.execute(HEAD, {"s": stream_id, "k": key}).fetchone())
 
-    def insert(self, rows: Sequence[dict[str, Any]], key_row: dict[str, Any] | None) -> None:
+    def insert(self, rows: Sequence[Any], key_row: dict[str, Any] | None) -> None:
         try:
             if rows:
-                self.conn.executemany(INSERT, rows)
+                statement = INSERT_TUPLES if isinstance(rows[0], tuple) else INSERT
+                self.conn.executemany(statement, rows)
         except sqlite3.IntegrityError as error:
             raise DuplicateEventError(f"an event id is already stored: {error}") from None
         if key_row is not None:
@@ -351,7 +355,7 @@ class _PostgresWrite(WriteTx):
     def head(self, stream_id: str, key: str | None) -> Head:
         return Head(*self.conn.execute(_PG_HEAD, {"s": stream_id, "k": key}).fetchone())
 
-    def insert(self, rows: Sequence[dict[str, Any]], key_row: dict[str, Any] | None) -> None:
+    def insert(self, rows: Sequence[Any], key_row: dict[str, Any] | None) -> None:
         if rows:
             with self.conn.cursor() as cur:
                 cur.executemany(_PG_INSERT, rows)
