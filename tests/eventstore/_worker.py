@@ -37,6 +37,10 @@ def main(argv: list[str]) -> None:
             except ConcurrencyError:
                 conflicts += 1
         print(json.dumps({"wins": wins, "conflicts": conflicts}), flush=True)
+    elif mode == "once":
+        stream, key = argv[3], argv[4]
+        stored = store.append(stream, [event("once", 0), event("once", 1)], None, key)
+        print(json.dumps([str(e.event_id) for e in stored]), flush=True)
     elif mode == "batches":
         size = int(argv[3])
         print("ready", flush=True)

@@ -114,6 +114,17 @@ def test_processes_race_on_one_stream(db: Database, store: SQLEventStore) -> Non
     assert Counter(e.metadata["actor"] for e in events) == {f"p{i}": each for i in range(processes)}
 
 
+def test_idempotency_key_across_processes(db: Database, store: SQLEventStore) -> None:
+    """A client that retries from a new process (after a crash, a deploy) stores nothing
+    twice and gets the first result back."""
+    first, again = (
+        json.loads(_worker(db, "once", "orders", "key-1").communicate(timeout=60)[0])
+        for _ in range(2)
+    )
+    assert first == again
+    assert [str(e.event_id) for e in store.read_stream("orders")] == first
+
+
 @contextmanager
 def before_commit(store: SQLEventStore, pause: Callable[[], object]) -> Iterator[None]:
     """Call ``pause()`` inside each append's transaction, after its INSERTs and before its
