@@ -182,6 +182,7 @@ def chain_links(
     stamp = format_time(now)
     db_now = backend.db_time(now)
     db_uuid = backend.db_uuid
+    text_ids = not backend.native
     prev = head.hash or GENESIS
     position, version = head.position, head.version
     links, rows = [], []
@@ -195,7 +196,8 @@ def chain_links(
         )  # fmt: skip
         links.append((position, version, prev, digest))
         rows.append(
-            (position, db_uuid(p.event_id), stream_id, version, p.type, p.schema_version,
+            (position, event_id if text_ids else db_uuid(p.event_id), stream_id, version,
+             p.type, p.schema_version,
              p.payload_json, p.metadata_json, db_now, prev, digest)
         )  # fmt: skip
         prev = digest

@@ -34,6 +34,7 @@ _encoder = json.JSONEncoder(
     ensure_ascii=False, allow_nan=False, sort_keys=True, separators=(",", ":")
 )
 _encode = _encoder.encode
+_LEAVES = frozenset({str, int, bool})  # exact types only: floats need a finiteness check
 
 
 def _string(text: str) -> str:
@@ -85,6 +86,10 @@ def to_json_value(value: Any, where: str, index: int | None = None) -> Any:
         if not math.isfinite(value):
             raise MalformedEventError(where, f"{value} is not a JSON number", index)
         return value
+    if kind is dict and all(
+        type(k) is str and (type(v) in _LEAVES or v is None) for k, v in value.items()
+    ):
+        return dict(value)  # the usual flat payload: no recursion needed
     if isinstance(value, Mapping):
         out = {}
         for key, item in value.items():
