@@ -54,9 +54,12 @@ def _sqlite_engine(url: sa.URL, **kwargs: Any) -> sa.Engine:
     connect_args.setdefault("timeout", BUSY_TIMEOUT_MS / 1000)
     kwargs.setdefault("pool_size", 20)
     kwargs.setdefault("max_overflow", 20)
+    # Reuse the most recently used connection: its page cache is the warm one (each
+    # SQLite connection keeps its own, and a write elsewhere makes the others re-read).
+    kwargs.setdefault("pool_use_lifo", True)
     if not url.database or url.database == ":memory:":
-        kwargs.pop("pool_size")
-        kwargs.pop("max_overflow")
+        for option in ("pool_size", "max_overflow", "pool_use_lifo"):
+            kwargs.pop(option)
     engine = sa.create_engine(url, connect_args=connect_args, **kwargs)
 
     @sa.event.listens_for(engine, "connect")
