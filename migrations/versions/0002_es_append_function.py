@@ -24,7 +24,15 @@ down_revision = "0001"
 branch_labels = None
 depends_on = None
 
-# 1397966926 = 0x5343484E ("SCHN"): the advisory lock key's high half, as in backends.py.
+# The append lock, in one place for es_append() and for the store's other writers
+# (import): an advisory transaction lock whose key is "SCHN" (0x5343484E) in the high half
+# and the events table's oid in the low half, so each schema has its own.
+ES_APPEND_LOCK = r"""
+CREATE OR REPLACE FUNCTION es_append_lock() RETURNS void LANGUAGE sql VOLATILE AS $fn$
+    SELECT pg_advisory_xact_lock((1396918350::bigint << 32) | ('es_events'::regclass::oid)::bigint)
+$fn$
+"""
+
 ES_APPEND = r"""
 CREATE OR REPLACE FUNCTION es_append(
     p_stream text, p_expected integer, p_key text, p_recorded_at timestamptz, p_stamp text,
@@ -50,8 +58,7 @@ BEGIN
     -- positions (max + 1 under the lock) become visible in order, with no holes.
     -- Each statement below takes a fresh snapshot (VOLATILE, READ COMMITTED), so it
     -- sees every append that committed while this one waited for the lock.
-    PERFORM pg_advisory_xact_lock(
-        (1397966926::bigint << 32) | ('es_events'::regclass::oid)::bigint);
+    PERFORM es_append_lock();
     IF p_key IS NOT NULL THEN
         SELECT k.stream_id, k.first_version, k.last_version
           INTO v_key_stream, v_first, v_last
@@ -108,6 +115,7 @@ $fn$
 
 def upgrade() -> None:
     if op.get_bind().dialect.name == "postgresql":
+        op.execute(ES_APPEND_LOCK)
         op.execute(ES_APPEND)
 
 
@@ -117,3 +125,4 @@ def downgrade() -> None:
             "DROP FUNCTION IF EXISTS es_append(text, integer, text, timestamptz, text, uuid[], "
             "text[], integer[], text[], text[])"
         )
+        op.execute("DROP FUNCTION IF EXISTS es_append_lock()")

@@ -260,3 +260,26 @@ def test_an_uncommitted_append_holds_back_later_ones(store: SQLEventStore) -> No
     first.join(10)
     second.join(10)
     assert [(e.stream_id, e.position) for e in store.read_all()] == [("a", 1), ("a", 2), ("b", 3)]
+
+
+def test_import_takes_the_same_lock_as_append(store: SQLEventStore) -> None:
+    """Backend.write() (import's way in) and append serialise on one lock."""
+    entered, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with store._backend.write():
+            entered.set()
+            release.wait(10)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    assert entered.wait(10)
+    appender = threading.Thread(target=store.append, args=("s", [event(0)], None))
+    appender.start()
+    time.sleep(0.2)
+    assert appender.is_alive()  # waiting for the lock the holder has
+    release.set()
+    holder.join(10)
+    appender.join(10)
+    assert not appender.is_alive()
+    assert [e.position for e in store.read_all()] == [1]

@@ -1,17 +1,20 @@
 """The two places the store touches a database driver: SQLite and PostgreSQL.
 
-Both run the same algorithm (see :meth:`SQLEventStore.append`): take the append lock,
-read the stream head, insert, commit. They differ only in how the lock is taken and
-how round trips are saved:
+Both run the same append algorithm (docs/event-store.md, "One append algorithm"):
+take the append lock, check the idempotency key, read the stream and log heads, check
+the expected version, chain the hashes, insert, commit. They differ in where it runs:
 
-* SQLite: ``BEGIN IMMEDIATE`` takes the database's single write lock up front.
-* PostgreSQL: ``pg_advisory_xact_lock`` on a key derived from the events table's oid
-  (an advisory lock needs no privilege beyond the app role's SELECT and INSERT, unlike
-  ``LOCK TABLE``), with psycopg's pipeline mode so that BEGIN + lock + head read cost one
-  round trip and inserts + COMMIT another.
+* SQLite: here in Python, after ``BEGIN IMMEDIATE`` has taken the database's single
+  write lock (:meth:`SQLiteBackend.append`).
+* PostgreSQL: in the server function ``es_append()`` (migrations/versions/0002), one
+  round trip and one implicit transaction, under ``pg_advisory_xact_lock`` on a key
+  derived from the events table's oid (an advisory lock needs no privilege beyond the
+  app role's SELECT and INSERT, unlike ``LOCK TABLE``). The contract tests run both.
 
-They talk to the DBAPI connection directly (checked out of SQLAlchemy's pool) because
-the append is the hot path and pipelining is not available through SQLAlchemy.
+:meth:`Backend.write` (the lock plus raw inserts) is also what import uses. Both
+backends talk to the DBAPI connection directly, checked out of SQLAlchemy's pool:
+the append and the reads are the hot paths, and SQLAlchemy's per-statement work cost
+more than the database's.
 """
 
 from __future__ import annotations
@@ -333,9 +336,6 @@ _PG_APPEND = (
     "SELECT * FROM es_append(%s, %s, %s, %s, %s, %s::uuid[], %s::text[], %s::int[], "
     "%s::text[], %s::text[])"
 )
-#: High half of the advisory lock key ("SCHN"); the low half is the events table's oid,
-#: so each schema (each test, each club database) has its own lock.
-_LOCK_CLASS = 0x5343484E
 
 
 def _text_array(values: list[str]) -> str:
@@ -368,7 +368,6 @@ class _PostgresWrite(WriteTx):
 class PostgresBackend(Backend):
     def __init__(self, engine: sa.Engine) -> None:
         self.engine = engine
-        self._lock_key: int | None = None
 
     @contextlib.contextmanager
     def _connect(self) -> Iterator[Any]:
@@ -432,23 +431,16 @@ class PostgresBackend(Backend):
             return Conflict(rows[0][2])
         return Appended([(p, v, ph, h) for _, p, v, ph, h in rows])
 
-    def _key(self, conn: Any) -> int:
-        if self._lock_key is None:
-            oid = conn.execute("SELECT 'es_events'::regclass::oid").fetchone()[0]
-            self._lock_key = (_LOCK_CLASS << 32) | int(oid)
-        return self._lock_key
-
     @contextlib.contextmanager
     def write(self) -> Iterator[WriteTx]:
         import psycopg
 
         with self._connect() as conn:
-            key = self._key(conn)
             try:
                 with conn.pipeline(), conn.transaction():
-                    # Held until COMMIT, and released only after the commit is visible:
-                    # so positions (max + 1 under the lock) become visible in order.
-                    conn.execute("SELECT pg_advisory_xact_lock(%s)", (key,))
+                    # The lock es_append() takes (migration 0002), held until COMMIT and
+                    # released only after the commit is visible.
+                    conn.execute("SELECT es_append_lock()")
                     yield _PostgresWrite(conn)
             except psycopg.errors.UniqueViolation as error:
                 raise DuplicateEventError(f"an event id is already stored: {error}") from None
