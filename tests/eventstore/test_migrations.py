@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 import sqlalchemy as sa
 
@@ -41,16 +44,25 @@ def test_downgrade_and_upgrade_again(db: Database) -> None:
         "DELETE FROM es_events",
         "UPDATE es_idempotency SET stream_id = 'x'",
         "DELETE FROM es_idempotency",
-        "TRUNCATE es_events",
     ],
 )
 def test_database_rejects_changes(store: SQLEventStore, statement: str) -> None:
-    if statement.startswith("TRUNCATE") and store.engine.dialect.name == "sqlite":
-        pytest.skip("SQLite has no TRUNCATE (DELETE without WHERE is caught by the trigger)")
     store.append("s", [NewEvent("hand.action", {"seat": 1, "action": "close"})], 0, "k")
     with pytest.raises(sa.exc.DatabaseError, match="append-only"), store.engine.begin() as conn:
         conn.exec_driver_sql(statement)
     assert len(store.read_all()) == 1
+
+
+@pytest.mark.parametrize("table", ["es_events", "es_idempotency"])
+def test_postgresql_rejects_truncate(pg_db: Database, table: str) -> None:
+    # SQLite has no TRUNCATE; its "DELETE without WHERE" is caught by the trigger above.
+    engine = pg_db.engine()
+    store = SQLEventStore(engine)
+    store.append("s", [NewEvent("hand.action", {"seat": 1, "action": "close"})], 0, "k")
+    with pytest.raises(sa.exc.DatabaseError, match="append-only"), engine.begin() as conn:
+        conn.exec_driver_sql(f"TRUNCATE {table}")
+    assert len(store.read_all()) == 1
+    engine.dispose()
 
 
 def test_sqlite_runs_in_wal_mode_with_busy_timeout(sqlite_db: Database) -> None:
@@ -67,3 +79,48 @@ def test_store_on_an_unmigrated_database_says_so(tmp_path) -> None:
     store = SQLEventStore(sqlite_database(tmp_path).url)
     with pytest.raises(StoreNotReadyError, match="tournament db upgrade"):
         store.read_all()
+
+
+# --- ensure_current: what every CLI command runs before it touches the store ---------------
+def test_ensure_current_creates_and_migrates_a_missing_sqlite_file(tmp_path) -> None:
+    url = f"sqlite:///{tmp_path / 'laptop' / 'club.sqlite3'}"
+    migrate.ensure_current(url)
+    assert migrate.current(url) == migrate.alembic_heads()
+
+
+def test_ensure_current_brings_an_older_sqlite_file_to_head(sqlite_db: Database) -> None:
+    migrate.downgrade(sqlite_db.url, "0001")
+    migrate.ensure_current(sqlite_db.url)
+    assert migrate.current(sqlite_db.url) == migrate.alembic_heads()
+
+
+def test_ensure_current_at_head_does_not_load_alembic(sqlite_db: Database) -> None:
+    # A fresh interpreter: the test process itself has long imported Alembic.
+    code = (
+        "import sys; from tournament.eventstore import migrate; "
+        f"migrate.ensure_current({sqlite_db.url!r}); print('alembic' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_ensure_current_without_upgrading_names_the_fix(tmp_path) -> None:
+    path = tmp_path / "typo.sqlite3"
+    with pytest.raises(migrate.NotMigratedError, match=r"not migrated.*tournament db upgrade"):
+        migrate.ensure_current(f"sqlite:///{path}", may_upgrade=False)
+    assert not path.exists()  # a mistyped URL leaves nothing behind
+
+
+def test_ensure_current_never_migrates_postgresql(
+    pg_db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PGOPTIONS", f"-csearch_path={pg_db.schema}")
+    migrate.ensure_current(pg_db.url)  # at head: fine
+    migrate.downgrade(pg_db.engine(), "0001")
+    with pytest.raises(migrate.NotMigratedError, match="revision is 0001, not 0002"):
+        migrate.ensure_current(pg_db.url)
+    assert migrate.current(pg_db.engine()) == "0001"
+
+
+def test_migrations_head_read_from_the_files_agrees_with_alembic() -> None:
+    assert migrate.migrations_head() == migrate.alembic_heads()
