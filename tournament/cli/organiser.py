@@ -75,53 +75,11 @@ def _service_at(url: str) -> Any:
     """One service per store and process: a command asks for it several times, and the
     service keeps the folded tournament, so the stream is read and folded once."""
     from tournament.domain.service import TournamentService
-    from tournament.eventstore import SQLEventStore
+    from tournament.eventstore import SQLEventStore, migrate
 
-    if url.startswith("sqlite:///"):
-        # A club laptop needs no setup step: the SQLite file is created and migrated here.
-        path = Path(url.removeprefix("sqlite:///"))
-        if not _at_head(path):
-            from tournament.eventstore import migrate  # Alembic: ~75 ms to import
-
-            path.parent.mkdir(parents=True, exist_ok=True)
-            migrate.upgrade(url)
+    # A club laptop needs no setup step: a SQLite file is created and migrated here.
+    migrate.ensure_current(url)
     return TournamentService(SQLEventStore(url))
-
-
-MIGRATIONS = Path(__file__).resolve().parent.parent.parent / "migrations" / "versions"
-_REVISION = re.compile(r"^(down_revision|revision)\b[^=]*=\s*(?:[\"']([^\"']+)[\"']|None)", re.M)
-
-
-def _at_head(path: Path) -> bool:
-    """Whether the SQLite file is already at the newest migration, checked without Alembic:
-    its ``alembic_version`` against the one revision no migration file builds on. Anything
-    unexpected (no file, no table, branches, a file we cannot read) says no, and the caller
-    runs the real upgrade, which is idempotent."""
-    import sqlite3
-
-    head = _migrations_head()
-    if head is None or not path.exists():
-        return False
-    try:
-        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
-            rows = db.execute("SELECT version_num FROM alembic_version").fetchall()
-    except sqlite3.Error:
-        return False
-    return rows == [(head,)]
-
-
-def _migrations_head() -> str | None:
-    revisions: set[str] = set()
-    parents: set[str] = set()
-    for file in MIGRATIONS.glob("*.py"):
-        found = dict((key, value) for key, value in _REVISION.findall(file.read_text()))
-        if not found.get("revision"):
-            return None
-        revisions.add(found["revision"])
-        if found.get("down_revision"):
-            parents.add(found["down_revision"])
-    heads = revisions - parents
-    return heads.pop() if len(heads) == 1 else None
 
 
 def _tid(tournament_id: str | None) -> str:

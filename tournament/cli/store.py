@@ -36,9 +36,13 @@ def _url(database_url: str | None) -> str:
 
 
 def _store(database_url: str | None) -> Any:
-    from tournament.eventstore import SQLEventStore
+    """The store, if it is at the newest migration. Never migrated here: a mistyped URL
+    must not leave a new empty database behind (``tournament db upgrade`` does that)."""
+    from tournament.eventstore import SQLEventStore, migrate
 
-    return SQLEventStore(_url(database_url))
+    url = _url(database_url)
+    migrate.ensure_current(url, may_upgrade=False)
+    return SQLEventStore(url)
 
 
 def _fail_on_store_errors(run: Callable[[], None]) -> None:
@@ -100,8 +104,8 @@ def verify(database_url: str | None) -> None:
     from tournament.eventstore import EventStoreError
     from tournament.eventstore.verify import verify as run_verify
 
-    store = _store(database_url)
     try:
+        store = _store(database_url)
         with tqdm(unit="ev", disable=None, file=sys.stderr) as bar:
             report = run_verify(store, on_row=lambda: bar.update())
     except EventStoreError as error:
