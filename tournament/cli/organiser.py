@@ -18,10 +18,12 @@ Errors name the field, row or rule, exit non-zero, and store nothing.
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import io
 import json
 import re
+import uuid
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -91,13 +93,25 @@ def _tid(tournament_id: str | None) -> str:
     raise click.UsageError("which tournament? give -t ID (see `tournament list`) or create one")
 
 
+#: The running command's correlation id: every event one organiser action appends (a CSV
+#: of 40 results, a correction and the flags it raises) carries it, so the log links them.
+_CORRELATION: contextvars.ContextVar[str] = contextvars.ContextVar("correlation_id")
+
+
+def _meta() -> dict[str, str]:
+    """Metadata the CLI adds to every event it appends."""
+    return {"correlation_id": _CORRELATION.get()}
+
+
 def _errors(func: F) -> F:
-    """Domain and store errors become a one-line message and exit status 1, no traceback."""
+    """One fresh correlation id per command; domain and store errors become a one-line
+    message and exit status 1, no traceback."""
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         from tournament.eventstore import EventStoreError
 
+        token = _CORRELATION.set(uuid.uuid4().hex)
         try:
             return func(*args, **kwargs)
         except DomainError as error:
@@ -106,12 +120,14 @@ def _errors(func: F) -> F:
             raise click.ClickException(str(error)) from None
         except EventStoreError as error:
             raise click.ClickException(f"store: {error}") from None
+        finally:
+            _CORRELATION.reset(token)
 
     return wrapper  # type: ignore[return-value]
 
 
 def _run(tid: str | None, command: Callable[[Tournament], list[Any]]) -> list[Any]:
-    return list(_service().execute(_tid(tid), command))
+    return list(_service().execute(_tid(tid), command, metadata=_meta()))
 
 
 def _ids(text: str) -> list[int]:
@@ -212,7 +228,7 @@ def create(
     if bye_score:
         settings["bye_score"] = _score(bye_score)
     tid = tournament_id or _slug(name, date)
-    _service().create(tid, settings, actor=actor)
+    _service().create(tid, settings, actor=actor, metadata=_meta())
     _pointer().parent.mkdir(parents=True, exist_ok=True)
     _pointer().write_text(tid)
     click.echo(f"created tournament {tid} ({name}); it is now the current tournament")
@@ -276,16 +292,28 @@ def show(tournament_id: str | None) -> None:
 @main.command()
 @tournament_option
 @click.option("--limit", type=int, default=50, show_default=True)
+@click.option("--action", help="only the events of one action: its id as shown, or longer")
 @_errors
-def log(tournament_id: str | None, limit: int) -> None:
-    """The latest events, numbered (the numbers --as-of takes)."""
+def log(tournament_id: str | None, limit: int, action: str | None) -> None:
+    """The latest events, numbered (the numbers --as-of takes). The action column is the
+    start of the correlation id that links every event one command appended."""
     events = _service().events(_tid(tournament_id))
+    if action:
+        events = [e for e in events if _correlation(e).startswith(action.strip().lower())]
+        if not events:
+            raise click.ClickException(f"action: no event belongs to an action {action!r}")
     for e in events[-limit:]:
         who = e.metadata.get("actor", "")
+        source = e.metadata.get("source", "")
         click.echo(
-            f"{e.version:6} {e.recorded_at:%Y-%m-%d %H:%M:%S} {who:12} {e.type} "
+            f"{e.version:6} {e.recorded_at:%Y-%m-%d %H:%M:%S} {_correlation(e)[:8] or '-':8} "
+            f"{who:12} {source:6} {e.type} "
             f"{json.dumps(dict(e.payload), ensure_ascii=False)[:100]}"
         )
+
+
+def _correlation(event: Any) -> str:
+    return str(event.metadata.get("correlation_id") or "")
 
 
 # --- players --------------------------------------------------------------------------------
@@ -316,7 +344,9 @@ def players_add(
         if p.get("late") and any(x.checked_in for x in t.players.values()):
             # A brand-new player: nothing for check_in to refuse, so the event is made here.
             checkin = {"player_id": p["player_id"]}
-            events.append(ev.make_event(ev.PLAYER_CHECKED_IN, checkin, actor=actor))
+            events.append(
+                ev.make_event(ev.PLAYER_CHECKED_IN, checkin, actor=actor, source=ev.SYSTEM)
+            )
         return events
 
     stored = _run(tournament_id, register)
@@ -336,7 +366,9 @@ def players_import(file: Any, tournament_id: str | None, actor: str) -> None:
     service = _service()
     rows = file.read()
     stored = service.execute(
-        tid, lambda t: import_players(service.events(tid), io.StringIO(rows), actor=actor)
+        tid,
+        lambda t: import_players(service.events(tid), io.StringIO(rows), actor=actor),
+        metadata=_meta(),
     )
     click.echo(f"imported {len(stored)} players")
 
@@ -639,7 +671,9 @@ def results_import(file: Any, tournament_id: str | None, actor: str) -> None:
     service = _service()
     text = file.read()
     stored = service.execute(
-        tid, lambda t: import_results(service.events(tid), io.StringIO(text), actor=actor)
+        tid,
+        lambda t: import_results(service.events(tid), io.StringIO(text), actor=actor),
+        metadata=_meta(),
     )
     click.echo(f"imported {sum(1 for e in stored if 'result_id' in e.payload)} results")
 
@@ -776,7 +810,7 @@ def _correction(
     if not _confirmed(tid, new, yes, preview_only):
         return
     # Decided again inside execute: if somebody wrote meanwhile, it is checked on the newer state.
-    service.execute(tid, decide)
+    service.execute(tid, decide, metadata=_meta())
     click.echo("stored")
 
 
@@ -1056,8 +1090,8 @@ def live_deal(match: str, seed: int | None, tournament_id: str | None, actor: st
     service = _service()
     t = service.state(tid)
     stream, hand, started = deal_live_hand(t, resolve_match(t, match), seed=seed, actor=actor)
-    service.store.append(stream, hand, expected_version=NO_STREAM)
-    service.execute(tid, lambda _t: started)
+    service.store.append(stream, ev.stamped(hand, _meta()), expected_version=NO_STREAM)
+    service.execute(tid, lambda _t: started, metadata=_meta())
     dealer = started[0].payload["dealer"]
     seat0 = t.matches[started[0].payload["match_id"]].players[0]
     seat1 = t.matches[started[0].payload["match_id"]].players[1]
@@ -1094,13 +1128,14 @@ def live_play(
             raise click.ClickException(
                 f"action {text!r}: {error.message} ({error.rule}); nothing stored"
             ) from None
-        new.append(action_event(action, {"source": "live", "actor": actor}))
+        new.append(action_event(action, {"source": ev.LIVE, "actor": actor, **_meta()}))
     service.store.append(hand_stream, new, expected_version=events[-1].version if events else 0)
     service.execute(
         tid,
         lambda t: record_live_hand(
             t, hand_stream, service.store.read_stream(hand_stream), actor=actor
         ),
+        metadata=_meta(),
     )
     outcome = state.outcome()
     m = service.state(tid).matches[service.state(tid).live_hands[hand_stream]]

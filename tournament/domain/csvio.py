@@ -24,6 +24,7 @@ import json
 from collections.abc import Callable, Iterable, Sequence
 from typing import IO, Any
 
+from tournament.domain import events as ev
 from tournament.domain.errors import DomainError
 from tournament.domain.events import EventLike
 from tournament.domain.registration import register_player
@@ -113,7 +114,8 @@ def _import(
         out += new
     if problems:
         raise CsvImportError(problems)
-    return out
+    # Every event of an import came from the file, whatever its command defaults to.
+    return ev.stamped(out, {"source": ev.IMPORT})
 
 
 def import_players(

@@ -7,12 +7,20 @@ Payloads are plain JSON; player ids are the start numbers (ints), match ids stri
 
     >>> e = make_event(HAND_RECORDED, {"match_id": "1.1"}, actor="anna")
     >>> e.type, e.schema_version, dict(e.metadata)
-    ('result.hand_recorded', 1, {'actor': 'anna'})
+    ('result.hand_recorded', 1, {'actor': 'anna', 'source': 'paper'})
+
+Every event says where its content came from (``metadata.source``, one of the store's
+sources): ``paper`` -- a person typed it in at the organiser's desk (scoresheets, entry
+forms, a referee's decision), the default; ``live`` -- hands played through the engine;
+``import`` -- rows of a CSV file; ``system`` -- the service worked it out itself (a draw,
+seeding by rating, a walkover for a withdrawn player). The edge that appends adds a
+``correlation_id`` shared by every event of one organiser action (:func:`stamped`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import dataclasses
+from collections.abc import Iterable, Mapping
 from typing import Any, Final, Protocol
 
 from tournament.eventstore.api import NewEvent
@@ -57,6 +65,12 @@ SCHEMA_VERSIONS: Final[Mapping[str, int]] = {
     FLAG_CLEARED: 1,
 }
 
+#: Sources (the store's ``SOURCES``): see the module docstring.
+PAPER: Final = "paper"
+LIVE: Final = "live"
+IMPORT: Final = "import"
+SYSTEM: Final = "system"
+
 #: Result events: each carries a ``result_id`` that corrections and strikes refer to.
 RESULT_TYPES: Final = frozenset(
     {HAND_RECORDED, TALLY_RECORDED, LIVE_HAND_RECORDED, MATCH_FORFEITED}
@@ -82,15 +96,27 @@ def stream_id(tournament_id: str) -> str:
 
 
 def make_event(
-    type: str, payload: Mapping[str, Any], *, actor: str | None = None, source: str | None = None
+    type: str, payload: Mapping[str, Any], *, actor: str | None = None, source: str = PAPER
 ) -> NewEvent:
-    """A :class:`NewEvent` of one of our types, stamped with its schema version."""
+    """A :class:`NewEvent` of one of our types, stamped with its schema version and source."""
     metadata: dict[str, Any] = {}
     if actor:
         metadata["actor"] = actor
-    if source:
-        metadata["source"] = source
+    metadata["source"] = source
     return NewEvent(type, dict(payload), metadata, SCHEMA_VERSIONS[type])
+
+
+def stamped(events: Iterable[NewEvent], metadata: Mapping[str, Any]) -> list[NewEvent]:
+    """``events`` with ``metadata`` laid over their own (same ids: a retry stays one event).
+
+    >>> [e] = stamped([make_event(PLAYER_CHECKED_IN, {"player_id": 1})],
+    ...               {"correlation_id": "c0ffee", "source": IMPORT})
+    >>> dict(e.metadata)
+    {'source': 'import', 'correlation_id': 'c0ffee'}
+    """
+    if not metadata:
+        return list(events)
+    return [dataclasses.replace(e, metadata={**e.metadata, **metadata}) for e in events]
 
 
 def register_event_types() -> None:

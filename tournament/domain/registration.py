@@ -172,7 +172,9 @@ def seed_players(
         raise DomainError(
             "method", "T-seeding", f"seeding is by 'rating' or 'manual', not {method!r}"
         )
-    return [ev.make_event(ev.PLAYERS_SEEDED, {"method": method, "order": ranked}, actor=actor)]
+    source = ev.SYSTEM if method == "rating" else ev.PAPER  # computed, or typed by hand
+    payload = {"method": method, "order": ranked}
+    return [ev.make_event(ev.PLAYERS_SEEDED, payload, actor=actor, source=source)]
 
 
 def withdraw(
@@ -212,6 +214,7 @@ def withdraw(
                     ev.MATCH_FORFEITED,
                     forfeit_payload(settings, m.match_id, opponent, "withdrawal"),
                     actor=actor,
+                    source=ev.SYSTEM,  # follows from the withdrawal, nobody entered it
                 )
             )
     return events

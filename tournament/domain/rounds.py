@@ -129,6 +129,7 @@ def _events(
                 ev.MATCH_FORFEITED,
                 forfeit_payload(settings, match_id, int(w.winner), "withdrawal"),
                 actor=actor,
+                source=ev.SYSTEM,  # a walkover: nobody entered it
             )
         )
     payload: dict[str, Any] = {
@@ -146,7 +147,9 @@ def _events(
         payload["override"] = True
     if draw.warnings:
         payload["warnings"] = list(draw.warnings)
-    return [ev.make_event(ev.ROUND_STARTED, payload, actor=actor), *forfeits]
+    # The format's draw is the service's work; pairings the organiser typed are not.
+    source = ev.PAPER if override else ev.SYSTEM
+    return [ev.make_event(ev.ROUND_STARTED, payload, actor=actor, source=source), *forfeits]
 
 
 def manual_draw(

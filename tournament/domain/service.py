@@ -55,9 +55,14 @@ class TournamentService:
         return t
 
     def create(
-        self, tournament_id: str, settings: Mapping[str, Any], *, actor: str | None = None
+        self,
+        tournament_id: str,
+        settings: Mapping[str, Any],
+        *,
+        actor: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
     ) -> list[StoredEvent]:
-        events = create_tournament(tournament_id, settings, actor=actor)
+        events = ev.stamped(create_tournament(tournament_id, settings, actor=actor), metadata or {})
         try:
             return self.store.append(
                 ev.stream_id(tournament_id), events, expected_version=NO_STREAM
@@ -68,15 +73,21 @@ class TournamentService:
             ) from None
 
     def execute(
-        self, tournament_id: str, command: Command, *, idempotency_key: str | None = None
+        self,
+        tournament_id: str,
+        command: Command,
+        *,
+        idempotency_key: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
     ) -> list[StoredEvent]:
-        """Decide ``command`` on the current state and append its events atomically.
+        """Decide ``command`` on the current state and append its events atomically,
+        each with ``metadata`` laid over its own (e.g. the action's ``correlation_id``).
 
         A :class:`DomainError` from the command propagates and nothing is stored.
         """
         for _ in range(self.retries):
             t = self.state(tournament_id)
-            new = command(t)
+            new = ev.stamped(command(t), metadata or {})
             if not new:
                 return []
             try:
