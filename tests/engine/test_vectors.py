@@ -11,15 +11,18 @@ import pytest
 
 from engine.record import GameRecord
 
-VECTORS = (
-    Path(__file__).resolve().parents[3] / "shared" / "vectors" / "independent-engine-hands.jsonl"
-)
+VECTORS = Path(__file__).resolve().parent / "data" / "independent-engine-hands.jsonl"
+SHARED = Path(__file__).resolve().parents[3] / "shared" / "vectors" / VECTORS.name
 
 
 def load() -> list[dict[str, object]]:
-    if not VECTORS.exists():
-        pytest.skip(f"{VECTORS} is not beside the checkout")
     return [json.loads(line) for line in VECTORS.read_text().splitlines() if line.strip()]
+
+
+def test_the_copy_matches_shared_when_it_is_there() -> None:
+    if not SHARED.exists():
+        pytest.skip(f"{SHARED} is not beside the checkout; the copy in tests/ is used")
+    assert SHARED.read_bytes() == VECTORS.read_bytes()
 
 
 def test_every_independent_hand_replays_to_the_same_outcome() -> None:
