@@ -19,7 +19,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any, TextIO
 
 from engine.errors import EngineError, RecordFormatError
-from engine.record import GameRecord, iter_json_lines
+from engine.record import GameRecord, decode_json, iter_json_lines
 from engine.rules import VARIANTS
 
 
@@ -36,9 +36,9 @@ def _inputs(path: str, stdin: TextIO) -> Iterator[Any]:
         return
     if path.endswith(".json"):
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            yield RecordFormatError("format", f"not valid JSON: {error}")
+            data = decode_json(text)
+        except RecordFormatError as error:
+            yield error
             return
         yield from data if isinstance(data, list) else [data]
         return

@@ -123,15 +123,42 @@ class GameRecord:
 
     @classmethod
     def loads(cls, text: str) -> GameRecord:
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise RecordFormatError("format", f"not valid JSON: {error}") from None
-        return cls.from_json(data)
+        return cls.from_json(decode_json(text))
 
     def dumps(self) -> str:
         """One line of JSON (the JSON Lines form)."""
         return json.dumps(self.to_json(), ensure_ascii=False)
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    data = dict(pairs)
+    if len(data) != len(pairs):  # only then look for the culprit
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise RecordFormatError("format", f"the key {key!r} appears twice in one object")
+            seen.add(key)
+    return data
+
+
+def _no_constant(name: str) -> Any:
+    raise RecordFormatError("format", f"{name} is not a JSON number")
+
+
+def decode_json(text: str) -> Any:
+    """Strict JSON: no duplicate keys, no NaN or Infinity, and any failure (bad syntax,
+    nesting too deep, a number too long) is a :class:`RecordFormatError`, never a crash."""
+    try:
+        return json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
+    except RecordFormatError:
+        raise
+    except json.JSONDecodeError as error:
+        raise RecordFormatError("format", f"not valid JSON: {error}") from None
+    except (ValueError, RecursionError) as error:
+        # Python refuses integers of more than 4,300 digits and nesting deeper than its
+        # recursion limit; both are input errors here.
+        reason = "nested too deeply" if isinstance(error, RecursionError) else str(error)
+        raise RecordFormatError("format", f"not valid JSON: {reason}") from None
 
 
 def replay_result(data: Any) -> dict[str, Any]:
@@ -148,9 +175,9 @@ def iter_json_lines(lines: Iterable[str]) -> Iterator[tuple[int, Any]]:
         if not line.strip():
             continue
         try:
-            yield number, json.loads(line)
-        except json.JSONDecodeError as error:
-            yield number, RecordFormatError("format", f"line {number}: not valid JSON: {error}")
+            yield number, decode_json(line)
+        except RecordFormatError as error:
+            yield number, RecordFormatError("format", f"line {number}: {error.message}")
 
 
 def read_records(lines: Iterable[str]) -> Iterator[GameRecord | EngineError]:

@@ -96,6 +96,30 @@ def test_a_bad_record_prints_an_error_object_and_exits_1(
     assert json.loads(lines[1]) == GOOD["outcome"]  # the good record after it is still replayed
 
 
+@pytest.mark.parametrize(
+    "text, fragment",
+    [
+        ("[" * 200_000, "nested too deeply"),
+        ('{"format": 1' + "0" * 5000 + "}", "digits"),
+        ('{"format": "schnapsen-record/1", "format": "x"}', "appears twice"),
+        ('{"format": "schnapsen-record/1", "x": NaN}', "NaN"),
+        ('{"format": "schnapsen-record/1", "x": -Infinity}', "Infinity"),
+    ],
+)
+def test_hostile_json_is_an_error_object(tmp_path: Path, text: str, fragment: str) -> None:
+    for name in ("hands.jsonl", "hand.json"):
+        (tmp_path / name).write_text(text + "\n")
+        status, lines = run("replay", str(tmp_path / name))
+        error = json.loads(lines[0])["error"]
+        assert status == 1 and error["rule"] == "format" and fragment in error["message"]
+
+
+def test_a_file_that_is_not_utf8_is_an_error(tmp_path: Path) -> None:
+    (tmp_path / "bad.jsonl").write_bytes(b"\xff\xfe\n")
+    status, lines = run("legal", str(tmp_path / "bad.jsonl"))
+    assert status == 1 and "cannot read" in json.loads(lines[0])["error"]["message"]
+
+
 def test_a_missing_file_is_an_error_not_a_traceback() -> None:
     status, lines = run("replay", "/no/such/file.jsonl")
     assert status == 1 and json.loads(lines[0])["error"]["rule"] == "format"
