@@ -973,8 +973,7 @@ def standings(
         bummerl = f"{r.bummerl_won}:{r.bummerl_lost}"
         gp = f"{r.gp_won}:{r.gp_lost}"
         tail = "".join(
-            f"  {_number(r.tiebreaks.get(tb, '')):>{len(h)}}"
-            for tb, h in zip(tbs, heads, strict=True)
+            f"  {_number(r.tiebreaks.get(tb)):>{len(h)}}" for tb, h in zip(tbs, heads, strict=True)
         )
         click.echo(
             f"{r.rank:>3}  {label:<{wide}}  {r.points:>3}  {wl:>5}  {bummerl:>7}  {gp:>8}{tail}",
@@ -1007,7 +1006,10 @@ TIEBREAK_HEADERS = {
 
 
 def _number(value: Any) -> str:
-    """Tie-break values as numbers read: 3, not 3.0; halves stay."""
+    """Tie-break values as numbers read: 3, not 3.0; halves stay; blank where it decided
+    nothing (None)."""
+    if value is None:
+        return ""
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return str(value)

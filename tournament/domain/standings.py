@@ -43,7 +43,7 @@ class Row:
     gp_won: int
     gp_lost: int
     schneider: int
-    tiebreaks: Mapping[str, float]
+    tiebreaks: Mapping[str, float | None]  # None: blank, the tie-break decided nothing here
     place: int | None = None  # knockout place group (1 = champion), if any
 
     def to_json(self) -> dict[str, Any]:
@@ -81,12 +81,14 @@ def standings(
     for position, (pid, tied_with_previous) in enumerate(order, 1):
         p = t.players[pid]
         s = t.stats[pid]
-        shown: dict[str, float] = {}
+        shown: dict[str, float | None] = {}
         for tb in settings.tiebreaks:
             if tb == "seed":
                 shown[tb] = ctx.seed_rank[pid] + 1
-            elif tb != "lot":
+            elif tb in GROUP_FREE - {"lot"}:
                 shown[tb] = values[tb].get(pid, 0)
+            elif tb != "lot":
+                shown[tb] = values[tb].get(pid)  # only where it separated tied players
         rows.append(
             Row(
                 rank=rows[-1].rank if tied_with_previous and rows else position,
@@ -117,7 +119,9 @@ def rank(
     ctx: Context, players: list[int], tiebreaks: Iterable[str], places: Mapping[int, int]
 ) -> tuple[list[tuple[int, bool]], dict[str, dict[int, float]]]:
     """Players best first, each with whether it is still tied with the one before, and the
-    value of each tie-break per player (direct encounter: within the group it split)."""
+    value of each tie-break per player. Direct encounter has a value only for the players
+    of a tied group it split: elsewhere a number would be noise (a 0 for everybody not
+    tied, or a value shared by the whole group that the next tie-break then decides)."""
     big = 10**9
     groups: list[list[int]] = []
     keyed = sorted(players, key=lambda p: (places.get(p, big), -ctx.points[p], p))
@@ -143,7 +147,8 @@ def rank(
                 vals = values[tb]
             else:
                 vals = compute(ctx, group)
-                values[tb].update(vals)
+                if len(set(vals.values())) > 1:
+                    values[tb].update(vals)
             group.sort(key=lambda p: (-vals[p], p))
             current = [group[0]]
             for p in group[1:]:
