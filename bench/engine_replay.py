@@ -60,7 +60,7 @@ def main() -> None:
 
     def replay_text() -> None:
         for line in lines:
-            GameRecord.from_json(json.loads(line)).replay().outcome()
+            GameRecord.loads(line).replay().outcome()
 
     in_process = statistics.median(timed(replay_parsed, args.runs))
     from_text = statistics.median(timed(replay_text, args.runs))

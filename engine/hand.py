@@ -669,7 +669,28 @@ def _strict_message(hand: int, lead: int, trump: int, card: Card) -> str:
 _CODE_TO_CARD: Final = {card.code: card for card in ALL_CARDS}
 
 
+def _read_deck_fast(deck: object) -> list[Card] | None:
+    """The common case, 20 distinct cards in canonical codes (or Card values), in one pass;
+    None sends anything else to the careful path that names the error."""
+    if not isinstance(deck, list | tuple) or len(deck) != 20:
+        return None
+    get = _CODE_TO_CARD.get
+    cards: list[Card] = []
+    total = 0
+    for item in deck:
+        card = item if type(item) is Card else get(item) if type(item) is str else None
+        if card is None:
+            return None
+        cards.append(card)
+        total += card.mask
+    # Twenty powers of two sum to 2**20 - 1 only if no two are equal (no carries).
+    return cards if total == ALL_CARDS_MASK else None
+
+
 def _read_deck(deck: Sequence[Card | str]) -> list[Card]:
+    fast = _read_deck_fast(deck)
+    if fast is not None:
+        return fast
     if isinstance(deck, str) or not isinstance(deck, Sequence):
         raise RecordFormatError("R1", "the deck must be a list of 20 card codes")
     cards: list[Card] = []

@@ -13,6 +13,7 @@ Ruleset()
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Iterable
 from typing import Final
 
@@ -72,6 +73,14 @@ class Ruleset:
     @classmethod
     def from_names(cls, names: Iterable[str]) -> Ruleset:
         """Build a ruleset from variant names; an unknown name is a :class:`RecordFormatError`."""
+        key = tuple(names)
+        try:
+            return _ruleset_of(key)  # records repeat a handful of variant lists
+        except TypeError:  # an unhashable entry: the careful path names it
+            return cls._build(key)
+
+    @classmethod
+    def _build(cls, names: tuple[str, ...]) -> Ruleset:
         flags: dict[str, bool] = {}
         for name in names:
             if not isinstance(name, str) or name not in VARIANTS:
@@ -93,6 +102,11 @@ class Ruleset:
     def __repr__(self) -> str:
         on = ", ".join(f"{VARIANTS[n]}=True" for n in self.names)
         return f"Ruleset({on})"
+
+
+@functools.lru_cache(maxsize=256)
+def _ruleset_of(names: tuple[str, ...]) -> Ruleset:
+    return Ruleset._build(names)
 
 
 DEFAULT_RULES: Final = Ruleset()
