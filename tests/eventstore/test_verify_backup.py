@@ -72,7 +72,12 @@ def test_edited_payload_is_the_first_broken_link(db: Database, store: SQLEventSt
 def test_recomputed_hash_breaks_the_next_link(db: Database, store: SQLEventStore) -> None:
     fill(store)
     # A tamperer who also rewrites the hash is caught by the next event's prev_hash.
-    behind_the_store(db, "UPDATE es_events SET hash = 'f' || substr(hash, 2) WHERE position = 1")
+    # (Its first digit flipped: a fixed 'f' would be no change for one hash in 16.)
+    behind_the_store(
+        db,
+        "UPDATE es_events SET hash = CASE WHEN substr(hash, 1, 1) = 'f' THEN 'e' ELSE 'f' END"
+        " || substr(hash, 2) WHERE position = 1",
+    )
     [link, *_] = verify(store).broken
     assert (link.stream_id, link.version) == ("a", 1)
     behind_the_store(db, "UPDATE es_events SET metadata = '{}' WHERE position = 4")
