@@ -54,10 +54,10 @@ def brute_force(events: list[Any]) -> dict[int, dict[str, int]]:
         p = e.payload
         if e.type == "player.registered":
             players[p["player_id"]] = defaultdict(int)
-        elif e.type == "round.started":
-            for m in p["matches"]:
-                matches[m["match_id"]] = tuple(m["players"])
-            for pid in p["byes"]:
+        elif e.type in ("round.started", "round.tables_listed"):
+            for match_id, _table, a, b, *_ in p["matches"]:  # rows: id, table, a, b, ...
+                matches[match_id] = (a, b)
+            for pid in p.get("byes", ()):
                 players[pid]["points"] += 1
                 players[pid]["bummerl_won"] += target
         elif e.type in ("result.hand_recorded", "result.bummerl_tally_recorded", "match.forfeited"):

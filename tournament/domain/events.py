@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Final, Protocol
 
 from tournament.eventstore.api import NewEvent
-from tournament.eventstore.registry import register_event_type
+from tournament.eventstore.registry import Upcaster, register_event_type
 
 TOURNAMENT_CREATED: Final = "tournament.created"
 PLAYER_REGISTERED: Final = "player.registered"
@@ -33,6 +33,7 @@ PLAYER_WITHDRAWN: Final = "player.withdrawn"
 PLAYERS_SEEDED: Final = "players.seeded"
 LIFE_BOUGHT: Final = "player.life_bought"
 ROUND_STARTED: Final = "round.started"
+ROUND_TABLES: Final = "round.tables_listed"
 FIRST_DEALER_SET: Final = "match.first_dealer_set"
 HAND_RECORDED: Final = "result.hand_recorded"
 TALLY_RECORDED: Final = "result.bummerl_tally_recorded"
@@ -52,7 +53,8 @@ SCHEMA_VERSIONS: Final[Mapping[str, int]] = {
     PLAYER_WITHDRAWN: 1,
     PLAYERS_SEEDED: 1,
     LIFE_BOUGHT: 1,
-    ROUND_STARTED: 1,
+    ROUND_STARTED: 2,
+    ROUND_TABLES: 1,
     FIRST_DEALER_SET: 1,
     HAND_RECORDED: 1,
     TALLY_RECORDED: 1,
@@ -63,6 +65,32 @@ SCHEMA_VERSIONS: Final[Mapping[str, int]] = {
     HAND_STRUCK: 1,
     SHEET_SIGNED: 1,
     FLAG_CLEARED: 1,
+}
+
+#: A round's matches as compact rows ``[match_id, table, a, b, first_dealer]``, with a
+#: sixth element ``true`` for a bracket match (its id is the bracket slot). Rows keep a
+#: round of 4,096 players within a few events under the store's 64 KB payload limit:
+#: ``round.started`` lists as many as fit, ``round.tables_listed`` events the rest.
+MatchRow = list[Any]
+
+
+def match_row(match: Mapping[str, Any]) -> MatchRow:
+    """A match of a version-1 ``round.started`` (an object) as a row."""
+    a, b = match["players"]
+    row = [match["match_id"], match["table"], a, b, match.get("first_dealer")]
+    return [*row, True] if match.get("bracket") else row
+
+
+def _round_started_v1_to_v2(payload: dict[str, Any]) -> dict[str, Any]:
+    """Version 1 listed every match as an object in the one event; version 2 lists rows
+    and says how many there are in all (the rest follow in ``round.tables_listed``)."""
+    matches = [match_row(m) for m in payload["matches"]]
+    return {**payload, "matches": matches, "match_count": len(matches)}
+
+
+#: Per type, per old schema version: the pure function lifting a payload one version.
+UPCASTERS: Final[Mapping[str, Mapping[int, Upcaster]]] = {
+    ROUND_STARTED: {1: _round_started_v1_to_v2},
 }
 
 #: Sources (the store's ``SOURCES``): see the module docstring.
@@ -125,7 +153,7 @@ def register_event_types() -> None:
     Done once at import of this module; registering again at the same version is harmless.
     """
     for type_, version in SCHEMA_VERSIONS.items():
-        register_event_type(type_, schema_version=version)
+        register_event_type(type_, schema_version=version, upcasters=UPCASTERS.get(type_))
 
 
 register_event_types()

@@ -1,19 +1,23 @@
 """Starting a round: the format's draw (or the organiser's own pairings), tables, dealers.
 
-``start_round`` records the whole draw in one ``round.started`` event -- pairings, tables,
-first dealers, byes and the seed it was drawn with -- so the tables can be printed again
-and anybody can re-run the draw from the seed and get the same result.
+``start_round`` records the whole draw -- pairings, tables, first dealers, byes and the
+seed it was drawn with -- so the tables can be printed again and anybody can re-run the
+draw from the seed and get the same result. Matches are compact rows ``[match_id, table,
+a, b, first_dealer]`` (see :data:`events.MatchRow`); ``round.started`` lists as many as
+fit in about 40 KB and one ``round.tables_listed`` event each further part, all
+appended together (a round of 4,096 players is two or three events).
 
     >>> from tournament.domain.testing import registered
     >>> from tournament.domain.state import fold
     >>> t = fold(registered(players=5, format="swiss", seed=11))
     >>> event = start_round(t)[0]
-    >>> [m["players"] for m in event.payload["matches"]], event.payload["byes"]
-    ([[1, 3], [2, 4]], [5])
+    >>> event.payload["matches"], event.payload["byes"], event.payload["match_count"]
+    ([['1.1', 1, 1, 3, 1], ['1.2', 2, 2, 4, 4]], [5], 2)
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -92,38 +96,11 @@ def _events(
     settings = t.settings
     assert settings is not None
     seed_rank = {str(p): i for i, p in enumerate(seed_order(t))}
-    matches: list[dict[str, Any]] = []
-    for p in draw.pairing.pairings:
-        match_id = p.match_id or f"{number}.{p.table}"
-        rule = settings.first_dealer
-        if rule == "higher_seed":
-            dealer: str | None = min(p.players, key=seed_rank.__getitem__)
-        elif rule == "seeded_draw":
-            dealer = draw_first_dealer(p.player_a, p.player_b, seed, match_id)
-        elif rule == "as_entered":
-            dealer = None
-        else:
-            dealer = p.first_dealer
-        entry: dict[str, Any] = {
-            "match_id": match_id,
-            "table": p.table,
-            "players": [int(p.player_a), int(p.player_b)],
-            "first_dealer": None if dealer is None else int(dealer),
-        }
-        if p.match_id:
-            entry["bracket"] = {"id": p.match_id}
-        matches.append(entry)
+    rows = [_row(settings.first_dealer, number, seed, seed_rank, p) for p in draw.pairing.pairings]
     forfeits = []
     for k, w in enumerate(draw.pairing.walkovers, 1):
         match_id = f"{number}.w{k}"
-        matches.append(
-            {
-                "match_id": match_id,
-                "table": 0,
-                "players": [int(w.winner), int(w.forfeited_by)],
-                "first_dealer": None,
-            }
-        )
+        rows.append([match_id, 0, int(w.winner), int(w.forfeited_by), None])
         forfeits.append(
             ev.make_event(
                 ev.MATCH_FORFEITED,
@@ -136,8 +113,8 @@ def _events(
         "round": number,
         "seed": seed,
         "stage": draw.stage,
-        "matches": matches,
         "byes": [int(b) for b in draw.pairing.byes],
+        "match_count": len(rows),
     }
     if draw.pairing.idle:
         payload["idle"] = [int(p) for p in draw.pairing.idle]
@@ -147,9 +124,61 @@ def _events(
         payload["override"] = True
     if draw.warnings:
         payload["warnings"] = list(draw.warnings)
+    first, *rest = split_rows(rows, PART_BYTES - _size(payload))
     # The format's draw is the service's work; pairings the organiser typed are not.
     source = ev.PAPER if override else ev.SYSTEM
-    return [ev.make_event(ev.ROUND_STARTED, payload, actor=actor, source=source), *forfeits]
+    started = ev.make_event(
+        ev.ROUND_STARTED, {**payload, "matches": first}, actor=actor, source=source
+    )
+    listed = [
+        ev.make_event(
+            ev.ROUND_TABLES, {"round": number, "matches": part}, actor=actor, source=source
+        )
+        for part in rest
+    ]
+    return [started, *listed, *forfeits]
+
+
+#: Bytes of JSON per round event the draw aims for: far enough under the store's 64 KB
+#: payload limit that a big header (4,096 seeds) and rows of long ids still fit.
+PART_BYTES = 40 * 1024
+
+
+def _row(
+    rule: str, number: int, seed: int, seed_rank: Mapping[str, int], p: fm.Pairing
+) -> ev.MatchRow:
+    """One drawn table as a row (events.MatchRow), with its first dealer by ``rule``."""
+    match_id = p.match_id or f"{number}.{p.table}"
+    if rule == "higher_seed":
+        dealer: str | None = min(p.players, key=seed_rank.__getitem__)
+    elif rule == "seeded_draw":
+        dealer = draw_first_dealer(p.player_a, p.player_b, seed, match_id)
+    elif rule == "as_entered":
+        dealer = None
+    else:
+        dealer = p.first_dealer
+    first = None if dealer is None else int(dealer)
+    row = [match_id, p.table, int(p.player_a), int(p.player_b), first]
+    return [*row, True] if p.match_id else row
+
+
+def split_rows(rows: list[ev.MatchRow], first: int) -> list[list[ev.MatchRow]]:
+    """``rows`` in parts of about :data:`PART_BYTES` of JSON (the first part ``first``
+    bytes, what the round's header leaves); always at least one part, maybe empty."""
+    parts: list[list[ev.MatchRow]] = [[]]
+    room = first
+    for row in rows:
+        size = _size(row) + 1
+        if parts[-1] and size > room:
+            parts.append([])
+            room = PART_BYTES
+        parts[-1].append(row)
+        room -= size
+    return parts
+
+
+def _size(value: Any) -> int:
+    return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False))
 
 
 def manual_draw(

@@ -19,7 +19,7 @@ in it (the incremental path the standings rely on). Time travel is a fold of a p
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from tournament.domain import events as ev
@@ -266,25 +266,6 @@ def _round_started(t: Tournament, p: Mapping[str, Any]) -> None:
     settings = t.settings
     assert settings is not None
     number = p["round"]
-    ids = []
-    for m in p["matches"]:
-        a, b = m["players"]
-        fd = m.get("first_dealer")
-        match = MatchState(
-            m["match_id"],
-            number,
-            m["table"],
-            (a, b),
-            None if fd is None else (0 if fd == a else 1),
-            settings.best_of,
-            settings.schneiderbummerl,
-            m.get("bracket"),
-            (t.label(a), t.label(b)),
-        )
-        t.matches[match.match_id] = match
-        t.player_matches[a].append(match.match_id)
-        t.player_matches[b].append(match.match_id)
-        ids.append(match.match_id)
     for pid in p.get("byes", ()):
         stats = t.stats[pid]
         stats.byes += 1
@@ -293,7 +274,7 @@ def _round_started(t: Tournament, p: Mapping[str, Any]) -> None:
     t.rounds.append(
         Round(
             number,
-            ids,
+            [],
             list(p.get("byes", ())),
             p.get("seed", 0),
             p.get("stage", ""),
@@ -302,6 +283,34 @@ def _round_started(t: Tournament, p: Mapping[str, Any]) -> None:
             dict(p.get("info", {})),
         )
     )
+    _add_matches(t, number, p["matches"])
+
+
+def _tables_listed(t: Tournament, p: Mapping[str, Any]) -> None:
+    _add_matches(t, p["round"], p["matches"])
+
+
+def _add_matches(t: Tournament, number: int, rows: Iterable[Sequence[Any]]) -> None:
+    """Matches of round ``number`` from their rows (events.MatchRow)."""
+    settings = t.settings
+    assert settings is not None
+    ids = t.rounds[number - 1].matches
+    for match_id, table, a, b, fd, *bracket in rows:
+        match = MatchState(
+            match_id,
+            number,
+            table,
+            (a, b),
+            None if fd is None else (0 if fd == a else 1),
+            settings.best_of,
+            settings.schneiderbummerl,
+            {"id": match_id} if bracket else None,
+            (t.label(a), t.label(b)),
+        )
+        t.matches[match_id] = match
+        t.player_matches[a].append(match_id)
+        t.player_matches[b].append(match_id)
+        ids.append(match_id)
 
 
 def _first_dealer(t: Tournament, p: Mapping[str, Any]) -> None:
@@ -370,6 +379,7 @@ _HANDLERS: dict[str, Callable[[Tournament, Mapping[str, Any]], None]] = {
     ev.PLAYER_WITHDRAWN: _withdrawn,
     ev.LIFE_BOUGHT: _life_bought,
     ev.ROUND_STARTED: _round_started,
+    ev.ROUND_TABLES: _tables_listed,
     ev.FIRST_DEALER_SET: _first_dealer,
     ev.HAND_RECORDED: _result("hand"),
     ev.TALLY_RECORDED: _result("tally"),

@@ -1,0 +1,81 @@
+"""A round of 4,096 players is stored and read back whole, within the store's 64 KB
+payload limit; round events stored before the compact rows still read as they did."""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+
+import pytest
+
+from tournament.domain import events as ev
+from tournament.domain.registration import register_player
+from tournament.domain.rounds import start_round
+from tournament.domain.service import TournamentService
+from tournament.domain.state import fold
+from tournament.domain.testing import Builder
+from tournament.eventstore import NewEvent, SQLEventStore, migrate
+
+PLAYERS = 4096
+
+
+@functools.cache
+def field(fmt: str) -> tuple[NewEvent, ...]:
+    """A tournament of ``fmt`` with 4,096 registered players (built once per format)."""
+    config = {"name": "Landesmeisterschaft", "format": fmt, "best_of": 3, "seed": 9}
+    b = Builder()
+    b.add([ev.make_event(ev.TOURNAMENT_CREATED, {"tournament_id": "big", "settings": config})])
+    for i in range(1, PLAYERS + 1):
+        b.add(register_player(b.state, f"Spieler {i}", rating=3000 - i % 2000))
+    return tuple(b.events)
+
+
+@pytest.fixture
+def service(tmp_path: Path) -> TournamentService:
+    url = f"sqlite:///{tmp_path / 'big.sqlite3'}"
+    migrate.upgrade(url)
+    return TournamentService(SQLEventStore(url))
+
+
+@pytest.mark.parametrize("fmt", ["swiss", "single_elimination", "lives"])
+def test_a_first_round_of_4096_players_is_stored_and_read_back_whole(
+    service: TournamentService, fmt: str
+) -> None:
+    service.store.append("tournament-big", list(field(fmt)), expected_version=0)
+    drawn = service.execute("big", start_round)
+    assert all(len(json.dumps(dict(e.payload))) < 48 * 1024 for e in drawn)
+    started, *listed = (e for e in drawn if e.type.startswith("round."))
+    assert started.type == "round.started"
+    assert {e.type for e in listed} == {"round.tables_listed"}
+    t = service.state("big")
+    assert len(t.rounds[0].matches) == drawn[0].payload["match_count"] == PLAYERS // 2
+    seated = {p for mid in t.rounds[0].matches for p in t.matches[mid].players}
+    assert seated == set(range(1, PLAYERS + 1))
+    assert fold(service.events("big")).matches.keys() == t.matches.keys()
+
+
+def test_a_round_started_of_schema_version_1_still_reads(service: TournamentService) -> None:
+    # As the store held it before the rows: every match an object in the one event.
+    config = {"name": "Alt", "format": "single_elimination", "best_of": 1, "seed": 2}
+    old = [
+        NewEvent(ev.TOURNAMENT_CREATED, {"tournament_id": "old", "settings": config}),
+        *(NewEvent(ev.PLAYER_REGISTERED, {"player_id": i, "name": f"P{i}"}) for i in (1, 2, 3)),
+        NewEvent(
+            ev.ROUND_STARTED,
+            {
+                "round": 1, "seed": 5, "stage": "knockout round 1", "byes": [1],
+                "info": {"seeds": ["1", "2", "3"]},
+                "matches": [{"match_id": "R1-2", "table": 1, "players": [2, 3],
+                             "first_dealer": 3, "bracket": {"id": "R1-2"}}],
+            },
+            schema_version=1,
+        ),
+    ]  # fmt: skip
+    service.store.append("tournament-old", old, expected_version=0)
+    stored = service.events("old")[-1]
+    assert stored.schema_version == 2
+    assert stored.payload["matches"] == [["R1-2", 1, 2, 3, 3, True]]
+    assert stored.payload["match_count"] == 1
+    m = service.state("old").matches["R1-2"]
+    assert (m.players, m.table, m.first_dealer, m.bracket) == ((2, 3), 1, 1, {"id": "R1-2"})
