@@ -1,4 +1,5 @@
-"""Migrations: triggers survive ``upgrade head``, no model drift, append-only in the DB."""
+"""Migrations: triggers survive ``upgrade head``, no model drift, append-only in the DB;
+a missing guard is reported by ``db check`` and ``verify`` and put back by ``db upgrade``."""
 
 from __future__ import annotations
 
@@ -7,9 +8,12 @@ import sys
 
 import pytest
 import sqlalchemy as sa
+from click.testing import CliRunner, Result
 
 from tests.eventstore.conftest import Database, sqlite_database
+from tournament.cli import main
 from tournament.eventstore import NewEvent, SQLEventStore, migrate
+from tournament.eventstore.guards import missing_guards
 from tournament.eventstore.schema import expected_trigger_names, trigger_names
 
 
@@ -124,3 +128,93 @@ def test_ensure_current_never_migrates_postgresql(
 
 def test_migrations_head_read_from_the_files_agrees_with_alembic() -> None:
     assert migrate.migrations_head() == migrate.alembic_heads()
+
+
+# --- the append-only guards: found missing by check and verify, put back by upgrade -------
+def _cli(db: Database, *args: str) -> Result:
+    env = {"PGOPTIONS": f"-csearch_path={db.schema}"} if db.schema else {}
+    return CliRunner().invoke(main, [*args, "--database-url", db.url], env=env)
+
+
+def _tamper(db: Database, *statements: str) -> None:
+    engine = db.engine()
+    with engine.begin() as conn:
+        for statement in statements:
+            conn.exec_driver_sql(statement)
+    engine.dispose()
+
+
+def _guards_in_place(db: Database) -> None:
+    engine = db.engine()
+    with engine.connect() as conn:
+        assert missing_guards(conn) == []
+    engine.dispose()
+    assert _cli(db, "db", "check").exit_code == 0
+    assert _cli(db, "verify").exit_code == 0
+    store = SQLEventStore(db.engine())
+    store.append("s", [NewEvent("hand.action", {"seat": 1, "action": "close"})], None)
+    with pytest.raises(sa.exc.DatabaseError, match="append-only"), store.engine.begin() as conn:
+        conn.exec_driver_sql("UPDATE es_events SET payload = '{}'")
+    store.engine.dispose()
+
+
+SQLITE_TAMPERING = {
+    "dropped": (["DROP TRIGGER es_events_no_update"], ["trigger es_events_no_update"]),
+    "two dropped": (
+        ["DROP TRIGGER es_events_no_delete", "DROP TRIGGER es_idempotency_no_update"],
+        ["trigger es_events_no_delete", "trigger es_idempotency_no_update"],
+    ),
+    "changed": (
+        [
+            "DROP TRIGGER es_events_no_update",
+            "CREATE TRIGGER es_events_no_update BEFORE UPDATE ON es_events BEGIN SELECT 1; END",
+        ],
+        ["trigger es_events_no_update on es_events is changed"],
+    ),
+}
+PG_TAMPERING = {
+    "dropped": (
+        ["DROP TRIGGER es_events_no_update_delete ON es_events"],
+        ["trigger es_events_no_update_delete on es_events is missing"],
+    ),
+    "disabled": (
+        ["ALTER TABLE es_idempotency DISABLE TRIGGER es_idempotency_no_truncate"],
+        ["trigger es_idempotency_no_truncate on es_idempotency is disabled"],
+    ),
+    "function dropped": (
+        ["DROP FUNCTION es_reject_change() CASCADE"],
+        ["function es_reject_change() is missing", "es_events_no_truncate", "es_idempotency_no"],
+    ),
+    "function changed": (
+        [
+            "CREATE OR REPLACE FUNCTION es_reject_change() RETURNS trigger LANGUAGE plpgsql "
+            "AS $$ BEGIN RETURN NEW; END $$"
+        ],
+        ["function es_reject_change() is changed"],
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("kind", "case"),
+    [("sqlite", c) for c in SQLITE_TAMPERING] + [("postgresql", c) for c in PG_TAMPERING],
+)
+def test_missing_guards_are_reported_and_reinstalled(
+    request: pytest.FixtureRequest, kind: str, case: str
+) -> None:
+    db: Database = request.getfixturevalue("sqlite_db" if kind == "sqlite" else "pg_db")
+    statements, names = (SQLITE_TAMPERING if kind == "sqlite" else PG_TAMPERING)[case]
+    _tamper(db, *statements)
+    check = _cli(db, "db", "check")
+    verify = _cli(db, "verify")
+    assert check.exit_code == 1 and verify.exit_code == 1
+    for name in names:
+        assert name in check.output and name in verify.output
+    assert "MISSING GUARD" in verify.output and "tournament db upgrade" in check.output
+    upgrade = _cli(db, "db", "upgrade")
+    assert upgrade.exit_code == 0, upgrade.output
+    assert "reinstalled" in upgrade.output
+    _guards_in_place(db)
+    again = _cli(db, "db", "upgrade")  # idempotent: nothing left to reinstall
+    assert again.exit_code == 0 and "reinstalled" not in again.output
+    _guards_in_place(db)

@@ -194,4 +194,6 @@ def test_cli_on_an_unmigrated_database(tmp_path) -> None:
     )
     check = CliRunner().invoke(main, ["db", "upgrade", "--database-url", url])
     assert check.exit_code == 0
-    assert CliRunner().invoke(main, ["db", "check", "--database-url", url]).output == "no drift\n"
+    assert CliRunner().invoke(main, ["db", "check", "--database-url", url]).output == (
+        "no drift; append-only guards in place\n"
+    )

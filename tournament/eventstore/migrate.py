@@ -54,13 +54,18 @@ def _engine(target: sa.Engine | str | None) -> tuple[sa.Engine, bool]:
 
 
 def upgrade(target: sa.Engine | str | None = None, revision: str = "head") -> None:
-    """Migrate the database (engine or URL; default DATABASE_URL) to ``revision``."""
+    """Migrate the database (engine or URL; default DATABASE_URL) to ``revision``, and
+    reinstall any append-only guard that is missing (:mod:`.guards`)."""
     from alembic import command
+
+    from tournament.eventstore.guards import repair_guards
 
     engine, own = _engine(target)
     try:
         with engine.connect() as conn:
             command.upgrade(alembic_config(conn), revision)
+            # Alembic sees no triggers: a dropped guard would stay dropped at head.
+            repair_guards(conn)
             conn.commit()
     finally:
         if own:

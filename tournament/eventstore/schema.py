@@ -63,6 +63,14 @@ checkpoints = sa.Table(
 APPEND_ONLY_TABLES = ("es_events", "es_idempotency")
 
 
+#: The PostgreSQL trigger function, and its body (``guards`` checks it is unchanged).
+REJECT_FUNCTION = "es_reject_change"
+REJECT_FUNCTION_BODY = (
+    " BEGIN RAISE EXCEPTION '% is append-only: % is not allowed', "
+    "TG_TABLE_NAME, TG_OP USING ERRCODE = 'insufficient_privilege'; END "
+)
+
+
 def append_only_ddl(dialect: str, table: str) -> list[str]:
     """The statements that make ``table`` reject UPDATE and DELETE (and TRUNCATE)."""
     if dialect == "sqlite":
@@ -74,9 +82,8 @@ def append_only_ddl(dialect: str, table: str) -> list[str]:
     if dialect == "postgresql":
         return [
             # One function for every table; TG_OP and TG_TABLE_NAME say what was refused.
-            "CREATE OR REPLACE FUNCTION es_reject_change() RETURNS trigger LANGUAGE plpgsql "
-            "AS $$ BEGIN RAISE EXCEPTION '% is append-only: % is not allowed', "
-            "TG_TABLE_NAME, TG_OP USING ERRCODE = 'insufficient_privilege'; END $$",
+            f"CREATE OR REPLACE FUNCTION {REJECT_FUNCTION}() RETURNS trigger "
+            f"LANGUAGE plpgsql AS $${REJECT_FUNCTION_BODY}$$",
             f"CREATE OR REPLACE TRIGGER {table}_no_update_delete BEFORE UPDATE OR DELETE "
             f"ON {table} FOR EACH ROW EXECUTE FUNCTION es_reject_change()",
             f"CREATE OR REPLACE TRIGGER {table}_no_truncate BEFORE TRUNCATE "

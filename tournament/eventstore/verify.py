@@ -10,6 +10,8 @@ matches its hash (a row edited behind the store's back), whose ``prev_hash`` is 
 hash of the event before it, or whose version does not follow the one before (an event
 removed). Positions must run 1, 2, 3 … without holes (the store assigns them densely),
 so a removed event that was last in its stream still shows as a hole in the global log.
+It also reports every append-only guard (trigger, PostgreSQL function) that is missing,
+disabled or changed: such a store is not ``ok`` even while its chains still hold.
 Removing the very last events of the whole log leaves no trace inside the store: keep the
 head (``report.head_position``, ``report.head_hash``) somewhere else, e.g. with a backup.
 """
@@ -22,6 +24,7 @@ from collections.abc import Callable, Iterable
 
 from tournament.eventstore.backends import Row
 from tournament.eventstore.chain import GENESIS, canonical, event_hash, format_time
+from tournament.eventstore.guards import MissingGuard, missing_guards
 from tournament.eventstore.store import SQLEventStore
 
 
@@ -44,10 +47,13 @@ class VerifyReport:
     head_position: int = 0
     head_hash: str | None = None
     broken: list[BrokenLink] = dataclasses.field(default_factory=list)
+    #: Append-only guards not in place (:mod:`.guards`): the chains may be intact, but
+    #: the database no longer refuses a rewrite.
+    missing_guards: list[MissingGuard] = dataclasses.field(default_factory=list)
 
     @property
     def ok(self) -> bool:
-        return not self.broken
+        return not self.broken and not self.missing_guards
 
 
 def recompute_hash(row: Row) -> str:
@@ -102,5 +108,10 @@ def check_rows(rows: Iterable[Row], on_row: Callable[[], object] | None = None) 
 
 
 def verify(store: SQLEventStore, on_row: Callable[[], object] | None = None) -> VerifyReport:
-    """Check every stream of ``store`` (constant memory per stream, one pass)."""
-    return check_rows(store.iter_raw(batch_size=5000), on_row)
+    """Check every stream of ``store`` (constant memory per stream, one pass), and that
+    the append-only guards are in place."""
+    with store.engine.connect() as conn:
+        missing = missing_guards(conn)
+    report = check_rows(store.iter_raw(batch_size=5000), on_row)
+    report.missing_guards = missing
+    return report

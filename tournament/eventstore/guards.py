@@ -1,0 +1,174 @@
+"""Are the append-only guards in place? ``db check`` and ``verify`` ask; ``db upgrade``
+puts back what is missing.
+
+The guards are the triggers of :mod:`tournament.eventstore.schema` and, on PostgreSQL,
+the function they call, ``es_reject_change()``. Alembic knows nothing of triggers, so a
+dropped one is no "drift" to ``alembic check`` and no reason for ``alembic upgrade`` to
+run anything: without this module nothing would notice.
+
+    >>> import tempfile
+    >>> from tournament.eventstore import migrate
+    >>> url = f"sqlite:///{tempfile.mkdtemp()}/g.sqlite3"
+    >>> migrate.upgrade(url)
+    >>> engine = make_engine(url)
+    >>> with engine.begin() as conn:
+    ...     _ = conn.exec_driver_sql("DROP TRIGGER es_events_no_update")
+    ...     [str(g) for g in missing_guards(conn)]
+    ['trigger es_events_no_update on es_events is missing']
+    >>> with engine.begin() as conn:
+    ...     [g.name for g in repair_guards(conn)], missing_guards(conn)
+    (['es_events_no_update'], [])
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+import sqlalchemy as sa
+
+from tournament.db import make_engine
+from tournament.eventstore.api import EventStoreError
+from tournament.eventstore.schema import (
+    APPEND_ONLY_TABLES,
+    REJECT_FUNCTION,
+    REJECT_FUNCTION_BODY,
+    append_only_ddl,
+    install_append_only_guards,
+)
+
+# pg_trigger.tgtype bits: ROW 1, BEFORE 2, DELETE 8, UPDATE 16, TRUNCATE 32.
+_PG_TRIGGERS = {"no_update_delete": 1 | 2 | 8 | 16, "no_truncate": 2 | 32}
+
+
+@dataclasses.dataclass(frozen=True)
+class MissingGuard:
+    """One guard that is not in place: its name, what it is, and what is wrong."""
+
+    name: str
+    kind: str  # "trigger" or "function"
+    table: str | None
+    problem: str  # "missing", "disabled", "changed"
+
+    def __str__(self) -> str:
+        on = f" on {self.table}" if self.table else ""
+        return f"{self.kind} {self.name}{on} is {self.problem}"
+
+
+class MissingGuardsError(EventStoreError):
+    """Append-only guards are missing or changed: the database would allow rewriting."""
+
+    def __init__(self, missing: list[MissingGuard]) -> None:
+        listed = "; ".join(str(guard) for guard in missing)
+        super().__init__(
+            f"append-only guards not in place: {listed}; "
+            "run `tournament db upgrade` (as the tables' owner) to reinstall them"
+        )
+        self.missing = missing
+
+
+def _tables(conn: sa.Connection) -> list[str]:
+    """The append-only tables that exist (an unmigrated database has no guards to miss)."""
+    inspector = sa.inspect(conn)
+    return [table for table in APPEND_ONLY_TABLES if inspector.has_table(table)]
+
+
+def missing_guards(conn: sa.Connection) -> list[MissingGuard]:
+    """Every guard of the existing append-only tables that is missing or not as created."""
+    tables = _tables(conn)
+    if not tables:
+        return []
+    if conn.dialect.name == "sqlite":
+        return _sqlite_missing(conn, tables)
+    return _pg_missing(conn, tables)
+
+
+def _sqlite_expected(table: str) -> dict[str, str]:
+    # SQLite keeps the statement's text, without "IF NOT EXISTS": compare with that.
+    out = {}
+    for statement in append_only_ddl("sqlite", table):
+        text = statement.replace("CREATE TRIGGER IF NOT EXISTS ", "CREATE TRIGGER ", 1)
+        out[text.split()[2]] = text
+    return out
+
+
+def _sqlite_missing(conn: sa.Connection, tables: list[str]) -> list[MissingGuard]:
+    found = dict(
+        conn.exec_driver_sql("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'").all()
+    )
+    out = []
+    for table in tables:
+        for name, sql in _sqlite_expected(table).items():
+            if name not in found:
+                out.append(MissingGuard(name, "trigger", table, "missing"))
+            elif found[name] != sql:
+                out.append(MissingGuard(name, "trigger", table, "changed"))
+    return out
+
+
+def _pg_missing(conn: sa.Connection, tables: list[str]) -> list[MissingGuard]:
+    out = []
+    body = conn.exec_driver_sql(
+        "SELECT prosrc FROM pg_proc WHERE proname = %(f)s "
+        "AND pronamespace = current_schema()::regnamespace",
+        {"f": REJECT_FUNCTION},
+    ).scalar()
+    if body is None:
+        out.append(MissingGuard(f"{REJECT_FUNCTION}()", "function", None, "missing"))
+    elif body.strip() != REJECT_FUNCTION_BODY.strip():
+        out.append(MissingGuard(f"{REJECT_FUNCTION}()", "function", None, "changed"))
+    rows = conn.exec_driver_sql(
+        "SELECT t.tgname, c.relname, t.tgenabled, t.tgtype, p.proname FROM pg_trigger t "
+        "JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_proc p ON p.oid = t.tgfoid "
+        "WHERE NOT t.tgisinternal AND c.relnamespace = current_schema()::regnamespace"
+    ).all()
+    found = {name: (table, enabled, kind, proc) for name, table, enabled, kind, proc in rows}
+    for table in tables:
+        for suffix, kind in _PG_TRIGGERS.items():
+            name = f"{table}_{suffix}"
+            if name not in found:
+                out.append(MissingGuard(name, "trigger", table, "missing"))
+                continue
+            on, enabled, actual_kind, proc = found[name]
+            if enabled not in ("O", "A"):  # D: disabled; R: fires only on replicas
+                out.append(MissingGuard(name, "trigger", table, "disabled"))
+            elif (on, actual_kind, proc) != (table, kind, REJECT_FUNCTION):
+                out.append(MissingGuard(name, "trigger", table, "changed"))
+    return out
+
+
+def repair_guards(conn: sa.Connection) -> list[MissingGuard]:
+    """Reinstall every guard that is missing or changed (idempotent: nothing to do, nothing
+    done); returns what was repaired. Needs the tables' owner on PostgreSQL."""
+    missing = missing_guards(conn)
+    if not missing:
+        return []
+    if conn.dialect.name == "sqlite":
+        # CREATE TRIGGER IF NOT EXISTS would keep a changed trigger: drop those first.
+        for guard in missing:
+            if guard.problem == "changed":
+                conn.exec_driver_sql(f'DROP TRIGGER "{_identifier(guard.name)}"')
+    # PostgreSQL's CREATE OR REPLACE replaces changed ones and re-enables disabled ones.
+    # Through text(), as Alembic's op.execute: the driver's paramstyle must not read
+    # the '%' in the function body as a placeholder.
+    install_append_only_guards(lambda sql: conn.execute(sa.text(sql)), conn.dialect.name)
+    return missing
+
+
+def _identifier(name: str) -> str:
+    if not re.fullmatch(r"[a-z_]+", name):  # only ever our own trigger names
+        raise ValueError(f"not a guard name: {name!r}")
+    return name
+
+
+def check_guards(target: sa.Engine | str | None = None) -> None:
+    """Raise :class:`MissingGuardsError` naming every guard not in place."""
+    engine = target if isinstance(target, sa.Engine) else make_engine(target)
+    try:
+        with engine.connect() as conn:
+            missing = missing_guards(conn)
+    finally:
+        if not isinstance(target, sa.Engine):
+            engine.dispose()
+    if missing:
+        raise MissingGuardsError(missing)
