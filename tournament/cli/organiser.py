@@ -43,7 +43,7 @@ from tournament.domain.csvio import (
 )
 from tournament.domain.errors import DomainError
 from tournament.domain.matchstate import Entry
-from tournament.domain.pairing import places
+from tournament.domain.pairing import finished, lives_left, places
 from tournament.domain.preview import preview
 from tournament.domain.settings import FIRST_DEALER_RULES, FORMATS, TIEBREAKS, WITHDRAWAL_POLICIES
 from tournament.domain.standings import standings as compute_standings
@@ -287,6 +287,20 @@ def show(tournament_id: str | None) -> None:
     flagged = [m.match_id for m in t.matches.values() if m.flags]
     if flagged:
         click.echo(f"flagged matches (see `results show`): {', '.join(flagged)}")
+    if finished(t):
+        _print_final(t)
+
+
+def _print_final(t: Tournament) -> None:
+    """A finished tournament's result: the champion, then the places behind (top three)."""
+    rows = compute_standings(t, places=places(t), lives=lives_left(t))
+    podium = [r for r in rows if r.rank <= 3]
+    winners = [r for r in podium if r.rank == 1]
+    names = " and ".join(f"{r.name} ({r.player_id})" for r in winners)
+    click.echo(f"finished: champion {names}" + (" (shared)" if len(winners) > 1 else ""))
+    for r in podium[len(winners) :]:
+        click.echo(f"  {r.rank}. {r.name} ({r.player_id}), {r.points} pts")
+    click.echo("  full standings: `tournament standings`")
 
 
 @main.command()
@@ -942,7 +956,7 @@ def standings(
     """The standings now, or as of a past event."""
     tid = _tid(tournament_id)
     t = _service().state(tid, as_of=as_of)
-    rows = compute_standings(t, category=category, places=places(t))
+    rows = compute_standings(t, category=category, places=places(t), lives=lives_left(t))
     if as_csv:
         output.write(standings_csv(rows))
         return
@@ -958,13 +972,26 @@ def standings(
         + (f", category {category}" if category else ""),
         file=output,
     )
+    _print_table(t, rows, output)
+    _print_tiebreak_order(t, output)
+
+
+def _print_table(t: Tournament, rows: Sequence[Any], output: Any) -> None:
+    """The standings as a terminal table: one line per player, tie-breaks last."""
+    s = t.settings
+    assert s is not None
     tbs = [tb for tb in s.tiebreaks if tb != "lot"]
     heads = [TIEBREAK_HEADERS.get(tb, tb) for tb in tbs]
+    lives = s.format == "lives"
+    bought = lives and bool(s.options.get("buy_back"))
     labels = [f"{r.name} ({r.player_id})" + ("" if r.status == "active" else f" [{r.status}]")
               for r in rows]  # fmt: skip
     wide = max([len("player"), *map(len, labels)])
     click.echo(
-        f"{'#':>3}  {'player':<{wide}}  {'pts':>3}  {'W-L':>5}  {'Bummerl':>7}  {'game pts':>8}"
+        f"{'#':>3}  {'player':<{wide}}  {'pts':>3}  {'W-L':>5}"
+        + ("  lives" if lives else "")
+        + ("  bought" if bought else "")
+        + f"  {'Bummerl':>7}  {'game pts':>8}"
         + "".join(f"  {h:>{len(h)}}" for h in heads),
         file=output,
     )
@@ -976,10 +1003,18 @@ def standings(
             f"  {_number(r.tiebreaks.get(tb)):>{len(h)}}" for tb, h in zip(tbs, heads, strict=True)
         )
         click.echo(
-            f"{r.rank:>3}  {label:<{wide}}  {r.points:>3}  {wl:>5}  {bummerl:>7}  {gp:>8}{tail}",
+            f"{r.rank:>3}  {label:<{wide}}  {r.points:>3}  {wl:>5}"
+            + (f"  {r.lives if r.lives else 'out':>5}" if lives else "")
+            + (f"  {r.lives_bought:>6}" if bought else "")
+            + f"  {bummerl:>7}  {gp:>8}{tail}",
             file=output,
         )
-    if tbs:
+
+
+def _print_tiebreak_order(t: Tournament, output: Any) -> None:
+    s = t.settings
+    assert s is not None
+    if [tb for tb in s.tiebreaks if tb != "lot"]:
         click.echo(
             "tie-breaks in this order: "
             + ", ".join(TIEBREAK_HEADERS.get(tb, tb) for tb in s.tiebreaks)

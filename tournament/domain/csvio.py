@@ -211,6 +211,9 @@ def _flat(row: Row) -> dict[str, Any]:
     data = row.to_json()
     tiebreaks = data.pop("tiebreaks")
     data.pop("place", None)
+    for key in ("lives", "lives_bought"):  # columns of the lives format only
+        if data[key] is None:
+            del data[key]
     data["bummerl_diff"] = row.bummerl_won - row.bummerl_lost
     data["gp_diff"] = row.gp_won - row.gp_lost
     for name, value in tiebreaks.items():
@@ -219,9 +222,10 @@ def _flat(row: Row) -> dict[str, Any]:
 
 
 def standings_csv(rows: Iterable[Row]) -> str:
-    """Standings as CSV: the fixed columns, then one ``tb_<name>`` column per tie-break."""
+    """Standings as CSV: the fixed columns, ``lives`` and ``lives_bought`` in the lives
+    format, then one ``tb_<name>`` column per tie-break."""
     flat = [_flat(r) for r in rows]
-    extra = [k for k in (flat[0] if flat else {}) if k.startswith("tb_")]
+    extra = [k for k in (flat[0] if flat else {}) if k not in STANDINGS_COLUMNS]
     out = io.StringIO()
     writer = csv.DictWriter(
         out, [*STANDINGS_COLUMNS, *extra], extrasaction="ignore", lineterminator="\n"

@@ -348,6 +348,33 @@ def lives_places(t: Tournament) -> dict[int, int]:
     return places
 
 
+def lives_left(t: Tournament) -> dict[int, int] | None:
+    """Lives format: lives left per player now, as the next draw counts them (0: out);
+    None in other formats."""
+    if t.settings is None or t.settings.format != "lives":
+        return None
+    if not t.rounds:
+        start = int(lives_rules(t.settings).lives)
+        return {pid: start for pid in t.players}
+    state = lives_now(t, t.current_round + 1)
+    return {int(p): max(0, left) for p, left in state.lives.items()}
+
+
+def finished(t: Tournament) -> bool:
+    """Whether the tournament is over: its last round is complete and the format has no
+    further round to draw (every format says so by refusing the next draw)."""
+    if t.settings is None or not t.rounds or not t.round_complete():
+        return False
+    number = t.current_round + 1
+    try:
+        next_draw(t, number, round_seed(t.settings.seed, number), {})
+    except ConflictError as error:
+        return error.rule == "T-round"
+    except fm.FormatError:
+        return False  # a draw that fails for another reason: not over, a problem to show
+    return False
+
+
 def places(t: Tournament) -> dict[int, int]:
     """Place groups that rank before points: knockout brackets and lives."""
     return lives_places(t) or knockout_places(t)

@@ -45,6 +45,8 @@ class Row:
     schneider: int
     tiebreaks: Mapping[str, float | None]  # None: blank, the tie-break decided nothing here
     place: int | None = None  # knockout place group (1 = champion), if any
+    lives: int | None = None  # lives format: lives left now
+    lives_bought: int | None = None  # lives format: lives bought back
 
     def to_json(self) -> dict[str, Any]:
         data = dataclasses.asdict(self)
@@ -63,10 +65,12 @@ def standings(
     category: str | None = None,
     players: Iterable[int] | None = None,
     places: Mapping[int, int] | None = None,
+    lives: Mapping[int, int] | None = None,
 ) -> list[Row]:
     """The ranked rows: all players, or those of one ``category`` (a separate ranking in the
     same pool: opponents outside the category still count for Buchholz), or a subset
-    (a round-robin group). ``places`` ranks knockout players first by bracket place."""
+    (a round-robin group). ``places`` ranks knockout players first by bracket place;
+    ``lives`` (lives left per player, :func:`pairing.lives_left`) fills the lives columns."""
     settings = t.settings
     if settings is None:
         return []
@@ -110,6 +114,8 @@ def standings(
                 schneider=s.schneider,
                 tiebreaks=shown,
                 place=(places or {}).get(pid),
+                lives=None if lives is None else lives.get(pid, 0),
+                lives_bought=None if lives is None else p.lives_bought,
             )
         )
     return rows
