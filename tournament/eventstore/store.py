@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import json.scanner
 import re
 import uuid
 from collections.abc import Iterator, Mapping, Sequence
@@ -37,7 +38,15 @@ import sqlalchemy as sa
 
 from tournament.db import make_engine
 from tournament.eventstore.api import ConcurrencyError, NewEvent, StoredEvent
-from tournament.eventstore.backends import Conflict, Prepared, Replay, Row, make_backend
+from tournament.eventstore.backends import (
+    Conflict,
+    Prepared,
+    Replay,
+    Row,
+    make_backend,
+    text_time,
+    text_uuid,
+)
 from tournament.eventstore.chain import canonical, to_json_value
 from tournament.eventstore.errors import (
     IdempotencyKeyReusedError,
@@ -51,7 +60,21 @@ from tournament.eventstore.registry import REGISTRY, EventRegistry
 #: Stream ids: printable, no spaces, at most 200 characters (``hand-<uuid>``, ``match-7``).
 STREAM_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:/@+=-]{0,199}$")
 MAX_VERSION = 2**31 - 1
-_loads = json.loads
+
+# Reads spent most of their time decoding JSON (and, on SQLite, ids and times: see
+# backends.text_uuid, text_time). These helpers return and raise exactly what the general
+# functions would, but skip work those do for inputs the store never writes.
+_scan_once = json.scanner.make_scanner(json.JSONDecoder())  # the C scanner
+
+
+def _loads(text: str) -> Any:
+    """``json.loads`` without its whitespace regex: canonical text has no whitespace.
+    Anything else (whitespace, trailing data, invalid JSON) goes to json.loads itself."""
+    try:
+        value, end = _scan_once(text, 0)
+    except StopIteration:
+        return json.loads(text)  # raises the JSONDecodeError
+    return value if end == len(text) else json.loads(text)
 
 
 class SQLEventStore:
@@ -224,9 +247,8 @@ class SQLEventStore:
         types = self.registry._types
         upcast = self.registry.upcast
         native = self._backend.native
-        to_uuid = uuid.UUID
-        parse = datetime.fromisoformat
         new = object.__new__
+        last_text, last_at = None, None
         out = []
         for position, eid, sid, version, kind, sv, payload, meta, at, prev, digest in rows:
             data = _loads(payload)
@@ -234,8 +256,11 @@ class SQLEventStore:
             if entry is not None and sv < entry.schema_version:
                 sv, data = upcast(kind, sv, data)
             if not native:
-                eid = to_uuid(eid)
-                at = parse(at).replace(tzinfo=UTC)
+                eid = text_uuid(eid)
+                # The events of one append share their time: parse it once (immutable).
+                if at != last_text:
+                    last_text, last_at = at, text_time(at)
+                at = last_at
             event = new(StoredEvent)
             event.__dict__.update(
                 event_id=eid, stream_id=sid, version=version, position=position, type=kind,
