@@ -942,6 +942,7 @@ def results_clear_flag(match: str, tournament_id: str | None, actor: str) -> Non
 @click.option("--json", "as_json", is_flag=True, help="JSON")
 @click.option("--as-of", type=int, help="as after event N (see `tournament log`)")
 @click.option("--category", help="only this category, e.g. W")
+@click.option("--group", type=int, help="only this group of a group format (1, 2, ...)")
 @click.option("-o", "--output", type=click.File("w", encoding="utf-8"), default="-")
 @tournament_option
 @_errors
@@ -950,13 +951,22 @@ def standings(
     as_json: bool,
     as_of: int | None,
     category: str | None,
+    group: int | None,
     output: Any,
     tournament_id: str | None,
 ) -> None:
-    """The standings now, or as of a past event."""
+    """The standings now, or as of a past event; one table per group in group formats,
+    then the bracket in groups -> knockout."""
     tid = _tid(tournament_id)
     t = _service().state(tid, as_of=as_of)
-    rows = compute_standings(t, category=category, places=places(t), lives=lives_left(t))
+    groups = _groups(t)
+    if group is not None:
+        rows = _group_rows(tid, t, groups, group, category)
+    elif len(groups) > 1 and not (as_csv or as_json):
+        _print_groups(tid, t, groups, category, output)
+        return
+    else:
+        rows = compute_standings(t, category=category, places=places(t), lives=lives_left(t))
     if as_csv:
         output.write(standings_csv(rows))
         return
@@ -969,11 +979,69 @@ def standings(
     assert s is not None
     click.echo(
         f"{s.name}: standings after round {t.current_round} (event {t.version})"
+        + (f", group {group}" if group else "")
         + (f", category {category}" if category else ""),
         file=output,
     )
     _print_table(t, rows, output)
     _print_tiebreak_order(t, output)
+
+
+def _groups(t: Tournament) -> list[list[int]]:
+    """The groups of a group format, as drawn in round 1 (none: no groups)."""
+    from tournament.domain.pairing import frozen
+
+    if t.settings is None or t.settings.format not in ("round_robin", "groups_knockout"):
+        return []
+    return [[int(p) for p in g] for g in frozen(t, "groups") or []]
+
+
+def _group_stage(tid: str, t: Tournament) -> Tournament:
+    """The tournament as the group stage left it: in groups -> knockout, the state before
+    the first knockout round, so knockout matches do not count in the group tables."""
+    first_ko = next((r.number for r in t.rounds if "seeds" in r.info), None)
+    if first_ko is None:
+        return t
+    service = _service()
+    started = next(
+        e.version
+        for e in service.events(tid)
+        if e.type == ev.ROUND_STARTED and e.payload["round"] == first_ko
+    )
+    return service.state(tid, as_of=started - 1)
+
+
+def _group_rows(
+    tid: str, t: Tournament, groups: list[list[int]], group: int, category: str | None
+) -> list[Any]:
+    if not groups:
+        raise click.ClickException("group: this tournament has no groups (T-format)")
+    if not 1 <= group <= len(groups):
+        raise click.ClickException(
+            f"group: there are groups 1 to {len(groups)}, not {group} (T-format)"
+        )
+    stage = _group_stage(tid, t)
+    return compute_standings(stage, category=category, players=groups[group - 1])
+
+
+def _print_groups(
+    tid: str, t: Tournament, groups: list[list[int]], category: str | None, output: Any
+) -> None:
+    """One table per group (each ranked on its own), then the bracket if there is one."""
+    s = t.settings
+    assert s is not None
+    click.echo(
+        f"{s.name}: standings after round {t.current_round} (event {t.version})"
+        + (f", category {category}" if category else ""),
+        file=output,
+    )
+    for number in range(1, len(groups) + 1):
+        click.echo(f"Group {number}", file=output)
+        _print_table(t, _group_rows(tid, t, groups, number, category), output)
+    _print_tiebreak_order(t, output)
+    if s.format == "groups_knockout" and any("seeds" in r.info for r in t.rounds):
+        click.echo("Knockout", file=output)
+        _print_bracket(t, output)
 
 
 def _print_table(t: Tournament, rows: Sequence[Any], output: Any) -> None:
@@ -1055,13 +1123,21 @@ def _number(value: Any) -> str:
 @_errors
 def bracket(tournament_id: str | None) -> None:
     """The knockout bracket as it stands."""
+    from tournament.domain.pairing import bracket_of
+
+    t = _service().state(_tid(tournament_id))
+    if bracket_of(t) is None:
+        raise click.ClickException("bracket: this tournament has no knockout bracket yet (T-round)")
+    _print_bracket(t, None)
+
+
+def _print_bracket(t: Tournament, output: Any) -> None:
+    """Every bracket match by section, with its players, status and winner."""
     from tournament.domain.pairing import bracket_of, bracket_results, withdrawn
     from tournament.formats.bracket import bracket_state
 
-    t = _service().state(_tid(tournament_id))
     b = bracket_of(t)
-    if b is None:
-        raise click.ClickException("bracket: this tournament has no knockout bracket yet (T-round)")
+    assert b is not None
     state = bracket_state(b, bracket_results(t), withdrawn(t))
 
     def name(pid: str | None) -> str:
@@ -1074,7 +1150,7 @@ def bracket(tournament_id: str | None) -> None:
     for m in b.matches:
         if _bracket_heading(m.match_id, last) != heading:
             heading = _bracket_heading(m.match_id, last)
-            click.echo(heading)
+            click.echo(heading, file=output)
         s = state.matches[m.match_id]
         winner = f"  -> {name(s.winner)}" if s.winner else ""
         played = t.matches.get(m.match_id)
@@ -1082,12 +1158,13 @@ def bracket(tournament_id: str | None) -> None:
             winner += f" {_result_note(played).split(' won ')[-1]}"
         click.echo(
             f"  {m.match_id:6} {name(s.player_a):{wide}}  v  {name(s.player_b):{wide}}  "
-            f"{s.status}{winner}"
+            f"{s.status}{winner}",
+            file=output,
         )
     if state.champion:
-        click.echo(f"Champion: {name(state.champion)}")
+        click.echo(f"Champion: {name(state.champion)}", file=output)
     for mid, why in state.conflicts.items():
-        click.echo(f"  CONFLICT {mid}: {why}")
+        click.echo(f"  CONFLICT {mid}: {why}", file=output)
 
 
 def _bracket_heading(match_id: str, last_round: int) -> str:
