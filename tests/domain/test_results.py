@@ -77,8 +77,20 @@ def test_bad_hands_name_field_and_rule(kwargs: dict, field: str, rule: str) -> N
 
 
 def test_false_claim_mirror_allows_one_game_point() -> None:
+    # false-claim-mirror: the opponent gets what a correct claim would have given the
+    # claimer, so a false claim can be worth 1 (instead of R15's 2 or 3).
     b = match_builder(variants=["false-claim-mirror"])
-    c.record_hand(b.state, "1.1", winner=1, game_points=1, reason="false_claim")
+    new = b.add(c.record_hand(b.state, "1.1", winner=1, game_points=1, reason="false_claim"))
+    assert [e.type for e in new] == ["result.hand_recorded"]
+    assert {k: new[0].payload[k] for k in ("winner", "game_points", "reason")} == {
+        "winner": 1,
+        "game_points": 1,
+        "reason": "false_claim",
+    }
+    m = b.state.matches["1.1"]
+    seat = m.seat_of(1)
+    assert m.engine.current.scores[seat] == 6  # 7 less the one game point (R17)
+    assert m.summary.game_points[seat] == 1 and m.summary.game_points[1 - seat] == 0
 
 
 def test_a_tally_fills_a_whole_bummerl_and_only_a_fresh_one() -> None:
