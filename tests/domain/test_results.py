@@ -133,3 +133,51 @@ def test_both_players_sign_the_sheet_once() -> None:
     b.add(c.sign_sheet(b.state, "1.1", 1))
     assert c.sign_sheet(b.state, "1.1", 1) == []
     assert b.state.matches["1.1"].signed_by == {1}
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "says"),
+    [
+        ({"winner": 1, "game_points": 4}, "1, 2 or 3 game points, not 4 (R13)"),
+        ({"winner": 9, "game_points": 1}, "player 9 does not play here"),
+        ({"winner": 1, "game_points": 2, "reason": "last_trick"}, "1 game point, not 2 (R16)"),
+        ({"winner": 1, "game_points": 1, "reason": "false_claim"}, "not 1 (R15)"),
+        (
+            {"winner": 1, "game_points": 2, "reason": "claim", "card_points": [40, 50]},
+            "a correct claim needs 66 points",
+        ),
+        ({"winner": 1, "game_points": 1, "scorer": 9}, "player 9 does not play here"),
+    ],
+)
+def test_every_refused_hand_names_the_match_the_bummerl_and_the_hand(
+    kwargs: dict, says: str
+) -> None:
+    # Two hands are on the sheet already, so the refused one would be hand 3 of Bummerl 1.
+    b = match_builder(first_dealer="as_entered")
+    for _ in range(2):
+        b.add(c.record_hand(b.state, "1.1", winner=2, game_points=1))
+    with pytest.raises(DomainError) as caught:
+        c.record_hand(b.state, "1.1", **kwargs)
+    assert caught.value.message.startswith("match 1.1, Bummerl 1 hand 3: ")
+    assert says in caught.value.line()
+    assert caught.value.line().endswith(")")  # the rule, once
+
+
+def test_a_refused_correction_names_the_hand_it_corrects() -> None:
+    b = match_builder(first_dealer="as_entered")
+    first = b.add(c.record_hand(b.state, "1.1", winner=2, game_points=1))
+    rid = first[-1].payload["result_id"]
+    b.add(c.record_hand(b.state, "1.1", winner=2, game_points=1))
+    with pytest.raises(DomainError) as caught:
+        c.correct_result(b.state, rid, {"game_points": 5}, by="referee", reason="misread")
+    assert caught.value.message.startswith(f"match 1.1, result {rid} (Bummerl 1 hand 1): ")
+    assert caught.value.rule == "R13"
+
+
+def test_a_refused_tally_names_the_match_and_the_bummerl() -> None:
+    b = match_builder()
+    b.add(c.record_tally(b.state, "1.1", "7 5 2 0 / 7 6", order=[1, 2]))
+    with pytest.raises(DomainError) as caught:
+        c.record_tally(b.state, "1.1", "7 5 1 0 / 7")
+    assert caught.value.message.startswith("match 1.1, Bummerl 2: hand 2: ")
+    assert caught.value.rule == "R13"

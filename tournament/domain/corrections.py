@@ -88,7 +88,7 @@ def correct_result(
     else:
         base = dict(previous or _before_void(t, result_id))
         replacement = {**base, **{k: v for k, v in changes.items() if k not in _IDS}}
-        _validate(settings, match, entry.kind, replacement)
+        _validate(settings, match, entry.kind, replacement, result_id)
         if replacement == previous:
             raise ConflictError("result_id", "T-correction", "the correction changes nothing")
     candidate = Entry(entry.result_id, entry.kind, replacement, entry.struck)
@@ -128,8 +128,11 @@ def reversal(
     raise ConflictError("result_id", "T-correction", f"result {result_id} was never corrected")
 
 
-def _validate(settings: Any, match: MatchState, kind: str, p: dict[str, Any]) -> None:
+def _validate(
+    settings: Any, match: MatchState, kind: str, p: dict[str, Any], result_id: str = ""
+) -> None:
     if kind in ("hand", "live"):
+        place = (match.hand_places().get(result_id) or ["hand"])[0]
         fields = hand_payload(
             settings,
             match,
@@ -138,6 +141,7 @@ def _validate(settings: Any, match: MatchState, kind: str, p: dict[str, Any]) ->
             p.get("dealer"),
             p.get("reason"),
             p.get("card_points"),
+            place=f"result {result_id} ({place})",
         )
         p.update(fields)
     elif kind == "tally":

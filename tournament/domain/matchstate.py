@@ -170,6 +170,13 @@ class MatchState:
         """Where the next hand goes, for messages: ``hand 3 of Bummerl 2``."""
         return where(self.engine)
 
+    def next_place(self) -> str:
+        """Where the next hand goes, as ``results show`` lists hands: ``Bummerl 2 hand 3``."""
+        engine = self.engine
+        if engine.is_decided:
+            return f"hand {engine.hand_count + 1} of the match (decided)"
+        return f"Bummerl {len(engine.bummerls)} hand {len(engine.current.hands) + 1}"
+
     def hand_places(self) -> dict[str, list[str]]:
         """Where each entry's hands fell, for ``results show``: per result id, per hand of
         the entry, ``"Bummerl 2 hand 3"`` or ``"struck"`` (or ``"not counted"``)."""
@@ -262,29 +269,10 @@ class MatchState:
     # --- checking commands --------------------------------------------------------------
     def check_new(self, entry: Entry) -> None:
         """Raise :class:`DomainError` unless ``entry`` can be appended without a problem."""
-        if self.dropped:
-            raise DomainError("match", "T-withdrawal", f"match {self.match_id} was dropped")
-        if self.forfeit is not None:
-            raise DomainError(
-                "match", "R20", f"match {self.match_id} was decided by forfeit; nothing after that"
-            )
-        if entry.kind == "forfeit":
-            if self.summary.decided:
-                raise DomainError(
-                    "match",
-                    "R20",
-                    f"match {self.match_id} is already decided; it cannot be forfeited",
-                )
-            return
+        self.check_open(entry.kind)
         engine = self.engine.copy()
-        if engine.is_decided:
-            a, b = engine.bummerl_wins
-            raise DomainError(
-                "result",
-                "R20",
-                f"match {self.match_id} is decided ({self.labels[engine.winner or 0]} won "
-                f"{max(a, b)}:{min(a, b)} Bummerl); nothing is entered after that",
-            )
+        if entry.kind == "forfeit":
+            return
         if entry.kind == "tally" and engine.current.hands:
             raise DomainError(
                 "tally",
@@ -305,6 +293,33 @@ class MatchState:
                     error.rule,
                     f"match {self.match_id}: {which}{explain(error, engine, hand, self.labels)}",
                 ) from None
+
+    def check_open(self, kind: str = "hand") -> None:
+        """Raise :class:`DomainError` unless the match still takes a result of ``kind``
+        (checked first, so that a decided match is said before anything about the hand)."""
+        if self.dropped:
+            raise DomainError("match", "T-withdrawal", f"match {self.match_id} was dropped")
+        if self.forfeit is not None:
+            raise DomainError(
+                "match", "R20", f"match {self.match_id} was decided by forfeit; nothing after that"
+            )
+        if kind == "forfeit":
+            if self.summary.decided:
+                raise DomainError(
+                    "match",
+                    "R20",
+                    f"match {self.match_id} is already decided; it cannot be forfeited",
+                )
+            return
+        engine = self.engine
+        if engine.is_decided:
+            a, b = engine.bummerl_wins
+            raise DomainError(
+                "result",
+                "R20",
+                f"match {self.match_id} is decided ({self.labels[engine.winner or 0]} won "
+                f"{max(a, b)}:{min(a, b)} Bummerl); nothing is entered after that",
+            )
 
     def trial(self, entries: Iterable[Entry], first_dealer: int | None = None) -> MatchState:
         """A copy with other entries, replayed: what a correction or strike would give."""

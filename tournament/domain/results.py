@@ -12,7 +12,7 @@ recorded so far (R13-R20) and refused with the hand and the rule named::
     >>> record_hand(t, "1.1", winner=1, game_points=1, reason="false_claim")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    tournament.domain.errors.DomainError: game_points: a false claim gives ... not 1 (R15)
+    tournament.domain.errors.DomainError: game_points: match 1.1, Bummerl 1 hand 1: ... not 1 (R15)
 """
 
 from __future__ import annotations
@@ -51,7 +51,9 @@ def _player_in(match: MatchState, player_id: Any, field: str) -> int:
     if player_id not in match.players:
         a, b = match.labels
         raise DomainError(
-            field, "T-match", f"player {player_id} does not play match {match.match_id} ({a} v {b})"
+            field,
+            "T-match",
+            f"match {match.match_id}: player {player_id} does not play here ({a} v {b})",
         )
     return int(player_id)
 
@@ -64,8 +66,34 @@ def hand_payload(
     dealer: int | None = None,
     reason: str | None = None,
     card_points: Sequence[int] | None = None,
+    *,
+    place: str | None = None,
 ) -> dict[str, Any]:
-    """The checked fields of one paper hand (without ids); raises with field and rule."""
+    """The checked fields of one paper hand (without ids); raises with field and rule, and
+    with the match and the hand: ``place`` (``Bummerl 2 hand 3``), by default the next."""
+    try:
+        return _hand_fields(settings, match, winner, game_points, dealer, reason, card_points)
+    except DomainError as error:
+        raise at_place(error, match, place or match.next_place()) from None
+
+
+def at_place(error: DomainError, match: MatchState, place: str) -> DomainError:
+    """``error`` naming the match and the place on its sheet (``Bummerl 2 hand 3``): the
+    organiser holds the sheet and needs to know which line was refused."""
+    head = f"match {match.match_id}"
+    text = error.message.removeprefix(f"{head}: ")
+    return type(error)(error.field, error.rule, f"{head}, {place}: {text}")
+
+
+def _hand_fields(
+    settings: Settings,
+    match: MatchState,
+    winner: int,
+    game_points: int,
+    dealer: int | None,
+    reason: str | None,
+    card_points: Sequence[int] | None,
+) -> dict[str, Any]:
     _player_in(match, winner, "winner")
     if (
         not isinstance(game_points, int)
@@ -141,7 +169,8 @@ def _first_dealer_events(
             raise ConflictError(
                 "first_dealer",
                 "R18",
-                f"match {match.match_id}: {match.labels[match.first_dealer]} deals first",
+                f"match {match.match_id}: {match.labels[match.first_dealer]} deals first "
+                "(R18: the first dealer is recorded already)",
             )
         return [], None
     if first_dealer is None and dealer is not None and not match.entries:
@@ -183,10 +212,13 @@ def record_hand(
     settings = require_created(t)
     match = find_match(t, match_id)
     fields = hand_payload(settings, match, winner, game_points, dealer, reason, card_points)
-    pre, seat = _first_dealer_events(match, first_dealer, dealer, actor)
+    try:
+        pre, seat = _first_dealer_events(match, first_dealer, dealer, actor)
+        if scorer is not None:
+            fields["scorer"] = _player_in(match, scorer, "scorer")
+    except DomainError as error:
+        raise at_place(error, match, match.next_place()) from None
     payload = {"result_id": result_id or new_id(), "match_id": match_id, **fields}
-    if scorer is not None:
-        payload["scorer"] = _player_in(match, scorer, "scorer")
     _check(match, Entry(payload["result_id"], "hand", payload), seat)
     return [*pre, ev.make_event(ev.HAND_RECORDED, payload, actor=actor, source=source)]
 
@@ -234,14 +266,15 @@ def record_tally(
     """A whole Bummerl as the scoresheet tallies it (see :mod:`tournament.domain.tally`)."""
     require_created(t)
     match = find_match(t, match_id)
-    payload: dict[str, Any] = {
-        "result_id": result_id or new_id(),
-        "match_id": match_id,
-        "tally": tally_fields(match, tally, order),
-    }
-    if scorer is not None:
-        payload["scorer"] = _player_in(match, scorer, "scorer")
-    pre, seat = _first_dealer_events(match, first_dealer, None, actor)
+    try:
+        fields: dict[str, Any] = {"tally": tally_fields(match, tally, order)}
+        if scorer is not None:
+            fields["scorer"] = _player_in(match, scorer, "scorer")
+        pre, seat = _first_dealer_events(match, first_dealer, None, actor)
+    except DomainError as error:
+        # A tally is a whole Bummerl: its own messages name the hand of the sheet.
+        raise at_place(error, match, f"Bummerl {len(match.engine.bummerls)}") from None
+    payload: dict[str, Any] = {"result_id": result_id or new_id(), "match_id": match_id, **fields}
     _check(match, Entry(payload["result_id"], "tally", payload), seat)
     return [*pre, ev.make_event(ev.TALLY_RECORDED, payload, actor=actor, source=source)]
 
