@@ -257,3 +257,42 @@ def test_standings_headers_say_what_the_tie_breaks_are(cli) -> None:  # type: ig
     assert any("Theresia Wieser-Obermüllner (1) " in line for line in lines)
     # Every row is as wide as the header: the columns line up.
     assert len({len(line) for line in lines[1:4]}) == 1
+
+
+def test_paper_game_points_must_be_what_the_reason_and_card_points_give(
+    cli, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    friday_match(cli)  # Bernd (1) v Franz (2): card points are written Bernd:Franz
+    before = events(cli)
+    for args, says in [
+        (
+            ("--winner", "2", "--points", "1", "--reason", "claim", "--card-points", "20:66"),
+            "match 1.1, Bummerl 1 hand 1: a correct claim against 20 points is worth 2 game "
+            "points (R13: the opponent has fewer than 33), not 1",
+        ),
+        (
+            ("--winner", "2", "--points", "2", "--reason", "claim", "--card-points", "0:66"),
+            "is worth 3 game points (R13: the opponent has no trick: 0 points), not 2",
+        ),
+        (
+            ("--winner", "1", "--points", "2", "--reason", "false_claim", "--card-points", "0:50"),
+            "is worth 3 game points (R15: the winner has no trick: 0 points), not 2",
+        ),
+        (
+            ("--winner", "1", "--points", "1", "--reason", "claim", "--card-points", "70:160"),
+            "70:160 adds up to 230; both players together have at most 220",
+        ),
+    ]:
+        out = cli("results", "enter", "1.1", *args, ok=False)
+        assert out.exit_code == 1 and says in out.output, out.output
+    bad = write(
+        tmp_path, "r.csv", "match,winner,game_points,reason,card_points\n1.1,2,1,claim,20:66\n"
+    )
+    out = cli("results", "import", bad, ok=False)
+    assert "line 2: game_points: match 1.1, Bummerl 1 hand 1: a correct claim" in out.output
+    assert events(cli) == before
+    cli("results", "enter", "1.1", "--winner", "2", "--points", "2", "--reason", "claim",
+        "--card-points", "20:66")  # fmt: skip
+    cli("results", "enter", "1.1", "--winner", "1", "--points", "3", "--reason", "closed",
+        "--card-points", "66:20")  # fmt: skip
+    assert "claim, talon closed, card points 66:20" in cli("results", "show", "1.1").output

@@ -42,6 +42,7 @@ from tournament.domain.csvio import (
     standings_json,
 )
 from tournament.domain.errors import DomainError
+from tournament.domain.handpoints import PAPER_REASONS as REASONS
 from tournament.domain.matchstate import Entry
 from tournament.domain.pairing import finished, lives_left, places
 from tournament.domain.preview import preview
@@ -594,8 +595,11 @@ def results() -> None:
 @click.option("--points", type=int, help="game points of the hand: 1, 2 or 3")
 @click.option("--dealer", type=int, help="who dealt the hand")
 @click.option(
-    "--reason", type=click.Choice(["claim", "closed", "last_trick", "false_claim", "closer_failed"])
+    "--reason",
+    type=click.Choice(REASONS),
+    help="why the hand ended (R13-R16); 'closed' = claim with --closed",
 )
+@click.option("--closed", is_flag=True, help="the talon was closed (R14)")
 @click.option("--card-points", help="card points of both players, e.g. 66:40")
 @click.option("--tally", help="a whole Bummerl: '7 5 4 1 0 / 7 6 3' (players in pairing order)")
 @click.option("--first-dealer", type=int, help="who dealt first in the match (if not drawn)")
@@ -609,7 +613,8 @@ def results() -> None:
 @_errors
 def results_enter(
     match: str, winner: int | None, points: int | None, dealer: int | None, reason: str | None,
-    card_points: str | None, tally: str | None, first_dealer: int | None, forfeit: str | None,
+    closed: bool, card_points: str | None, tally: str | None, first_dealer: int | None,
+    forfeit: str | None,
     scorer: int | None, signed: bool, tournament_id: str | None, actor: str,
 ) -> None:  # fmt: skip
     """Enter a hand, a Bummerl tally or a forfeit for MATCH (round.table, e.g. 2.5)."""
@@ -632,7 +637,8 @@ def results_enter(
             cp = _score(card_points) if card_points else None
             events = c.record_hand(
                 t, mid, winner=winner, game_points=points, dealer=dealer, reason=reason,
-                card_points=cp, first_dealer=first_dealer, scorer=scorer, actor=actor,
+                closed=closed, card_points=cp, first_dealer=first_dealer, scorer=scorer,
+                actor=actor,
             )  # fmt: skip
         if signed:
             for pid in t.matches[mid].players:
@@ -748,6 +754,7 @@ def _what(m: Any, kind: str, p: dict[str, Any] | None, places: Sequence[str] = (
         f"{where}{m.label(p['winner'])} wins {p['game_points']}"
         + (f", dealt by {m.label(p['dealer'])}" if p.get("dealer") is not None else "")
         + (f", {p['reason']}" if p.get("reason") else "")
+        + (", talon closed" if p.get("closed") else "")
         + (
             f", card points {p['card_points'][0]}:{p['card_points'][1]}"
             if p.get("card_points")
@@ -833,11 +840,9 @@ def _correction(
 @click.option("--winner", type=int)
 @click.option("--points", type=int)
 @click.option("--dealer", type=int)
-@click.option(
-    "--reason",
-    "hand_reason",
-    type=click.Choice(["claim", "closed", "last_trick", "false_claim", "closer_failed"]),
-)
+@click.option("--reason", "hand_reason", type=click.Choice(REASONS))
+@click.option("--closed/--not-closed", default=None, help="whether the talon was closed (R14)")
+@click.option("--card-points", help="card points of both players, e.g. 66:40")
 @click.option("--tally")
 @click.option("--void", is_flag=True, help="the result should not be there at all")
 @click.option("--undo", is_flag=True, help="reverse the latest correction of this result")
@@ -850,7 +855,8 @@ def _correction(
 @_errors
 def results_correct(
     result_id: str, winner: int | None, points: int | None, dealer: int | None,
-    hand_reason: str | None, tally: str | None, void: bool, undo: bool, by: str, why: str,
+    hand_reason: str | None, closed: bool | None, card_points: str | None, tally: str | None,
+    void: bool, undo: bool, by: str, why: str,
     yes: bool, preview_only: bool,
     tournament_id: str | None, actor: str,
 ) -> None:  # fmt: skip
@@ -862,6 +868,8 @@ def results_correct(
             ("game_points", points),
             ("dealer", dealer),
             ("reason", hand_reason),
+            ("closed", closed),
+            ("card_points", _score(card_points)),
             ("tally", tally),
         )
         if v is not None

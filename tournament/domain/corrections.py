@@ -73,7 +73,7 @@ def correct_result(
 ) -> list[NewEvent]:
     """Replace a result: ``changes`` are merged into its current payload (``None`` voids it).
 
-    A hand takes winner, game_points, dealer, reason, card_points; a tally takes ``tally``
+    A hand takes winner, game_points, dealer, reason, card_points, closed; a tally takes ``tally``
     (text or columns/rows); a forfeit takes winner. Reverse a correction by correcting
     again with its ``previous`` payload (:func:`reversal`).
     """
@@ -133,6 +133,9 @@ def _validate(
 ) -> None:
     if kind in ("hand", "live"):
         place = (match.hand_places().get(result_id) or ["hand"])[0]
+        # A live hand's payload does not say whether the talon was closed: unknown (None),
+        # so its card points are checked against both readings (R13/R14).
+        closed = p.pop("closed", False if kind == "hand" else None)
         fields = hand_payload(
             settings,
             match,
@@ -141,6 +144,7 @@ def _validate(
             p.get("dealer"),
             p.get("reason"),
             p.get("card_points"),
+            closed=closed,
             place=f"result {result_id} ({place})",
         )
         p.update(fields)

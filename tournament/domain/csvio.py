@@ -41,6 +41,7 @@ RESULT_COLUMNS = (
     "dealer",
     "reason",
     "card_points",
+    "closed",
     "tally",
     "forfeit",
     "scorer",
@@ -160,6 +161,16 @@ def _pair(text: str, field: str) -> list[int] | None:
     return [_int(p, field) or 0 for p in parts]
 
 
+def _yes(text: str, field: str) -> bool:
+    """A yes/no cell: empty, ``no``, ``0``, ``false`` are no; ``yes``, ``x``, ``1``, ``true``."""
+    value = text.strip().lower()
+    if value in ("", "no", "n", "0", "false"):
+        return False
+    if value in ("yes", "y", "x", "1", "true", "ja", "j"):
+        return True
+    raise DomainError(field, "T-csv", f"{text!r} is not yes or no")
+
+
 def import_results(
     events: Sequence[EventLike], source: IO[str], *, actor: str | None = None
 ) -> list[NewEvent]:
@@ -192,6 +203,7 @@ def import_results(
             dealer=_int(row.get("dealer", ""), "dealer"),
             reason=row.get("reason") or None,
             card_points=_pair(row.get("card_points", ""), "card_points"),
+            closed=_yes(row.get("closed", ""), "closed"),
             scorer=scorer,
             actor=actor,
             source="import",

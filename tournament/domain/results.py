@@ -12,7 +12,7 @@ recorded so far (R13-R20) and refused with the hand and the rule named::
     >>> record_hand(t, "1.1", winner=1, game_points=1, reason="false_claim")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    tournament.domain.errors.DomainError: game_points: match 1.1, Bummerl 1 hand 1: ... not 1 (R15)
+    tournament.domain.errors.DomainError: game_points: match 1.1, ... hand 1: ... (R15: ...), not 1
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tournament.domain import events as ev
+from tournament.domain import handpoints as hp
 from tournament.domain.errors import ConflictError, DomainError, NotFoundError
 from tournament.domain.matchstate import Entry, MatchState
 from tournament.domain.registration import require_created
@@ -30,8 +31,8 @@ from tournament.domain.state import Tournament
 from tournament.domain.tally import tally_hands, tally_payload
 from tournament.eventstore.api import NewEvent
 
-#: Why a hand ended, as a scoresheet may note it ("closed": the talon was closed, R14).
-REASONS = ("claim", "closed", "last_trick", "false_claim", "closer_failed")
+#: Why a hand ended, as a scoresheet may note it (``closed``: read as a claim, talon closed).
+REASONS = hp.PAPER_REASONS
 
 
 def new_id() -> str:
@@ -67,12 +68,15 @@ def hand_payload(
     reason: str | None = None,
     card_points: Sequence[int] | None = None,
     *,
+    closed: bool | None = False,
     place: str | None = None,
 ) -> dict[str, Any]:
     """The checked fields of one paper hand (without ids); raises with field and rule, and
     with the match and the hand: ``place`` (``Bummerl 2 hand 3``), by default the next."""
     try:
-        return _hand_fields(settings, match, winner, game_points, dealer, reason, card_points)
+        return _hand_fields(
+            settings, match, winner, game_points, dealer, reason, card_points, closed
+        )
     except DomainError as error:
         raise at_place(error, match, place or match.next_place()) from None
 
@@ -93,69 +97,70 @@ def _hand_fields(
     dealer: int | None,
     reason: str | None,
     card_points: Sequence[int] | None,
+    closed: bool | None,
 ) -> dict[str, Any]:
     _player_in(match, winner, "winner")
-    if (
-        not isinstance(game_points, int)
-        or isinstance(game_points, bool)
-        or not 1 <= game_points <= 3
-    ):
+    if type(game_points) is not int or not 1 <= game_points <= 3:
         raise DomainError(
             "game_points", "R13", f"a hand gives 1, 2 or 3 game points, not {game_points!r}"
         )
     payload: dict[str, Any] = {"winner": winner, "game_points": game_points}
     if dealer is not None:
         payload["dealer"] = _player_in(match, dealer, "dealer")
-    if reason is not None:
-        _check_reason(settings, reason, game_points)
-        payload["reason"] = reason
+    if reason is not None and reason not in hp.PAPER_REASONS:
+        raise DomainError(
+            "reason", "T-result", f"reason is one of {', '.join(hp.PAPER_REASONS)}, not {reason!r}"
+        )
+    reason, closed = hp.reason_and_closed(reason, closed)
     if card_points is not None:
-        points = [int(x) for x in card_points]
-        if len(points) != 2 or not all(0 <= x <= 160 for x in points):
-            raise DomainError(
-                "card_points", "R11", f"card points are two numbers 0-160, not {card_points!r}"
-            )
-        seat = match.seat_of(winner)
-        if reason == "claim" and points[seat] < 66:
-            raise DomainError(
-                "card_points",
-                "R13",
-                f"a correct claim needs 66 points; the winner has {points[seat]}",
-            )
-        if reason == "false_claim" and points[1 - seat] >= 66:
-            raise DomainError(
-                "card_points", "R15", f"a claim with {points[1 - seat]} points is not a false claim"
-            )
+        points = hp.check_card_points(list(card_points))
         payload["card_points"] = points
+    if reason is not None:
+        payload["reason"] = reason
+        _check_game_points(settings, match, payload, closed)
+    if closed:
+        payload["closed"] = True
     return payload
 
 
-def _check_reason(settings: Settings, reason: str, game_points: int) -> None:
-    if reason not in REASONS:
-        raise DomainError(
-            "reason", "T-result", f"reason is one of {', '.join(REASONS)}, not {reason!r}"
-        )
-    if reason == "last_trick" and game_points != 1:
+#: How the game-point refusals describe a hand, per reason.
+_HANDS = {
+    "claim": "a correct claim",
+    "false_claim": "a false claim",
+    "closer_failed": "a failed close",
+    "last_trick": "a hand won by the last trick",
+}
+
+
+def _check_game_points(
+    settings: Settings, match: MatchState, payload: dict[str, Any], closed: bool | None
+) -> None:
+    """The game points against what the reason and the card points give (R13-R16)."""
+    reason, gp = payload["reason"], payload["game_points"]
+    mirror = "false-claim-mirror" in settings.variants
+    what = _HANDS[reason] + (
+        " with the talon closed" if closed and reason != "closer_failed" else ""
+    )
+    points = payload.get("card_points")
+    if points is None:
+        ok = hp.without_points(reason, closed, mirror)
+    else:
+        seat = match.seat_of(payload["winner"])
+        won, lost = points[seat], points[1 - seat]
+        ok = hp.allowed(reason, closed, won=won, lost=lost, mirror=mirror)
+        what += {
+            "claim": f" against {lost} points",
+            "false_claim": f" with {lost} points against {won}",
+            "closer_failed": f" against {won} points",
+            "last_trick": "",
+        }[reason]
+    if gp not in ok.points:
+        why = f"{ok.rule}: {ok.why}" if ok.why else ok.rule
+        unit = "game point" if ok.points == (1,) else "game points"
         raise DomainError(
             "game_points",
-            "R16",
-            f"a hand won by the last trick gives 1 game point, not {game_points}",
-        )
-    if (
-        reason == "false_claim"
-        and game_points < 2
-        and "false-claim-mirror" not in settings.variants
-    ):
-        raise DomainError(
-            "game_points",
-            "R15",
-            f"a false claim gives the opponent 2 or 3 game points, not {game_points}",
-        )
-    if reason == "closer_failed" and game_points < 2:
-        raise DomainError(
-            "game_points",
-            "R14",
-            f"a failed close gives the opponent 2 or 3 game points, not {game_points}",
+            ok.rule,
+            f"{what} is worth {hp.words(ok.points)} {unit} ({why}), not {gp}",
         )
 
 
@@ -200,6 +205,7 @@ def record_hand(
     dealer: int | None = None,
     reason: str | None = None,
     card_points: Sequence[int] | None = None,
+    closed: bool = False,
     first_dealer: int | None = None,
     scorer: int | None = None,
     result_id: str | None = None,
@@ -207,11 +213,15 @@ def record_hand(
     source: str = "paper",
 ) -> list[NewEvent]:
     """One paper hand: the winner (player id), its game points and optionally the dealer,
-    the reason and the card points. Refused after the Bummerl or match is over (R17, R20)
+    the reason, the card points (R11 points, pairing order) and whether the talon was
+    closed; the game points must be what they give (:mod:`~tournament.domain.handpoints`).
+    Refused after the Bummerl or match is over (R17, R20)
     or when the dealer breaks the alternation (R18)."""
     settings = require_created(t)
     match = find_match(t, match_id)
-    fields = hand_payload(settings, match, winner, game_points, dealer, reason, card_points)
+    fields = hand_payload(
+        settings, match, winner, game_points, dealer, reason, card_points, closed=closed
+    )
     try:
         pre, seat = _first_dealer_events(match, first_dealer, dealer, actor)
         if scorer is not None:
