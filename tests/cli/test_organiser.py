@@ -296,3 +296,16 @@ def test_paper_game_points_must_be_what_the_reason_and_card_points_give(
     cli("results", "enter", "1.1", "--winner", "1", "--points", "3", "--reason", "closed",
         "--card-points", "66:20")  # fmt: skip
     assert "claim, talon closed, card points 66:20" in cli("results", "show", "1.1").output
+
+
+def test_card_points_that_are_not_two_numbers_are_explained_with_their_range(cli) -> None:  # type: ignore[no-untyped-def]
+    friday_match(cli)
+    before = events(cli)
+    out = cli("results", "enter", "1.1", "--winner", "1", "--points", "1", "--card-points",
+              "70:abc", ok=False)  # fmt: skip
+    assert out.exit_code == 2 and "Traceback" not in out.output
+    assert "'70:abc' is not card points like 66:40" in out.output and "0-220" in out.output
+    assert "score like 2:0" not in out.output
+    help_text = cli("results", "enter", "--help").output
+    assert "0 or 4-220" in help_text
+    assert events(cli) == before

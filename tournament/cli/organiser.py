@@ -142,6 +142,21 @@ def _ids(text: str) -> list[int]:
     return numbers
 
 
+def _card_points(text: str | None) -> list[int] | None:
+    """Both players' points as ``66:40`` (pairing order); the range is checked by the
+    domain (0 or 4-220 each, at most 220 together, docs/tournaments.md)."""
+    if text is None:
+        return None
+    parts = text.replace("/", ":").split(":")
+    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+        raise click.BadParameter(
+            f"{text!r} is not card points like 66:40 (both players' points, pairing order, "
+            "each 0-220)",
+            param_hint="--card-points",
+        )
+    return [int(p) for p in parts]
+
+
 def _score(text: str | None) -> list[int] | None:
     if text is None:
         return None
@@ -600,7 +615,10 @@ def results() -> None:
     help="why the hand ended (R13-R16); 'closed' = claim with --closed",
 )
 @click.option("--closed", is_flag=True, help="the talon was closed (R14)")
-@click.option("--card-points", help="card points of both players, e.g. 66:40")
+@click.option(
+    "--card-points",
+    help="both players' R11 points, pairing order, e.g. 66:40 (each 0 or 4-220, sum <= 220)",
+)
 @click.option("--tally", help="a whole Bummerl: '7 5 4 1 0 / 7 6 3' (players in pairing order)")
 @click.option("--first-dealer", type=int, help="who dealt first in the match (if not drawn)")
 @click.option(
@@ -634,7 +652,7 @@ def results_enter(
                 raise DomainError(
                     "winner", "T-result", "give --winner and --points, or --tally, or --forfeit"
                 )
-            cp = _score(card_points) if card_points else None
+            cp = _card_points(card_points)
             events = c.record_hand(
                 t, mid, winner=winner, game_points=points, dealer=dealer, reason=reason,
                 closed=closed, card_points=cp, first_dealer=first_dealer, scorer=scorer,
@@ -842,7 +860,10 @@ def _correction(
 @click.option("--dealer", type=int)
 @click.option("--reason", "hand_reason", type=click.Choice(REASONS))
 @click.option("--closed/--not-closed", default=None, help="whether the talon was closed (R14)")
-@click.option("--card-points", help="card points of both players, e.g. 66:40")
+@click.option(
+    "--card-points",
+    help="both players' R11 points, pairing order, e.g. 66:40 (each 0 or 4-220, sum <= 220)",
+)
 @click.option("--tally")
 @click.option("--void", is_flag=True, help="the result should not be there at all")
 @click.option("--undo", is_flag=True, help="reverse the latest correction of this result")
@@ -869,7 +890,7 @@ def results_correct(
             ("dealer", dealer),
             ("reason", hand_reason),
             ("closed", closed),
-            ("card_points", _score(card_points)),
+            ("card_points", _card_points(card_points)),
             ("tally", tally),
         )
         if v is not None
