@@ -1255,11 +1255,13 @@ def live_play(
 ) -> None:
     """Play ACTIONS (record notation: 1:AH, 0:KS+marriage, 1:close, 0:claim) in a live hand."""
     from engine import Action, EngineError
-    from tournament.domain.live import record_live_hand
+    from tournament.domain.live import live_match, record_live_hand
     from tournament.eventstore.hands import action_event, fold_hand
 
     tid = _tid(tournament_id)
     service = _service()
+    # Known to the tournament first: an unknown id is an empty stream to the store.
+    live_match(service.state(tid), hand_stream)
     events = service.store.read_stream(hand_stream)
     state = fold_hand(events)
     new = []

@@ -61,16 +61,25 @@ def deal_live_hand(
     return stream, hand, [started]
 
 
+def live_match(t: Tournament, hand_stream: str) -> str:
+    """The match of a live hand of this tournament, or a clear refusal naming it."""
+    match_id = t.live_hands.get(hand_stream)
+    if match_id is None:
+        raise NotFoundError(
+            "hand_stream",
+            "T-live",
+            f"there is no live hand {hand_stream!r} in tournament {t.id}; "
+            "`tournament live deal MATCH` deals one and prints its id (hand-...)",
+        )
+    return match_id
+
+
 def record_live_hand(
     t: Tournament, hand_stream: str, hand_events: Sequence[StoredEvent], *, actor: str | None = None
 ) -> list[NewEvent]:
     """The hand's result for its match once the engine says it is complete; [] while it is
     not, or when the recorded result already says the same."""
-    match_id = t.live_hands.get(hand_stream)
-    if match_id is None:
-        raise NotFoundError(
-            "hand_stream", "T-live", f"no live hand {hand_stream!r} in this tournament"
-        )
+    match_id = live_match(t, hand_stream)
     match = t.matches[match_id]
     try:
         state = fold_hand(hand_events)
