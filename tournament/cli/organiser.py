@@ -1234,7 +1234,14 @@ def live_deal(match: str, seed: int | None, tournament_id: str | None, actor: st
     t = service.state(tid)
     stream, hand, started = deal_live_hand(t, resolve_match(t, match), seed=seed, actor=actor)
     service.store.append(stream, ev.stamped(hand, _meta()), expected_version=NO_STREAM)
-    service.execute(tid, lambda _t: started, metadata=_meta())
+
+    def start(now: Tournament) -> list[Any]:
+        # Checked again on the state we append to: a deal at the next table's terminal
+        # meanwhile must not make two hands at once (the unused hand stream stays orphaned).
+        deal_live_hand(now, started[0].payload["match_id"], seed=seed, actor=actor)
+        return started
+
+    service.execute(tid, start, metadata=_meta())
     dealer = started[0].payload["dealer"]
     seat0 = t.matches[started[0].payload["match_id"]].players[0]
     seat1 = t.matches[started[0].payload["match_id"]].players[1]
@@ -1242,6 +1249,25 @@ def live_deal(match: str, seed: int | None, tournament_id: str | None, actor: st
         f"{stream}  (dealer: {_name(t, dealer)}; seat 0 is {_name(t, seat0)}, "
         f"seat 1 is {_name(t, seat1)})"
     )
+
+
+@live.command("abandon")
+@click.argument("hand_stream")
+@click.option("--by", required=True, help="who decides (referee, organiser)")
+@click.option("--why", "why", required=True, help="why, e.g. misdeal")
+@tournament_option
+@actor_option
+@_errors
+def live_abandon(
+    hand_stream: str, by: str, why: str, tournament_id: str | None, actor: str
+) -> None:
+    """Abandon a live hand that is not over: it never counts; the same dealer deals again."""
+    from tournament.domain.live import abandon_live_hand
+
+    stored = _run(
+        tournament_id, lambda t: abandon_live_hand(t, hand_stream, by=by, reason=why, actor=actor)
+    )
+    click.echo(f"abandoned {hand_stream} (match {stored[0].payload['match_id']})")
 
 
 @live.command("play")
@@ -1255,13 +1281,14 @@ def live_play(
 ) -> None:
     """Play ACTIONS (record notation: 1:AH, 0:KS+marriage, 1:close, 0:claim) in a live hand."""
     from engine import Action, EngineError
-    from tournament.domain.live import live_match, record_live_hand
+    from tournament.domain.live import playable, record_live_hand
     from tournament.eventstore.hands import action_event, fold_hand
 
     tid = _tid(tournament_id)
     service = _service()
-    # Known to the tournament first: an unknown id is an empty stream to the store.
-    live_match(service.state(tid), hand_stream)
+    # Known to the tournament (an unknown id is an empty stream to the store) and not
+    # abandoned, before any action is appended to the hand's stream.
+    playable(service.state(tid), hand_stream)
     events = service.store.read_stream(hand_stream)
     state = fold_hand(events)
     new = []

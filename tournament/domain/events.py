@@ -39,6 +39,7 @@ HAND_RECORDED: Final = "result.hand_recorded"
 TALLY_RECORDED: Final = "result.bummerl_tally_recorded"
 LIVE_HAND_STARTED: Final = "match.live_hand_started"
 LIVE_HAND_RECORDED: Final = "result.live_hand_recorded"
+LIVE_HAND_ABANDONED: Final = "match.live_hand_abandoned"
 MATCH_FORFEITED: Final = "match.forfeited"
 RESULT_CORRECTED: Final = "result.corrected"
 HAND_STRUCK: Final = "hand.struck"
@@ -60,6 +61,7 @@ SCHEMA_VERSIONS: Final[Mapping[str, int]] = {
     TALLY_RECORDED: 1,
     LIVE_HAND_STARTED: 1,
     LIVE_HAND_RECORDED: 1,
+    LIVE_HAND_ABANDONED: 1,
     MATCH_FORFEITED: 1,
     RESULT_CORRECTED: 1,
     HAND_STRUCK: 1,

@@ -23,7 +23,7 @@ from tournament.domain import events as ev
 from tournament.domain.errors import ConflictError, DomainError, NotFoundError
 from tournament.domain.matchstate import Entry
 from tournament.domain.registration import require_created
-from tournament.domain.results import find_match, new_id
+from tournament.domain.results import find_match, new_id, no_live_hand
 from tournament.domain.state import Tournament
 from tournament.eventstore.api import NewEvent, StoredEvent
 from tournament.eventstore.errors import FoldError
@@ -45,6 +45,7 @@ def deal_live_hand(
         raise ConflictError(
             "match", "R18", f"match {match_id}: enter who deals first before dealing a live hand"
         )
+    no_live_hand(t, match)
     dealer = match.engine.next_dealer
     assert dealer is not None
     deck = [str(card) for card in ALL_CARDS]
@@ -74,12 +75,42 @@ def live_match(t: Tournament, hand_stream: str) -> str:
     return match_id
 
 
+def playable(t: Tournament, hand_stream: str) -> str:
+    """The match of a live hand that may still take actions (not abandoned)."""
+    match_id = live_match(t, hand_stream)
+    if hand_stream in t.live_abandoned:
+        raise ConflictError(
+            "hand_stream", "T-live", f"live hand {hand_stream} of match {match_id} was abandoned"
+        )
+    return match_id
+
+
+def abandon_live_hand(
+    t: Tournament, hand_stream: str, *, by: str, reason: str, actor: str | None = None
+) -> list[NewEvent]:
+    """Give up a live hand that is dealt and not over (a misdeal, players gone): it never
+    counts, and the match's next hand is dealt by the same dealer again (R18)."""
+    match_id = playable(t, hand_stream)
+    if hand_stream in t.live_results:
+        raise ConflictError(
+            "hand_stream",
+            "T-live",
+            f"live hand {hand_stream} is over and recorded as {t.live_results[hand_stream]}; "
+            "correct or strike that result instead",
+        )
+    if not by.strip() or not reason.strip():
+        raise DomainError("by", "T-live", "abandoning a live hand says who (--by) and why (--why)")
+    payload = {"match_id": match_id, "hand_stream": hand_stream, "by": by.strip()}
+    payload["reason"] = reason.strip()
+    return [ev.make_event(ev.LIVE_HAND_ABANDONED, payload, actor=actor)]
+
+
 def record_live_hand(
     t: Tournament, hand_stream: str, hand_events: Sequence[StoredEvent], *, actor: str | None = None
 ) -> list[NewEvent]:
     """The hand's result for its match once the engine says it is complete; [] while it is
     not, or when the recorded result already says the same."""
-    match_id = live_match(t, hand_stream)
+    match_id = playable(t, hand_stream)
     match = t.matches[match_id]
     try:
         state = fold_hand(hand_events)

@@ -59,6 +59,23 @@ def _player_in(match: MatchState, player_id: Any, field: str) -> int:
     return int(player_id)
 
 
+def no_live_hand(t: Tournament, match: MatchState) -> None:
+    """Refuse a new hand while a live hand of the match is dealt and not over: it holds the
+    match's next place, and its dealer was fixed by the alternation (R18)."""
+    stream = t.live_in_progress(match.match_id)
+    if stream is None:
+        return
+    dealer = match.labels[match.engine.next_dealer or 0]
+    raise ConflictError(
+        "match",
+        "R18",
+        f"match {match.match_id}, {match.next_place()}: live hand {stream} (dealt by {dealer}) "
+        f"is in progress; play it on with `tournament live play {stream} SEAT:ACTION ...` or "
+        f"abandon it with `tournament live abandon {stream} --by NAME --why TEXT` "
+        "(R18: one hand at a time, the deal alternates)",
+    )
+
+
 def hand_payload(
     settings: Settings,
     match: MatchState,
@@ -219,6 +236,7 @@ def record_hand(
     or when the dealer breaks the alternation (R18)."""
     settings = require_created(t)
     match = find_match(t, match_id)
+    no_live_hand(t, match)
     fields = hand_payload(
         settings, match, winner, game_points, dealer, reason, card_points, closed=closed
     )
@@ -276,6 +294,7 @@ def record_tally(
     """A whole Bummerl as the scoresheet tallies it (see :mod:`tournament.domain.tally`)."""
     require_created(t)
     match = find_match(t, match_id)
+    no_live_hand(t, match)
     try:
         fields: dict[str, Any] = {"tally": tally_fields(match, tally, order)}
         if scorer is not None:

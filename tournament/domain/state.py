@@ -105,6 +105,7 @@ class Tournament:
         self.result_match: dict[str, str] = {}  # result id -> match id
         self.live_hands: dict[str, str] = {}  # hand stream -> match id
         self.live_results: dict[str, str] = {}  # hand stream -> result id
+        self.live_abandoned: set[str] = set()  # hand streams the organiser abandoned
         self.corrections: list[dict[str, Any]] = []
         self.buy_backs: list[tuple[int, int]] = []  # (player, before round)
         self.version = 0  # events folded (the stream version)
@@ -140,6 +141,14 @@ class Tournament:
         """A player as messages and printouts name it: ``Anna Huber (12)``."""
         player = self.players.get(player_id)
         return f"player {player_id}" if player is None else f"{player.name} ({player_id})"
+
+    def live_in_progress(self, match_id: str) -> str | None:
+        """The hand stream of the match's live hand that is dealt and not over, if any."""
+        for stream, mid in self.live_hands.items():
+            over = stream in self.live_results or stream in self.live_abandoned
+            if mid == match_id and not over:
+                return stream
+        return None
 
     def entry(self, result_id: str) -> tuple[MatchState, Entry]:
         match = self.matches[self.result_match[result_id]]
@@ -371,6 +380,10 @@ def _live_started(t: Tournament, p: Mapping[str, Any]) -> None:
     t.live_hands[p["hand_stream"]] = p["match_id"]
 
 
+def _live_abandoned(t: Tournament, p: Mapping[str, Any]) -> None:
+    t.live_abandoned.add(p["hand_stream"])
+
+
 _HANDLERS: dict[str, Callable[[Tournament, Mapping[str, Any]], None]] = {
     ev.TOURNAMENT_CREATED: _created,
     ev.PLAYER_REGISTERED: _registered,
@@ -390,6 +403,7 @@ _HANDLERS: dict[str, Callable[[Tournament, Mapping[str, Any]], None]] = {
     ev.SHEET_SIGNED: _signed,
     ev.FLAG_CLEARED: _flag_cleared,
     ev.LIVE_HAND_STARTED: _live_started,
+    ev.LIVE_HAND_ABANDONED: _live_abandoned,
 }
 
 __all__ = ["Player", "Round", "Stats", "Tournament", "fold"]
