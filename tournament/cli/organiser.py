@@ -35,6 +35,7 @@ from tournament.domain import commands as c
 from tournament.domain import events as ev
 from tournament.domain.csvio import (
     CsvImportError,
+    decode,
     import_players,
     import_results,
     resolve_match,
@@ -385,21 +386,32 @@ def players_add(
     click.echo(f"player {p['player_id']}: {p['name']}" + (late if p.get("late") else ""))
 
 
+def _csv_import(file: Path, tid: str, rows: Callable[..., list[Any]], actor: str) -> list[Any]:
+    """Decode ``file`` (UTF-8, BOM or not) and import it in one append; every problem
+    of the file or its rows is one ClickException naming the file, nothing stored."""
+    service = _service()
+    try:
+        text = decode(file.read_bytes())
+        return service.execute(
+            tid,
+            lambda t: rows(service.events(tid), io.StringIO(text), actor=actor),
+            metadata=_meta(),
+        )
+    except CsvImportError as error:
+        raise click.ClickException(error.text(file.name)) from None
+
+
+CSV_FILE = click.Path(exists=True, dir_okay=False, readable=True, path_type=Path)
+
+
 @players.command("import")
-@click.argument("file", type=click.File("r", encoding="utf-8-sig"))
+@click.argument("file", type=CSV_FILE)
 @tournament_option
 @actor_option
 @_errors
-def players_import(file: Any, tournament_id: str | None, actor: str) -> None:
+def players_import(file: Path, tournament_id: str | None, actor: str) -> None:
     """Register every player of a CSV file (name, club, category, rating); all or nothing."""
-    tid = _tid(tournament_id)
-    service = _service()
-    rows = file.read()
-    stored = service.execute(
-        tid,
-        lambda t: import_players(service.events(tid), io.StringIO(rows), actor=actor),
-        metadata=_meta(),
-    )
+    stored = _csv_import(file, _tid(tournament_id), import_players, actor)
     click.echo(f"imported {len(stored)} players")
 
 
@@ -699,20 +711,13 @@ def _standing_of(t: Tournament, mid: str) -> str:
 
 
 @results.command("import")
-@click.argument("file", type=click.File("r", encoding="utf-8-sig"))
+@click.argument("file", type=CSV_FILE)
 @tournament_option
 @actor_option
 @_errors
-def results_import(file: Any, tournament_id: str | None, actor: str) -> None:
+def results_import(file: Path, tournament_id: str | None, actor: str) -> None:
     """Enter every result of a CSV file; all rows or nothing."""
-    tid = _tid(tournament_id)
-    service = _service()
-    text = file.read()
-    stored = service.execute(
-        tid,
-        lambda t: import_results(service.events(tid), io.StringIO(text), actor=actor),
-        metadata=_meta(),
-    )
+    stored = _csv_import(file, _tid(tournament_id), import_results, actor)
     click.echo(f"imported {sum(1 for e in stored if 'result_id' in e.payload)} results")
 
 

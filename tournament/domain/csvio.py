@@ -53,34 +53,108 @@ class CsvImportError(ValueError):
 
     def __init__(self, problems: list[tuple[int, str]]) -> None:
         self.problems = problems
-        lines = "\n".join(f"line {line}: {message}" for line, message in problems)
-        super().__init__(
-            f"{len(problems)} bad row{'s' if len(problems) != 1 else ''}, "
-            f"nothing imported:\n{lines}"
-        )
+        super().__init__(self.text())
+
+    def text(self, file: str | None = None) -> str:
+        """The problems for the organiser; one line when there is one, naming ``file``."""
+        if file is not None and len(self.problems) == 1:
+            line, message = self.problems[0]
+            return f"{file}, line {line}: {message}; nothing imported"
+        lines = "\n".join(f"line {line}: {message}" for line, message in self.problems)
+        count = len(self.problems)
+        head = f"{file}: " if file is not None else ""
+        return f"{head}{count} bad row{'s' if count != 1 else ''}, nothing imported:\n{lines}"
+
+
+def decode(data: bytes) -> str:
+    """The text of a CSV file: UTF-8, with or without the BOM Excel writes.
+
+    >>> decode(b"\\xef\\xbb\\xbfname\\nAnna\\n")
+    'name\\nAnna\\n'
+    >>> decode(b"name\\nJos\\xe9\\n")
+    Traceback (most recent call last):
+    ...
+    tournament.domain.csvio.CsvImportError: 1 bad row, nothing imported:
+    line 2: the file is not UTF-8 text (byte 0xe9); save it as 'CSV UTF-8'
+    """
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        byte = data[error.start]
+        raise CsvImportError(
+            [
+                (
+                    line,
+                    f"the file is not UTF-8 text (byte 0x{byte:02x}); save it as 'CSV UTF-8'",
+                )
+            ]
+        ) from None
+
+
+def delimiter(text: str) -> str:
+    """``;`` when the header line has more semicolons than commas (Excel in a German-speaking
+    locale writes semicolons), else ``,``.
+
+    >>> delimiter("name;club;rating\\nAnna;SC Ried;1500\\n"), delimiter("name,club\\n")
+    (';', ',')
+    """
+    header = text.split("\n", 1)[0]
+    return ";" if header.count(";") > header.count(",") else ","
+
+
+def _records(text: str) -> list[tuple[int, list[str]]]:
+    """Every record of the file with the line it starts on; a quoting error or an
+    oversized field is a :class:`CsvImportError` naming that line."""
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter(text))
+    out: list[tuple[int, list[str]]] = []
+    while True:
+        start = reader.line_num + 1
+        try:
+            fields = next(reader)
+        except StopIteration:
+            return out
+        except csv.Error as error:
+            raise CsvImportError([(start, _csv_problem(str(error)))]) from None
+        out.append((start, fields))
+
+
+def _csv_problem(message: str) -> str:
+    """The csv module's complaint in the organiser's words."""
+    if "field larger than field limit" in message:
+        return f"a field is longer than {csv.field_size_limit()} characters"
+    return f"not CSV as expected: {message}; quote fields that hold quotes"
+
+
+def _header(
+    line: int, fields: list[str], required: Sequence[str], known: Sequence[str]
+) -> list[str]:
+    header = [h.strip().lower() for h in fields]
+    columns = f"(columns: {', '.join(known)})"
+    missing = [c for c in required if c not in header]
+    if missing:
+        raise CsvImportError([(line, f"the header needs column(s) {', '.join(missing)} {columns}")])
+    unknown = [h for h in header if h and h not in known]
+    if unknown:
+        raise CsvImportError([(line, f"unknown column(s) {', '.join(unknown)} {columns}")])
+    return header
 
 
 def _rows(
     source: IO[str], required: Sequence[str], known: Sequence[str]
 ) -> list[tuple[int, dict[str, str]]]:
-    reader = csv.DictReader(source)
-    header = [h.strip().lower() for h in reader.fieldnames or []]
-    missing = [c for c in required if c not in header]
-    if missing:
-        raise CsvImportError(
-            [(1, f"the header needs column(s) {', '.join(missing)} (columns: {', '.join(known)})")]
-        )
-    unknown = [h for h in header if h and h not in known]
-    if unknown:
-        raise CsvImportError(
-            [(1, f"unknown column(s) {', '.join(unknown)} (columns: {', '.join(known)})")]
-        )
-    reader.fieldnames = header
+    """The rows as {column: value} with their line numbers, the file's shape checked: a
+    known header."""
+    records = [(line, fields) for line, fields in _records(source.read()) if fields]
+    if not records:
+        raise CsvImportError([(1, f"the file is empty; the header needs {', '.join(required)}")])
+    (first, head), *body = records
+    header = _header(first, head, required, known)
     out = []
-    for row in reader:
-        cleaned = {k: (v or "").strip() for k, v in row.items() if k}
+    for line, fields in body:
+        cleaned = {h: v.strip() for h, v in zip(header, fields, strict=False) if h}
         if any(cleaned.values()):
-            out.append((reader.line_num, cleaned))
+            out.append((line, cleaned))
     return out
 
 

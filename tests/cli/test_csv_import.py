@@ -1,0 +1,82 @@
+"""CSV imports from the command line on a real SQLite file: what Excel and hand-edited
+files look like, and every broken file refused in one line naming file and line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from tournament.cli import main
+
+
+@pytest.fixture
+def cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("SCHNAPSEN_INSTANCE", str(tmp_path))
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'club.sqlite3'}")
+    monkeypatch.delenv("SCHNAPSEN_TOURNAMENT", raising=False)
+    runner = CliRunner()
+
+    def run(*args: str, ok: bool = True) -> Result:
+        result = runner.invoke(main, list(args), catch_exceptions=False)
+        if ok:
+            assert result.exit_code == 0, result.output
+        return result
+
+    run("create", "Cup", "--best-of", "3", "--seed", "1", "--first-dealer", "higher_seed")
+    return run
+
+
+def file(tmp_path: Path, data: bytes, name: str = "p.csv") -> str:
+    path = tmp_path / name
+    path.write_bytes(data)
+    return str(path)
+
+
+def players(cli) -> int:  # type: ignore[no-untyped-def]
+    return len(cli("players", "list").output.splitlines())
+
+
+def refused(cli, *args: str) -> str:  # type: ignore[no-untyped-def]
+    """The one line of a refused import; nothing stored."""
+    before = players(cli)
+    out = cli(*args, ok=False)
+    assert out.exit_code == 1 and "Traceback" not in out.output
+    assert players(cli) == before
+    [line] = out.output.strip().splitlines()
+    return line
+
+
+def test_utf8_with_or_without_bom_and_semicolons_are_read(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    plain = file(tmp_path, "name,club\nJosé Müller,SC Ried\n".encode(), "plain.csv")
+    bom = file(tmp_path, "\ufeffname,club\nAnna Öhler,ASK\n".encode(), "bom.csv")
+    # Excel in an Austrian locale: semicolons, a BOM, a comma inside a name.
+    excel = file(
+        tmp_path, "\ufeffName;Club;Rating\r\nHuber, Berti;SC Ried;1500\r\n".encode(), "x.csv"
+    )
+    for path in (plain, bom, excel):
+        assert "imported 1 players" in cli("players", "import", path).output
+    listed = cli("players", "list").output
+    assert "José Müller" in listed and "Anna Öhler" in listed and "Huber, Berti" in listed
+
+
+def test_a_file_that_is_not_utf8_names_the_file_and_line(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    path = file(tmp_path, b"\xff\xfename\nAnna\n")
+    assert refused(cli, "players", "import", path) == (
+        "Error: p.csv, line 1: the file is not UTF-8 text (byte 0xff); save it as 'CSV UTF-8'; "
+        "nothing imported"
+    )
+    latin1 = file(tmp_path, "name\nAnna\nJosé\n".encode("latin-1"), "l.csv")
+    assert "l.csv, line 3: the file is not UTF-8 text (byte 0xe9)" in refused(
+        cli, "players", "import", latin1
+    )
+
+
+def test_a_field_over_the_csv_limit_names_the_file_and_line(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    path = file(tmp_path, b"name\nAnna\n" + b"x" * 131_073 + b"\n")
+    assert refused(cli, "players", "import", path) == (
+        "Error: p.csv, line 3: a field is longer than 131072 characters; nothing imported"
+    )
+    results = file(tmp_path, b"match,tally\n1.1," + b"7 " * 70_000 + b"\n", "r.csv")
+    assert "r.csv, line 2: a field is longer" in refused(cli, "results", "import", results)
