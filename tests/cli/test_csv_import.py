@@ -80,3 +80,43 @@ def test_a_field_over_the_csv_limit_names_the_file_and_line(cli, tmp_path: Path)
     )
     results = file(tmp_path, b"match,tally\n1.1," + b"7 " * 70_000 + b"\n", "r.csv")
     assert "r.csv, line 2: a field is longer" in refused(cli, "results", "import", results)
+
+
+def test_a_column_twice_in_the_header_is_refused(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    path = file(tmp_path, b"name,club,rating,rating\nAnna,SC,1500,1600\n")
+    assert refused(cli, "players", "import", path) == (
+        "Error: p.csv, line 1: column(s) rating more than once in the header; nothing imported"
+    )
+
+
+def test_a_row_wider_than_the_header_is_refused_naming_its_line(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    path = file(tmp_path, b"name,club\nBerti,ASK\nAnna,SC,extra,fields\n")
+    line = refused(cli, "players", "import", path)
+    assert line.startswith("Error: p.csv, line 3: 4 fields, but the header has 2 column(s)")
+    cli("players", "add", "Anna")
+    cli("players", "add", "Berti")
+    cli("round", "start")
+    results = file(tmp_path, b"match,winner,game_points\n1.1,1,1\n1.1,2,1,2\n", "r.csv")
+    line = refused(cli, "results", "import", results)
+    assert line.startswith("Error: r.csv, line 3: 4 fields, but the header has 3 column(s)")
+    assert " wins " not in cli("results", "show", "1.1").output  # not even line 2's hand
+
+
+def test_an_unterminated_quote_is_refused_naming_the_line_it_opens(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    path = file(tmp_path, b'name,club\nBerti,ASK\n"Anna,SC\nCarl,ASK\n')
+    assert refused(cli, "players", "import", path) == (
+        "Error: p.csv, line 3: a quote opened on this line is never closed; nothing imported"
+    )
+
+
+def test_every_bad_row_is_listed_with_the_file(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    path = file(tmp_path, b"name,club\nA,B,C\nD,E\nF,G,H\n")
+    out = cli("players", "import", path, ok=False)
+    assert out.exit_code == 1
+    assert out.output.splitlines()[:3] == [
+        "Error: p.csv: 2 bad rows, nothing imported:",
+        "line 2: 3 fields, but the header has 2 column(s) (name, club); a value with a comma "
+        "or semicolon needs quotes",
+        "line 4: 3 fields, but the header has 2 column(s) (name, club); a value with a comma "
+        "or semicolon needs quotes",
+    ]

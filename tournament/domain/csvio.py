@@ -106,7 +106,7 @@ def delimiter(text: str) -> str:
 def _records(text: str) -> list[tuple[int, list[str]]]:
     """Every record of the file with the line it starts on; a quoting error or an
     oversized field is a :class:`CsvImportError` naming that line."""
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter(text))
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter(text), strict=True)
     out: list[tuple[int, list[str]]] = []
     while True:
         start = reader.line_num + 1
@@ -123,6 +123,8 @@ def _csv_problem(message: str) -> str:
     """The csv module's complaint in the organiser's words."""
     if "field larger than field limit" in message:
         return f"a field is longer than {csv.field_size_limit()} characters"
+    if "unexpected end of data" in message:
+        return "a quote opened on this line is never closed"
     return f"not CSV as expected: {message}; quote fields that hold quotes"
 
 
@@ -137,6 +139,9 @@ def _header(
     unknown = [h for h in header if h and h not in known]
     if unknown:
         raise CsvImportError([(line, f"unknown column(s) {', '.join(unknown)} {columns}")])
+    twice = sorted({h for h in header if h and header.count(h) > 1})
+    if twice:
+        raise CsvImportError([(line, f"column(s) {', '.join(twice)} more than once in the header")])
     return header
 
 
@@ -144,17 +149,33 @@ def _rows(
     source: IO[str], required: Sequence[str], known: Sequence[str]
 ) -> list[tuple[int, dict[str, str]]]:
     """The rows as {column: value} with their line numbers, the file's shape checked: a
-    known header."""
+    known header without repeats, no row wider than the header, quotes closed."""
     records = [(line, fields) for line, fields in _records(source.read()) if fields]
     if not records:
         raise CsvImportError([(1, f"the file is empty; the header needs {', '.join(required)}")])
     (first, head), *body = records
     header = _header(first, head, required, known)
+    problems: list[tuple[int, str]] = []
     out = []
     for line, fields in body:
+        extra = [
+            v for i, v in enumerate(fields) if v.strip() and (i >= len(header) or not header[i])
+        ]
+        if extra:
+            problems.append(
+                (
+                    line,
+                    f"{len(fields)} fields, but the header has {len(header)} column(s) "
+                    f"({', '.join(h for h in header if h)}); a value with a comma or "
+                    "semicolon needs quotes",
+                )
+            )
+            continue
         cleaned = {h: v.strip() for h, v in zip(header, fields, strict=False) if h}
         if any(cleaned.values()):
             out.append((line, cleaned))
+    if problems:
+        raise CsvImportError(problems)
     return out
 
 
