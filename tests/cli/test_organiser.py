@@ -309,3 +309,31 @@ def test_card_points_that_are_not_two_numbers_are_explained_with_their_range(cli
     help_text = cli("results", "enter", "--help").output
     assert "0 or 4-220" in help_text
     assert events(cli) == before
+
+
+def test_players_sign_the_finished_sheet_and_a_later_change_voids_it(cli) -> None:  # type: ignore[no-untyped-def]
+    friday_match(cli, best_of="1")
+    before = events(cli)
+    for pid in ("1", "2"):
+        out = cli("results", "sign", "1.1", pid, ok=False)
+        assert out.exit_code == 1 and "not decided yet" in out.output and "T-sheet" in out.output
+    assert events(cli) == before
+    out = cli("results", "enter", "1.1", "--tally", "7 4 1 0 / 7 6", "--signed", "--scorer", "1")
+    rid = out.output.split()[1]
+    shown = cli("results", "show", "1.1").output
+    assert "signed by Bernd (1)" in shown and "signed by Franz (2)" in shown
+    cli("results", "correct", rid, "--tally", "7 4 1 0 / 7 5", "--by", "referee", "--why",
+        "misread", "--yes")  # fmt: skip
+    shown = cli("results", "show", "1.1").output
+    assert "signed by" not in shown
+    assert "signature of Bernd (1) VOID: corrected by referee: misread after signing" in shown
+    cli("results", "sign", "1.1", "1")
+    assert "signed by Bernd (1)" in cli("results", "show", "1.1").output
+
+
+def test_both_players_as_scorer_of_one_match_is_a_warning(cli) -> None:  # type: ignore[no-untyped-def]
+    friday_match(cli)
+    cli("results", "enter", "1.1", "--winner", "1", "--points", "1", "--scorer", "1")
+    out = cli("results", "enter", "1.1", "--winner", "1", "--points", "1", "--scorer", "2")
+    assert "warning: match 1.1: both Bernd (1) and Franz (2) are recorded as scorer" in out.output
+    assert "WARNING match 1.1: both" in cli("results", "show", "1.1").output

@@ -128,11 +128,63 @@ def test_double_no_show_is_a_loss_for_both() -> None:
     assert b.state.stats[1].losses == b.state.stats[2].losses == 1
 
 
-def test_both_players_sign_the_sheet_once() -> None:
-    b = match_builder()
+def test_both_players_sign_the_finished_sheet_once() -> None:
+    b = match_builder(best_of=1)
+    with pytest.raises(DomainError) as caught:
+        c.sign_sheet(b.state, "1.1", 1)
+    assert caught.value.rule == "T-sheet"
+    assert "match 1.1 is not decided yet (Bummerl 0:0" in caught.value.message
+    b.add(c.record_tally(b.state, "1.1", "7 4 1 0 / 7 6", order=[1, 2]))
     b.add(c.sign_sheet(b.state, "1.1", 1))
     assert c.sign_sheet(b.state, "1.1", 1) == []
-    assert b.state.matches["1.1"].signed_by == {1}
+    b.add(c.sign_sheet(b.state, "1.1", 2))
+    assert b.state.matches["1.1"].signed_by == {1, 2}
+
+
+def test_a_result_and_its_signatures_go_in_together() -> None:
+    b = match_builder(best_of=1)
+    tally = c.record_tally(b.state, "1.1", "7 4 1 0 / 7 6", order=[1, 2])
+    signed = [e for p in (1, 2) for e in c.sign_sheet(b.state, "1.1", p, new=tally)]
+    b.add([*tally, *signed])
+    assert b.state.matches["1.1"].signed_by == {1, 2}
+
+
+def test_a_correction_or_strike_after_signing_voids_the_signatures() -> None:
+    for change in ("correct", "strike"):
+        b = match_builder(best_of=1)
+        rid = b.add(c.record_tally(b.state, "1.1", "7 4 1 0 / 7 6", order=[1, 2]))[-1].payload[
+            "result_id"
+        ]
+        b.add([*c.sign_sheet(b.state, "1.1", 1), *c.sign_sheet(b.state, "1.1", 2)])
+        if change == "correct":
+            b.add(c.correct_result(b.state, rid, {"tally": "7 4 1 0 / 7 5"}, by="r", reason="x"))
+        else:
+            b.add(c.strike_hand(b.state, rid, 2, by="referee", reason="unreadable"))
+        m = b.state.matches["1.1"]
+        assert m.signed_by == set()
+        assert [pid for pid, _ in m.void_signatures] == [1, 2]
+        assert all("after signing" in why for _, why in m.void_signatures)
+
+
+def test_signatures_stored_before_the_match_was_decided_count_as_void() -> None:
+    from tournament.domain import events as ev
+
+    b = match_builder(best_of=1)
+    b.add([ev.make_event(ev.SHEET_SIGNED, {"match_id": "1.1", "player_id": p}) for p in (1, 2)])
+    b.add(c.record_tally(b.state, "1.1", "7 4 1 0 / 7 6", order=[1, 2]))
+    m = b.state.matches["1.1"]
+    assert m.signed_by == set() and len(m.void_signatures) == 2
+
+
+def test_both_players_recorded_as_scorer_in_one_match_is_warned_about() -> None:
+    from tournament.domain.results import scorer_warning
+
+    b = match_builder()
+    b.add(c.record_hand(b.state, "1.1", winner=1, game_points=1, scorer=1))
+    assert scorer_warning(b.state.matches["1.1"]) is None
+    b.add(c.record_hand(b.state, "1.1", winner=1, game_points=1, scorer=2))
+    warning = scorer_warning(b.state.matches["1.1"])
+    assert warning is not None and "both Player 1 (1) and Player 2 (2)" in warning
 
 
 @pytest.mark.parametrize(
@@ -140,7 +192,10 @@ def test_both_players_sign_the_sheet_once() -> None:
     [
         ({"winner": 1, "game_points": 4}, "1, 2 or 3 game points, not 4 (R13)"),
         ({"winner": 9, "game_points": 1}, "player 9 does not play here"),
-        ({"winner": 1, "game_points": 2, "reason": "last_trick"}, "last trick is worth 1 game point (R16"),
+        (
+            {"winner": 1, "game_points": 2, "reason": "last_trick"},
+            "last trick is worth 1 game point (R16",
+        ),
         ({"winner": 1, "game_points": 1, "reason": "false_claim"}, "2 or 3 game points (R15"),
         (
             {"winner": 1, "game_points": 2, "reason": "claim", "card_points": [40, 50]},

@@ -672,7 +672,7 @@ def results_enter(
             )  # fmt: skip
         if signed:
             for pid in t.matches[mid].players:
-                events += c.sign_sheet(t, mid, pid, actor=actor)
+                events += c.sign_sheet(t, mid, pid, actor=actor, new=events)
         return events
 
     stored = _run(tid, command)
@@ -683,6 +683,16 @@ def results_enter(
         f"recorded {result.payload['result_id']} in match {m.match_id}: "
         f"{_standing_of(t, m.match_id)}"
     )
+    _warn_scorers(t, [m.match_id])
+
+
+def _warn_scorers(t: Tournament, match_ids: Sequence[str]) -> None:
+    from tournament.domain.results import scorer_warning
+
+    for mid in dict.fromkeys(match_ids):
+        warning = scorer_warning(t.matches[mid])
+        if warning:
+            click.echo(f"warning: {warning}", err=True)
 
 
 def _standing_of(t: Tournament, mid: str) -> str:
@@ -717,7 +727,9 @@ def _standing_of(t: Tournament, mid: str) -> str:
 @_errors
 def results_import(file: Path, tournament_id: str | None, actor: str) -> None:
     """Enter every result of a CSV file; all rows or nothing."""
-    stored = _csv_import(file, _tid(tournament_id), import_results, actor)
+    tid = _tid(tournament_id)
+    stored = _csv_import(file, tid, import_results, actor)
+    _warn_scorers(_service().state(tid), [e.payload["match_id"] for e in stored])
     click.echo(f"imported {sum(1 for e in stored if 'result_id' in e.payload)} results")
 
 
@@ -744,6 +756,12 @@ def results_show(match: str, tournament_id: str | None) -> None:
             click.echo(f"  {'':12}    {line}")
     for pid in sorted(m.signed_by):
         click.echo(f"  signed by {m.label(pid)}")
+    for pid, why in m.void_signatures:
+        click.echo(f"  signature of {m.label(pid)} VOID: {why}")
+    from tournament.domain.results import scorer_warning
+
+    if warning := scorer_warning(m):
+        click.echo(f"  WARNING {warning}")
     for problem in m.problems:
         click.echo(f"  PROBLEM {problem}")
     for flag in m.flags:
@@ -954,7 +972,7 @@ def results_strike(
 @actor_option
 @_errors
 def results_sign(match: str, player_id: int, tournament_id: str | None, actor: str) -> None:
-    """A player signs the match's scoresheet."""
+    """A player signs the match's finished scoresheet (refused before it is decided)."""
     _run(tournament_id, lambda t: c.sign_sheet(t, resolve_match(t, match), player_id, actor=actor))
     click.echo("signed")
 

@@ -119,6 +119,7 @@ class MatchState:
         "signed_by",
         "summary",
         "table",
+        "void_signatures",
     )
 
     def __init__(
@@ -150,6 +151,8 @@ class MatchState:
         self.problems: list[str] = []
         self.flags: list[str] = []
         self.signed_by: set[int] = set()
+        #: Signatures that no longer cover the sheet: (player, why), oldest first.
+        self.void_signatures: list[tuple[int, str]] = []
         self.summary = EMPTY
 
     # --- reading ------------------------------------------------------------------------
@@ -196,6 +199,21 @@ class MatchState:
                     here = "not counted"
                 out.append(here)
         return places
+
+    def void_signatures_after(self, why: str) -> None:
+        """The sheet changed after it was signed: the signatures cover it no longer."""
+        for pid in sorted(self.signed_by):
+            self.void_signatures.append((pid, f"{why} after signing"))
+        self.signed_by.clear()
+
+    def scorers(self) -> list[int]:
+        """The players recorded as scorer by the match's results, in order of appearance."""
+        seen: list[int] = []
+        for entry in self.entries:
+            scorer = (entry.payload or {}).get("scorer")
+            if scorer is not None and scorer not in seen:
+                seen.append(scorer)
+        return seen
 
     def label(self, player_id: int) -> str:
         """A player of this match as messages name it: ``Anna Huber (12)``."""

@@ -27,7 +27,7 @@ from tournament.domain.errors import ConflictError, DomainError, NotFoundError
 from tournament.domain.matchstate import Entry, MatchState
 from tournament.domain.registration import require_created
 from tournament.domain.settings import Settings
-from tournament.domain.state import Tournament
+from tournament.domain.state import ENTRY_KINDS, Tournament
 from tournament.domain.tally import tally_hands, tally_payload
 from tournament.eventstore.api import NewEvent
 
@@ -340,13 +340,53 @@ def record_forfeit(
 
 
 def sign_sheet(
-    t: Tournament, match_id: str, player_id: int, *, actor: str | None = None
+    t: Tournament,
+    match_id: str,
+    player_id: int,
+    *,
+    actor: str | None = None,
+    new: Sequence[NewEvent] = (),
 ) -> list[NewEvent]:
-    """A player signs the match's scoresheet (Austrian practice: both players sign)."""
+    """A player signs the match's finished scoresheet (Austrian practice: both players
+    sign once the match is decided). ``new``: result events of the same command, signed
+    with them (``results enter ... --signed``). A later result, correction or strike of
+    the match voids the signatures (the fold keeps them as void)."""
     match = find_match(t, match_id)
     _player_in(match, player_id, "player")
+    after = _with(match, new) if new else match
+    if not after.decided:
+        a, b = after.summary.bummerl
+        raise ConflictError(
+            "match",
+            "T-sheet",
+            f"match {match_id} is not decided yet (Bummerl {a}:{b}, {after.next_place()} "
+            "next); players sign the finished sheet",
+        )
     if player_id in match.signed_by:
         return []
     return [
         ev.make_event(ev.SHEET_SIGNED, {"match_id": match_id, "player_id": player_id}, actor=actor)
     ]
+
+
+def _with(match: MatchState, new: Sequence[NewEvent]) -> MatchState:
+    """The match as it would be with the result events ``new`` appended."""
+    entries = list(match.entries)
+    first = match.first_dealer
+    for e in new:
+        if e.type == ev.FIRST_DEALER_SET:
+            first = match.seat_of(e.payload["player_id"])
+        elif e.type in ENTRY_KINDS:
+            entries.append(Entry(e.payload["result_id"], ENTRY_KINDS[e.type], dict(e.payload)))
+    return match.trial(entries, first_dealer=first)
+
+
+def scorer_warning(match: MatchState) -> str | None:
+    """Both players of the table recorded as scorer in one match: one keeps the sheet."""
+    scorers = match.scorers()
+    if len(scorers) < 2:
+        return None
+    return (
+        f"match {match.match_id}: both {match.label(scorers[0])} and {match.label(scorers[1])} "
+        "are recorded as scorer; one player keeps the sheet (check who wrote which hands)"
+    )

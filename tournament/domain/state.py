@@ -197,6 +197,7 @@ class Tournament:
 
     def _replayed(self, match: MatchState, why: str) -> None:
         """Rebuild a match after a correction or strike; flag later matches if it changed."""
+        match.void_signatures_after(why)
         old = match.summary
         match.rebuild()
         self._account(match, old)
@@ -342,6 +343,7 @@ def _result(kind: str) -> Callable[[Tournament, Mapping[str, Any]], None]:
         t.result_match[rid] = match.match_id
         if stream is not None:
             t.live_results[stream] = rid
+        match.void_signatures_after(f"result {rid} entered")
         old = match.summary
         match.add(Entry(rid, kind, dict(p)))
         t._account(match, old)
@@ -369,7 +371,11 @@ def _struck(t: Tournament, p: Mapping[str, Any]) -> None:
 
 
 def _signed(t: Tournament, p: Mapping[str, Any]) -> None:
-    t.matches[p["match_id"]].signed_by.add(p["player_id"])
+    match = t.matches[p["match_id"]]
+    if match.decided:
+        match.signed_by.add(p["player_id"])
+    else:  # stored before signing needed a decided match: it covers no finished sheet
+        match.void_signatures.append((p["player_id"], "signed before the match was decided"))
 
 
 def _flag_cleared(t: Tournament, p: Mapping[str, Any]) -> None:
