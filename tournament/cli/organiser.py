@@ -22,6 +22,7 @@ import contextvars
 import functools
 import io
 import json
+import os
 import re
 import uuid
 from collections.abc import Callable, Sequence
@@ -62,8 +63,24 @@ actor_option = click.option("--actor", envvar="USER", default="organiser", help=
 
 # --- plumbing ----------------------------------------------------------------------------
 def _pointer() -> Path:
-    from tournament.config import instance_path
+    """The file naming the current tournament of the configured store: one per database
+    (keyed by a hash of its URL, which may hold a password), so a shell with another
+    ``DATABASE_URL`` does not read a tournament that is not in its store."""
+    import hashlib
 
+    from tournament.config import database_url, instance_path
+
+    key = hashlib.sha256(database_url().encode()).hexdigest()[:16]
+    return instance_path() / f"current-tournament.{key}"
+
+
+def _legacy_pointer() -> Path | None:
+    """``instance/current-tournament`` as written before pointers were per database: it
+    belonged to the default store (no ``DATABASE_URL``), so only that store reads it."""
+    from tournament.config import database_url, instance_path
+
+    if database_url() != database_url({k: v for k, v in os.environ.items() if k != "DATABASE_URL"}):
+        return None
     return instance_path() / "current-tournament"
 
 
@@ -87,12 +104,21 @@ def _service_at(url: str) -> Any:
 
 
 def _tid(tournament_id: str | None) -> str:
+    """The tournament to work on: ``-t``, else this store's current one, else the only one
+    in the store."""
     if tournament_id:
         return tournament_id
-    pointer = _pointer()
-    if pointer.exists() and pointer.read_text().strip():
-        return pointer.read_text().strip()
-    raise click.UsageError("which tournament? give -t ID (see `tournament list`) or create one")
+    for pointer in (_pointer(), _legacy_pointer()):
+        if pointer is not None and pointer.exists() and pointer.read_text().strip():
+            return pointer.read_text().strip()
+    ids = _service().tournament_ids()
+    if len(ids) == 1:
+        return ids[0]
+    if not ids:
+        raise click.UsageError("there is no tournament in this store yet: `tournament create`")
+    raise click.UsageError(
+        f"which tournament? give -t ID or `tournament use ID` (in this store: {', '.join(ids)})"
+    )
 
 
 #: The running command's correlation id: every event one organiser action appends (a CSV
