@@ -337,3 +337,17 @@ def test_both_players_as_scorer_of_one_match_is_a_warning(cli) -> None:  # type:
     out = cli("results", "enter", "1.1", "--winner", "1", "--points", "1", "--scorer", "2")
     assert "warning: match 1.1: both Bernd (1) and Franz (2) are recorded as scorer" in out.output
     assert "WARNING match 1.1: both" in cli("results", "show", "1.1").output
+
+
+def test_standings_as_of_an_event_outside_the_log_names_the_range(cli) -> None:  # type: ignore[no-untyped-def]
+    friday_match(cli)
+    latest = events(cli)
+    for bad in ("99999", "-3", "0", str(latest + 1)):
+        out = cli("standings", "--as-of", bad, ok=False)
+        assert out.exit_code == 1 and "Traceback" not in out.output
+        assert out.output.strip() == (
+            f"Error: as-of: tournament cup has events 1 to {latest} (see `tournament log`), "
+            f"not {bad}"
+        )
+    assert "standings after round 0 (event 1)" in cli("standings", "--as-of", "1").output
+    assert f"(event {latest})" in cli("standings", "--as-of", str(latest)).output

@@ -1036,7 +1036,7 @@ def standings(
     """The standings now, or as of a past event; one table per group in group formats,
     then the bracket in groups -> knockout."""
     tid = _tid(tournament_id)
-    t = _service().state(tid, as_of=as_of)
+    t = _service().state(tid, as_of=_as_of(tid, as_of))
     groups = _groups(t)
     if group is not None:
         rows = _group_rows(tid, t, groups, group, category)
@@ -1063,6 +1063,19 @@ def standings(
     )
     _print_table(t, rows, output)
     _print_tiebreak_order(t, output)
+
+
+def _as_of(tid: str, as_of: int | None) -> int | None:
+    """``--as-of N`` within the tournament's events 1..latest; anything else is refused
+    rather than silently showing the latest state or claiming there is no tournament."""
+    if as_of is None:
+        return None
+    latest = _service().state(tid).version
+    if not 1 <= as_of <= latest:
+        raise click.ClickException(
+            f"as-of: tournament {tid} has events 1 to {latest} (see `tournament log`), not {as_of}"
+        )
+    return as_of
 
 
 def _groups(t: Tournament) -> list[list[int]]:
