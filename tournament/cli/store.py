@@ -12,6 +12,8 @@ variable, else ``instance/tournament.sqlite3``).
 from __future__ import annotations
 
 import contextlib
+import os
+import stat
 import sys
 from collections.abc import Iterator
 from typing import Any
@@ -184,6 +186,7 @@ def export_(file: str, database_url: str | None) -> None:
 
     with _one_line_errors(database_url):
         store = _store(database_url)  # first: a store that is not there leaves no file
+        _refuse_read_only(file)
         # Atomic: written beside FILE and renamed at the end, so a failed export leaves
         # no half a backup under the backup's name.
         try:
@@ -192,6 +195,13 @@ def export_(file: str, database_url: str | None) -> None:
         except OSError as error:  # name FILE, not the temporary file beside it
             raise OSError(error.errno, error.strerror, file) from None
     click.echo(f"exported {count} events", err=True)
+
+
+def _refuse_read_only(file: str) -> None:
+    """An atomic export replaces FILE by renaming, which a read-only file does not stop
+    (nor does root's access()); a backup someone write-protected is kept as it is."""
+    if file != "-" and os.path.isfile(file) and not os.stat(file).st_mode & stat.S_IWUSR:
+        raise click.ClickException(f"{file} is read-only; nothing written")
 
 
 @main.command("import")
