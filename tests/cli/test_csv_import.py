@@ -6,26 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
-
-from tournament.cli import main
 
 
 @pytest.fixture
-def cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
-    monkeypatch.setenv("SCHNAPSEN_INSTANCE", str(tmp_path))
-    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'club.sqlite3'}")
-    monkeypatch.delenv("SCHNAPSEN_TOURNAMENT", raising=False)
-    runner = CliRunner()
-
-    def run(*args: str, ok: bool = True) -> Result:
-        result = runner.invoke(main, list(args), catch_exceptions=False)
-        if ok:
-            assert result.exit_code == 0, result.output
-        return result
-
-    run("create", "Cup", "--best-of", "3", "--seed", "1", "--first-dealer", "higher_seed")
-    return run
+def cli(cli):  # type: ignore[no-untyped-def]
+    cli("create", "Cup", "--best-of", "3", "--seed", "1", "--first-dealer", "higher_seed")
+    return cli
 
 
 def file(tmp_path: Path, data: bytes, name: str = "p.csv") -> str:

@@ -3,52 +3,17 @@ champion in `tournament show` (end to end on a real SQLite file)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from click.testing import CliRunner, Result
 
+from tests.cli.helpers import create_cup, play_round, state
 from tests.domain.test_formats_end_to_end import run
-from tournament.cli import main
 from tournament.domain.pairing import finished, lives_left
 from tournament.domain.settings import FORMATS
-from tournament.domain.state import Tournament, fold
-
-
-@pytest.fixture
-def cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
-    monkeypatch.setenv("SCHNAPSEN_INSTANCE", str(tmp_path))
-    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'club.sqlite3'}")
-    monkeypatch.delenv("SCHNAPSEN_TOURNAMENT", raising=False)
-    runner = CliRunner()
-
-    def run(*args: str) -> Result:
-        result = runner.invoke(main, list(args), catch_exceptions=False)
-        assert result.exit_code == 0, result.output
-        return result
-
-    return run
-
-
-def state() -> Tournament:
-    from tournament.config import database_url
-    from tournament.domain.service import TournamentService
-    from tournament.eventstore import SQLEventStore
-
-    return TournamentService(SQLEventStore(database_url())).state("cup")
-
-
-def lower_number_wins_the_round(cli) -> None:  # type: ignore[no-untyped-def]
-    cli("round", "start")
-    t = state()
-    for mid in t.rounds[-1].matches:
-        if not t.matches[mid].decided:
-            cli("results", "enter", mid, "--forfeit", str(min(t.matches[mid].players)))
+from tournament.domain.state import fold
 
 
 def four_players(cli, fmt: str, *options: str) -> None:  # type: ignore[no-untyped-def]
-    cli("create", "Cup", "--id", "cup", "--format", fmt, "--best-of", "1", "--seed", "3",
-        *(x for o in options for x in ("--option", o)))  # fmt: skip
+    create_cup(cli, fmt, *options)
     for name in ("Anna", "Berti", "Carla", "Doris"):
         cli("players", "add", name)
 
@@ -56,7 +21,7 @@ def four_players(cli, fmt: str, *options: str) -> None:  # type: ignore[no-untyp
 def test_lives_standings_show_lives_left_and_lives_bought(cli) -> None:  # type: ignore[no-untyped-def]
     four_players(cli, "lives", "lives=2", "buy_back=true")
     while not (out := [p for p, left in lives_left(state()).items() if left == 0]):
-        lower_number_wins_the_round(cli)  # Anna never loses; the others lose lives
+        play_round(cli)  # Anna never loses; the others lose lives
     cli("players", "buy-life", str(out[0]))
     table = cli("standings").output.splitlines()
     assert "  W-L  lives  bought  Bummerl" in table[1]
@@ -76,9 +41,9 @@ def test_other_formats_have_no_lives_columns(cli) -> None:  # type: ignore[no-un
 
 def test_show_names_the_champion_of_a_finished_knockout(cli) -> None:  # type: ignore[no-untyped-def]
     four_players(cli, "single_elimination", "third_place=true")
-    lower_number_wins_the_round(cli)
+    play_round(cli)
     assert "finished" not in cli("show").output
-    lower_number_wins_the_round(cli)
+    play_round(cli)
     out = cli("show").output
     assert "finished: champion Anna (1)\n  2. " in out
     assert "  3. " in out
@@ -86,8 +51,8 @@ def test_show_names_the_champion_of_a_finished_knockout(cli) -> None:  # type: i
 
 def test_show_names_the_champion_of_a_finished_swiss(cli) -> None:  # type: ignore[no-untyped-def]
     four_players(cli, "swiss", "rounds=2")
-    lower_number_wins_the_round(cli)
-    lower_number_wins_the_round(cli)
+    play_round(cli)
+    play_round(cli)
     assert "finished: champion Anna (1)" in cli("show").output
 
 

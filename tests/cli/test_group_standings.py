@@ -4,50 +4,12 @@ knockout shows the group tables as the group stage left them, then the bracket."
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
-import pytest
-from click.testing import CliRunner, Result
-
-from tournament.cli import main
-from tournament.domain.state import Tournament
-
-
-@pytest.fixture
-def cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
-    monkeypatch.setenv("SCHNAPSEN_INSTANCE", str(tmp_path))
-    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'club.sqlite3'}")
-    monkeypatch.delenv("SCHNAPSEN_TOURNAMENT", raising=False)
-    runner = CliRunner()
-
-    def run(*args: str, ok: bool = True) -> Result:
-        result = runner.invoke(main, list(args), catch_exceptions=False)
-        assert (result.exit_code == 0) is ok, result.output
-        return result
-
-    return run
-
-
-def state() -> Tournament:
-    from tournament.config import database_url
-    from tournament.domain.service import TournamentService
-    from tournament.eventstore import SQLEventStore
-
-    return TournamentService(SQLEventStore(database_url())).state("cup")
-
-
-def play_round(cli) -> None:  # type: ignore[no-untyped-def]
-    """The lower start number wins every match of the next round."""
-    cli("round", "start")
-    t = state()
-    for mid in t.rounds[-1].matches:
-        if not t.matches[mid].decided:
-            cli("results", "enter", mid, "--forfeit", str(min(t.matches[mid].players)))
+from tests.cli.helpers import create_cup, play_round, state
 
 
 def eight_players(cli, fmt: str, *options: str) -> None:  # type: ignore[no-untyped-def]
-    cli("create", "Cup", "--id", "cup", "--format", fmt, "--best-of", "1", "--seed", "3",
-        *(x for o in options for x in ("--option", o)))  # fmt: skip
+    create_cup(cli, fmt, *options)
     for n in range(1, 9):
         cli("players", "add", f"Spieler {n}")
 
@@ -81,11 +43,13 @@ def test_a_round_robin_in_groups_shows_one_table_per_group(cli) -> None:  # type
 def test_a_group_that_is_not_there_is_named(cli) -> None:  # type: ignore[no-untyped-def]
     eight_players(cli, "round_robin", "groups=2")
     play_round(cli)
-    out = cli("standings", "--group", "3", ok=False).output
-    assert out.strip() == "Error: group: there are groups 1 to 2, not 3 (T-format)"
+    out = cli("standings", "--group", "3", ok=False)
+    assert out.exit_code != 0, out.output
+    assert out.output.strip() == "Error: group: there are groups 1 to 2, not 3 (T-format)"
     cli("create", "Other", "--id", "other")  # a Swiss: no groups
-    out = cli("standings", "--group", "1", "-t", "other", ok=False).output
-    assert out.strip() == "Error: group: this tournament has no groups (T-format)"
+    out = cli("standings", "--group", "1", "-t", "other", ok=False)
+    assert out.exit_code != 0, out.output
+    assert out.output.strip() == "Error: group: this tournament has no groups (T-format)"
 
 
 def test_the_csv_of_one_group_holds_that_group(cli) -> None:  # type: ignore[no-untyped-def]

@@ -2,33 +2,15 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from click.testing import CliRunner, Result
 
-from tournament.cli import main
+from tests.cli.helpers import friday_match, stored
 
 
 @pytest.fixture
-def cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
-    monkeypatch.setenv("SCHNAPSEN_INSTANCE", str(tmp_path))
-    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'club.sqlite3'}")
-    monkeypatch.delenv("SCHNAPSEN_TOURNAMENT", raising=False)
-    runner = CliRunner()
-
-    def run(*args: str, ok: bool = True) -> Result:
-        result = runner.invoke(main, list(args), catch_exceptions=False)
-        if ok:
-            assert result.exit_code == 0, result.output
-        return result
-
-    run("create", "Cup", "--best-of", "3", "--seed", "1", "--first-dealer", "higher_seed")
-    run("players", "add", "Bernd", "--rating", "1600")
-    run("players", "add", "Franz", "--rating", "1500")
-    run("players", "seed", "--by", "rating")
-    run("round", "start")
-    return run
+def cli(cli):  # type: ignore[no-untyped-def]
+    friday_match(cli)
+    return cli
 
 
 def test_playing_an_unknown_hand_says_so_in_one_line(cli) -> None:  # type: ignore[no-untyped-def]
@@ -38,13 +20,6 @@ def test_playing_an_unknown_hand_says_so_in_one_line(cli) -> None:  # type: igno
         "Error: hand_stream: there is no live hand 'hand-nonexistent' in tournament cup; "
         "`tournament live deal MATCH` deals one and prints its id (hand-...) (T-live)"
     ]
-
-
-def events(cli) -> list:  # type: ignore[no-untyped-def]
-    from tournament.config import database_url
-    from tournament.eventstore import SQLEventStore
-
-    return SQLEventStore(database_url()).read_stream("tournament-cup")
 
 
 def deal(cli) -> tuple[str, str]:  # type: ignore[no-untyped-def]
@@ -70,7 +45,7 @@ def play_out(cli, stream: str) -> None:  # type: ignore[no-untyped-def]
 def test_one_live_hand_at_a_time_per_match(cli) -> None:  # type: ignore[no-untyped-def]
     stream, dealer = deal(cli)
     assert dealer == "Bernd"  # Bernd deals first (higher seed)
-    before = len(events(cli))
+    before = len(stored())
     out = cli("live", "deal", "1.1", ok=False)
     assert out.exit_code == 1 and "Traceback" not in out.output
     line = out.output.strip()
@@ -80,8 +55,8 @@ def test_one_live_hand_at_a_time_per_match(cli) -> None:  # type: ignore[no-unty
     # A paper hand would take the live hand's place and dealer: refused too.
     out = cli("results", "enter", "1.1", "--winner", "1", "--points", "1", ok=False)
     assert out.exit_code == 1 and f"live hand {stream}" in out.output
-    assert len(events(cli)) == before
-    assert [e.type for e in events(cli)].count("match.live_hand_started") == 1
+    assert len(stored()) == before
+    assert [e.type for e in stored()].count("match.live_hand_started") == 1
 
 
 def test_the_deal_alternates_across_live_and_paper_hands(cli) -> None:  # type: ignore[no-untyped-def]

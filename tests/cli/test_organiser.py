@@ -7,26 +7,7 @@ import io
 import json
 from pathlib import Path
 
-import pytest
-from click.testing import CliRunner, Result
-
-from tournament.cli import main
-
-
-@pytest.fixture
-def cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
-    monkeypatch.setenv("SCHNAPSEN_INSTANCE", str(tmp_path))
-    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'club.sqlite3'}")
-    monkeypatch.delenv("SCHNAPSEN_TOURNAMENT", raising=False)
-    runner = CliRunner()
-
-    def run(*args: str, ok: bool = True, input: str | None = None) -> Result:
-        result = runner.invoke(main, list(args), input=input, catch_exceptions=False)
-        if ok:
-            assert result.exit_code == 0, result.output
-        return result
-
-    return run
+from tests.cli.helpers import friday_match
 
 
 def events(cli) -> int:  # type: ignore[no-untyped-def]
@@ -162,15 +143,6 @@ def test_live_hand_through_the_engine(cli) -> None:  # type: ignore[no-untyped-d
     assert "(live)" in shown and "live by" in shown
     bad = cli("live", "play", stream, "0:AH", ok=False)
     assert bad.exit_code == 1 and "nothing stored" in bad.output
-
-
-def friday_match(cli, best_of: str = "3") -> None:  # type: ignore[no-untyped-def]
-    """Bernd (1) v Franz (2), Bernd deals first."""
-    cli("create", "Cup", "--best-of", best_of, "--seed", "1", "--first-dealer", "higher_seed")
-    cli("players", "add", "Bernd", "--rating", "1600")
-    cli("players", "add", "Franz", "--rating", "1500")
-    cli("players", "seed", "--by", "rating")
-    cli("round", "start")
 
 
 def test_a_dealer_out_of_turn_is_named_with_bummerl_and_rule(cli) -> None:  # type: ignore[no-untyped-def]

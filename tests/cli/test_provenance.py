@@ -9,34 +9,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import CliRunner
 
+from tests.cli.helpers import stored
 from tournament.cli import main
 
 SOURCES = {"paper", "live", "import", "system"}
 
 
 @pytest.fixture
-def cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
-    monkeypatch.setenv("SCHNAPSEN_INSTANCE", str(tmp_path))
-    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'club.sqlite3'}")
-    monkeypatch.setenv("USER", "desk")
-    monkeypatch.delenv("SCHNAPSEN_TOURNAMENT", raising=False)
-    runner = CliRunner()
-
-    def run(*args: str) -> Result:
-        result = runner.invoke(main, list(args), catch_exceptions=False)
-        assert result.exit_code == 0, result.output
-        return result
-
-    return run
-
-
-def stored(stream: str = "tournament-cup") -> list[Any]:
-    from tournament.config import database_url
-    from tournament.eventstore import SQLEventStore
-
-    return SQLEventStore(database_url()).read_stream(stream)
+def cli(cli, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("USER", "desk")  # the actor of every event
+    return cli
 
 
 def actions() -> list[list[Any]]:

@@ -1,0 +1,48 @@
+"""Tournaments the CLI tests set up, and their state read straight from the store."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tournament.domain.state import Tournament
+
+
+def stored(stream: str = "tournament-cup") -> list[Any]:
+    """The stream's events as stored in the configured store (``DATABASE_URL``)."""
+    from tournament.config import database_url
+    from tournament.eventstore import SQLEventStore
+
+    return SQLEventStore(database_url()).read_stream(stream)
+
+
+def state(tournament_id: str = "cup") -> Tournament:
+    """The tournament as the service folds it from the configured store."""
+    from tournament.config import database_url
+    from tournament.domain.service import TournamentService
+    from tournament.eventstore import SQLEventStore
+
+    return TournamentService(SQLEventStore(database_url())).state(tournament_id)
+
+
+def create_cup(cli, fmt: str, *options: str) -> None:  # type: ignore[no-untyped-def]
+    """Tournament ``cup`` in format ``fmt``, best of 1, seed 3, with format options."""
+    cli("create", "Cup", "--id", "cup", "--format", fmt, "--best-of", "1", "--seed", "3",
+        *(x for o in options for x in ("--option", o)))  # fmt: skip
+
+
+def play_round(cli) -> None:  # type: ignore[no-untyped-def]
+    """The lower start number wins every match of the next round."""
+    cli("round", "start")
+    t = state()
+    for mid in t.rounds[-1].matches:
+        if not t.matches[mid].decided:
+            cli("results", "enter", mid, "--forfeit", str(min(t.matches[mid].players)))
+
+
+def friday_match(cli, best_of: str = "3") -> None:  # type: ignore[no-untyped-def]
+    """Bernd (1) v Franz (2), Bernd deals first."""
+    cli("create", "Cup", "--best-of", best_of, "--seed", "1", "--first-dealer", "higher_seed")
+    cli("players", "add", "Bernd", "--rating", "1600")
+    cli("players", "add", "Franz", "--rating", "1500")
+    cli("players", "seed", "--by", "rating")
+    cli("round", "start")
