@@ -42,6 +42,7 @@ from tournament.db import make_engine
 from tournament.eventstore import NewEvent, SQLEventStore, migrate
 from tournament.eventstore.fold import load_hand
 from tournament.eventstore.hands import action_event, dealt_event
+from tournament.eventstore.schema import events as events_table
 
 PG_URL = os.environ.get(
     "SCHNAPSEN_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
@@ -55,25 +56,13 @@ def new_event(i: int) -> NewEvent:
 
 
 def raw_table(metadata: sa.MetaData) -> sa.Table:
-    """Same columns, keys and indexes as es_events, without the store around it."""
-    return sa.Table(
-        "bench_raw",
-        metadata,
-        sa.Column("position", sa.BigInteger().with_variant(sa.Integer(), "sqlite"),
-                  primary_key=True, autoincrement=False),
-        sa.Column("event_id", sa.Uuid().with_variant(sa.String(36), "sqlite"), nullable=False),
-        sa.Column("stream_id", sa.String(200), nullable=False),
-        sa.Column("version", sa.Integer(), nullable=False),
-        sa.Column("type", sa.String(100), nullable=False),
-        sa.Column("schema_version", sa.Integer(), nullable=False),
-        sa.Column("payload", sa.Text(), nullable=False),
-        sa.Column("metadata", sa.Text(), nullable=False),
-        sa.Column("recorded_at", sa.DateTime(timezone=True), nullable=False),
-        sa.Column("prev_hash", sa.String(64), nullable=False),
-        sa.Column("hash", sa.String(64), nullable=False),
-        sa.UniqueConstraint("stream_id", "version", name="uq_bench_raw_stream_version"),
-        sa.UniqueConstraint("event_id", name="uq_bench_raw_event_id"),
-    )  # fmt: skip
+    """es_events' columns, keys and indexes (tournament.eventstore.schema) as ``bench_raw``:
+    the same table without the store around it."""
+    table = events_table.to_metadata(metadata, name="bench_raw")
+    for constraint in table.constraints:  # names are unique per schema on PostgreSQL
+        if isinstance(constraint.name, str):
+            constraint.name = constraint.name.replace("es_events", "bench_raw")
+    return table
 
 
 class Raw:
