@@ -60,6 +60,21 @@ READ_STREAM = (
 READ_ALL = f"SELECT {COLUMNS} FROM es_events WHERE position > :after ORDER BY position LIMIT :n"
 STREAM_VERSION = "SELECT coalesce(max(version), 0) FROM es_events WHERE stream_id = :s"
 
+
+class Statements(NamedTuple):
+    """The statements both backends run, in one driver's placeholder style."""
+
+    head: str
+    insert: str
+    insert_key: str
+    read_stream: str
+    read_all: str
+    stream_version: str
+
+
+#: sqlite3's ``:name`` placeholders, as written above.
+SQLITE_SQL = Statements(HEAD, INSERT, INSERT_KEY, READ_STREAM, READ_ALL, STREAM_VERSION)
+
 #: A row as stored, in ``COLUMNS`` order, with event_id and recorded_at decoded.
 Row = tuple[int, uuid.UUID, str, int, str, int, str, str, datetime, str, str]
 
@@ -116,8 +131,13 @@ def _pyformat(sql: str) -> str:
 class WriteTx:
     """One append transaction, holding the append lock."""
 
+    sql: Statements
+
+    def __init__(self, conn: Any) -> None:
+        self.conn = conn
+
     def head(self, stream_id: str, key: str | None) -> Head:
-        raise NotImplementedError
+        return Head(*self.conn.execute(self.sql.head, {"s": stream_id, "k": key}).fetchone())
 
     def insert(self, rows: Sequence[Any], key_row: dict[str, Any] | None) -> None:
         """Insert rows: dicts keyed like ``INSERT``'s parameters (or, on SQLite, tuples
@@ -126,7 +146,15 @@ class WriteTx:
 
 
 class Backend:
-    engine: sa.Engine
+    #: The statements in this driver's placeholder style.
+    sql: Statements
+
+    def __init__(self, engine: sa.Engine) -> None:
+        self.engine = engine
+
+    def _connect(self) -> contextlib.AbstractContextManager[Any]:
+        """The driver's own connection, checked out of the engine's pool."""
+        raise NotImplementedError
 
     def append(
         self,
@@ -147,17 +175,26 @@ class Backend:
 
     def read_stream(self, stream_id: str, lo: int, hi: int) -> list[tuple[Any, ...]]:
         """Rows as the driver returns them (see :meth:`rows`)."""
-        raise NotImplementedError
+        with self._connect() as conn:
+            rows: list[tuple[Any, ...]] = conn.execute(
+                self.sql.read_stream, {"s": stream_id, "lo": lo, "hi": hi}
+            ).fetchall()
+            return rows
 
     def read_all(self, after: int, limit: int) -> list[tuple[Any, ...]]:
-        raise NotImplementedError
+        with self._connect() as conn:
+            rows: list[tuple[Any, ...]] = conn.execute(
+                self.sql.read_all, {"after": after, "n": limit}
+            ).fetchall()
+            return rows
 
     def rows(self, raw: list[tuple[Any, ...]]) -> list[Row]:
         """Driver rows as :data:`Row` (event_id a UUID, recorded_at an aware datetime)."""
         raise NotImplementedError
 
     def stream_version(self, stream_id: str) -> int:
-        raise NotImplementedError
+        with self._connect() as conn:
+            return int(conn.execute(self.sql.stream_version, {"s": stream_id}).fetchone()[0])
 
     def db_time(self, moment: datetime) -> Any:
         """How ``recorded_at`` is passed to the driver."""
@@ -249,11 +286,7 @@ def _not_ready(error: Exception) -> StoreNotReadyError:
 
 
 class _SQLiteWrite(WriteTx):
-    def __init__(self, conn: sqlite3.Connection) -> None:
-        self.conn = conn
-
-    def head(self, stream_id: str, key: str | None) -> Head:
-        return Head(*self.conn.execute(HEAD, {"s": stream_id, "k": key}).fetchone())
+    sql = SQLITE_SQL
 
     def insert(self, rows: Sequence[Any], key_row: dict[str, Any] | None) -> None:
         try:
@@ -263,12 +296,11 @@ class _SQLiteWrite(WriteTx):
         except sqlite3.IntegrityError as error:
             raise DuplicateEventError(f"an event id is already stored: {error}") from None
         if key_row is not None:
-            self.conn.execute(INSERT_KEY, key_row)
+            self.conn.execute(self.sql.insert_key, key_row)
 
 
 class SQLiteBackend(Backend):
-    def __init__(self, engine: sa.Engine) -> None:
-        self.engine = engine
+    sql = SQLITE_SQL
 
     @contextlib.contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
@@ -324,20 +356,8 @@ class SQLiteBackend(Backend):
 
     native = False
 
-    def read_stream(self, stream_id: str, lo: int, hi: int) -> list[tuple[Any, ...]]:
-        with self._connect() as conn:
-            return conn.execute(READ_STREAM, {"s": stream_id, "lo": lo, "hi": hi}).fetchall()
-
-    def read_all(self, after: int, limit: int) -> list[tuple[Any, ...]]:
-        with self._connect() as conn:
-            return conn.execute(READ_ALL, {"after": after, "n": limit}).fetchall()
-
     def rows(self, raw: list[tuple[Any, ...]]) -> list[Row]:
         return _sqlite_rows(raw)
-
-    def stream_version(self, stream_id: str) -> int:
-        with self._connect() as conn:
-            return int(conn.execute(STREAM_VERSION, {"s": stream_id}).fetchone()[0])
 
     def db_time(self, moment: datetime) -> Any:
         # SQLAlchemy's SQLite DateTime text form, so SQLAlchemy reads it back too.
@@ -349,12 +369,8 @@ class SQLiteBackend(Backend):
 
 # --- PostgreSQL --------------------------------------------------------------------------
 
-_PG_HEAD = _pyformat(HEAD)
-_PG_INSERT = _pyformat(INSERT)
-_PG_INSERT_KEY = _pyformat(INSERT_KEY)
-_PG_READ_STREAM = _pyformat(READ_STREAM)
-_PG_READ_ALL = _pyformat(READ_ALL)
-_PG_STREAM_VERSION = _pyformat(STREAM_VERSION)
+#: psycopg's ``%(name)s`` placeholders.
+PG_SQL = Statements(*map(_pyformat, SQLITE_SQL))
 _PG_APPEND = (
     "SELECT * FROM es_append(%s, %s, %s, %s, %s, %s::uuid[], %s::text[], %s::int[], "
     "%s::text[], %s::text[])"
@@ -374,23 +390,18 @@ def _pg_rows(raw: list[tuple[Any, ...]]) -> list[Row]:
 
 
 class _PostgresWrite(WriteTx):
-    def __init__(self, conn: Any) -> None:
-        self.conn = conn
-
-    def head(self, stream_id: str, key: str | None) -> Head:
-        return Head(*self.conn.execute(_PG_HEAD, {"s": stream_id, "k": key}).fetchone())
+    sql = PG_SQL
 
     def insert(self, rows: Sequence[Any], key_row: dict[str, Any] | None) -> None:
         if rows:
             with self.conn.cursor() as cur:
-                cur.executemany(_PG_INSERT, rows)
+                cur.executemany(self.sql.insert, rows)
         if key_row is not None:
-            self.conn.execute(_PG_INSERT_KEY, key_row)
+            self.conn.execute(self.sql.insert_key, key_row)
 
 
 class PostgresBackend(Backend):
-    def __init__(self, engine: sa.Engine) -> None:
-        self.engine = engine
+    sql = PG_SQL
 
     @contextlib.contextmanager
     def _connect(self) -> Iterator[Any]:
@@ -470,25 +481,8 @@ class PostgresBackend(Backend):
 
     native = True
 
-    def read_stream(self, stream_id: str, lo: int, hi: int) -> list[tuple[Any, ...]]:
-        with self._connect() as conn:
-            cur = conn.execute(_PG_READ_STREAM, {"s": stream_id, "lo": lo, "hi": hi})
-            rows: list[tuple[Any, ...]] = cur.fetchall()
-            return rows
-
-    def read_all(self, after: int, limit: int) -> list[tuple[Any, ...]]:
-        with self._connect() as conn:
-            rows: list[tuple[Any, ...]] = conn.execute(
-                _PG_READ_ALL, {"after": after, "n": limit}
-            ).fetchall()
-            return rows
-
     def rows(self, raw: list[tuple[Any, ...]]) -> list[Row]:
         return _pg_rows(raw)
-
-    def stream_version(self, stream_id: str) -> int:
-        with self._connect() as conn:
-            return int(conn.execute(_PG_STREAM_VERSION, {"s": stream_id}).fetchone()[0])
 
     def db_time(self, moment: datetime) -> Any:
         return moment
