@@ -59,6 +59,10 @@ tournament_option = click.option(
     "-t", "--tournament", "tournament_id", envvar="SCHNAPSEN_TOURNAMENT", help="tournament id"
 )
 actor_option = click.option("--actor", envvar="USER", default="organiser", help="who does this")
+card_points_option = click.option(
+    "--card-points",
+    help="both players' R11 points, pairing order, e.g. 66:40 (each 0 or 4-220, sum <= 220)",
+)
 
 
 # --- plumbing ----------------------------------------------------------------------------
@@ -101,6 +105,13 @@ def _service_at(url: str) -> Any:
     # A club laptop needs no setup step: a SQLite file is created and migrated here.
     migrate.ensure_current(url)
     return TournamentService(SQLEventStore(url))
+
+
+def _make_current(tid: str) -> None:
+    """Make ``tid`` the configured store's current tournament."""
+    pointer = _pointer()
+    pointer.parent.mkdir(parents=True, exist_ok=True)
+    pointer.write_text(tid)
 
 
 def _tid(tournament_id: str | None) -> str:
@@ -272,8 +283,7 @@ def create(
         settings["bye_score"] = _score(bye_score)
     tid = tournament_id or _slug(name, date)
     _service().create(tid, settings, actor=actor, metadata=_meta())
-    _pointer().parent.mkdir(parents=True, exist_ok=True)
-    _pointer().write_text(tid)
+    _make_current(tid)
     click.echo(f"created tournament {tid} ({name}); it is now the current tournament")
 
 
@@ -296,8 +306,7 @@ def list_() -> None:
 def use(tournament_id: str) -> None:
     """Make TOURNAMENT_ID the current tournament."""
     _service().state(tournament_id)
-    _pointer().parent.mkdir(parents=True, exist_ok=True)
-    _pointer().write_text(tournament_id)
+    _make_current(tournament_id)
     click.echo(f"current tournament: {tournament_id}")
 
 
@@ -592,10 +601,6 @@ def round_show(number: int | None, tournament_id: str | None) -> None:
     _print_round(_service().state(_tid(tournament_id)), number)
 
 
-def _name(t: Tournament, pid: int) -> str:
-    return t.label(pid)
-
-
 def _print_round(t: Tournament, number: int | None) -> None:
     number = number or t.current_round
     if not 1 <= number <= t.current_round:
@@ -653,10 +658,7 @@ def results() -> None:
     help="why the hand ended (R13-R16); 'closed' = claim with --closed",
 )
 @click.option("--closed", is_flag=True, help="the talon was closed (R14)")
-@click.option(
-    "--card-points",
-    help="both players' R11 points, pairing order, e.g. 66:40 (each 0 or 4-220, sum <= 220)",
-)
+@card_points_option
 @click.option("--tally", help="a whole Bummerl: '7 5 4 1 0 / 7 6 3' (players in pairing order)")
 @click.option("--first-dealer", type=int, help="who dealt first in the match (if not drawn)")
 @click.option(
@@ -833,8 +835,6 @@ def _what(m: Any, kind: str, p: dict[str, Any] | None, places: Sequence[str] = (
 
 def _history(events: Sequence[Any], m: Any) -> dict[str, list[str]]:
     """Per result id of match ``m``: when and by whom it was entered, corrected, struck."""
-    from tournament.domain import events as ev
-
     kinds = {ev.HAND_RECORDED: "hand", ev.TALLY_RECORDED: "tally", ev.MATCH_FORFEITED: "forfeit"}
     kinds[ev.LIVE_HAND_RECORDED] = "live"
     out: dict[str, list[str]] = {}
@@ -849,7 +849,7 @@ def _history(events: Sequence[Any], m: Any) -> dict[str, list[str]]:
             source = e.metadata.get("source") or "entered"
             lines.append(f"{when} {source} by {actor}")
         elif e.type == ev.RESULT_CORRECTED:
-            kind = kinds.get(_kind_of(m, p["result_id"]), "hand")
+            kind = _kind_of(m, p["result_id"])
             before = _what(m, kind, p.get("previous"))
             after = _what(m, kind, p.get("replacement"))
             lines.append(
@@ -868,15 +868,8 @@ def _short(label: str) -> str:
 
 
 def _kind_of(m: Any, result_id: str) -> str:
-    from tournament.domain import events as ev
-
-    kind = next((e.kind for e in m.entries if e.result_id == result_id), "hand")
-    return {
-        "hand": ev.HAND_RECORDED,
-        "tally": ev.TALLY_RECORDED,
-        "forfeit": ev.MATCH_FORFEITED,
-        "live": ev.LIVE_HAND_RECORDED,
-    }[kind]
+    """What result ``result_id`` of match ``m`` is: hand, tally, forfeit or live."""
+    return next((e.kind for e in m.entries if e.result_id == result_id), "hand")
 
 
 def _confirmed(tid: str, new: list[Any], yes: bool, preview_only: bool) -> bool:
@@ -909,10 +902,7 @@ def _correction(
 @click.option("--dealer", type=int)
 @click.option("--reason", "hand_reason", type=click.Choice(REASONS))
 @click.option("--closed/--not-closed", default=None, help="whether the talon was closed (R14)")
-@click.option(
-    "--card-points",
-    help="both players' R11 points, pairing order, e.g. 66:40 (each 0 or 4-220, sum <= 220)",
-)
+@card_points_option
 @click.option("--tally")
 @click.option("--void", is_flag=True, help="the result should not be there at all")
 @click.option("--undo", is_flag=True, help="reverse the latest correction of this result")
@@ -1053,14 +1043,7 @@ def standings(
             standings_json(rows, tournament=tid, as_of=t.version, category=category) + "\n"
         )
         return
-    s = t.settings
-    assert s is not None
-    click.echo(
-        f"{s.name}: standings after round {t.current_round} (event {t.version})"
-        + (f", group {group}" if group else "")
-        + (f", category {category}" if category else ""),
-        file=output,
-    )
+    _print_heading(t, group, category, output)
     _print_table(t, rows, output)
     _print_tiebreak_order(t, output)
 
@@ -1121,11 +1104,7 @@ def _print_groups(
     """One table per group (each ranked on its own), then the bracket if there is one."""
     s = t.settings
     assert s is not None
-    click.echo(
-        f"{s.name}: standings after round {t.current_round} (event {t.version})"
-        + (f", category {category}" if category else ""),
-        file=output,
-    )
+    _print_heading(t, None, category, output)
     for number in range(1, len(groups) + 1):
         click.echo(f"Group {number}", file=output)
         _print_table(t, _group_rows(tid, t, groups, number, category), output)
@@ -1133,6 +1112,17 @@ def _print_groups(
     if s.format == "groups_knockout" and any("seeds" in r.info for r in t.rounds):
         click.echo("Knockout", file=output)
         _print_bracket(t, output)
+
+
+def _print_heading(t: Tournament, group: int | None, category: str | None, output: Any) -> None:
+    s = t.settings
+    assert s is not None
+    click.echo(
+        f"{s.name}: standings after round {t.current_round} (event {t.version})"
+        + (f", group {group}" if group else "")
+        + (f", category {category}" if category else ""),
+        file=output,
+    )
 
 
 def _print_table(t: Tournament, rows: Sequence[Any], output: Any) -> None:
@@ -1308,8 +1298,8 @@ def live_deal(match: str, seed: int | None, tournament_id: str | None, actor: st
     seat0 = t.matches[started[0].payload["match_id"]].players[0]
     seat1 = t.matches[started[0].payload["match_id"]].players[1]
     click.echo(
-        f"{stream}  (dealer: {_name(t, dealer)}; seat 0 is {_name(t, seat0)}, "
-        f"seat 1 is {_name(t, seat1)})"
+        f"{stream}  (dealer: {t.label(dealer)}; seat 0 is {t.label(seat0)}, "
+        f"seat 1 is {t.label(seat1)})"
     )
 
 
@@ -1372,13 +1362,14 @@ def live_play(
         metadata=_meta(),
     )
     outcome = state.outcome()
-    m = service.state(tid).matches[service.state(tid).live_hands[hand_stream]]
+    t = service.state(tid)
+    m = t.matches[t.live_hands[hand_stream]]
     # Actions are typed by seat (record notation), so seats stay, each with its player.
     seat = [f"seat {n} {m.labels[n]}" for n in (0, 1)]
     if outcome.complete:
         click.echo(
             f"hand over: {seat[outcome.winner]} wins {outcome.game_points} ({outcome.reason}); "
-            f"match {m.match_id}: {_standing_of(service.state(tid), m.match_id)}"
+            f"match {m.match_id}: {_standing_of(t, m.match_id)}"
         )
     else:
         click.echo(
