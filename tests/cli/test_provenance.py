@@ -81,7 +81,7 @@ def test_a_correction_and_what_it_replaces_are_two_actions(cli, tmp_path) -> Non
     assert entered[0].metadata["correlation_id"] != corrected[0].metadata["correlation_id"]
 
 
-def test_manual_pairings_are_the_organisers_not_the_systems(cli, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_manual_pairings_are_the_organisers_not_the_systems(cli) -> None:  # type: ignore[no-untyped-def]
     cli("create", "Cup", "--id", "cup", "--best-of", "1", "--seed", "7")
     for name in ("Anna", "Berti"):
         cli("players", "add", name)
