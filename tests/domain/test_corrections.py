@@ -69,6 +69,31 @@ def test_striking_a_hand_removes_it_and_is_recorded_with_who_and_why() -> None:
         c.strike_hand(b.state, rid, 9, by="organiser", reason="no such hand")
 
 
+def test_R18_a_struck_hand_was_still_dealt_so_the_deal_passes_on() -> None:
+    b = Builder(paired(players=2, best_of=3))
+    m = b.state.matches["1.1"]
+    a, z = m.players
+    for winner, gp in ((a, 3), (z, 1), (a, 3), (a, 1)):  # Bummerl 1 to a, 7:1 -- no Schneider
+        b.add(c.record_hand(b.state, "1.1", winner=winner, game_points=gp))
+
+    def dealer() -> int:
+        seat = m.engine.next_dealer
+        assert seat is not None
+        return m.players[seat]
+
+    first = dealer()
+    dealt = []
+    for _ in range(3):  # Bummerl 2: dealt by first, other, first
+        new = b.add(c.record_hand(b.state, "1.1", winner=z, game_points=1, dealer=dealer()))
+        dealt.append(new[-1].payload["result_id"])
+    b.add(c.strike_hand(b.state, dealt[0], by="organiser", reason="unreadable"))
+    other = next(p for p in m.players if p != first)
+    # The fourth deal of Bummerl 2 is the other player's, struck hand or not.
+    b.add(c.record_hand(b.state, "1.1", winner=z, game_points=1, dealer=other))
+    assert m.problems == []
+    assert m.engine.current.scores[m.seat_of(z)] == 4  # 7 minus 3 counted hands of 1
+
+
 def test_a_corrected_winner_flags_later_matches_and_the_preview_says_so() -> None:
     b = Builder(registered(players=4, seed=2))
     rng = random.Random(2)

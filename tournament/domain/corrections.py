@@ -169,7 +169,8 @@ def strike_hand(
 ) -> list[NewEvent]:
     """Strike hand ``hand`` (1-based, as ``results show`` lists a tally's hands; 1 for a
     single hand) of a result: it no longer counts. The organiser's last resort when a
-    sheet error cannot be resolved; the deal order after it is not checked again (R18)."""
+    sheet error cannot be resolved. A struck hand was still dealt: it counts for the deal
+    alternation (R18) while its game points do not (R17)."""
     require_created(t)
     _who_why(by, reason)
     match, entry = _entry(t, result_id)

@@ -53,6 +53,15 @@ class Entry:
         return hands
 
 
+def pass_deal(engine: Match) -> None:
+    """A struck hand was still dealt: the deal passes to the other player (R18) while its
+    game points do not count (R17). The engine counts only scored hands, so the current
+    Bummerl's first dealer is turned instead; the next Bummerl's first dealer still
+    follows the match's alternation (R18)."""
+    if not engine.is_decided:
+        engine.current.first_dealer ^= 1
+
+
 def where(engine: Match) -> str:
     """Where the next hand of a match goes, for messages."""
     if engine.is_decided:
@@ -243,14 +252,19 @@ class MatchState:
         self.summary = self._summarise()
 
     def _play(self, entry: Entry) -> None:
-        for winner, gp, dealer, reason in entry.hands(self.players, self.first_dealer is not None):
+        whole = Entry(entry.result_id, entry.kind, entry.payload)
+        hands = whole.hands(self.players, self.first_dealer is not None)
+        for number, (winner, gp, dealer, reason) in enumerate(hands, 1):
+            if number in entry.struck:
+                pass_deal(self.engine)
+                continue
             hand = HandResult(winner, gp, dealer, reason)
             try:
                 self.engine.record(hand)
             except EngineError as error:
                 why = explain(error, self.engine, hand, self.labels)
                 if error.rule == "R18":
-                    # The hand stands; a strike may have shifted the deal (see docs).
+                    # The hand stands, flagged: a dealer the sheet got wrong (R18).
                     self.engine.record(HandResult(winner, gp, None, reason))
                     self.problems.append(f"result {entry.result_id}: {why}")
                 else:
