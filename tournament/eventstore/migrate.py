@@ -137,10 +137,11 @@ def ensure_current(url: str, *, may_upgrade: bool = True) -> None:
         upgrade(url)  # idempotent: also right for anything the quick check misread
         return
     head = head or alembic_heads()
+    if not found:
+        raise NotMigratedError("the database is not migrated yet: run `tournament db upgrade`")
     if found != [head]:
-        now = ", ".join(found) or "not migrated"
         raise NotMigratedError(
-            f"database revision is {now}, not {head}: run `tournament db upgrade`"
+            f"database revision is {', '.join(found)}, not {head}: run `tournament db upgrade`"
         )
 
 
