@@ -323,3 +323,19 @@ def test_standings_as_of_an_event_outside_the_log_names_the_range(cli) -> None: 
         )
     assert "standings after round 0 (event 1)" in cli("standings", "--as-of", "1").output
     assert f"(event {latest})" in cli("standings", "--as-of", str(latest)).output
+
+
+def test_a_walkover_line_names_no_first_dealer(cli) -> None:  # type: ignore[no-untyped-def]
+    from tests.cli.helpers import create_cup
+
+    create_cup(cli, "round_robin")
+    for name in ("Anna", "Bernd", "Carl", "Dora", "Emil"):
+        cli("players", "add", name)
+    cli("round", "start")
+    cli("players", "withdraw", "5")  # Emil's later games become walkovers
+    cli("results", "enter", "1.2", "--forfeit", "3")
+    lines = cli("round", "start").output.splitlines()
+    walkover = next(x for x in lines if x.lstrip().startswith("walkover"))
+    assert "deals first" not in walkover and walkover.endswith("won 1:0 by forfeit")
+    table = next(x for x in lines if x.lstrip().startswith("table"))
+    assert "deals first: Anna (1)" in table

@@ -618,14 +618,22 @@ def _print_round(t: Tournament, number: int | None) -> None:
     wide_b = max((len(m.labels[1]) for m in matches), default=10)
     for m in matches:
         table = f"table {m.table:>3}" if m.table else "walkover "
-        first = "?" if m.first_dealer is None else m.labels[m.first_dealer]
         click.echo(
             f"  {table}  {m.match_id:<{wide_id}}  {m.labels[0]:<{wide_a}}  v  "
-            f"{m.labels[1]:<{wide_b}}  deals first: {first:<{max(wide_a, wide_b)}}"
+            f"{m.labels[1]:<{wide_b}}{_first_dealer_note(m, max(wide_a, wide_b))}"
             f"{_result_note(m)}".rstrip()
         )
     for pid in r.byes:
         click.echo(f"  bye        {t.label(pid)}")
+
+
+def _first_dealer_note(m: Any, wide: int) -> str:
+    """Who deals first, padded to ``wide``; nothing for a walkover, where nobody deals
+    (a "?" there read as if the draw were still owed)."""
+    if not m.table:
+        return ""
+    first = "?" if m.first_dealer is None else m.labels[m.first_dealer]
+    return f"  deals first: {first:<{wide}}"
 
 
 def _result_note(m: Any) -> str:
