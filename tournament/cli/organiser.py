@@ -295,9 +295,25 @@ def _slug(name: str, date: str) -> str:
 @main.command("list")
 @_errors
 def list_() -> None:
-    """List the tournaments in the store."""
-    for tid in _service().tournament_ids():
-        click.echo(tid)
+    """The tournaments in the store: id, name, date, format, players, rounds played, status."""
+    service = _service()
+    rows = [_list_row(tid, service.state(tid)) for tid in service.tournament_ids()]
+    if not rows:
+        click.echo("no tournaments in this store yet: `tournament create`")
+        return
+    heads = ("id", "name", "date", "format", "players", "rounds", "status")
+    wide = [max(len(str(x)) for x in column) for column in zip(heads, *rows, strict=True)]
+    for row in (heads, *rows):
+        click.echo("  ".join(f"{x!s:<{w}}" for x, w in zip(row, wide, strict=True)).rstrip())
+
+
+def _list_row(tid: str, t: Tournament) -> tuple[str, str, str, str, int, int, str]:
+    """One tournament's line in ``list``: rounds played counts complete rounds only."""
+    s = t.settings
+    assert s is not None
+    played = t.current_round - (0 if t.round_complete() else 1)
+    status = "finished" if finished(t) else "open"
+    return (tid, s.name, s.date or "-", s.format, len(t.players), played, status)
 
 
 @main.command()
