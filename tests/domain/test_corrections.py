@@ -8,8 +8,9 @@ import random
 import pytest
 
 from tournament.domain import commands as c
+from tournament.domain import pairing
 from tournament.domain.csvio import CsvImportError, import_players, import_results
-from tournament.domain.errors import DomainError
+from tournament.domain.errors import ConflictError, DomainError
 from tournament.domain.preview import preview
 from tournament.domain.standings import standings
 from tournament.domain.state import fold
@@ -151,3 +152,85 @@ def test_result_import_reports_unknown_columns() -> None:
     with pytest.raises(CsvImportError) as caught:
         import_results(paired(), io.StringIO("match,winer\n1.1,1\n"))
     assert "winer" in str(caught.value)
+
+
+# --- corrections after a knockout bracket advanced ------------------------------------------
+def won_by(b: Builder, match_id: str, winner: int) -> dict:
+    """A Bummerl tally (seat order) that ``winner`` wins 7:0."""
+    seat = b.state.matches[match_id].seat_of(winner)
+    return {"columns": [[7, 4, 1, 0], [7]][:: 1 if seat == 0 else -1]}
+
+
+def win(b: Builder, match_id: str, winner: int) -> str:
+    """``winner`` takes the match (best of 1) by a tally; its result id."""
+    new = b.add(c.record_tally(b.state, match_id, won_by(b, match_id, winner)))
+    return new[-1].payload["result_id"]
+
+
+def finished_knockout() -> tuple[Builder, str, tuple[int, int]]:
+    """16 players, single elimination with a third-place match, played to the end: the
+    favourites win up to the semi-finals, the underdog wins semi-final R3-1 and the final,
+    and the third-place match is a forfeit (R3-1's loser did not show). Returns the
+    builder, the result id of semi-final R3-1 and its (winner, loser)."""
+    b = Builder(registered(16, format="single_elimination", options={"third_place": True}))
+    for _ in range(2):
+        b.add(c.start_round(b.state))
+        for mid in b.state.rounds[-1].matches:
+            win(b, mid, min(b.state.matches[mid].players))
+    b.add(c.start_round(b.state))
+    underdog, favourite = sorted(b.state.matches["R3-1"].players, reverse=True)
+    semi = win(b, "R3-1", underdog)
+    win(b, "R3-2", min(b.state.matches["R3-2"].players))
+    b.add(c.start_round(b.state))
+    win(b, "R4-1", underdog)
+    third = b.state.matches["3P"]
+    other = next(p for p in third.players if p != favourite)
+    b.add(c.record_forfeit(b.state, "3P", winner=other))
+    return b, semi, (underdog, favourite)
+
+
+def void_all(b: Builder, match_id: str) -> None:
+    for e in b.state.matches[match_id].entries:
+        if e.payload is not None:
+            b.add(c.correct_result(b.state, e.result_id, None, by="ref", reason="replay"))
+
+
+def test_a_correction_after_the_bracket_advanced_flags_later_matches_and_rewrites_none() -> None:
+    b, semi, (_, favourite) = finished_knockout()
+    final = b.state.matches["R4-1"]
+    recorded = (final.players, final.winner)
+    fix = c.correct_result(
+        b.state, semi, {"tally": won_by(b, "R3-1", favourite)}, by="ref", reason="misread"
+    )
+    said = "\n".join(preview(b.events, fix).lines())
+    assert "R4-1" in said and "3P" in said and "void" in said and "R4-1b" in said
+    b.add(fix)
+    t = b.state
+    # What was played stays as played, with its players, and is flagged for the organiser.
+    assert (t.matches["R4-1"].players, t.matches["R4-1"].winner) == recorded
+    assert t.matches["R4-1"].flags and t.matches["3P"].flags
+    view = pairing.bracket_view(t)
+    assert view is not None and set(view[1]) == {"R4-1", "3P"}
+    assert view[0].champion is None  # the final no longer fits: nobody is champion yet
+    with pytest.raises(ConflictError) as caught:
+        c.start_round(t)
+    assert "R4-1" in caught.value.message and "--void" in caught.value.message
+
+
+def test_voiding_the_misfit_frees_its_slot_for_a_redraw_under_a_new_match_id() -> None:
+    b, semi, (underdog, favourite) = finished_knockout()
+    fix = {"tally": won_by(b, "R3-1", favourite)}
+    b.add(c.correct_result(b.state, semi, fix, by="ref", reason="misread"))
+    void_all(b, "R4-1")
+    void_all(b, "3P")
+    b.add(c.start_round(b.state))
+    t = b.state
+    assert sorted(t.rounds[-1].matches) == ["3Pb", "R4-1b"]
+    assert favourite in t.matches["R4-1b"].players and underdog in t.matches["3Pb"].players
+    assert t.matches["R4-1b"].bracket == {"id": "R4-1"}
+    assert underdog in t.matches["R4-1"].players  # the voided final keeps its players
+    win(b, "R4-1b", favourite)
+    win(b, "3Pb", underdog)
+    top = standings(b.state, places=pairing.places(b.state))
+    assert top[0].player_id == favourite and top[2].player_id == underdog
+    assert pairing.finished(b.state)

@@ -1237,13 +1237,15 @@ def bracket(tournament_id: str | None) -> None:
 
 
 def _print_bracket(t: Tournament, output: Any) -> None:
-    """Every bracket match by section, with its players, status and winner."""
-    from tournament.domain.pairing import bracket_of, bracket_results, withdrawn
-    from tournament.formats.bracket import bracket_state
+    """Every bracket match by section, with its players, status and winner; then each
+    recorded match that no longer fits its slot after a correction, with its own players."""
+    from tournament.domain.pairing import bracket_of, bracket_view, slot_holders, void_command
 
     b = bracket_of(t)
-    assert b is not None
-    state = bracket_state(b, bracket_results(t), withdrawn(t))
+    view = bracket_view(t)
+    assert b is not None and view is not None
+    state, misfits = view
+    holders = slot_holders(t)
 
     def name(pid: str | None) -> str:
         return "?" if pid is None else f"{t.players[int(pid)].name} ({pid})"
@@ -1258,18 +1260,29 @@ def _print_bracket(t: Tournament, output: Any) -> None:
             click.echo(heading, file=output)
         s = state.matches[m.match_id]
         winner = f"  -> {name(s.winner)}" if s.winner else ""
-        played = t.matches.get(m.match_id)
-        if played is not None and played.decided and played.winner is not None:
+        played = holders.get(m.match_id)
+        status = "CONFLICT" if m.match_id in misfits else s.status
+        if played is not None and m.match_id not in misfits and played.match_id != m.match_id:
+            status += f" (as {played.match_id})"  # drawn again after a correction
+        if s.status == "done" and played is not None and played.winner is not None:
             winner += f" {_result_note(played).split(' won ')[-1]}"
         click.echo(
             f"  {m.match_id:6} {name(s.player_a):{wide}}  v  {name(s.player_b):{wide}}  "
-            f"{s.status}{winner}",
+            f"{status}{winner}",
             file=output,
         )
     if state.champion:
         click.echo(f"Champion: {name(state.champion)}", file=output)
     for mid, why in state.conflicts.items():
         click.echo(f"  CONFLICT {mid}: {why}", file=output)
+    for slot, played in misfits.items():
+        click.echo(
+            f"  CONFLICT {slot}: recorded match {played.match_id} (round {played.round}): "
+            f"{' v '.join(played.labels)}, {_result_note(played).removeprefix('  -> ')}; "
+            "it no longer fits the bracket (flagged), counts as played, and the slot is "
+            f"drawn again once you void it: {void_command(played)}",
+            file=output,
+        )
 
 
 def _bracket_heading(match_id: str, last_round: int) -> str:

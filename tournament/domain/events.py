@@ -70,7 +70,9 @@ SCHEMA_VERSIONS: Final[Mapping[str, int]] = {
 }
 
 #: A round's matches as compact rows ``[match_id, table, a, b, first_dealer]``, with a
-#: sixth element ``true`` for a bracket match (its id is the bracket slot). Rows keep a
+#: sixth element for a bracket match: ``true`` (its id is the bracket slot) or the slot's id
+#: when the slot is drawn again after a correction (match ``R4-1b`` for slot ``R4-1``: match
+#: ids are never reused). Rows keep a
 #: round of 4,096 players within a few events under the store's 64 KB payload limit:
 #: ``round.started`` lists as many as fit, ``round.tables_listed`` events the rest.
 MatchRow = list[Any]

@@ -175,6 +175,12 @@ class MatchState:
     def decided(self) -> bool:
         return self.summary.decided
 
+    @property
+    def void(self) -> bool:
+        """Every result of the match was voided by a correction: it was recorded, and it
+        stays as an event, but it holds nothing (a bracket slot is free again)."""
+        return bool(self.entries) and all(e.payload is None for e in self.entries)
+
     def seat_of(self, player_id: int) -> int:
         return self.players.index(player_id)
 

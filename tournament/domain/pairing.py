@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tournament.domain.errors import ConflictError
+from tournament.domain.matchstate import MatchState
 from tournament.domain.registration import seed_order
 from tournament.domain.settings import Settings
 from tournament.domain.standings import standings
@@ -22,10 +23,12 @@ from tournament.formats import model as fm
 from tournament.formats.bracket import (
     Bracket,
     BracketResult,
+    BracketState,
     bracket_state,
     placements,
     ready_pairings,
 )
+from tournament.formats.bracket import MatchState as BracketSlot
 from tournament.formats.double_elim import double_elimination
 from tournament.formats.groups import knockout_from_groups
 from tournament.formats.lives import (
@@ -169,12 +172,69 @@ def bracket_of(t: Tournament) -> Bracket | None:
     return single_elimination(seeds, third_place=s.options.get("third_place", False))
 
 
+def slot_holders(t: Tournament) -> dict[str, MatchState]:
+    """Per bracket slot, the recorded match that holds it: the latest drawn for the slot
+    that is not void (voiding every result of a match is what frees its slot)."""
+    holders: dict[str, MatchState] = {}
+    for m in t.matches.values():  # in draw order: a redraw comes after what it replaces
+        slot = m.bracket.get("id")
+        if slot and not m.void:
+            holders[slot] = m
+    return holders
+
+
+def _fits(slot: BracketSlot, match: MatchState) -> bool:
+    return {str(p) for p in match.players} == set(slot.players)
+
+
+def bracket_view(t: Tournament) -> tuple[BracketState, dict[str, MatchState]] | None:
+    """The bracket as it stands and the recorded matches that no longer fit it, per slot.
+
+    A recorded match keeps its players and results for good (they are events). When a
+    correction upstream changes who should play a slot, the match recorded there no longer
+    fits: its result does not advance anybody, and the slots after it wait, until the
+    organiser voids it (then the slot is drawn again under a new match id)."""
+    bracket = bracket_of(t)
+    if bracket is None:
+        return None
+    holders = slot_holders(t)
+    misfits: dict[str, MatchState] = {}
+    while True:  # a misfit's result is dropped, which may unseat matches after it
+        results = [
+            BracketResult(slot, str(m.winner))
+            for slot, m in holders.items()
+            if slot not in misfits and m.winner is not None
+        ]
+        state = bracket_state(bracket, results, withdrawn(t))
+        new = {
+            slot: m
+            for slot, m in holders.items()
+            if slot not in misfits and not _fits(state.matches[slot], m)
+        }
+        if not new:
+            return state, misfits
+        misfits.update(new)
+
+
 def bracket_results(t: Tournament) -> list[BracketResult]:
-    return [
-        BracketResult(m.bracket["id"], str(m.winner))
-        for m in t.matches.values()
-        if m.bracket.get("id") and m.winner is not None
-    ]
+    """The winners of the recorded bracket matches that fit the bracket as it stands."""
+    view = bracket_view(t)
+    if view is None:
+        return []
+    state, _ = view
+    done = [s for s in state.matches.values() if s.status == "done"]
+    return [BracketResult(s.match_id, s.winner) for s in done if s.winner is not None]
+
+
+def slot_match_id(t: Tournament, slot: str) -> str:
+    """A new match id for a bracket slot: the slot itself, or once that id is taken (the
+    slot drawn again after a correction) ``R4-1b``, ``R4-1c``, ...: ids are never reused."""
+    if slot not in t.matches:
+        return slot
+    for letter in "bcdefghijklmnopqrstuvwxyz":
+        if f"{slot}{letter}" not in t.matches:
+            return f"{slot}{letter}"
+    raise ConflictError("round", "T-round", f"bracket slot {slot} was drawn 26 times")
 
 
 def _knockout(
@@ -199,12 +259,44 @@ def _ready(
     bracket: Bracket, t: Tournament, number: int, seed: int, fixed: Mapping[str, int]
 ) -> fm.RoundPairing:
     """The bracket's matches that can be played now."""
-    state = bracket_state(bracket, bracket_results(t), withdrawn(t))
+    view = bracket_view(t)  # None before the first knockout round: nothing recorded yet
+    state = bracket_state(bracket, (), withdrawn(t)) if view is None else view[0]
+    held = _held_slots(t, state)
+    if held:
+        raise ConflictError("round", "T-correction", "; ".join(held))
     wanted = [m.match_id for m in state.ready()]
     if not wanted:
         return fm.RoundPairing(number, ())
     return ready_pairings(
         bracket, state, round_no=number, seed=seed, match_ids=wanted, fixed_tables=fixed
+    )
+
+
+def _held_slots(t: Tournament, state: BracketState) -> list[str]:
+    """Why slots ready to be drawn cannot be: a recorded match holds each of them (one that
+    no longer fits after a correction, or one with no winner). The organiser resolves it."""
+    out = []
+    holders = slot_holders(t)
+    for slot in state.ready():
+        m = holders.get(slot.match_id)
+        if m is None:
+            continue
+        now = " v ".join(t.label(int(p)) for p in slot.players if p is not None)
+        why = "has no winner" if _fits(slot, m) else f"no longer fits: the bracket now gives {now}"
+        out.append(
+            f"bracket slot {slot.match_id} holds recorded match {m.match_id} "
+            f"({' v '.join(m.labels)}), which {why}; it is not drawn again until you void "
+            f"{m.match_id} ({void_command(m)}); the new draw gets a new match id "
+            f"({slot_match_id(t, slot.match_id)})"
+        )
+    return out
+
+
+def void_command(m: MatchState) -> str:
+    """How the organiser voids every result of match ``m`` (which frees its bracket slot)."""
+    rids = [e.result_id for e in m.entries if e.payload is not None] or ["RESULT"]
+    return " and ".join(
+        f"`tournament results correct {rid} --void --by NAME --why TEXT`" for rid in rids
     )
 
 

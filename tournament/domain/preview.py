@@ -33,10 +33,13 @@ from tournament.domain.events import EventLike
 from tournament.domain.pairing import (
     bracket_of,
     bracket_results,
+    bracket_view,
     lives_left,
     next_draw,
     places,
     round_seed,
+    slot_match_id,
+    void_command,
     withdrawn,
 )
 from tournament.domain.standings import Row, standings
@@ -157,6 +160,28 @@ def _bracket_changes(before: Tournament, after: Tournament) -> list[str]:
             out.append(f"{mid}: {was} -> {now}")
     if new.champion != old.champion:
         out.append(f"champion: {_name(after, old.champion)} -> {_name(after, new.champion)}")
+    return out + _misfits(before, after)
+
+
+def _misfits(before: Tournament, after: Tournament) -> list[str]:
+    """Recorded bracket matches that would no longer fit their slot, and what that means."""
+    was, now = bracket_view(before), bracket_view(after)
+    if now is None:
+        return []
+    old = was[1] if was else {}
+    out = []
+    for slot, m in now[1].items():
+        if slot in old:
+            continue
+        shown = now[0].matches[slot]
+        result = _describe(after, m.match_id)
+        out.append(
+            f"{slot}: recorded match {m.match_id} ({' v '.join(m.labels)}, {result}) no "
+            f"longer fits: the bracket now gives {_pair(after, shown.players)}. It stays as "
+            "played and counts in the standings with its recorded players; nobody advances "
+            f"from it, and `round start` draws the slot again (as {slot_match_id(after, slot)}) "
+            f"only after you void {m.match_id}: {void_command(m)}"
+        )
     return out
 
 

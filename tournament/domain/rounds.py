@@ -30,6 +30,7 @@ from tournament.domain.pairing import (
     lives_now,
     next_draw,
     round_seed,
+    slot_match_id,
     withdrawn,
 )
 from tournament.domain.registration import player, require_created, seed_order
@@ -57,11 +58,7 @@ def start_round(
     rule it breaks. ``fixed_tables`` pins players to tables (e.g. accessibility)."""
     settings = require_created(t)
     if t.current_round and not t.round_complete():
-        open_ids = [
-            mid
-            for mid in t.rounds[-1].matches
-            if not (t.matches[mid].decided or t.matches[mid].dropped)
-        ]
+        open_ids = [mid for mid in t.rounds[-1].matches if not t.settled(t.matches[mid])]
         more = f" and {len(open_ids) - 8} more" if len(open_ids) > 8 else ""
         raise ConflictError(
             "round",
@@ -96,7 +93,12 @@ def _events(
     settings = t.settings
     assert settings is not None
     seed_rank = {str(p): i for i, p in enumerate(seed_order(t))}
-    rows = [_row(settings.first_dealer, number, seed, seed_rank, p) for p in draw.pairing.pairings]
+    rows = [
+        _row(settings.first_dealer, number, seed, seed_rank, p, slot_match_id(t, p.match_id))
+        if p.match_id
+        else _row(settings.first_dealer, number, seed, seed_rank, p)
+        for p in draw.pairing.pairings
+    ]
     forfeits = []
     for k, w in enumerate(draw.pairing.walkovers, 1):
         match_id = f"{number}.w{k}"
@@ -145,10 +147,16 @@ PART_BYTES = 40 * 1024
 
 
 def _row(
-    rule: str, number: int, seed: int, seed_rank: Mapping[str, int], p: fm.Pairing
+    rule: str,
+    number: int,
+    seed: int,
+    seed_rank: Mapping[str, int],
+    p: fm.Pairing,
+    match_id: str | None = None,
 ) -> ev.MatchRow:
-    """One drawn table as a row (events.MatchRow), with its first dealer by ``rule``."""
-    match_id = p.match_id or f"{number}.{p.table}"
+    """One drawn table as a row (events.MatchRow), with its first dealer by ``rule``;
+    ``match_id`` of a bracket slot drawn again (``R4-1b``), else the slot or round.table."""
+    match_id = match_id or p.match_id or f"{number}.{p.table}"
     if rule == "higher_seed":
         dealer: str | None = min(p.players, key=seed_rank.__getitem__)
     elif rule == "seeded_draw":
@@ -159,7 +167,9 @@ def _row(
         dealer = p.first_dealer
     first = None if dealer is None else int(dealer)
     row = [match_id, p.table, int(p.player_a), int(p.player_b), first]
-    return [*row, True] if p.match_id else row
+    if not p.match_id:
+        return row
+    return [*row, True if match_id == p.match_id else p.match_id]
 
 
 def split_rows(rows: list[ev.MatchRow], first: int) -> list[list[ev.MatchRow]]:

@@ -125,16 +125,19 @@ class Tournament:
         number = number or self.current_round
         if number == 0:
             return True
-        return all(
-            self.matches[m].decided or self.matches[m].dropped
-            for m in self.rounds[number - 1].matches
-        )
+        return all(self.settled(self.matches[m]) for m in self.rounds[number - 1].matches)
+
+    @staticmethod
+    def settled(match: MatchState) -> bool:
+        """Whether a match keeps its round from being complete no longer: decided, dropped,
+        or a bracket match voided after a correction upstream (its slot is drawn again)."""
+        return match.decided or match.dropped or (bool(match.bracket) and match.void)
 
     def open_matches(self, player_id: int) -> list[MatchState]:
         return [
             m
             for mid in self.player_matches.get(player_id, [])
-            if not (m := self.matches[mid]).decided and not m.dropped
+            if not self.settled(m := self.matches[mid])
         ]
 
     def label(self, player_id: int) -> str:
@@ -306,6 +309,8 @@ def _add_matches(t: Tournament, number: int, rows: Iterable[Sequence[Any]]) -> N
     assert settings is not None
     ids = t.rounds[number - 1].matches
     for match_id, table, a, b, fd, *bracket in rows:
+        # ``true``: the match id is the bracket slot; a slot id: a redraw (``R4-1b``).
+        slot = bracket[0] if bracket and isinstance(bracket[0], str) else match_id
         match = MatchState(
             match_id,
             number,
@@ -314,7 +319,7 @@ def _add_matches(t: Tournament, number: int, rows: Iterable[Sequence[Any]]) -> N
             None if fd is None else (0 if fd == a else 1),
             settings.best_of,
             settings.schneiderbummerl,
-            {"id": match_id} if bracket else None,
+            {"id": slot} if bracket else None,
             (t.label(a), t.label(b)),
         )
         t.matches[match_id] = match
