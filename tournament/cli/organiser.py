@@ -336,6 +336,8 @@ def show(tournament_id: str | None) -> None:
     assert s is not None
     click.echo(f"{s.name} ({t.id}) {s.date} {s.venue}".rstrip())
     click.echo(f"format {s.format} {dict(s.options)}; best of {s.best_of} Bummerl")
+    if s.format == "lives":
+        click.echo(_buy_back_rule(s.options))
     click.echo(
         f"variants: {', '.join(s.variants) or 'none'}; "
         f"Schneiderbummerl {'on' if s.schneiderbummerl else 'off'}"
@@ -357,6 +359,16 @@ def show(tournament_id: str | None) -> None:
         click.echo(f"flagged matches (see `results show`): {', '.join(flagged)}")
     if finished(t):
         _print_final(t)
+
+
+def _buy_back_rule(options: Any) -> str:
+    """The lives format's buy-back rule in words, as the players are told it."""
+    count = int(options.get("buy_backs", 0))
+    if not count:
+        return f"{options.get('lives')} lives; no buy-back"
+    until = int(options.get("buy_back_until", 0))
+    when = f"before round {until} at the latest" if until else "before any round from round 2"
+    return f"{options.get('lives')} lives; buy-back: at most {count} per player, {when}"
 
 
 def _print_final(t: Tournament) -> None:

@@ -348,7 +348,9 @@ def lives_rules(s: Settings) -> LivesRules:
     return LivesRules(
         lives=int(s.options.get("lives", 2)),
         final_size=int(s.options.get("final_players", 2)),
-        max_buy_backs=1 if s.options.get("buy_back") else 0,
+        # buy_backs is filled in by Settings (buy_back=true of older tournaments: one).
+        max_buy_backs=int(s.options.get("buy_backs", 0)),
+        last_buy_back_round=int(s.options.get("buy_back_until", 0)) or None,
     )
 
 

@@ -221,14 +221,27 @@ def withdraw(
 
 
 def buy_life(t: Tournament, player_id: int, *, actor: str | None = None) -> list[NewEvent]:
-    """Preisschnapsen: a player out of lives buys one back (once), before the next round."""
+    """Preisschnapsen: a player out of lives buys one back before the next round, at most
+    ``buy_backs`` times and not after round ``buy_back_until`` (options of the format)."""
     settings = require_created(t)
-    if settings.format != "lives" or not settings.options.get("buy_back"):
+    allowed = int(settings.options.get("buy_backs", 0))
+    if settings.format != "lives" or not allowed:
         raise ConflictError("player", "T-lives", "this tournament has no buy-back of lives")
     p = player(t, player_id)
-    if p.lives_bought:
+    if p.lives_bought >= allowed:
         raise ConflictError(
-            "player", "T-lives", f"player {player_id} ({p.name}) has bought back a life already"
+            "player",
+            "T-lives",
+            f"player {player_id} ({p.name}) has bought back {p.lives_bought} "
+            f"{'life' if p.lives_bought == 1 else 'lives'} already, the most this tournament "
+            f"allows (buy_backs={allowed})",
+        )
+    until = int(settings.options.get("buy_back_until", 0))
+    if until and t.current_round + 1 > until:
+        raise ConflictError(
+            "player",
+            "T-lives",
+            f"buy-back closed: the last was before round {until} (buy_back_until={until})",
         )
     if lives_left(t, player_id) > 0:
         raise ConflictError("player", "T-lives", f"player {player_id} ({p.name}) still has a life")

@@ -199,7 +199,15 @@ OPTION_DEFAULTS: Final[Mapping[str, Mapping[str, Any]]] = {
     "round_robin": {"groups": 1, "double": False},
     "swiss": {"rounds": 0},
     "groups_knockout": {"groups": 2, "advance": 2, "third_place": False},
-    "lives": {"lives": 2, "buy_back": False, "final_players": 2},
+    # buy_backs: per player (0: none); buy_back_until: the last round a buy-back may come
+    # before (0: any round). buy_back=true, as older tournaments say it, means one.
+    "lives": {
+        "lives": 2,
+        "buy_back": False,
+        "buy_backs": 0,
+        "buy_back_until": 0,
+        "final_players": 2,
+    },
 }
 
 
@@ -223,6 +231,35 @@ def _options(fmt: str, raw: Mapping[str, Any]) -> dict[str, Any]:
             raise DomainError("options", "T-settings", f"{key} must be a whole number >= 0")
     if fmt == "lives" and options["lives"] not in (2, 3):
         raise DomainError("options", "T-settings", "a player has 2 or 3 lives")
+    if fmt == "lives":
+        options |= _buy_backs(raw, options)
     if fmt in ("round_robin", "groups_knockout") and options["groups"] < 1:
         raise DomainError("options", "T-settings", "there is at least one group")
     return options
+
+
+def _buy_backs(raw: Mapping[str, Any], options: Mapping[str, Any]) -> dict[str, Any]:
+    """The lives format's buy-back options made consistent: ``buy_backs`` is the number per
+    player, ``buy_back`` (kept for the tournaments created before ``buy_backs``) says
+    whether there is any."""
+    count = options["buy_backs"] if "buy_backs" in raw else int(options["buy_back"])
+    if "buy_back" in raw and raw["buy_back"] != (count > 0):
+        raise DomainError(
+            "options",
+            "T-settings",
+            f"buy_back={str(raw['buy_back']).lower()} contradicts buy_backs={count} "
+            "(give buy_backs=N alone; 0: no buy-back)",
+        )
+    until = options["buy_back_until"]
+    if until and count == 0:
+        raise DomainError(
+            "options", "T-settings", "buy_back_until needs buy_backs=1 or more (0: no buy-back)"
+        )
+    if until == 1:
+        raise DomainError(
+            "options",
+            "T-settings",
+            "buy_back_until must be 2 or more (a buy-back comes before round 2 at the "
+            "earliest), or 0 for any round",
+        )
+    return {"buy_backs": count, "buy_back": count > 0}
