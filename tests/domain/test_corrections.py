@@ -234,3 +234,13 @@ def test_voiding_the_misfit_frees_its_slot_for_a_redraw_under_a_new_match_id() -
     top = standings(b.state, places=pairing.places(b.state))
     assert top[0].player_id == favourite and top[2].player_id == underdog
     assert pairing.finished(b.state)
+
+
+def test_striking_a_hand_of_a_tally_names_the_hand() -> None:
+    b = Builder(paired(players=2, best_of=3))
+    rid = b.add(c.record_tally(b.state, "1.1", "7 5 4 1 0 / 7 6 3"))[-1].payload["result_id"]
+    with pytest.raises(DomainError) as caught:
+        c.strike_hand(b.state, rid, by="organiser", reason="unreadable")
+    assert caught.value.field == "hand" and "holds 6 hands" in caught.value.message
+    single = b.add(c.record_hand(b.state, "1.1", winner=1, game_points=1))
+    assert c.strike_hand(b.state, single[-1].payload["result_id"], by="organiser", reason="x")

@@ -989,7 +989,7 @@ def results_correct(
 
 @results.command("strike")
 @click.argument("result_id")
-@click.option("--hand", type=int, default=1, show_default=True, help="which hand of a tally")
+@click.option("--hand", type=int, help="which hand of a tally (required when it holds several)")
 @click.option("--by", required=True)
 @click.option("--why", "why", required=True)
 @click.option("--yes", is_flag=True)
@@ -999,7 +999,7 @@ def results_correct(
 @_errors
 def results_strike(
     result_id: str,
-    hand: int,
+    hand: int | None,
     by: str,
     why: str,
     yes: bool,
@@ -1013,7 +1013,7 @@ def results_strike(
         lambda t: c.strike_hand(t, result_id, hand, by=by, reason=why, actor=actor),
         yes,
         preview_only,
-        f"striking hand {hand} of {result_id}",
+        f"striking hand {hand or 1} of {result_id}",
     )
 
 

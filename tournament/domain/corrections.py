@@ -161,22 +161,31 @@ def _validate(
 def strike_hand(
     t: Tournament,
     result_id: str,
-    hand: int = 1,
+    hand: int | None = None,
     *,
     by: str,
     reason: str,
     actor: str | None = None,
 ) -> list[NewEvent]:
-    """Strike hand ``hand`` (1-based, as ``results show`` lists a tally's hands; 1 for a
-    single hand) of a result: it no longer counts. The organiser's last resort when a
-    sheet error cannot be resolved. A struck hand was still dealt: it counts for the deal
-    alternation (R18) while its game points do not (R17)."""
+    """Strike hand ``hand`` (1-based, as ``results show`` lists a tally's hands; may be left
+    out only for a result of one hand) of a result: it no longer counts. The organiser's
+    last resort when a sheet error cannot be resolved. A struck hand was still dealt: it
+    counts for the deal alternation (R18) while its game points do not (R17)."""
     require_created(t)
     _who_why(by, reason)
     match, entry = _entry(t, result_id)
     if entry.kind == "forfeit" or entry.payload is None:
         raise ConflictError("result_id", "T-strike", f"result {result_id} has no hands to strike")
     count = len(tally_hands(entry.payload["tally"])) if entry.kind == "tally" else 1
+    if hand is None:
+        if count > 1:  # a guess would strike the wrong line of the sheet
+            raise DomainError(
+                "hand",
+                "T-strike",
+                f"result {result_id} holds {count} hands; say which to strike (--hand 1-{count}, "
+                "as `results show` numbers them)",
+            )
+        hand = 1
     if not 1 <= hand <= count:
         raise DomainError("hand", "T-strike", f"result {result_id} has hands 1-{count}, not {hand}")
     if hand in entry.struck:
