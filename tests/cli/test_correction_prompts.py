@@ -20,3 +20,12 @@ def test_striking_from_a_tally_needs_the_hand(cli) -> None:  # type: ignore[no-u
     cli("results", "strike", rid, "--hand", "2", "--by", "ref", "--why", "illegible", "--yes")
     assert state().matches["1.1"].entries[0].struck == {2}
 
+
+def test_a_declined_correction_says_nothing_was_stored_and_fails(cli) -> None:  # type: ignore[no-untyped-def]
+    rid = tally_result(cli)
+    before = state().version
+    declined = cli("results", "correct", rid, "--tally", "7 6 / 7 4 1 0", "--by", "ref",
+                   "--why", "misread", input="n\n", ok=False)  # fmt: skip
+    assert declined.exit_code == 1
+    assert declined.output.rstrip().endswith("nothing stored")
+    assert state().version == before

@@ -915,7 +915,11 @@ def _confirmed(tid: str, new: list[Any], yes: bool, preview_only: bool) -> bool:
     if preview_only:
         click.echo("preview only: nothing stored")
         return False
-    return yes or click.confirm("store this?", default=False)
+    if yes or click.confirm("store this?", default=False):
+        return True
+    # Declined: say so and fail, so a script piping "n" cannot mistake it for a stored change.
+    click.echo("nothing stored")
+    raise click.exceptions.Exit(1)
 
 
 def _correction(
