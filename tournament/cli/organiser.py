@@ -32,6 +32,7 @@ from typing import Any, TypeVar
 import click
 
 from tournament.cli import main
+from tournament.cli.columns import ljust, width
 from tournament.domain import commands as c
 from tournament.domain import events as ev
 from tournament.domain.csvio import (
@@ -302,9 +303,9 @@ def list_() -> None:
         click.echo("no tournaments in this store yet: `tournament create`")
         return
     heads = ("id", "name", "date", "format", "players", "rounds", "status")
-    wide = [max(len(str(x)) for x in column) for column in zip(heads, *rows, strict=True)]
+    wide = [max(width(str(x)) for x in column) for column in zip(heads, *rows, strict=True)]
     for row in (heads, *rows):
-        click.echo("  ".join(f"{x!s:<{w}}" for x, w in zip(row, wide, strict=True)).rstrip())
+        click.echo("  ".join(ljust(str(x), w) for x, w in zip(row, wide, strict=True)).rstrip())
 
 
 def _list_row(tid: str, t: Tournament) -> tuple[str, str, str, str, int, int, str]:
@@ -559,8 +560,8 @@ def players_list(tournament_id: str | None) -> None:
         ]
         extra = f" [{', '.join(flags)}]" if flags else ""
         click.echo(
-            f"{p.id:4} {p.name:30} {p.club:20} {p.category:4} {p.rating or '':>5} "
-            f"seed {p.seed or '-'}{extra}"
+            f"{p.id:4} {ljust(p.name, 30)} {ljust(p.club, 20)} {ljust(p.category, 4)} "
+            f"{p.rating or '':>5} seed {p.seed or '-'}{extra}"
         )
 
 
@@ -642,13 +643,13 @@ def _print_round(t: Tournament, number: int | None) -> None:
     matches = [t.matches[mid] for mid in r.matches]
     # Columns sized to this round's longest id and names, so 20 tables read down cleanly.
     wide_id = max((len(m.match_id) for m in matches), default=4)
-    wide_a = max((len(m.labels[0]) for m in matches), default=10)
-    wide_b = max((len(m.labels[1]) for m in matches), default=10)
+    wide_a = max((width(m.labels[0]) for m in matches), default=10)
+    wide_b = max((width(m.labels[1]) for m in matches), default=10)
     for m in matches:
         table = f"table {m.table:>3}" if m.table else "walkover "
         click.echo(
-            f"  {table}  {m.match_id:<{wide_id}}  {m.labels[0]:<{wide_a}}  v  "
-            f"{m.labels[1]:<{wide_b}}{_first_dealer_note(m, max(wide_a, wide_b))}"
+            f"  {table}  {m.match_id:<{wide_id}}  {ljust(m.labels[0], wide_a)}  v  "
+            f"{ljust(m.labels[1], wide_b)}{_first_dealer_note(m, max(wide_a, wide_b))}"
             f"{_result_note(m)}".rstrip()
         )
     for pid in r.byes:
@@ -661,7 +662,7 @@ def _first_dealer_note(m: Any, wide: int) -> str:
     if not m.table:
         return ""
     first = "?" if m.first_dealer is None else m.labels[m.first_dealer]
-    return f"  deals first: {first:<{wide}}"
+    return f"  deals first: {ljust(first, wide)}"
 
 
 def _result_note(m: Any) -> str:
@@ -1175,7 +1176,7 @@ def _print_table(t: Tournament, rows: Sequence[Any], output: Any) -> None:
     bought = lives and bool(s.options.get("buy_back"))
     labels = [f"{r.name} ({r.player_id})" + ("" if r.status == "active" else f" [{r.status}]")
               for r in rows]  # fmt: skip
-    wide = max([len("player"), *map(len, labels)])
+    wide = max([len("player"), *map(width, labels)])
     click.echo(
         f"{'#':>3}  {'player':<{wide}}  {'pts':>3}  {'W-L':>5}"
         + ("  lives" if lives else "")
@@ -1192,7 +1193,7 @@ def _print_table(t: Tournament, rows: Sequence[Any], output: Any) -> None:
             f"  {_number(r.tiebreaks.get(tb)):>{len(h)}}" for tb, h in zip(tbs, heads, strict=True)
         )
         click.echo(
-            f"{r.rank:>3}  {label:<{wide}}  {r.points:>3}  {wl:>5}"
+            f"{r.rank:>3}  {ljust(label, wide)}  {r.points:>3}  {wl:>5}"
             + (f"  {r.lives if r.lives else 'out':>5}" if lives else "")
             + (f"  {r.lives_bought:>6}" if bought else "")
             + f"  {bummerl:>7}  {gp:>8}{tail}",
@@ -1267,7 +1268,7 @@ def _print_bracket(t: Tournament, output: Any) -> None:
         return "?" if pid is None else f"{t.players[int(pid)].name} ({pid})"
 
     heading = None
-    wide = max((len(name(str(p))) for p in t.players), default=10)
+    wide = max((width(name(str(p))) for p in t.players), default=10)
     last = max((int(m.match_id[1:].partition("-")[0]) for m in b.matches if m.match_id[0] == "R"),
                default=0)  # fmt: skip
     for m in b.matches:
@@ -1283,7 +1284,8 @@ def _print_bracket(t: Tournament, output: Any) -> None:
         if s.status == "done" and played is not None and played.winner is not None:
             winner += f" {_result_note(played).split(' won ')[-1]}"
         click.echo(
-            f"  {m.match_id:6} {name(s.player_a):{wide}}  v  {name(s.player_b):{wide}}  "
+            f"  {m.match_id:6} {ljust(name(s.player_a), wide)}  v  "
+            f"{ljust(name(s.player_b), wide)}  "
             f"{status}{winner}",
             file=output,
         )

@@ -17,6 +17,7 @@ the folded state and raises :class:`DomainError` before anything is written.
 from __future__ import annotations
 
 import random
+import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -85,12 +86,12 @@ def register_player(
 ) -> list[NewEvent]:
     """Register a player under the next start number; after round 1 it is a late entry."""
     settings = require_created(t)
-    name = " ".join(name.split())
+    name = " ".join(nfc(name).split())
     if not name:
         raise DomainError("name", "T-player", "a player needs a name")
-    club, category = club.strip(), category.strip()
+    club, category = nfc(club).strip(), nfc(category).strip()
     for other in t.players.values():
-        if other.name.casefold() == name.casefold() and other.club.casefold() == club.casefold():
+        if same_text(other.name, name) and same_text(other.club, club):
             where = f" ({club})" if club else ""
             raise ConflictError(
                 "name", "T-player", f"{name}{where} is already registered as player {other.id}"
@@ -115,6 +116,18 @@ def register_player(
     if late:
         payload["late"] = True
     return [ev.make_event(ev.PLAYER_REGISTERED, payload, actor=actor)]
+
+
+def nfc(text: str) -> str:
+    """Text in Unicode NFC: "Jürgen" typed on Windows and written by macOS (NFD: u and a
+    combining diaeresis) is then one string, in the duplicate check and in the store."""
+    return unicodedata.normalize("NFC", text)
+
+
+def same_text(a: str, b: str) -> bool:
+    """Equal names or clubs: case and Unicode form aside (players stored before names
+    were normalised may still be NFD)."""
+    return nfc(a).casefold() == nfc(b).casefold()
 
 
 def check_in(t: Tournament, player_id: int, *, actor: str | None = None) -> list[NewEvent]:

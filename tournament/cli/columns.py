@@ -1,0 +1,40 @@
+"""Terminal columns measured as a terminal shows them, not in code points.
+
+A name stored before names were normalised may hold combining marks ("Jürgen" as u and
+U+0308, as macOS writes it: 7 code points, 6 columns), and a CJK character takes two
+columns. ``str.ljust`` counts code points, so such a line would push the next column out
+of line; these helpers count columns.
+
+    >>> width("Jürgen"), width("Ju\\u0308rgen"), width("王芳")
+    (6, 6, 4)
+    >>> ljust("Ju\\u0308rgen", 8).endswith("rgen  ")
+    True
+    >>> rjust("王芳", 5) + "|"
+    ' 王芳|'
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+
+def width(text: str) -> int:
+    """Columns ``text`` takes in a terminal: combining and zero-width characters none,
+    wide and full-width (East Asian) characters two, everything else one."""
+    return sum(_char_width(ch) for ch in text)
+
+
+def _char_width(ch: str) -> int:
+    if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf"):
+        return 0
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+
+
+def ljust(text: str, columns: int) -> str:
+    """``text`` padded on the right to ``columns`` terminal columns."""
+    return text + " " * max(0, columns - width(text))
+
+
+def rjust(text: str, columns: int) -> str:
+    """``text`` padded on the left to ``columns`` terminal columns."""
+    return " " * max(0, columns - width(text)) + text
