@@ -49,6 +49,7 @@ from tournament.domain.handpoints import PAPER_REASONS as REASONS
 from tournament.domain.matchstate import Entry
 from tournament.domain.pairing import finished, lives_left, places
 from tournament.domain.preview import preview
+from tournament.domain.results import absent_warning
 from tournament.domain.settings import FIRST_DEALER_RULES, FORMATS, TIEBREAKS, WITHDRAWAL_POLICIES
 from tournament.domain.standings import standings as compute_standings
 from tournament.domain.state import Tournament
@@ -618,7 +619,14 @@ def round_start(
             actor=actor,
         ),
     )  # type: ignore[arg-type]
-    _print_round(_service().state(tid), None)
+    t = _service().state(tid)
+    _print_round(t, None)
+    if t.current_round > 1:  # absent last round and drawn again now: the organiser decides
+        drawn = {p for mid in t.rounds[-1].matches for p in t.matches[mid].players}
+        last = [m for m in t.rounds[-2].matches if drawn & set(t.matches[m].players)]
+        when = f"are paired again in round {t.current_round}"
+        for warning in absent_warning(t, last, when):
+            click.echo(f"warning: {warning}", err=True)
 
 
 @round_.command("show")
@@ -749,6 +757,8 @@ def results_enter(
         f"{_standing_of(t, m.match_id)}"
     )
     _warn_scorers(t, [m.match_id])
+    for warning in absent_warning(t, [m.match_id]):
+        click.echo(f"warning: {warning}", err=True)
 
 
 def _warn_scorers(t: Tournament, match_ids: Sequence[str]) -> None:

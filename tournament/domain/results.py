@@ -390,3 +390,24 @@ def scorer_warning(match: MatchState) -> str | None:
         f"match {match.match_id}: both {match.label(scorers[0])} and {match.label(scorers[1])} "
         "are recorded as scorer; one player keeps the sheet (check who wrote which hands)"
     )
+
+
+def absent_warning(
+    t: Tournament, match_ids: Sequence[str], when: str = "will be paired again in the next round"
+) -> list[str]:
+    """Double no-shows among ``match_ids`` whose players are still in the tournament: the
+    draw pairs them again (nothing withdraws a player but the organiser), so say so."""
+    out = []
+    for mid in dict.fromkeys(match_ids):
+        m = t.matches[mid]
+        if not (m.summary.forfeit and m.summary.decided and m.winner is None):
+            continue
+        still_in = [p for p in m.players if t.players[p].active]
+        if still_in:
+            names = " and ".join(t.label(p) for p in still_in)
+            cmds = ", ".join(f"`tournament players withdraw {p}`" for p in still_in)
+            out.append(
+                f"match {mid}: both players were absent; {names} {when}; "
+                f"if they have left, withdraw them ({cmds})"
+            )
+    return out

@@ -1,0 +1,25 @@
+"""A double no-show is a loss for each, and nothing withdraws the players: the organiser
+is warned, after the entry and when the next round pairs them again."""
+
+from __future__ import annotations
+
+from tests.cli.helpers import create_cup, state
+
+
+def test_a_double_no_show_warns_that_both_are_paired_again(cli) -> None:  # type: ignore[no-untyped-def]
+    create_cup(cli, "swiss", "rounds=2")
+    for name in ("Anna", "Berti", "Carla", "Doris"):
+        cli("players", "add", name)
+    cli("round", "start")
+    t = state()
+    empty, other = t.rounds[-1].matches
+    entered = cli("results", "enter", empty, "--forfeit", "both")
+    a, b = (t.label(p) for p in t.matches[empty].players)
+    assert f"warning: match {empty}: both players were absent; {a} and {b} will be paired" in (
+        entered.output
+    )
+    assert "tournament players withdraw" in entered.output
+    assert all(p.active for p in state().players.values())  # nobody withdrawn by itself
+    cli("results", "enter", other, "--forfeit", str(min(t.matches[other].players)))
+    started = cli("round", "start")
+    assert f"{a} and {b} are paired again in round 2" in started.output
