@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import networkx as nx  # type: ignore[import-untyped]
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -13,6 +14,7 @@ from tournament.formats import (
     Bye,
     FormatError,
     Game,
+    RoundPairing,
     Standing,
     recommended_rounds,
     swiss_round,
@@ -27,8 +29,15 @@ def standings(order: list[str], score: dict[str, float]) -> list[Standing]:
     return [Standing(p, score[p]) for p in ranked]
 
 
-def run(n: int, rounds: int, seed: int, withdraw: dict[int, str] | None = None) -> None:
-    """Play `rounds` rounds with random results, checking every round's pairing."""
+def run(
+    n: int,
+    rounds: int,
+    seed: int,
+    withdraw: dict[int, str] | None = None,
+    check_top: bool = False,
+) -> None:
+    """Play `rounds` rounds with random results, checking every round's pairing (with
+    `check_top`, also rules (b) and (c) for the top score group, by brute force)."""
     rng = random.Random(seed)
     field = players(n)
     score = dict.fromkeys(field, 0.0)
@@ -63,6 +72,8 @@ def run(n: int, rounds: int, seed: int, withdraw: dict[int, str] | None = None) 
                     [p for p in active if p != lowest], met, ()
                 )
             assert had[rp.byes[0]] == fewest or repeats
+        if check_top:
+            check_top_group(rp, table, met)
         for p, pts in record(rp, rng, games, byes).items():
             score[p] += pts
 
@@ -99,6 +110,57 @@ def test_score_groups_pair_inside_and_float_the_odd_one_down() -> None:
     score = {"a": 2, "b": 2, "c": 2, "d": 1, "e": 1, "f": 1}
     rp = swiss_round(3, [Standing(p, s) for p, s in score.items()])
     assert [p.players for p in rp.pairings] == [("a", "b"), ("c", "d"), ("e", "f")]
+
+
+def pairs_of(rp: RoundPairing) -> set[frozenset[str]]:
+    return {frozenset(p.players) for p in rp.pairings}
+
+
+def met(*pairs: str) -> list[Game]:
+    """Round-1 games between the players of each two-letter pair ("sa": s v a)."""
+    return [Game(1, a, b, a, a) for a, b in pairs]
+
+
+# Priority (b) then (c): the reviewer's round 5. Three players on 4-0; the lowest of them
+# has already met the top of the 3-point group. The two leaders must still meet, and the
+# lowest leader floats (to the best 3-pointer he has not met), not the second leader.
+LEADERS = {"g": 4, "i": 4, "s": 4, "a": 3, "b": 3, "c": 3, "d": 3, "e": 3}
+
+
+def test_the_two_leaders_meet_and_the_lowest_leader_floats_past_a_repeat() -> None:
+    rp = swiss_round(5, [Standing(p, s) for p, s in LEADERS.items()], met("sa"))
+    assert frozenset("gi") in pairs_of(rp)
+    assert frozenset("sb") in pairs_of(rp)  # the top 3-pointer he has not met
+
+
+def test_the_top_group_stays_complete_before_the_in_group_order() -> None:
+    # (b) over (d): 1 v 3 and 2 v 4 are repeats, so 1 v 4 and 2 v 3; nobody floats.
+    score = {"a": 2, "b": 2, "c": 2, "d": 2, "e": 1, "f": 1}
+    rp = swiss_round(3, [Standing(p, s) for p, s in score.items()], met("ac", "bd"))
+    assert pairs_of(rp) == {frozenset("ad"), frozenset("bc"), frozenset("ef")}
+
+
+def test_the_floater_is_the_lowest_player_who_leaves_no_repeat_in_his_group() -> None:
+    # (c): a has met b, so a v c and b floats; c, the lowest, floating would force a v b.
+    score = {"a": 2, "b": 2, "c": 2, "d": 1, "e": 1, "f": 1}
+    rp = swiss_round(3, [Standing(p, s) for p, s in score.items()], met("ab"))
+    assert pairs_of(rp) == {frozenset("ac"), frozenset("bd"), frozenset("ef")}
+
+
+def test_a_leader_who_met_the_whole_group_below_floats_on_and_nobody_repeats() -> None:
+    # (a) over everything: s met every 3-pointer, so he floats two groups down.
+    score = {**LEADERS, "x": 2, "y": 2}
+    rp = swiss_round(
+        5, [Standing(p, s) for p, s in score.items()], met(*("s" + p for p in "abcde"))
+    )
+    assert frozenset("gi") in pairs_of(rp)
+    assert not pairs_of(rp) & {frozenset(g.players) for g in met(*("s" + p for p in "abcde"))}
+    assert any(pair in pairs_of(rp) for pair in (frozenset("sx"), frozenset("sy")))
+
+
+def test_leaders_who_all_met_each_other_float_as_they_must() -> None:
+    rp = swiss_round(4, [Standing(p, s) for p, s in LEADERS.items()], met("gi", "gs", "is"))
+    assert not pairs_of(rp) & {frozenset("gi"), frozenset("gs"), frozenset("is")}
 
 
 def test_a_repeat_is_avoided_by_the_next_best_opponent() -> None:
@@ -189,3 +251,67 @@ def test_no_repeat_while_a_repeat_free_round_exists(
     if repeats:
         assert not repeat_free_round_exists(field, met, eligible)
     assert not rp.byes or rp.byes[0] in eligible or repeats
+
+
+def top_group_leftovers(pairs: set[frozenset[str]], top: list[str]) -> tuple[int, int]:
+    """Players of the top score group (best first) who play outside it: how many, and how
+    high up they are (summed places from the bottom of the group; 0 = the lowest)."""
+    out = [p for pair in pairs if len(pair & set(top)) == 1 for p in pair if p in top]
+    return len(out), sum(len(top) - 1 - top.index(p) for p in out)
+
+
+def fewest_top_leftovers(
+    people: list[str], met: set[frozenset[str]], top: list[str]
+) -> tuple[int, int] | None:
+    """Brute force: the best `top_group_leftovers` of any repeat-free round of `people`
+    (None: there is no repeat-free round)."""
+    height = {p: len(top) - 1 - i for i, p in enumerate(top)}
+    bonus = 2 * sum(height.values()) + 1  # a game inside the group beats any choice of who
+    graph = nx.Graph()
+    graph.add_nodes_from(people)
+    for i, u in enumerate(people):
+        for v in people[i + 1 :]:
+            if frozenset((u, v)) not in met:
+                inside = u in height and v in height
+                weight = 1 + (bonus + height[u] + height[v] if inside else 0)
+                graph.add_edge(u, v, weight=weight)
+    mate = nx.max_weight_matching(graph, maxcardinality=True)
+    if 2 * len(mate) < len(people):
+        return None
+    return top_group_leftovers({frozenset(m) for m in mate}, top)
+
+
+def check_top_group(rp: RoundPairing, table: list[Standing], met: set[frozenset[str]]) -> None:
+    """Rules (b) and (c) for the players with the maximum score: as few as possible play
+    outside their group, and those who must are the lowest possible."""
+    playing = [s for s in table if s.player_id in rp.players_in_round()]
+    best = max(s.score for s in playing)
+    top = [s.player_id for s in playing if s.score == best and s.player_id not in rp.byes]
+    people = [s.player_id for s in playing if s.player_id not in rp.byes]
+    fewest = fewest_top_leftovers(people, met, top)
+    if fewest is not None:  # a repeat-free round exists with this bye: rule (a) holds
+        assert not pairs_of(rp) & met
+        assert top_group_leftovers(pairs_of(rp), top) == fewest
+
+
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(histories())
+def test_the_top_score_group_leaves_out_no_more_players_than_necessary(
+    h: tuple[list[str], list[frozenset[str]], list[str], list[int]],
+) -> None:
+    field, met, had_bye, scores = h
+    games = [Game(1, min(m), max(m)) for m in met]
+    table = sorted(
+        (Standing(p, s) for p, s in zip(field, scores, strict=True)), key=lambda s: -s.score
+    )
+    rp = swiss_round(2, table, games, [Bye(1, p) for p in had_bye])
+    check_top_group(rp, table, set(met))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(2, 40), st.integers(0, 10**6))
+def test_every_round_of_a_tournament_pairs_the_top_group_as_completely_as_possible(
+    n: int, seed: int
+) -> None:
+    # More rounds than recommended, so that late rounds get tight.
+    run(n, recommended_rounds(n) + 2, seed=seed, check_top=True)

@@ -15,6 +15,9 @@ sparse graph, so we work in three steps:
    complete graph with a bye node, where one repeat costs more than anything else; this
    finds a repeat-free round (moving the bye if needed) whenever one exists, and otherwise
    the round with the fewest repeats.
+
+Swiss runs these steps per score group (`repair`, then `best_partial` for a group that
+cannot be paired completely) and `best_round` only when that leaves players over.
 """
 
 from __future__ import annotations
@@ -34,36 +37,40 @@ _BYE = "\x00bye"
 class Problem:
     """What to pair.
 
-    - `ideal_order(bye)`: the ideal sequence of the players other than `bye`.
     - `cost(u, v)`: how far the game u v is from ideal, an int in 0..max_cost.
+    - `ideal_order(bye)`: the ideal sequence of the players other than `bye` (needed by
+      `solve`; Swiss builds its order group by group and calls the steps itself).
     - `bye_preference`: who may get the bye, best choice first (needed when odd).
     """
 
     players: Sequence[str]
-    ideal_order: Callable[[str | None], list[str]]
     cost: Callable[[str, str], int]
     max_cost: int
     played: AbstractSet[Pair]
+    ideal_order: Callable[[str | None], list[str]] | None = None
     bye_preference: Sequence[str] = ()
     avoid: Callable[[str, str], bool] | None = None  # soft: worth a local repair attempt
 
 
 def solve(problem: Problem) -> tuple[list[tuple[str, str]], str | None]:
     """Pairs (in ideal order where untouched) and the bye, or None when even."""
+    assert problem.ideal_order is not None, "solve() needs an ideal order"
     odd = len(problem.players) % 2 == 1
     bye = problem.bye_preference[0] if odd else None
     order = problem.ideal_order(bye)
-    repaired = _repair(order, problem)
+    repaired = repair(order, problem)
     if repaired is not None:
         return repaired, bye
-    return _global(problem)
+    return best_round(problem)
 
 
 def _is_repeat(problem: Problem, u: str, v: str) -> bool:
     return frozenset((u, v)) in problem.played
 
 
-def _repair(order: list[str], problem: Problem) -> list[tuple[str, str]] | None:
+def repair(order: list[str], problem: Problem) -> list[tuple[str, str]] | None:
+    """Step 2: `order` (even length) as games, each repeat or avoided game re-matched in a
+    widening window; None when even the whole order has no repeat-free round."""
     n = len(order)
     slots = [(order[k], order[k + 1]) for k in range(0, n, 2)]
     avoid = problem.avoid
@@ -122,7 +129,32 @@ def _match(players: list[str], problem: Problem) -> list[tuple[str, str]] | None
     return _in_order(mate, players)
 
 
-def _global(problem: Problem) -> tuple[list[tuple[str, str]], str | None]:
+def best_partial(
+    players: list[str], problem: Problem, keep_out: Callable[[str], int]
+) -> tuple[list[tuple[str, str]], list[str]]:
+    """Exact repeat-free games among `players` when not everybody can be paired.
+
+    In strict order: as many games as possible; then the players left over are those
+    with the smallest total `keep_out` (a non-negative int each); then the least cost.
+    Returns the games and the players left over (in the order of `players`).
+    """
+    games_total = (len(players) // 2 + 1) * problem.max_cost + 1
+    keep_total = sum(keep_out(p) for p in players) + 1
+    one_game = games_total * 2 * keep_total  # a game more outweighs everything else
+    graph = nx.Graph()
+    graph.add_nodes_from(players)
+    for i, u in enumerate(players):
+        for v in players[i + 1 :]:
+            if not _is_repeat(problem, u, v):
+                kept = games_total * (keep_out(u) + keep_out(v))
+                graph.add_edge(u, v, weight=one_game + kept - problem.cost(u, v))
+    mate = nx.max_weight_matching(graph)
+    paired = {p for game in mate for p in game}
+    return _in_order(mate, players), [p for p in players if p not in paired]
+
+
+def best_round(problem: Problem) -> tuple[list[tuple[str, str]], str | None]:
+    """Step 3: everybody at once; fewest repeats, then the best bye, then the least cost."""
     players = list(problem.players)
     n = len(players)
     # Strict priorities by weight scale: fewest repeats, then the best bye, then cost.

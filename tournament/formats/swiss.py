@@ -1,17 +1,19 @@
 """Swiss system: pair one round from the standings the domain computed.
 
-Rules, in order of priority:
+Rules in strict priority order (a rule never trades against one below it); the organiser's
+version with an example is docs/formats.md, "Swiss":
 
-1. nobody meets the same opponent twice while a repeat-free round exists;
+1. nobody meets the same opponent twice while a repeat-free round exists (whole field);
 2. the bye (odd number of players) goes to the lowest-ranked player with the fewest byes
    so far (in practice: without a previous bye; a walkover win counts as a bye);
-3. players meet their own score group; an odd group floats its lowest player down to the
-   top of the next group;
-4. inside a score group, two players who have both dealt first (or both second) at least
+3. score groups are paired top-down, each as completely as possible (with the floaters it
+   received) before the next one is looked at;
+4. a group's floater is its lowest-ranked player that rule 1 allows (then the next lowest);
+5. inside a score group, two players who have both dealt first (or both second) at least
    twice more often than not are kept apart where possible, so nobody's balance reaches 3;
-5. inside a score group the top half plays the bottom half (1 v 5, 2 v 6, ... in a group
-   of 8), the Dutch pattern;
-6. first dealer: the player who has dealt first less often (relative to games played); on
+6. inside a score group the top half plays the bottom half (1 v 5, 2 v 6, ... in a group
+   of 8), the Dutch pattern; a floater meets the top of the group below;
+7. first dealer: the player who has dealt first less often (relative to games played); on
    a tie, the one who did not deal first in their latest game; then a seeded draw.
 
 >>> st = [Standing(p, 0.0) for p in ("p1", "p2", "p3", "p4", "p5")]
@@ -23,7 +25,8 @@ Rules, in order of priority:
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass
 
 from . import _matching
 from .model import (
@@ -38,6 +41,10 @@ from .model import (
     meetings,
 )
 from .tables import assign_tables, draw_first_dealer
+
+# Up to this many players the fallback matches the whole field exactly (big fields take
+# seconds that way; see `_pair`).
+_EXACT_UP_TO = 128
 
 
 def recommended_rounds(player_count: int) -> int:
@@ -79,61 +86,20 @@ def swiss_round(
             )
 
     players = [s.player_id for s in active]
-    rank = {p: i for i, p in enumerate(players)}
-    # Score groups, best first; floats compared exactly, as the domain computed them.
-    levels = sorted({s.score for s in active}, reverse=True)
-    group = {s.player_id: levels.index(s.score) for s in active}
-    members: list[list[str]] = [[] for _ in levels]
-    for p in players:
-        members[group[p]].append(p)
-    size = {g: len(m) for g, m in enumerate(members)}
-
     had = bye_counts(byes, games)
     fewest = min(had[p] for p in players)
-    bye_preference = [p for p in reversed(players) if had[p] == fewest]
-
-    n = len(players)
     balance, latest = first_deal_balance(games)
-    deal_weight = n * n  # a dealing clash costs more than any in-group order
-    float_weight = 2 * n * n * (n // 2 + 1) + 1  # one float costs more than all of that
-
-    def deal_clash(u: str, v: str) -> bool:
-        # Both already dealt first (or second) twice more often: one would go to three.
-        return (balance[u] >= 2 and balance[v] >= 2) or (balance[u] <= -2 and balance[v] <= -2)
-
-    def cost(u: str, v: str) -> int:
-        gu, gv = group[u], group[v]
-        if gu == gv:
-            return (abs(rank[u] - rank[v]) - size[gu] // 2) ** 2 + deal_weight * deal_clash(u, v)
-        return float_weight * (gu - gv) ** 2 + (rank[u] - rank[v]) ** 2
-
-    def ideal_order(bye: str | None) -> list[str]:
-        order: list[str] = []
-        carry: list[str] = []
-        for m in members:
-            pool = [p for p in m if p != bye]
-            if carry:  # the floater meets the top of the next group
-                if not pool:
-                    continue
-                order += [carry.pop(), pool.pop(0)]
-            half = len(pool) // 2
-            for top, bottom in zip(pool[:half], pool[half : 2 * half], strict=True):
-                order += [top, bottom]
-            if len(pool) % 2:
-                carry.append(pool[-1])
-        return order + carry
-
-    pairs, bye = _matching.solve(
-        _matching.Problem(
-            players=players,
-            ideal_order=ideal_order,
-            cost=cost,
-            max_cost=float_weight * len(levels) ** 2 + n * n + deal_weight,
-            played=meetings(games),
-            bye_preference=bye_preference,
-            avoid=deal_clash,
-        )
+    field = _Field.of(active, balance)
+    problem = _matching.Problem(
+        players=players,
+        cost=field.cost,
+        max_cost=field.max_cost,
+        played=meetings(games),
+        bye_preference=[p for p in reversed(players) if had[p] == fewest],
+        avoid=field.deal_clash,
     )
+    pairs, bye = _pair(field, problem)
+    rank = field.rank
 
     def dealer(a: str, b: str) -> str:
         if balance[a] != balance[b]:  # the one who dealt first less often deals first
@@ -152,3 +118,147 @@ def swiss_round(
         pairings=assign_tables(games_out, fixed_tables),
         byes=(bye,) if bye is not None else (),
     )
+
+
+@dataclass(frozen=True)
+class _Field:
+    """The players of a round in score groups, and what a game between two of them costs.
+
+    The cost of a game is a single int that encodes the pairing rules as strict tiers
+    (a mixed-radix number, most important tier in the highest digit), so that summed over
+    a round no amount of a lower tier ever outweighs one unit of a higher tier. From the
+    top: for each score group k, best group first, the games that cross below group k
+    (a float out of k), then who floats out of k (the higher in k, the worse); then the
+    dealing clash; then the in-group order.
+    """
+
+    rank: Mapping[str, int]  # 0 = best placed
+    group: Mapping[str, int]  # 0 = best score group
+    members: tuple[tuple[str, ...], ...]  # per score group, best placed first
+    balance: Mapping[str, int]  # first deals minus second deals so far
+    weights: Mapping[str, int]  # the digit weight of each plain tier
+    float_at: tuple[int, ...]  # per group boundary k: a game crossing below group k
+    who_at: tuple[int, ...]  # per group: one place higher up for the floater out of it
+    max_cost: int
+
+    @classmethod
+    def of(cls, active: Sequence[Standing], balance: Mapping[str, int]) -> _Field:
+        """Group `active` (best first) by score; floats compared exactly as computed."""
+        levels = sorted({s.score for s in active}, reverse=True)
+        level = {score: i for i, score in enumerate(levels)}
+        members: list[list[str]] = [[] for _ in levels]
+        for s in active:
+            members[level[s.score]].append(s.player_id)
+        n = len(active)
+        games = n // 2 + 1  # at most this many games in a round
+        # Least important tier first; each digit holds the tier's largest total in a round.
+        # The dealing clash ranks above the in-group order: otherwise (any swap costs some
+        # order) a clash would never be avoided and first-deal balances would reach 3.
+        weight = 1
+        weights: dict[str, int] = {}
+        for tier, most in (("order", games * n * n), ("deal", games)):
+            weights[tier] = weight
+            weight *= most + 1
+        float_at = [0] * len(levels)
+        who_at = [0] * len(levels)
+        for k in reversed(range(len(levels))):
+            who_at[k] = weight
+            weight *= games * len(members[k]) + 1
+            float_at[k] = weight
+            weight *= games + 1
+        return cls(
+            rank={s.player_id: i for i, s in enumerate(active)},
+            group={s.player_id: level[s.score] for s in active},
+            members=tuple(tuple(m) for m in members),
+            balance=balance,
+            weights=weights,
+            float_at=tuple(float_at),
+            who_at=tuple(who_at),
+            max_cost=weight,
+        )
+
+    def deal_clash(self, u: str, v: str) -> bool:
+        """Both already dealt first (or second) twice more often: one would go to three."""
+        bu, bv = self.balance.get(u, 0), self.balance.get(v, 0)
+        return (bu >= 2 and bv >= 2) or (bu <= -2 and bv <= -2)
+
+    def depth(self, p: str) -> int:
+        """How many players of p's score group are placed above p."""
+        return self.rank[p] - self.rank[self.members[self.group[p]][0]]
+
+    def cost(self, u: str, v: str) -> int:
+        """The cost of the game u v (see the class docstring)."""
+        if self.rank[u] > self.rank[v]:
+            u, v = v, u
+        gu, gv = self.group[u], self.group[v]
+        total = self.weights["deal"] * self.deal_clash(u, v)
+        if gu == gv:  # top half v bottom half: partners half the group apart
+            half = len(self.members[gu]) // 2
+            return total + self.weights["order"] * (self.rank[v] - self.rank[u] - half) ** 2
+        # u floats down from gu to gv: each boundary crossed is a float out of that group;
+        # u is the floater out of gu, and out of every group in between it passes through
+        # (worse than any player of that group floating, so floaters get paired first).
+        total += self.weights["order"] * (self.rank[v] - self.rank[u]) ** 2
+        total += sum(self.float_at[gu:gv])
+        total += self.who_at[gu] * (len(self.members[gu]) - 1 - self.depth(u))
+        total += sum(self.who_at[k] * len(self.members[k]) for k in range(gu + 1, gv))
+        return total
+
+    def keep_out(self, floaters: Collection[str]) -> Callable[[str], int]:
+        """For a group's pool: how bad it is to leave p unpaired (to float on)."""
+
+        def penalty(p: str) -> int:
+            size = len(self.members[self.group[p]])
+            return size + 1 if p in floaters else size - 1 - self.depth(p)
+
+        return penalty
+
+
+def _pool_order(floaters: list[str], residents: list[str]) -> tuple[list[str], list[str]]:
+    """The ideal games of a score group as an order, and who floats on (the lowest).
+
+    Floaters from above meet the top of the group; the rest play top half v bottom half.
+    """
+    order: list[str] = []
+    for f, r in zip(floaters, residents, strict=False):
+        order += [f, r]
+    met = min(len(floaters), len(residents))
+    rest = floaters[met:] + residents[met:]
+    half = len(rest) // 2
+    for top, bottom in zip(rest[:half], rest[half : 2 * half], strict=True):
+        order += [top, bottom]
+    return order, rest[2 * half :]
+
+
+def _pair(field: _Field, problem: _matching.Problem) -> tuple[list[tuple[str, str]], str | None]:
+    """Pair the score groups top-down; the whole field at once if that leaves anybody out.
+
+    Each group (with the floaters it received) is paired as completely as possible, with
+    the lowest possible floaters, before the next group is looked at. Its ideal games are
+    kept where they are not repeats; repeats are repaired locally, and only a group that
+    cannot then be paired completely is matched exactly. If players are left over at the
+    bottom, this greedy order has failed rule 1, and `best_round` finds the repeat-free
+    round (or the one with the fewest repeats) by the same strict costs.
+    """
+    bye = problem.bye_preference[0] if len(problem.players) % 2 else None
+    carry: list[str] = []
+    pairs: list[tuple[str, str]] = []
+    for members in field.members:
+        residents = [p for p in members if p != bye]
+        order, spare = _pool_order(carry, residents)
+        games = _matching.repair(order, problem)
+        if games is None:
+            games, spare = _matching.best_partial(carry + residents, problem, field.keep_out(carry))
+        pairs += games
+        carry = sorted(spare, key=field.rank.__getitem__)
+    if not carry:
+        return pairs, bye
+    # Players are left over at the bottom: their only possible opponents were used
+    # higher up. Small fields are matched exactly at once; in a large field that would
+    # take far too long, so first repair the round locally around the leftovers.
+    if len(problem.players) > _EXACT_UP_TO:
+        order = [p for game in pairs for p in game] + carry
+        repaired = _matching.repair(order, problem)
+        if repaired is not None:
+            return repaired, bye
+    return _matching.best_round(problem)
