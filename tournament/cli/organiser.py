@@ -823,6 +823,11 @@ def results_show(match: str, tournament_id: str | None) -> None:
     dealer = "" if m.first_dealer is None else f"; {m.labels[m.first_dealer]} deals first"
     click.echo(f"match {m.match_id} (round {m.round}, table {m.table}): {a} v {b}{dealer}")
     click.echo(f"  {_standing_of(t, m.match_id)}")
+    if stream := t.live_in_progress(m.match_id):
+        click.echo(
+            f"  live hand {stream} in progress ({m.next_place()}): "
+            f"tournament live show {stream} [--seat N]"
+        )
     history = _history(service.events(tid), m)
     places = m.hand_places()
     for e in m.entries:
@@ -1366,6 +1371,7 @@ def live_deal(match: str, seed: int | None, tournament_id: str | None, actor: st
         f"{stream}  (dealer: {t.label(dealer)}; seat 0 is {t.label(seat0)}, "
         f"seat 1 is {t.label(seat1)})"
     )
+    click.echo(f"  the cards: tournament live show {stream} --seat 0 (or --seat 1)")
 
 
 @live.command("abandon")
@@ -1398,6 +1404,8 @@ def live_play(
 ) -> None:
     """Play ACTIONS (record notation: 1:AH, 0:KS+marriage, 1:close, 0:claim) in a live hand."""
     from engine import Action, EngineError
+    from engine.views import spectator_view
+    from tournament.cli.live_view import status_line
     from tournament.domain.live import playable, record_live_hand
     from tournament.eventstore.hands import action_event, fold_hand
 
@@ -1429,15 +1437,51 @@ def live_play(
     outcome = state.outcome()
     t = service.state(tid)
     m = t.matches[t.live_hands[hand_stream]]
-    # Actions are typed by seat (record notation), so seats stay, each with its player.
-    seat = [f"seat {n} {m.labels[n]}" for n in (0, 1)]
+    who = _seat_namer(m)
     if outcome.complete:
         click.echo(
-            f"hand over: {seat[outcome.winner]} wins {outcome.game_points} ({outcome.reason}); "
+            f"hand over: {who(outcome.winner)} wins {outcome.game_points} ({outcome.reason}); "
             f"match {m.match_id}: {_standing_of(t, m.match_id)}"
         )
     else:
-        click.echo(
-            f"to act: {' or '.join(seat[n] for n in outcome.to_act)}; "
-            f"points {outcome.points[0]}:{outcome.points[1]}"
-        )
+        # The public status only (no card points, no legal actions): the terminal may be
+        # in view of both players; each seat's options are behind `live show --seat`.
+        click.echo(status_line(spectator_view(state), who))
+        seats = " / ".join(f"--seat {n}" for n in outcome.to_act)
+        click.echo(f"  their cards and options: tournament live show {hand_stream} {seats}")
+
+
+@live.command("show")
+@click.argument("hand_stream")
+@click.option("--seat", type=click.IntRange(0, 1), help="that seat's own view (0 or 1)")
+@tournament_option
+@_errors
+def live_show(hand_stream: str, seat: int | None, tournament_id: str | None) -> None:
+    """Show a live hand: without --seat the table as a spectator sees it (no hidden card);
+    with --seat N that player's view, with their cards and legal actions (`live play`
+    notation)."""
+    from engine.views import player_view, spectator_view
+    from tournament.cli.live_view import player_lines, spectator_lines
+    from tournament.domain.live import live_match
+    from tournament.eventstore.hands import fold_hand
+
+    tid = _tid(tournament_id)
+    service = _service()
+    t = service.state(tid)
+    m = t.matches[live_match(t, hand_stream)]  # a hand of this tournament, or refused
+    state = fold_hand(service.store.read_stream(hand_stream))
+    who = _seat_namer(m)
+    note = " (abandoned: it does not count)" if hand_stream in t.live_abandoned else ""
+    click.echo(f"live hand {hand_stream}, match {m.match_id}: {m.labels[0]} v {m.labels[1]}{note}")
+    if seat is None:
+        lines = spectator_lines(spectator_view(state), who)
+    else:
+        lines = player_lines(player_view(state, seat), who)
+    for line in lines:
+        click.echo(f"  {line}")
+
+
+def _seat_namer(m: Any) -> Callable[[int], str]:
+    """``seat 1 Franz (2)``: actions are typed by seat (record notation), so seats stay,
+    each with its player."""
+    return lambda seat: f"seat {seat} {m.labels[seat]}"
