@@ -1283,7 +1283,8 @@ def _print_bracket(t: Tournament, output: Any) -> None:
         return "?" if pid is None else f"{t.players[int(pid)].name} ({pid})"
 
     heading = None
-    wide = max((width(name(str(p))) for p in t.players), default=10)
+    sides = {m.match_id: _bracket_sides(m, state.matches[m.match_id], name) for m in b.matches}
+    wide = max((width(x) for pair in sides.values() for x in pair), default=10)
     last = max((int(m.match_id[1:].partition("-")[0]) for m in b.matches if m.match_id[0] == "R"),
                default=0)  # fmt: skip
     for m in b.matches:
@@ -1298,10 +1299,9 @@ def _print_bracket(t: Tournament, output: Any) -> None:
             status += f" (as {played.match_id})"  # drawn again after a correction
         if s.status == "done" and played is not None and played.winner is not None:
             winner += f" {_result_note(played).split(' won ')[-1]}"
+        a, b_ = sides[m.match_id]
         click.echo(
-            f"  {m.match_id:6} {ljust(name(s.player_a), wide)}  v  "
-            f"{ljust(name(s.player_b), wide)}  "
-            f"{status}{winner}",
+            f"  {m.match_id:6} {ljust(a, wide)}  v  {ljust(b_, wide)}  {status}{winner}",
             file=output,
         )
     if state.champion:
@@ -1316,6 +1316,23 @@ def _print_bracket(t: Tournament, output: Any) -> None:
             f"drawn again once you void it: {void_command(played)}",
             file=output,
         )
+
+
+def _bracket_sides(m: Any, s: Any, name: Callable[[str | None], str]) -> tuple[str, str]:
+    """Both players of a bracket match, or where they come from while not known yet
+    (``winner of R1-3``), as the draw sheet says it."""
+    from tournament.formats.bracket import LoserOf, Seed, WinnerOf
+
+    def side(pid: str | None, source: Any) -> str:
+        if pid is not None:
+            return name(pid)
+        if isinstance(source, WinnerOf):
+            return f"winner of {source.match_id}"
+        if isinstance(source, LoserOf):
+            return f"loser of {source.match_id}"
+        return "(bye)" if isinstance(source, Seed) else name(None)  # a seed beyond the field
+
+    return side(s.player_a, m.source_a), side(s.player_b, m.source_b)
 
 
 def _bracket_heading(match_id: str, last_round: int) -> str:
