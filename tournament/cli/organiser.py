@@ -1102,6 +1102,8 @@ def standings(
     _print_heading(t, group, category, output)
     _print_table(t, rows, output)
     _print_tiebreak_order(t, output)
+    if any(r.status == "absent" for r in rows):
+        click.echo("[absent]: registered but never checked in, so never drawn", file=output)
 
 
 def _as_of(tid: str, as_of: int | None) -> int | None:

@@ -31,7 +31,7 @@ class Row:
     name: str
     club: str
     category: str
-    status: str  # active, withdrawn
+    status: str  # active, withdrawn, absent (registered, never checked in: see _status)
     points: int
     played: int
     wins: int
@@ -52,6 +52,17 @@ class Row:
         data = dataclasses.asdict(self)
         data["tiebreaks"] = dict(self.tiebreaks)
         return data
+
+
+def _status(t: Tournament, pid: int, checking_in: bool) -> str:
+    """``absent``: check-in is in use and this player never checked in nor played, so was
+    never drawn; a 0-0 line without a word would read as a player who lost nothing."""
+    p = t.players[pid]
+    if not p.active:
+        return "withdrawn"
+    if checking_in and not p.checked_in and t.stats[pid].played == 0:
+        return "absent"
+    return "active"
 
 
 def match_records(t: Tournament) -> dict[int, list[tuple[int, bool]]]:
@@ -81,6 +92,7 @@ def standings(
         t.stats, match_records(t), {p: i for i, p in enumerate(seed_order(t))}, settings.seed
     )
     order, values = rank(ctx, chosen, settings.tiebreaks, places or {})
+    checking_in = any(p.checked_in for p in t.players.values())
     rows: list[Row] = []
     for position, (pid, tied_with_previous) in enumerate(order, 1):
         p = t.players[pid]
@@ -100,7 +112,7 @@ def standings(
                 name=p.name,
                 club=p.club,
                 category=p.category,
-                status="active" if p.active else "withdrawn",
+                status=_status(t, pid, checking_in),
                 points=s.points,
                 played=s.played,
                 wins=s.wins,
