@@ -17,8 +17,9 @@ from tournament.domain.errors import ConflictError
 from tournament.domain.matchstate import MatchState
 from tournament.domain.registration import seed_order
 from tournament.domain.settings import Settings
-from tournament.domain.standings import standings
+from tournament.domain.standings import Row, standings
 from tournament.domain.state import Tournament
+from tournament.domain.tiebreaks import GROUP_FREE
 from tournament.formats import model as fm
 from tournament.formats.bracket import (
     Bracket,
@@ -167,6 +168,7 @@ def bracket_of(t: Tournament) -> Bracket | None:
         return knockout_from_groups(
             frozen(t, "ko_groups"),
             s.options.get("advance", 2),
+            records=frozen(t, "ko_records"),  # None before records were kept: group order
             third_place=s.options.get("third_place", False),
         )
     return single_elimination(seeds, third_place=s.options.get("third_place", False))
@@ -321,27 +323,41 @@ def _groups_knockout(
     info: dict[str, Any] = {}
     bracket = bracket_of(t)
     if bracket is None:
-        group_tables = [
+        group_tables: list[list[str]] = []
+        records: dict[str, list[float]] = {}  # group results that compare across groups
+        for g in groups:
             # Withdrawn players go last: they qualify only if the group is short of players,
-            # and then lose their knockout match by walkover.
-            [
-                str(r.player_id)
-                for r in sorted(
-                    standings(t, players=[int(p) for p in g]),
-                    key=lambda r: not t.players[r.player_id].active,
-                )
-            ]
-            for g in groups
-        ]
+            # and then lose their knockout match by walkover (and get no record: seeded last).
+            rows = sorted(
+                standings(t, players=[int(p) for p in g]),
+                key=lambda r: not t.players[r.player_id].active,
+            )
+            group_tables.append([str(r.player_id) for r in rows])
+            records.update(
+                {str(r.player_id): ko_record(r, s) for r in rows if t.players[r.player_id].active}
+            )
         info["ko_groups"] = group_tables
+        info["ko_records"] = records
         bracket = knockout_from_groups(
             group_tables,
             s.options.get("advance", 2),
+            records=records,
             third_place=s.options.get("third_place", False),
         )
         info["seeds"] = list(bracket.seeds)
     pairing = _ready(bracket, t, number, seed, fixed)
     return Draw(pairing, f"knockout round {number - total}", info)
+
+
+def ko_record(row: Row, s: Settings) -> list[float]:
+    """A group result that compares across groups, larger is better: points, then the
+    tournament's tie-breaks that do not depend on who else is tied (seed: the better)."""
+    values = [float(row.points)]
+    for tb in s.tiebreaks:
+        if tb in GROUP_FREE - {"lot"}:
+            value = float(row.tiebreaks.get(tb) or 0)
+            values.append(-value if tb == "seed" else value)
+    return values
 
 
 def lives_rules(s: Settings) -> LivesRules:

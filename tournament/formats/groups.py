@@ -1,16 +1,20 @@
 """Groups then knockout: round-robin groups, then the top K of each group in a bracket.
 
 The group stage is `seeding.snake_groups` + `round_robin.round_robin_round`. For the
-knockout, the caller passes each group's final standings; the qualifiers are seeded by
-finishing place first and group order second (all group winners in group order, then all
-runners-up, ...), placed by standard seeding (so the winner of group 1 meets a runner-up of
-the last group), and then first-round opponents from the same group are swapped apart
-where possible, moving each lower-placed player as few bracket places as possible. Byes
-stay with the top seeds.
+knockout, the caller passes each group's final standings (best first) and, optionally, a
+record per qualifier that compares across groups (points, then tie-break values; larger
+is better). Qualifiers are seeded by finishing place first (all group winners, then all
+runners-up, ...) and, within a place, by record (ties and missing records: group order).
+So the best group winner gets the best seed, and with it a bye if there are byes.
 
->>> ko = knockout_seeds([["a1", "a2", "a3"], ["b1", "b2", "b3"]], qualifiers_per_group=2)
->>> ko
-('a1', 'b1', 'a2', 'b2')
+Group winners keep the places standard seeding gives them. The players of each later
+place are then spread over that place's seed positions so that players of the same group
+meet as late as possible: in opposite halves (so, with two qualifiers per group, only in
+the final), with three or four per group in different quarters, and so on, as far as the
+bracket allows; among equally good spreads, each player moves as few seeds as possible.
+
+>>> knockout_seeds([["a1", "a2", "a3"], ["b1", "b2", "b3"]], 2, records={"b1": (3,)})
+('b1', 'a1', 'a2', 'b2')
 >>> from tournament.formats.bracket import bracket_state
 >>> b = knockout_from_groups([["a1", "a2", "a3"], ["b1", "b2", "b3"]], 2)
 >>> [bracket_state(b).matches[m].players for m in ("R1-1", "R1-2")]
@@ -19,20 +23,27 @@ stay with the top seeds.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 import networkx as nx  # type: ignore[import-untyped]
 
-from .bracket import Bracket, Seed
+from .bracket import Bracket, Seed, Source
 from .model import FormatError, check_unique
-from .single_elim import single_elimination
+from .seeding import bracket_order
+from .single_elim import bracket_size, single_elimination
+
+Record = Sequence[float]
 
 
 def knockout_seeds(
-    group_standings: Sequence[Sequence[str]], qualifiers_per_group: int
+    group_standings: Sequence[Sequence[str]],
+    qualifiers_per_group: int,
+    *,
+    records: Mapping[str, Record] | None = None,
 ) -> tuple[str, ...]:
-    """Qualifiers in seed order: place 1 of every group, then place 2 of every group, ..."""
+    """Qualifiers in seed order: the group winners best record first, then the
+    runners-up best record first, ... (equal or no records: group order)."""
     check_unique([p for g in group_standings for p in g], "group_standings")
     if qualifiers_per_group < 1:
         raise FormatError("qualifiers_per_group", f"must be 1 or more, got {qualifiers_per_group}")
@@ -42,9 +53,16 @@ def knockout_seeds(
                 f"group_standings[{i}]",
                 f"group has {len(g)} players, fewer than {qualifiers_per_group} qualifiers",
             )
+    by_record = records or {}
+
+    def key(p: str) -> tuple[bool, tuple[float, ...]]:
+        # Players without a record sort after those with one; sorted() is stable, so
+        # equal records keep group order.
+        return (p in by_record, tuple(by_record.get(p, ())))
+
     seeds: list[str] = []
     for place in range(qualifiers_per_group):
-        seeds += [g[place] for g in group_standings]
+        seeds += sorted((g[place] for g in group_standings), key=key, reverse=True)
     return tuple(seeds)
 
 
@@ -52,36 +70,58 @@ def knockout_from_groups(
     group_standings: Sequence[Sequence[str]],
     qualifiers_per_group: int,
     *,
+    records: Mapping[str, Record] | None = None,
     third_place: bool = False,
 ) -> Bracket:
-    """Single-elimination bracket of the qualifiers, avoiding same-group first rounds."""
-    seeds = knockout_seeds(group_standings, qualifiers_per_group)
+    """Single-elimination bracket of the qualifiers, same-group players kept apart."""
+    seeds = knockout_seeds(group_standings, qualifiers_per_group, records=records)
     if len(seeds) < 2:
         raise FormatError("qualifiers_per_group", "the knockout needs at least 2 qualifiers")
     group_of = {p: i for i, g in enumerate(group_standings) for p in g}
     bracket = single_elimination(seeds, third_place=third_place)
-    # Upper slot keeps its seed; the lower-seeded players (not the byes) are re-assigned.
-    first = [
-        m
+    # Seed number -> the seed number of the player who takes that bracket place.
+    moved = _spread(seeds, group_of, len(group_standings))
+    matches = tuple(
+        replace(m, source_a=_moved(m.source_a, moved), source_b=_moved(m.source_b, moved))
+        if m.round_no == 1 and m.section == "R"
+        else m
         for m in bracket.matches
-        if m.round_no == 1 and isinstance(m.source_b, Seed) and m.source_b.n <= len(seeds)
-    ]
-    lows = [m.source_b for m in first]
-    graph = nx.Graph()
-    for i, m in enumerate(first):
-        top = m.source_a
-        assert isinstance(top, Seed)
-        for j, low in enumerate(lows):
-            assert isinstance(low, Seed)
-            clash = group_of[seeds[top.n - 1]] == group_of[seeds[low.n - 1]]
-            # A clash is allowed only when it cannot be avoided; otherwise stay close.
-            penalty = (len(first) ** 3 if clash else 0) + abs(i - j) ** 2
-            graph.add_edge(("m", i), ("s", j), weight=len(first) ** 4 - penalty)
-    mate = nx.max_weight_matching(graph, maxcardinality=True)
-    chosen = {}
-    for u, v in mate:
-        m_node, s_node = (u, v) if u[0] == "m" else (v, u)
-        chosen[m_node[1]] = lows[s_node[1]]
-    new_first = {m.match_id: replace(m, source_b=chosen[i]) for i, m in enumerate(first)}
-    matches = tuple(new_first.get(m.match_id, m) for m in bracket.matches)
+    )
     return replace(bracket, matches=matches)
+
+
+def _moved(src: Source, moved: Mapping[int, int]) -> Source:
+    return Seed(moved[src.n]) if isinstance(src, Seed) and src.n in moved else src
+
+
+def _spread(seeds: Sequence[str], group_of: Mapping[str, int], groups: int) -> dict[int, int]:
+    """Place by place after the winners: assign the players of the place to its seed
+    numbers so that same-group players meet as late as possible, then move them least."""
+    size = bracket_size(len(seeds))
+    position = {n: i for i, n in enumerate(bracket_order(size))}  # seed -> bracket place
+    rounds = size.bit_length() - 1
+    # An earlier meeting outweighs any number of later ones, and any spread outweighs
+    # every move of a seed (a place holds at most `groups` players).
+    per_round = len(seeds) + 1
+    spread_unit = groups**3 + 1
+    placed: dict[int, int] = {n: n for n in range(1, min(groups, len(seeds)) + 1)}
+
+    def _cost(n: int, slot: int) -> int:
+        """The player with seed n at the bracket place of seed `slot`."""
+        group = group_of[seeds[n - 1]]
+        same = [m for m, p in placed.items() if group_of[seeds[p - 1]] == group]
+        meets = [(position[slot] ^ position[m]).bit_length() for m in same]  # round no.
+        return sum(per_round ** (rounds - r) for r in meets) * spread_unit + (slot - n) ** 2
+
+    for first in range(groups + 1, len(seeds) + 1, groups):
+        numbers = list(range(first, min(first + groups, len(seeds) + 1)))
+        costs = {(n, slot): _cost(n, slot) for n in numbers for slot in numbers}
+        top = max(costs.values()) + 1  # positive weights: least cost, most weight
+        graph = nx.Graph()
+        for (n, slot), cost in costs.items():
+            graph.add_edge(("p", n), ("s", slot), weight=top - cost)
+        mate = nx.max_weight_matching(graph, maxcardinality=True)
+        for u, v in mate:
+            (_, n), (_, slot) = (u, v) if u[0] == "p" else (v, u)
+            placed[slot] = n
+    return placed
