@@ -13,6 +13,7 @@ from tournament.formats import (
     bracket_state,
     double_elimination,
     placements,
+    ready_pairings,
 )
 
 from .sim import play_bracket, players
@@ -89,3 +90,34 @@ def test_withdrawals_become_walkovers_and_byes(n: int) -> None:
         if m.status == "walkover":
             assert m.loser in gone
             assert m.winner not in gone or gone.index(m.winner) > gone.index(m.loser)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_reset_is_dealt_first_by_the_other_player_than_the_first_final(seed: int) -> None:
+    b = double_elimination(["a", "b"])
+    w1 = BracketResult("W1-1", "a")
+    gf1 = ready_pairings(b, bracket_state(b, [w1]), round_no=2, seed=seed).pairings[0]
+    state = bracket_state(b, [w1, BracketResult("GF1", "b")])
+    dealt = {"GF1": gf1.first_dealer}
+    gf2 = ready_pairings(b, state, round_no=3, seed=seed + 1, dealt_first=dealt).pairings[0]
+    assert gf2.match_id == "GF2"
+    assert {gf1.first_dealer, gf2.first_dealer} == {"a", "b"}
+
+
+def test_an_open_grand_final_ranks_the_unbeaten_winners_bracket_champion_first() -> None:
+    b = double_elimination(["a", "b", "c", "d"])
+    # a wins the winners bracket unbeaten; b comes through the losers bracket.
+    played = [("W1-1", "a"), ("W1-2", "b"), ("W2-1", "a"), ("L1-1", "c"), ("L2-1", "b")]
+    results = [BracketResult(m, w) for m, w in played]
+    assert placements(b, bracket_state(b, results)) == (("a",), ("b",), ("c",), ("d",))
+    # b wins GF1: one loss each, the reset decides; neither is ahead meanwhile.
+    results.append(BracketResult("GF1", "b"))
+    assert placements(b, bracket_state(b, results)) == (("a", "b"), ("c",), ("d",))
+    results.append(BracketResult("GF2", "b"))
+    assert placements(b, bracket_state(b, results)) == (("b",), ("a",), ("c",), ("d",))
+
+
+def test_a_grand_final_still_waiting_for_its_players_ranks_nobody_yet() -> None:
+    b = double_elimination(["a", "b", "c", "d"])
+    results = [BracketResult(m, w) for m, w in [("W1-1", "a"), ("W1-2", "b"), ("W2-1", "a")]]
+    assert placements(b, bracket_state(b, results)) == ()

@@ -269,8 +269,20 @@ def _ready(
     wanted = [m.match_id for m in state.ready()]
     if not wanted:
         return fm.RoundPairing(number, ())
+    # Who dealt first per slot played: the grand-final reset gives it to the other player.
+    dealt = {
+        slot: str(m.players[m.first_dealer])
+        for slot, m in slot_holders(t).items()
+        if m.first_dealer is not None
+    }
     return ready_pairings(
-        bracket, state, round_no=number, seed=seed, match_ids=wanted, fixed_tables=fixed
+        bracket,
+        state,
+        round_no=number,
+        seed=seed,
+        match_ids=wanted,
+        fixed_tables=fixed,
+        dealt_first=dealt,
     )
 
 

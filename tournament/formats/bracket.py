@@ -264,7 +264,10 @@ def placements(bracket: Bracket, state: BracketState) -> tuple[tuple[str, ...], 
     Single elimination: champion, runner-up, then the third-place match winner and loser
     (or both semi-final losers together), then the losers of each earlier round. Double
     elimination: champion, runner-up, then the losers of each losers-bracket round, last
-    round first.
+    round first. While a grand final is ready to play, its players come first (they can
+    only finish first or second): before GF1 the winners-bracket champion, the one player
+    without a loss, ahead of the losers-bracket champion; while the reset GF2 is open, both
+    together (one loss each).
 
     >>> from tournament.formats.single_elim import single_elimination
     >>> b = single_elimination(["a", "b", "c", "d"])
@@ -279,6 +282,8 @@ def placements(bracket: Bracket, state: BracketState) -> tuple[tuple[str, ...], 
         deciding = [state.matches[f] for f in bracket.final_ids]
         last = [s for s in deciding if s.status != "not_needed" and s.decided][-1]
         out.append(tuple(p for p in last.players if p is not None and p != state.champion))
+    elif bracket.kind == "double":
+        out += _open_grand_final(bracket, state)
     section = "R" if bracket.kind == "single" else "L"
     third = state.matches.get("3P")
     if third is not None and third.decided:
@@ -297,6 +302,20 @@ def placements(bracket: Bracket, state: BracketState) -> tuple[tuple[str, ...], 
     return tuple(p for p in out if p)
 
 
+def _open_grand_final(bracket: Bracket, state: BracketState) -> list[tuple[str, ...]]:
+    """The places of a double-elimination grand final that is ready to play (see
+    `placements`): without this the losers-bracket champion, with more games won, could
+    be ranked above the unbeaten winners-bracket champion."""
+    ready = [state.matches[f] for f in bracket.final_ids if state.matches[f].status == "ready"]
+    if not ready:
+        return []
+    final = ready[0]
+    wb_champion, lb_champion = final.player_a or "", final.player_b or ""
+    if bracket.match(final.match_id).reset_of is not None:
+        return [(wb_champion, lb_champion)]
+    return [(wb_champion,), (lb_champion,)]
+
+
 def ready_pairings(
     bracket: Bracket,
     state: BracketState,
@@ -305,11 +324,15 @@ def ready_pairings(
     seed: int | str,
     match_ids: Sequence[str] | None = None,
     fixed_tables: Mapping[str, int] | None = None,
+    dealt_first: Mapping[str, str] | None = None,
 ) -> RoundPairing:
     """Tables and first dealers for the ready matches (or the given `match_ids`).
 
     Table 1 holds the match with the best seed in it; the first dealer is a seeded draw
-    per match id, so the same seed gives the same draw.
+    per match id, so the same seed gives the same draw. The grand-final reset is the same
+    two players again, so its first dealer is the player who did not deal first in GF1;
+    pass `dealt_first` (match id -> who dealt first, for matches already played) for
+    that, otherwise it is drawn like any other match.
     """
     seed_rank = {p: i for i, p in enumerate(bracket.seeds)}
     wanted = [state.matches[mid] for mid in match_ids] if match_ids else list(state.ready())
@@ -321,8 +344,19 @@ def ready_pairings(
     games = []
     for m in ready:
         a, b = m.player_a or "", m.player_b or ""
-        games.append((a, b, draw_first_dealer(a, b, seed, m.match_id)))
+        games.append((a, b, _first_dealer(bracket, m, seed, dealt_first or {})))
     pairings: tuple[Pairing, ...] = assign_tables(
         games, fixed_tables, match_ids=[m.match_id for m in ready]
     )
     return RoundPairing(round_no=round_no, pairings=pairings)
+
+
+def _first_dealer(
+    bracket: Bracket, m: MatchState, seed: int | str, dealt: Mapping[str, str]
+) -> str:
+    """A seeded draw; in a grand-final reset, the other player than in the first final."""
+    a, b = m.player_a or "", m.player_b or ""
+    first = bracket.match(m.match_id).reset_of
+    if first is not None and dealt.get(first) in (a, b):
+        return b if dealt[first] == a else a
+    return draw_first_dealer(a, b, seed, m.match_id)
