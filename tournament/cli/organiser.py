@@ -374,15 +374,30 @@ def _buy_back_rule(options: Any) -> str:
 
 
 def _print_final(t: Tournament) -> None:
-    """A finished tournament's result: the champion, then the places behind (top three)."""
-    rows = compute_standings(t, places=places(t), lives=lives_left(t))
+    """A finished tournament's result: the champion, then the places behind (top three).
+    A round robin of several groups has a winner per group instead: groups differ in size
+    and so in byes, so their points do not compare (groups -> knockout has one champion,
+    the knockout's, as its standings rank the bracket first)."""
+    groups = _groups(t)
+    if t.settings is not None and t.settings.format == "round_robin" and len(groups) > 1:
+        click.echo("finished: a winner per group (groups are not ranked against each other)")
+        for number, group in enumerate(groups, 1):
+            _print_podium(f"  Group {number}: winner", compute_standings(t, players=group))
+    else:
+        rows = compute_standings(t, places=places(t), lives=lives_left(t))
+        _print_podium("finished: champion", rows)
+    click.echo("  full standings: `tournament standings`")
+
+
+def _print_podium(title: str, rows: Sequence[Any]) -> None:
+    """The winners after ``title`` (several: shared), then ranks 2 and 3 indented under it."""
     podium = [r for r in rows if r.rank <= 3]
     winners = [r for r in podium if r.rank == 1]
     names = " and ".join(f"{r.name} ({r.player_id})" for r in winners)
-    click.echo(f"finished: champion {names}" + (" (shared)" if len(winners) > 1 else ""))
+    click.echo(f"{title} {names}" + (" (shared)" if len(winners) > 1 else ""))
+    indent = " " * (len(title) - len(title.lstrip()) + 2)
     for r in podium[len(winners) :]:
-        click.echo(f"  {r.rank}. {r.name} ({r.player_id}), {r.points} pts")
-    click.echo("  full standings: `tournament standings`")
+        click.echo(f"{indent}{r.rank}. {r.name} ({r.player_id}), {r.points} pts")
 
 
 @main.command()
@@ -653,15 +668,27 @@ def _print_round(t: Tournament, number: int | None) -> None:
     wide_id = max((len(m.match_id) for m in matches), default=4)
     wide_a = max((width(m.labels[0]) for m in matches), default=10)
     wide_b = max((width(m.labels[1]) for m in matches), default=10)
+    group = _group_labels(t, r.number)
     for m in matches:
         table = f"table {m.table:>3}" if m.table else "walkover "
+        table += group.get(m.players[0], "")
         click.echo(
             f"  {table}  {m.match_id:<{wide_id}}  {ljust(m.labels[0], wide_a)}  v  "
             f"{ljust(m.labels[1], wide_b)}{_first_dealer_note(m, max(wide_a, wide_b))}"
             f"{_result_note(m)}".rstrip()
         )
     for pid in r.byes:
-        click.echo(f"  bye        {t.label(pid)}")
+        click.echo(f"  bye      {group.get(pid, '')}  {t.label(pid)}")
+
+
+def _group_labels(t: Tournament, number: int) -> dict[int, str]:
+    """Per player ``  group N`` in a group round of a format with several groups, so the
+    tables of one group can be found on the printout; nothing in a knockout round."""
+    groups = _groups(t)
+    first_ko = next((r.number for r in t.rounds if "seeds" in r.info), None)
+    if len(groups) < 2 or (first_ko is not None and number >= first_ko):
+        return {}
+    return {pid: f"  group {n}" for n, group in enumerate(groups, 1) for pid in group}
 
 
 def _first_dealer_note(m: Any, wide: int) -> str:
