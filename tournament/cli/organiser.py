@@ -1090,6 +1090,7 @@ def results_clear_flag(match: str, tournament_id: str | None, actor: str) -> Non
 # --- standings and bracket --------------------------------------------------------------------
 @main.command()
 @click.option("--csv", "as_csv", is_flag=True, help="CSV (docs/csv-formats.md)")
+@click.option("--excel", is_flag=True, help="with --csv: for Excel (BOM, ';', decimal comma)")
 @click.option("--json", "as_json", is_flag=True, help="JSON")
 @click.option("--as-of", type=int, help="as after event N (see `tournament log`)")
 @click.option("--category", help="only this category, e.g. W")
@@ -1099,6 +1100,7 @@ def results_clear_flag(match: str, tournament_id: str | None, actor: str) -> Non
 @_errors
 def standings(
     as_csv: bool,
+    excel: bool,
     as_json: bool,
     as_of: int | None,
     category: str | None,
@@ -1108,6 +1110,8 @@ def standings(
 ) -> None:
     """The standings now, or as of a past event; one table per group in group formats,
     then the bracket in groups -> knockout."""
+    if excel and not as_csv:
+        raise click.ClickException("excel: --excel goes with --csv (standings --csv --excel)")
     tid = _tid(tournament_id)
     t = _service().state(tid, as_of=_as_of(tid, as_of))
     groups = _groups(t)
@@ -1119,7 +1123,7 @@ def standings(
     else:
         rows = compute_standings(t, category=category, places=places(t), lives=lives_left(t))
     if as_csv:
-        output.write(standings_csv(rows))
+        output.write(standings_csv(rows, excel=excel))
         return
     if as_json:
         output.write(

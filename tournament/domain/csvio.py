@@ -21,8 +21,8 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Callable, Iterable, Sequence
-from typing import IO, Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import IO, Any, Final
 
 from tournament.domain import events as ev
 from tournament.domain.errors import DomainError
@@ -33,7 +33,7 @@ from tournament.domain.standings import Row
 from tournament.domain.state import Tournament, fold
 from tournament.eventstore.api import NewEvent
 
-PLAYER_COLUMNS = ("name", "club", "category", "rating")
+PLAYER_COLUMNS = ("name", "club", "category", "rating", "player_id")
 RESULT_COLUMNS = (
     "match",
     "winner",
@@ -46,6 +46,31 @@ RESULT_COLUMNS = (
     "forfeit",
     "scorer",
 )
+
+
+#: German column names (Austrian club lists, Excel) and the columns they stand for; read
+#: case-insensitively, like the English ones (docs/csv-formats.md).
+GERMAN_COLUMNS: Final[Mapping[str, str]] = {
+    "spieler": "name",
+    "verein": "club",
+    "klub": "club",
+    "kategorie": "category",
+    "klasse": "category",
+    "wertung": "rating",
+    "startnummer": "player_id",
+    "startnr": "player_id",
+    "partie": "match",
+    "sieger": "winner",
+    "spielpunkte": "game_points",
+    "punkte": "game_points",
+    "geber": "dealer",
+    "grund": "reason",
+    "augen": "card_points",
+    "zugedreht": "closed",
+    "strichliste": "tally",
+    "kampflos": "forfeit",
+    "schreiber": "scorer",
+}
 
 
 class CsvImportError(ValueError):
@@ -132,7 +157,8 @@ def _header(
     line: int, fields: list[str], required: Sequence[str], known: Sequence[str]
 ) -> list[str]:
     header = [h.strip().lower() for h in fields]
-    columns = f"(columns: {', '.join(known)})"
+    header = [GERMAN_COLUMNS.get(h, h) if GERMAN_COLUMNS.get(h) in known else h for h in header]
+    columns = f"(columns: {', '.join(known)}, or their German names)"
     missing = [c for c in required if c not in header]
     if missing:
         raise CsvImportError([(line, f"the header needs column(s) {', '.join(missing)} {columns}")])
@@ -221,6 +247,17 @@ def import_players(
 
     def decide(t: Tournament, row: dict[str, str]) -> list[NewEvent]:
         rating = _int(row.get("rating", ""), "rating")
+        given = _int(row.get("player_id", ""), "player_id")
+        next_id = max(t.players, default=0) + 1
+        if given is not None and given != next_id:
+            # Start numbers follow the file order; a list numbered otherwise is refused
+            # rather than renumbered behind the organiser's back.
+            raise DomainError(
+                "player_id",
+                "T-csv",
+                f"start number {given}, but this row gets {next_id} (start numbers follow "
+                "the file order after the players already registered)",
+            )
         return register_player(
             t,
             row.get("name", ""),
@@ -328,18 +365,31 @@ def _flat(row: Row) -> dict[str, Any]:
     return data
 
 
-def standings_csv(rows: Iterable[Row]) -> str:
+def standings_csv(rows: Iterable[Row], *, excel: bool = False) -> str:
     """Standings as CSV: the fixed columns, ``lives`` and ``lives_bought`` in the lives
-    format, then one ``tb_<name>`` column per tie-break."""
+    format, then one ``tb_<name>`` column per tie-break. ``excel``: as Excel in an
+    Austrian or German locale opens it by double-click: a byte order mark (so it reads
+    UTF-8, not cp1252), ``;`` between fields and a decimal comma (a Buchholz of 4.5)."""
     flat = [_flat(r) for r in rows]
     extra = [k for k in (flat[0] if flat else {}) if k not in STANDINGS_COLUMNS]
     out = io.StringIO()
     writer = csv.DictWriter(
-        out, [*STANDINGS_COLUMNS, *extra], extrasaction="ignore", lineterminator="\n"
+        out,
+        [*STANDINGS_COLUMNS, *extra],
+        extrasaction="ignore",
+        lineterminator="\n",  # Excel reads LF; the output file's text mode adds CR on Windows
+        delimiter=";" if excel else ",",
     )
     writer.writeheader()
-    writer.writerows(flat)
-    return out.getvalue()
+    writer.writerows([{k: _excel_number(v) for k, v in r.items()} for r in flat] if excel else flat)
+    return ("\ufeff" if excel else "") + out.getvalue()
+
+
+def _excel_number(value: Any) -> Any:
+    """A number as Excel with a German locale reads it: ``4,5``; whole floats as ``4``."""
+    if isinstance(value, float):
+        return str(int(value)) if value.is_integer() else str(value).replace(".", ",")
+    return value
 
 
 def standings_json(rows: Iterable[Row], **meta: Any) -> str:
