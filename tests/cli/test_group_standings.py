@@ -23,7 +23,7 @@ def tables(output: str) -> dict[str, list[int]]:
             heading = line
             out[heading] = []
         elif heading.startswith("Group") and (
-            m := re.match(r"\s+\d+\s+Spieler \d+ \((\d+)\)", line)
+            m := re.match(r"\s+\d+\*?\s+Spieler \d+ \((\d+)\)", line)
         ):
             out[heading].append(int(m.group(1)))
     return out

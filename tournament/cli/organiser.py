@@ -359,6 +359,11 @@ def show(tournament_id: str | None) -> None:
     flagged = [m.match_id for m in t.matches.values() if m.flags]
     if flagged:
         click.echo(f"flagged matches (see `results show`): {', '.join(flagged)}")
+    # A result entered with a problem (an impossible hand, ...) still counts or is left out
+    # without anybody asking; the overview is where the organiser looks, so name them here.
+    problems = [m.match_id for m in t.matches.values() if m.problems]
+    if problems:
+        click.echo(f"matches with a PROBLEM (see `results show`): {', '.join(problems)}")
     if finished(t):
         _print_final(t)
 
@@ -1225,6 +1230,7 @@ def _print_table(t: Tournament, rows: Sequence[Any], output: Any) -> None:
     labels = [f"{r.name} ({r.player_id})" + ("" if r.status == "active" else f" [{r.status}]")
               for r in rows]  # fmt: skip
     wide = max([len("player"), *map(width, labels)])
+    marked, luck = _luck_marks(rows)
     click.echo(
         f"{'#':>3}  {'player':<{wide}}  {'pts':>3}  {'W-L':>5}"
         + ("  lives" if lives else "")
@@ -1241,12 +1247,34 @@ def _print_table(t: Tournament, rows: Sequence[Any], output: Any) -> None:
             f"  {_number(r.tiebreaks.get(tb)):>{len(h)}}" for tb, h in zip(tbs, heads, strict=True)
         )
         click.echo(
-            f"{r.rank:>3}  {ljust(label, wide)}  {r.points:>3}  {wl:>5}"
+            f"{r.rank:>3}{'*' if r.player_id in marked else ' '} {ljust(label, wide)}"
+            f"  {r.points:>3}  {wl:>5}"
             + (f"  {r.lives if r.lives else 'out':>5}" if lives else "")
             + (f"  {r.lives_bought:>6}" if bought else "")
             + f"  {bummerl:>7}  {gp:>8}{tail}",
             file=output,
         )
+    if luck:
+        click.echo(
+            f"* tie settled by lot or seed, not by play: {', '.join(luck)} "
+            "(decided_by in --csv/--json)",
+            file=output,
+        )
+
+
+def _luck_marks(rows: Sequence[Any]) -> tuple[set[int], list[str]]:
+    """The players whose rank against the row above or below was settled by ``lot`` or
+    ``seed`` -- chance or the draw, not play, so the table must not pass it off as a
+    result -- and those pairs in words (``3-4 by lot``)."""
+    from itertools import pairwise
+
+    marked: set[int] = set()
+    pairs: list[str] = []
+    for above, r in pairwise(rows):
+        if r.decided_by in ("lot", "seed"):
+            marked |= {above.player_id, r.player_id}
+            pairs.append(f"{above.rank}-{r.rank} by {r.decided_by}")
+    return marked, pairs
 
 
 def _print_tiebreak_order(t: Tournament, output: Any) -> None:

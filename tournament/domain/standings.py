@@ -44,6 +44,9 @@ class Row:
     gp_lost: int
     schneider: int
     tiebreaks: Mapping[str, float | None]  # None: blank, the tie-break decided nothing here
+    #: What ranked this player below the one above: "place", "points" or a tie-break's
+    #: name; None for the first row and for a rank shared with the row above.
+    decided_by: str | None = None
     place: int | None = None  # knockout place group (1 = champion), if any
     lives: int | None = None  # lives format: lives left now
     lives_bought: int | None = None  # lives format: lives bought back
@@ -94,7 +97,7 @@ def standings(
     order, values = rank(ctx, chosen, settings.tiebreaks, places or {})
     checking_in = any(p.checked_in for p in t.players.values())
     rows: list[Row] = []
-    for position, (pid, tied_with_previous) in enumerate(order, 1):
+    for position, (pid, decided_by) in enumerate(order, 1):
         p = t.players[pid]
         s = t.stats[pid]
         shown: dict[str, float | None] = {}
@@ -107,7 +110,7 @@ def standings(
                 shown[tb] = values[tb].get(pid)  # only where it separated tied players
         rows.append(
             Row(
-                rank=rows[-1].rank if tied_with_previous and rows else position,
+                rank=rows[-1].rank if decided_by is None and rows else position,
                 player_id=pid,
                 name=p.name,
                 club=p.club,
@@ -125,6 +128,7 @@ def standings(
                 gp_lost=s.gp_lost,
                 schneider=s.schneider,
                 tiebreaks=shown,
+                decided_by=decided_by if rows else None,
                 place=(places or {}).get(pid),
                 lives=None if lives is None else lives.get(pid, 0),
                 lives_bought=None if lives is None else p.lives_bought,
@@ -135,19 +139,24 @@ def standings(
 
 def rank(
     ctx: Context, players: list[int], tiebreaks: Iterable[str], places: Mapping[int, int]
-) -> tuple[list[tuple[int, bool]], dict[str, dict[int, float]]]:
-    """Players best first, each with whether it is still tied with the one before, and the
-    value of each tie-break per player. Direct encounter has a value only for the players
+) -> tuple[list[tuple[int, str | None]], dict[str, dict[int, float]]]:
+    """Players best first, each with what separated it from the one before ("place",
+    "points" or a tie-break; None: still tied with it, or the first), and the value of each
+    tie-break per player. Direct encounter has a value only for the players
     of a tied group it split: elsewhere a number would be noise (a 0 for everybody not
     tied, or a value shared by the whole group that the next tie-break then decides)."""
     big = 10**9
     groups: list[list[int]] = []
+    decided: dict[int, str] = {}  # first player of each group split off: what split it
     keyed = sorted(players, key=lambda p: (places.get(p, big), -ctx.points[p], p))
     for p in keyed:
         key = (places.get(p, big), ctx.points[p])
         if groups and (places.get(groups[-1][0], big), ctx.points[groups[-1][0]]) == key:
             groups[-1].append(p)
         else:
+            if groups:
+                above = groups[-1][0]
+                decided[p] = "place" if places.get(above, big) != key[0] else "points"
             groups.append([p])
     values: dict[str, dict[int, float]] = {}
     for tb in tiebreaks:
@@ -167,7 +176,11 @@ def rank(
                 vals = compute(ctx, group)
                 if len(set(vals.values())) > 1:
                     values[tb].update(vals)
+            # Whatever split this group from the one above now belongs to its new first.
+            incoming = decided.pop(group[0], None)
             group.sort(key=lambda p: (-vals[p], p))
+            if incoming is not None:
+                decided[group[0]] = incoming
             current = [group[0]]
             for p in group[1:]:
                 if vals[p] == vals[current[-1]]:
@@ -175,9 +188,10 @@ def rank(
                 else:
                     split.append(current)
                     current = [p]
+                    decided[p] = tb
             split.append(current)
         groups = split
-    out: list[tuple[int, bool]] = []
+    out: list[tuple[int, str | None]] = []
     for group in groups:
-        out.extend((p, i > 0) for i, p in enumerate(group))
+        out.extend((p, None if i else decided.get(p)) for i, p in enumerate(group))
     return out, values
