@@ -26,6 +26,8 @@ from tournament.formats.bracket import (
     BracketResult,
     BracketState,
     bracket_state,
+    from_layout,
+    layout_rows,
     placements,
     ready_pairings,
 )
@@ -156,12 +158,36 @@ def _round_robin(
     return Draw(pairing, f"round robin, round {number} of {total}", info)
 
 
+def layout(bracket: Bracket) -> dict[str, Any]:
+    """The bracket as the round that draws it records it (``info["bracket"]``): its kind,
+    finals and every match as a row (:data:`tournament.formats.bracket.LayoutRow`); the
+    seeds in order are ``info["seeds"]``. ``count`` says how many rows there are in all:
+    a big bracket's rows continue in the round's ``round.tables_listed`` events."""
+    rows = layout_rows(bracket)
+    return {
+        "kind": bracket.kind,
+        "finals": list(bracket.final_ids),
+        "count": len(rows),
+        "matches": rows,
+    }
+
+
 def bracket_of(t: Tournament) -> Bracket | None:
-    """The knockout bracket of the tournament, once its first knockout round is drawn."""
+    """The knockout bracket of the tournament, once its first knockout round is drawn.
+
+    Read from the layout its first knockout round recorded, never recomputed: a later
+    change to the seeding or bracket code cannot change a bracket already drawn. Rounds
+    recorded before layouts were (no ``bracket`` in their info) are rebuilt from the
+    recorded seeds (or group tables) by the bracket code, as they always were."""
     s = t.settings
     seeds = frozen(t, "seeds")
     if s is None or seeds is None:
         return None
+    recorded = frozen(t, "bracket")
+    if recorded is not None:
+        if len(recorded["matches"]) < recorded["count"]:
+            return None  # folded only up to part of the round's events (--as-of)
+        return from_layout(recorded["kind"], seeds, recorded["matches"], recorded["finals"])
     if s.format == "double_elimination":
         return double_elimination(seeds, grand_final_reset=s.options.get("grand_final_reset", True))
     if s.format == "groups_knockout":
@@ -253,6 +279,7 @@ def _knockout(
             )
         else:
             bracket = single_elimination(seeds, third_place=s.options.get("third_place", False))
+        info["bracket"] = layout(bracket)
     pairing = _ready(bracket, t, number, seed, fixed)
     return Draw(pairing, f"knockout round {number - first_ko + 1}", info)
 
@@ -357,6 +384,7 @@ def _groups_knockout(
             third_place=s.options.get("third_place", False),
         )
         info["seeds"] = list(bracket.seeds)
+        info["bracket"] = layout(bracket)
     pairing = _ready(bracket, t, number, seed, fixed)
     return Draw(pairing, f"knockout round {number - total}", info)
 

@@ -5,7 +5,9 @@ seed it was drawn with -- so the tables can be printed again and anybody can re-
 draw from the seed and get the same result. Matches are compact rows ``[match_id, table,
 a, b, first_dealer]`` (see :data:`events.MatchRow`); ``round.started`` lists as many as
 fit in about 40 KB and one ``round.tables_listed`` event each further part, all
-appended together (a round of 4,096 players is two or three events).
+appended together (a round of 4,096 players is two or three events). The round that
+draws a knockout bracket records its layout (:func:`pairing.layout`) in ``info.bracket``,
+its rows split over the same events (``"bracket"`` in ``round.tables_listed``).
 
     >>> from tournament.domain.testing import registered
     >>> from tournament.domain.state import fold
@@ -18,8 +20,8 @@ appended together (a round of 4,096 players is two or three events).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
 
 from tournament.domain import events as ev
 from tournament.domain.errors import ConflictError, DomainError
@@ -120,21 +122,35 @@ def _events(
     }
     if draw.pairing.idle:
         payload["idle"] = [int(p) for p in draw.pairing.idle]
+    layout_rows: list[Any] = []
     if draw.info:
         payload["info"] = dict(draw.info)
+        if "bracket" in draw.info:  # the bracket's layout, rows split like the matches'
+            layout_rows = list(draw.info["bracket"]["matches"])
+            payload["info"]["bracket"] = {**draw.info["bracket"], "matches": []}
     if override:
         payload["override"] = True
     if draw.warnings:
         payload["warnings"] = list(draw.warnings)
-    first, *rest = split_rows(rows, PART_BYTES - _size(payload))
+    tagged = [("matches", r) for r in rows] + [("bracket", r) for r in layout_rows]
+    first, *rest = [
+        {key: [r for k, r in part if k == key] for key in ("matches", "bracket")}
+        for part in split_rows(tagged, PART_BYTES - _size(payload), size=lambda t: _size(t[1]))
+    ]
     # The format's draw is the service's work; pairings the organiser typed are not.
     source = ev.PAPER if override else ev.SYSTEM
+    if first["bracket"]:
+        payload["info"]["bracket"]["matches"] = first["bracket"]
     started = ev.make_event(
-        ev.ROUND_STARTED, {**payload, "matches": first}, actor=actor, source=source
+        ev.ROUND_STARTED, {**payload, "matches": first["matches"]}, actor=actor, source=source
     )
     listed = [
         ev.make_event(
-            ev.ROUND_TABLES, {"round": number, "matches": part}, actor=actor, source=source
+            ev.ROUND_TABLES,
+            {"round": number, "matches": part["matches"]}
+            | ({"bracket": part["bracket"]} if part["bracket"] else {}),
+            actor=actor,
+            source=source,
         )
         for part in rest
     ]
@@ -172,18 +188,25 @@ def _row(
     return [*row, True if match_id == p.match_id else p.match_id]
 
 
-def split_rows(rows: list[ev.MatchRow], first: int) -> list[list[ev.MatchRow]]:
+Row = TypeVar("Row")
+
+
+def split_rows(
+    rows: Sequence[Row], first: int, size: Callable[[Row], int] | None = None
+) -> list[list[Row]]:
     """``rows`` in parts of about :data:`PART_BYTES` of JSON (the first part ``first``
-    bytes, what the round's header leaves); always at least one part, maybe empty."""
-    parts: list[list[ev.MatchRow]] = [[]]
+    bytes, what the round's header leaves); always at least one part, maybe empty.
+    ``size`` measures a row (default: its JSON)."""
+    measure = size or _size
+    parts: list[list[Row]] = [[]]
     room = first
     for row in rows:
-        size = _size(row) + 1
-        if parts[-1] and size > room:
+        size_ = measure(row) + 1
+        if parts[-1] and size_ > room:
             parts.append([])
             room = PART_BYTES
         parts[-1].append(row)
-        room -= size
+        room -= size_
     return parts
 
 

@@ -293,14 +293,25 @@ def _round_started(t: Tournament, p: Mapping[str, Any]) -> None:
             p.get("stage", ""),
             list(p.get("warnings", ())),
             p.get("override", False),
-            dict(p.get("info", {})),
+            _info(p.get("info", {})),
         )
     )
     _add_matches(t, number, p["matches"])
 
 
+def _info(info: Mapping[str, Any]) -> dict[str, Any]:
+    """A round's format info; the bracket layout's rows are copied, as the round's
+    further parts add to them (the event's payload is never changed)."""
+    out = dict(info)
+    if "bracket" in out:
+        out["bracket"] = {**out["bracket"], "matches": list(out["bracket"]["matches"])}
+    return out
+
+
 def _tables_listed(t: Tournament, p: Mapping[str, Any]) -> None:
     _add_matches(t, p["round"], p["matches"])
+    if p.get("bracket"):  # further rows of the bracket layout the round drew
+        t.rounds[p["round"] - 1].info["bracket"]["matches"].extend(p["bracket"])
 
 
 def _add_matches(t: Tournament, number: int, rows: Iterable[Sequence[Any]]) -> None:

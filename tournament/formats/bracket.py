@@ -91,6 +91,76 @@ class Bracket:
         raise FormatError("match_id", f"no match {match_id!r} in this bracket")
 
 
+#: A bracket match as a compact row, as the event that draws the bracket stores it:
+#: ``[match_id, section, round_no, source_a, source_b, winner_to, loser_to, reset_of]``
+#: with trailing nulls left off; a source is a seed number (``3``), ``"w:R1-1"`` (winner
+#: of) or ``"l:W1-2"`` (loser of).
+LayoutRow = list[object]
+
+
+def _source_text(src: Source) -> int | str:
+    if isinstance(src, Seed):
+        return src.n
+    return f"w:{src.match_id}" if isinstance(src, WinnerOf) else f"l:{src.match_id}"
+
+
+def _source_of(value: object) -> Source:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return Seed(value)
+    if isinstance(value, str) and value[:2] in ("w:", "l:"):
+        return WinnerOf(value[2:]) if value[0] == "w" else LoserOf(value[2:])
+    raise FormatError("bracket", f"not a bracket source: {value!r}")
+
+
+def layout_rows(bracket: Bracket) -> list[LayoutRow]:
+    """The bracket's matches as rows (see :data:`LayoutRow`), feeders first.
+
+    >>> from tournament.formats.single_elim import single_elimination
+    >>> layout_rows(single_elimination(["a", "b", "c"]))
+    [['R1-1', 'R', 1, 1, 4, 'R2-1'], ['R1-2', 'R', 1, 2, 3, 'R2-1'], \
+['R2-1', 'R', 2, 'w:R1-1', 'w:R1-2']]
+    """
+    rows = []
+    for m in bracket.matches:
+        row: LayoutRow = [
+            m.match_id,
+            m.section,
+            m.round_no,
+            _source_text(m.source_a),
+            _source_text(m.source_b),
+            m.winner_to,
+            m.loser_to,
+            m.reset_of,
+        ]
+        while row[-1] is None:
+            row.pop()
+        rows.append(row)
+    return rows
+
+
+def from_layout(
+    kind: str, seeds: Sequence[str], rows: Sequence[Sequence[object]], final_ids: Sequence[str]
+) -> Bracket:
+    """The bracket stored as :func:`layout_rows` (the inverse: nothing is recomputed)."""
+    matches = []
+    for row in rows:
+        mid, section, round_no, a, b, *links = [*row, None, None, None][:8]
+        winner_to, loser_to, reset_of = links
+        matches.append(
+            BracketMatch(
+                str(mid),
+                section,  # type: ignore[arg-type]
+                int(round_no),  # type: ignore[call-overload]
+                _source_of(a),
+                _source_of(b),
+                winner_to,  # type: ignore[arg-type]
+                loser_to,  # type: ignore[arg-type]
+                reset_of,  # type: ignore[arg-type]
+            )
+        )
+    return Bracket(kind, tuple(seeds), tuple(matches), tuple(final_ids))  # type: ignore[arg-type]
+
+
 @dataclass(frozen=True)
 class BracketResult:
     """The recorded winner of a bracket match (walkover wins too)."""
