@@ -649,6 +649,19 @@ def round_start(
             click.echo(f"warning: {warning}", err=True)
 
 
+@round_.command("cancel")
+@click.option("--why", required=True, help="why the round is drawn again")
+@click.option("--by", "by", help="who decides (organiser, referee)")
+@tournament_option
+@actor_option
+@_errors
+def round_cancel(why: str, by: str | None, tournament_id: str | None, actor: str) -> None:
+    """Cancel the latest round before anything is played in it, to draw it again."""
+    stored = _run(tournament_id, lambda t: c.cancel_round(t, why=why, by=by, actor=actor))
+    number = stored[0].payload["round"]
+    click.echo(f"round {number} cancelled: {why.strip()}; 'round start' draws it again")
+
+
 @round_.command("show")
 @click.argument("number", type=int, required=False)
 @tournament_option
@@ -1171,7 +1184,7 @@ def _group_stage(tid: str, t: Tournament) -> Tournament:
     if first_ko is None:
         return t
     service = _service()
-    started = next(
+    started = max(  # the last draw of that round: an earlier one may have been cancelled
         e.version
         for e in service.events(tid)
         if e.type == ev.ROUND_STARTED and e.payload["round"] == first_ko

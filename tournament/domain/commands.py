@@ -2,7 +2,7 @@
 
 >>> from tournament.domain import commands as c
 >>> sorted(name for name in c.__all__)[:3]
-['buy_life', 'check_in', 'clear_flag']
+['buy_life', 'cancel_round', 'check_in']
 """
 
 from tournament.domain.corrections import clear_flag, correct_result, reversal, strike_hand
@@ -15,10 +15,11 @@ from tournament.domain.registration import (
     withdraw,
 )
 from tournament.domain.results import record_forfeit, record_hand, record_tally, sign_sheet
-from tournament.domain.rounds import start_round
+from tournament.domain.rounds import cancel_round, start_round
 
 __all__ = [
     "buy_life",
+    "cancel_round",
     "check_in",
     "clear_flag",
     "correct_result",

@@ -34,6 +34,7 @@ PLAYERS_SEEDED: Final = "players.seeded"
 LIFE_BOUGHT: Final = "player.life_bought"
 ROUND_STARTED: Final = "round.started"
 ROUND_TABLES: Final = "round.tables_listed"
+ROUND_CANCELLED: Final = "round.cancelled"
 FIRST_DEALER_SET: Final = "match.first_dealer_set"
 HAND_RECORDED: Final = "result.hand_recorded"
 TALLY_RECORDED: Final = "result.bummerl_tally_recorded"
@@ -56,6 +57,7 @@ SCHEMA_VERSIONS: Final[Mapping[str, int]] = {
     LIFE_BOUGHT: 1,
     ROUND_STARTED: 2,
     ROUND_TABLES: 1,
+    ROUND_CANCELLED: 1,
     FIRST_DEALER_SET: 1,
     HAND_RECORDED: 1,
     TALLY_RECORDED: 1,

@@ -58,9 +58,11 @@ class Draw:
     warnings: tuple[str, ...] = ()
 
 
-def round_seed(master: int, number: int) -> int:
-    """The seed of round ``number``, derived from the tournament's recorded master seed."""
-    digest = hashlib.sha256(f"round:{master}:{number}".encode()).digest()
+def round_seed(master: int, number: int, redraw: int = 0) -> int:
+    """The seed of round ``number``, derived from the tournament's recorded master seed;
+    after ``redraw`` cancelled rounds (``round.cancelled``) a fresh one for each redraw."""
+    key = f"round:{master}:{number}" + (f":redraw:{redraw}" if redraw else "")
+    digest = hashlib.sha256(key.encode()).digest()
     return int.from_bytes(digest[:4], "big")
 
 

@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from tournament.domain import events as ev
-from tournament.domain.errors import ConflictError, DomainError
+from tournament.domain.errors import ConflictError, DomainError, NotFoundError
 from tournament.domain.pairing import (
     Draw,
     eligible,
@@ -77,7 +77,8 @@ def start_round(
             "round", "T-round", "a round needs at least 2 players (checked in, not withdrawn)"
         )
     number = t.current_round + 1
-    seed = round_seed(settings.seed, number) if seed is None else seed
+    if seed is None:  # a round drawn again after a cancellation gets a fresh seed
+        seed = round_seed(settings.seed, number, redraw=len(t.cancellations))
     fixed = {str(k): v for k, v in (fixed_tables or {}).items()}
     try:
         if pairings is None:
@@ -87,6 +88,54 @@ def start_round(
     except FormatError as error:
         raise DomainError(error.field, "T-format", error.message) from None
     return _events(t, number, seed, draw, override=pairings is not None, actor=actor)
+
+
+def cancel_round(
+    t: Tournament, *, why: str, by: str | None = None, actor: str | None = None
+) -> list[NewEvent]:
+    """Cancel the latest round so that it can be drawn again (T-round): only while nothing
+    has been played or recorded in it -- no result, signature, live hand or forfeit (the
+    walkovers its own draw recorded for withdrawn players excepted). The fold then treats
+    the round as never drawn; the next ``start_round`` draws it again with a fresh seed.
+
+    >>> from tournament.domain.testing import registered
+    >>> from tournament.domain.state import fold
+    >>> events = registered(players=4, format="swiss", seed=11)
+    >>> events += start_round(fold(events))
+    >>> events += cancel_round(fold(events), why="late arrival", by="anna")
+    >>> t = fold(events)
+    >>> t.current_round, t.cancellations[0]["round"], t.matches
+    (0, 1, {})
+    """
+    require_created(t)
+    if not t.current_round:
+        raise NotFoundError("round", "T-round", "no round has been drawn yet: nothing to cancel")
+    if not why.strip():
+        raise DomainError("why", "T-round", "say why the round is cancelled")
+    r = t.rounds[-1]
+    live = set(t.live_hands.values())
+    corrected = {c.get("result_id") for c in t.corrections}
+    for mid in r.matches:
+        match = t.matches[mid]
+        walkover = mid.startswith(f"{r.number}.w") and all(
+            e.kind == "forfeit" and e.result_id not in corrected for e in match.entries
+        )
+        found = (
+            ("a live hand" if mid in live else "")
+            or ("a signed sheet" if match.signed_by or match.void_signatures else "")
+            or ("" if walkover or not match.entries else f"a {match.entries[0].kind} result")
+        )
+        if found:
+            raise ConflictError(
+                "round",
+                "T-round",
+                f"round {r.number} cannot be cancelled: match {mid} already has {found}; "
+                f"correct results with 'results correct' instead",
+            )
+    payload = {"round": r.number, "why": why.strip(), "cancellation": len(t.cancellations) + 1}
+    if by:
+        payload["by"] = by
+    return [ev.make_event(ev.ROUND_CANCELLED, payload, actor=actor)]
 
 
 def _events(

@@ -107,6 +107,8 @@ class Tournament:
         self.live_results: dict[str, str] = {}  # hand stream -> result id
         self.live_abandoned: set[str] = set()  # hand streams the organiser abandoned
         self.corrections: list[dict[str, Any]] = []
+        #: ``round.cancelled`` payloads: rounds drawn, cancelled and (maybe) drawn again.
+        self.cancellations: list[dict[str, Any]] = []
         self.buy_backs: list[tuple[int, int]] = []  # (player, before round)
         self.version = 0  # events folded (the stream version)
         #: Called with a match id whenever a match's contribution to the standings changes.
@@ -299,6 +301,37 @@ def _round_started(t: Tournament, p: Mapping[str, Any]) -> None:
     _add_matches(t, number, p["matches"])
 
 
+def _round_cancelled(t: Tournament, p: Mapping[str, Any]) -> None:
+    """The latest round as if it had never been drawn: its matches, byes and any walkovers
+    of its draw are gone (the events stay in the log; ``--as-of`` still shows them)."""
+    settings = t.settings
+    assert settings is not None
+    number = p["round"]
+    r = t.rounds.pop()
+    assert r.number == number, (r.number, number)
+    for pid in r.byes:
+        stats = t.stats[pid]
+        stats.byes -= 1
+        stats.bummerl_won -= settings.bye_score[0]
+        stats.bummerl_lost -= settings.bye_score[1]
+    for mid in r.matches:
+        match = t.matches[mid]
+        old = match.summary
+        match.summary = Summary()
+        t._account(match, old)
+        del t.matches[mid]
+        for pid in match.players:
+            t.player_matches[pid].remove(mid)
+        for entry in match.entries:
+            t.result_match.pop(entry.result_id, None)
+    for player in t.players.values():
+        if player.withdrawn is not None and player.withdrawn >= number:
+            player.withdrawn = number - 1
+        if number == 1:  # nobody registered so far came after round 1 was drawn
+            player.late = False
+    t.cancellations.append(dict(p))
+
+
 def _info(info: Mapping[str, Any]) -> dict[str, Any]:
     """A round's format info; the bracket layout's rows are copied, as the round's
     further parts add to them (the event's payload is never changed)."""
@@ -415,6 +448,7 @@ _HANDLERS: dict[str, Callable[[Tournament, Mapping[str, Any]], None]] = {
     ev.LIFE_BOUGHT: _life_bought,
     ev.ROUND_STARTED: _round_started,
     ev.ROUND_TABLES: _tables_listed,
+    ev.ROUND_CANCELLED: _round_cancelled,
     ev.FIRST_DEALER_SET: _first_dealer,
     ev.HAND_RECORDED: _result("hand"),
     ev.TALLY_RECORDED: _result("tally"),
