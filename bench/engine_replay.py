@@ -16,30 +16,21 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from timing import median_time  # noqa: E402
 
 from engine.randomplay import random_records  # noqa: E402
 from engine.record import GameRecord  # noqa: E402
 
 VECTORS = ROOT / "tests" / "engine" / "data" / "independent-engine-hands.jsonl"
 TARGET = 20_000
-
-
-def timed(fn, runs: int) -> list[float]:  # type: ignore[no-untyped-def]
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return times
 
 
 def main() -> None:
@@ -62,8 +53,8 @@ def main() -> None:
         for line in lines:
             GameRecord.loads(line).replay().outcome()
 
-    in_process = statistics.median(timed(replay_parsed, args.runs))
-    from_text = statistics.median(timed(replay_text, args.runs))
+    in_process = median_time(replay_parsed, args.runs)
+    from_text = median_time(replay_text, args.runs)
 
     with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as handle:
         handle.write("\n".join(lines) + "\n")
@@ -78,7 +69,7 @@ def main() -> None:
                 env=env,
             )
 
-        through_cli = statistics.median(timed(cli, max(3, args.runs // 2)))
+        through_cli = median_time(cli, max(3, args.runs // 2))
     finally:
         os.unlink(handle.name)
 

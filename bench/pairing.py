@@ -17,12 +17,12 @@ import json
 import random
 import statistics
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from timing import median_time  # noqa: E402
 
 from tournament.formats import (  # noqa: E402
     Bye,
@@ -37,15 +37,6 @@ from tournament.formats import (  # noqa: E402
 )
 
 TARGET_S = 1.0
-
-
-def median_time(fn: Callable[[], object], runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def main() -> None:

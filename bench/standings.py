@@ -33,6 +33,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from timing import median_time  # noqa: E402
+
 from tournament.domain import commands as c  # noqa: E402
 from tournament.domain.standings import standings  # noqa: E402
 from tournament.domain.state import fold  # noqa: E402
@@ -61,15 +63,6 @@ def build(players: int, rounds: int, seed: int) -> tuple[Builder, list[float], l
             file=sys.stderr,
         )
     return b, pairing, []
-
-
-def median_time(fn: Any, runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def main() -> None:
