@@ -18,7 +18,16 @@ def main() -> None:
 
 
 # Modules that add commands to ``main`` when imported; missing ones are simply not there yet.
-_COMMAND_MODULES = ("tournament.cli.store", "tournament.cli.organiser", "tournament.cli.serve")
+_COMMAND_MODULES = (
+    "tournament.cli.store",
+    "tournament.cli.tournaments",
+    "tournament.cli.players",
+    "tournament.cli.rounds",
+    "tournament.cli.results",
+    "tournament.cli.standings",
+    "tournament.cli.live",
+    "tournament.cli.serve",
+)
 for _name in _COMMAND_MODULES:
     try:
         importlib.import_module(_name)

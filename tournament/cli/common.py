@@ -1,0 +1,193 @@
+"""What every organiser command shares: the store and the current tournament, one
+correlation id per command, errors as one line, and the parsing of typed numbers.
+
+The store is the event store's: ``DATABASE_URL``, else SQLite in the instance folder
+(created and migrated on first use). The tournament is ``-t ID`` (or
+``SCHNAPSEN_TOURNAMENT``); without it, the one last created or chosen with ``use``.
+Errors name the field, row or rule, exit non-zero, and store nothing.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import functools
+import io
+import os
+import re
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from tournament.domain.csvio import CsvImportError, decode
+from tournament.domain.errors import DomainError
+from tournament.domain.state import Tournament
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+tournament_option = click.option(
+    "-t", "--tournament", "tournament_id", envvar="SCHNAPSEN_TOURNAMENT", help="tournament id"
+)
+actor_option = click.option("--actor", envvar="USER", default="organiser", help="who does this")
+card_points_option = click.option(
+    "--card-points",
+    help="both players' R11 points, pairing order, e.g. 66:40 (each 0 or 4-220, sum <= 220)",
+)
+
+
+def pointer_file() -> Path:
+    """The file naming the current tournament of the configured store: one per database
+    (keyed by a hash of its URL, which may hold a password), so a shell with another
+    ``DATABASE_URL`` does not read a tournament that is not in its store."""
+    import hashlib
+
+    from tournament.config import database_url, instance_path
+
+    key = hashlib.sha256(database_url().encode()).hexdigest()[:16]
+    return instance_path() / f"current-tournament.{key}"
+
+
+def legacy_pointer_file() -> Path | None:
+    """``instance/current-tournament`` as written before pointers were per database: it
+    belonged to the default store (no ``DATABASE_URL``), so only that store reads it."""
+    from tournament.config import database_url, instance_path
+
+    if database_url() != database_url({k: v for k, v in os.environ.items() if k != "DATABASE_URL"}):
+        return None
+    return instance_path() / "current-tournament"
+
+
+def get_service() -> Any:
+    """The service on the configured store (``DATABASE_URL``)."""
+    from tournament.config import database_url
+
+    return service_at(database_url())
+
+
+@functools.cache
+def service_at(url: str) -> Any:
+    """One service per store and process: a command asks for it several times, and the
+    service keeps the folded tournament, so the stream is read and folded once."""
+    from tournament.domain.service import TournamentService
+    from tournament.eventstore import SQLEventStore, migrate
+
+    # A club laptop needs no setup step: a SQLite file is created and migrated here.
+    migrate.ensure_current(url)
+    return TournamentService(SQLEventStore(url))
+
+
+def make_current(tid: str) -> None:
+    """Make ``tid`` the configured store's current tournament."""
+    pointer = pointer_file()
+    pointer.parent.mkdir(parents=True, exist_ok=True)
+    pointer.write_text(tid)
+
+
+def tournament_id_of(tournament_id: str | None) -> str:
+    """The tournament to work on: ``-t``, else this store's current one, else the only one
+    in the store."""
+    if tournament_id:
+        return tournament_id
+    for pointer in (pointer_file(), legacy_pointer_file()):
+        if pointer is not None and pointer.exists() and pointer.read_text().strip():
+            return pointer.read_text().strip()
+    ids = get_service().tournament_ids()
+    if len(ids) == 1:
+        return ids[0]
+    if not ids:
+        raise click.UsageError("there is no tournament in this store yet: `tournament create`")
+    raise click.UsageError(
+        f"which tournament? give -t ID or `tournament use ID` (in this store: {', '.join(ids)})"
+    )
+
+
+#: The running command's correlation id: every event one organiser action appends (a CSV
+#: of 40 results, a correction and the flags it raises) carries it, so the log links them.
+CORRELATION: contextvars.ContextVar[str] = contextvars.ContextVar("correlation_id")
+
+
+def event_meta() -> dict[str, str]:
+    """Metadata the CLI adds to every event it appends."""
+    return {"correlation_id": CORRELATION.get()}
+
+
+def cli_errors(func: F) -> F:
+    """One fresh correlation id per command; domain and store errors become a one-line
+    message and exit status 1, no traceback."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from tournament.eventstore import EventStoreError
+
+        token = CORRELATION.set(uuid.uuid4().hex)
+        try:
+            return func(*args, **kwargs)
+        except DomainError as error:
+            raise click.ClickException(error.line()) from None
+        except CsvImportError as error:
+            raise click.ClickException(str(error)) from None
+        except EventStoreError as error:
+            raise click.ClickException(f"store: {error}") from None
+        finally:
+            CORRELATION.reset(token)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def run_command(tid: str | None, command: Callable[[Tournament], list[Any]]) -> list[Any]:
+    return list(get_service().execute(tournament_id_of(tid), command, metadata=event_meta()))
+
+
+def parse_ids(text: str) -> list[int]:
+    """Start numbers: ``1,2,5`` or ranges ``1-38,40`` (checking in a whole room)."""
+    numbers: list[int] = []
+    for item in (x for x in re.split(r"[\s,]+", text.strip()) if x):
+        first, dash, last = item.partition("-")
+        if not (first.isdigit() and (not dash or last.isdigit())):
+            raise click.BadParameter(f"{item!r}: player numbers like 1,2,5 or a range 1-38")
+        numbers += range(int(first), int(last or first) + 1)
+    return numbers
+
+
+def parse_card_points(text: str | None) -> list[int] | None:
+    """Both players' points as ``66:40`` (pairing order); the range is checked by the
+    domain (0 or 4-220 each, at most 220 together, docs/tournaments.md)."""
+    if text is None:
+        return None
+    parts = text.replace("/", ":").split(":")
+    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+        raise click.BadParameter(
+            f"{text!r} is not card points like 66:40 (both players' points, pairing order, "
+            "each 0-220)",
+            param_hint="--card-points",
+        )
+    return [int(p) for p in parts]
+
+
+def parse_score(text: str | None) -> list[int] | None:
+    if text is None:
+        return None
+    parts = text.split(":")
+    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+        raise click.BadParameter(f"{text!r} is not a score like 2:0")
+    return [int(p) for p in parts]
+
+
+def import_csv_file(file: Path, tid: str, rows: Callable[..., list[Any]], actor: str) -> list[Any]:
+    """Decode ``file`` (UTF-8, BOM or not) and import it in one append; every problem
+    of the file or its rows is one ClickException naming the file, nothing stored."""
+    service = get_service()
+    try:
+        text = decode(file.read_bytes())
+        return service.execute(
+            tid,
+            lambda t: rows(service.events(tid), io.StringIO(text), actor=actor),
+            metadata=event_meta(),
+        )
+    except CsvImportError as error:
+        raise click.ClickException(error.text(file.name)) from None
+
+
+CSV_FILE = click.Path(exists=True, dir_okay=False, readable=True, path_type=Path)

@@ -1,0 +1,142 @@
+"""Matches, groups and brackets in the organiser's words, shared by several commands."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+from tournament.cli.columns import ljust, width
+from tournament.domain.state import Tournament
+
+
+def result_note(m: Any) -> str:
+    """A match's result after its pairing line: `  -> Anna (1) won 2:0`, or nothing while open."""
+    s = m.summary
+    if s.dropped:
+        return "  -> dropped"
+    if not s.decided:
+        return ""
+    if m.winner is None:
+        return "  -> both absent"
+    seat = s.winner or 0
+    how = " by forfeit" if s.forfeit else ""
+    return f"  -> {m.labels[seat]} won {s.bummerl[seat]}:{s.bummerl[1 - seat]}{how}"
+
+
+def match_standing(t: Tournament, mid: str) -> str:
+    """Where a match stands, in words: who won, or the Bummerl score and the counts to go."""
+    m = t.matches[mid]
+    s = m.summary
+    if s.dropped:
+        return "dropped (withdrawal)"
+    if s.decided:
+        if m.winner is None:
+            return "decided: both absent, a loss for each"
+        seat = s.winner or 0
+        score = f"{s.bummerl[seat]}:{s.bummerl[1 - seat]}"
+        how = " by forfeit" if s.forfeit else ""
+        return f"decided: {m.labels[seat]} wins {score} Bummerl{how}"
+    a, b = s.bummerl
+    leader = "" if a == b else f" ({m.labels[0 if a > b else 1]} leads)"
+    counts = m.engine.current.scores
+    line = (
+        f"Bummerl {a}:{b}{leader}; Bummerl {len(m.engine.bummerls)} in play: "
+        f"{m.labels[0]} {counts[0]} to go, {m.labels[1]} {counts[1]} to go"
+    )
+    if m.first_dealer is not None and m.engine.next_dealer is not None:
+        line += f"; next hand dealt by {m.labels[m.engine.next_dealer]}"
+    return line
+
+
+def tournament_groups(t: Tournament) -> list[list[int]]:
+    """The groups of a group format, as drawn in round 1 (none: no groups)."""
+    from tournament.domain.pairing import frozen
+
+    if t.settings is None or t.settings.format not in ("round_robin", "groups_knockout"):
+        return []
+    return [[int(p) for p in g] for g in frozen(t, "groups") or []]
+
+
+def print_bracket(t: Tournament, output: Any) -> None:
+    """Every bracket match by section, with its players, status and winner; then each
+    recorded match that no longer fits its slot after a correction, with its own players."""
+    from tournament.domain.pairing import bracket_of, bracket_view, slot_holders, void_command
+
+    b = bracket_of(t)
+    view = bracket_view(t)
+    assert b is not None and view is not None
+    state, misfits = view
+    holders = slot_holders(t)
+
+    def name(pid: str | None) -> str:
+        return "?" if pid is None else f"{t.players[int(pid)].name} ({pid})"
+
+    heading = None
+    sides = {m.match_id: _bracket_sides(m, state.matches[m.match_id], name) for m in b.matches}
+    wide = max((width(x) for pair in sides.values() for x in pair), default=10)
+    last = max((int(m.match_id[1:].partition("-")[0]) for m in b.matches if m.match_id[0] == "R"),
+               default=0)  # fmt: skip
+    for m in b.matches:
+        if _bracket_heading(m.match_id, last) != heading:
+            heading = _bracket_heading(m.match_id, last)
+            click.echo(heading, file=output)
+        s = state.matches[m.match_id]
+        winner = f"  -> {name(s.winner)}" if s.winner else ""
+        played = holders.get(m.match_id)
+        status = "CONFLICT" if m.match_id in misfits else s.status
+        if played is not None and m.match_id not in misfits and played.match_id != m.match_id:
+            status += f" (as {played.match_id})"  # drawn again after a correction
+        if s.status == "done" and played is not None and played.winner is not None:
+            winner += f" {result_note(played).split(' won ')[-1]}"
+        a, b_ = sides[m.match_id]
+        click.echo(
+            f"  {m.match_id:6} {ljust(a, wide)}  v  {ljust(b_, wide)}  {status}{winner}",
+            file=output,
+        )
+    if state.champion:
+        click.echo(f"Champion: {name(state.champion)}", file=output)
+    for mid, why in state.conflicts.items():
+        click.echo(f"  CONFLICT {mid}: {why}", file=output)
+    for slot, played in misfits.items():
+        click.echo(
+            f"  CONFLICT {slot}: recorded match {played.match_id} (round {played.round}): "
+            f"{' v '.join(played.labels)}, {result_note(played).removeprefix('  -> ')}; "
+            "it no longer fits the bracket (flagged), counts as played, and the slot is "
+            f"drawn again once you void it: {void_command(played)}",
+            file=output,
+        )
+
+
+def _bracket_sides(m: Any, s: Any, name: Callable[[str | None], str]) -> tuple[str, str]:
+    """Both players of a bracket match, or where they come from while not known yet
+    (``winner of R1-3``), as the draw sheet says it."""
+    from tournament.formats.bracket import LoserOf, Seed, WinnerOf
+
+    def side(pid: str | None, source: Any) -> str:
+        if pid is not None:
+            return name(pid)
+        if isinstance(source, WinnerOf):
+            return f"winner of {source.match_id}"
+        if isinstance(source, LoserOf):
+            return f"loser of {source.match_id}"
+        return "(bye)" if isinstance(source, Seed) else name(None)  # a seed beyond the field
+
+    return side(s.player_a, m.source_a), side(s.player_b, m.source_b)
+
+
+def _bracket_heading(match_id: str, last_round: int) -> str:
+    """The bracket section of a match id in an organiser's words (``R3-1`` of 4 rounds:
+    semi-finals)."""
+    if match_id == "3P":
+        return "Third place"
+    if match_id.startswith("GF"):
+        return "Grand final" if match_id == "GF1" else "Grand final (reset)"
+    letter, number = match_id[0], int(match_id[1:].partition("-")[0])
+    if letter == "W":
+        return f"Winners bracket, round {number}"
+    if letter == "L":
+        return f"Losers bracket, round {number}"
+    from_end = {0: "Final", 1: "Semi-finals", 2: "Quarter-finals"}
+    return from_end.get(last_round - number, f"Round {number}")
