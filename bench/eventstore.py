@@ -39,9 +39,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.randomplay import random_records
 from tournament.db import make_engine
+from tournament.domain.hands import action_event, dealt_event, load_hand
 from tournament.eventstore import NewEvent, SQLEventStore, migrate
-from tournament.eventstore.fold import load_hand
-from tournament.eventstore.hands import action_event, dealt_event
 from tournament.eventstore.schema import events as events_table
 
 PG_URL = os.environ.get(

@@ -1,4 +1,4 @@
-"""Shared fixtures: the real PostgreSQL and Redis services.
+"""Shared fixtures: the real PostgreSQL and Redis services, and event stores on both databases.
 
 On a laptop without them, tests that need them are skipped. CI sets
 SCHNAPSEN_REQUIRE_SERVICES=1 (see .ci/run), which turns that skip into a failure, so a
@@ -9,10 +9,16 @@ from __future__ import annotations
 
 import os
 import socket
+import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
+import sqlalchemy as sa
+
+from tests.databases import Database, sqlite_database
+from tournament.eventstore import SQLEventStore, migrate
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared"
@@ -53,3 +59,45 @@ def postgres_url() -> str:
 def redis_url() -> str:
     """URL of the real Redis test database (skips, or fails in CI, without it)."""
     return _need("Redis", REDIS_URL, 6379)
+
+
+@pytest.fixture
+def sqlite_db(tmp_path: Path) -> Database:
+    database = sqlite_database(tmp_path)
+    engine = database.engine()
+    migrate.upgrade(engine)
+    engine.dispose()
+    return database
+
+
+@pytest.fixture
+def pg_db(postgres_url: str) -> Iterator[Database]:
+    schema = f"es_test_{uuid.uuid4().hex[:12]}"
+    admin = sa.create_engine(postgres_url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.exec_driver_sql(f"CREATE SCHEMA {schema}")
+    database = Database("postgresql", postgres_url, schema)
+    engine = database.engine()
+    try:
+        migrate.upgrade(engine)
+        engine.dispose()
+        yield database
+    finally:
+        engine.dispose()
+        with admin.connect() as conn:
+            conn.exec_driver_sql(f"DROP SCHEMA {schema} CASCADE")
+        admin.dispose()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db(request: pytest.FixtureRequest) -> Database:
+    """The same test on a SQLite file and on PostgreSQL."""
+    name = "sqlite_db" if request.param == "sqlite" else "pg_db"
+    return request.getfixturevalue(name)
+
+
+@pytest.fixture
+def store(db: Database) -> Iterator[SQLEventStore]:
+    engine = db.engine()
+    yield SQLEventStore(engine)
+    engine.dispose()

@@ -22,8 +22,8 @@ def deal(cli) -> str:  # type: ignore[no-untyped-def]
 
 def hand(stream: str):  # type: ignore[no-untyped-def]
     from tournament.config import database_url
+    from tournament.domain.hands import fold_hand
     from tournament.eventstore import SQLEventStore
-    from tournament.eventstore.hands import fold_hand
 
     return fold_hand(SQLEventStore(database_url()).read_stream(stream))
 

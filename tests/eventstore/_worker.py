@@ -14,12 +14,14 @@ import json
 import sys
 import uuid
 
+import sample  # noqa: F401  (run as a script: registers the sample event types)
+
 from tournament.db import make_engine
 from tournament.eventstore import ConcurrencyError, NewEvent, SQLEventStore
 
 
 def event(writer: str, n: int) -> NewEvent:
-    return NewEvent("hand.action", {"seat": n % 2, "action": "close"}, {"actor": writer})
+    return NewEvent("sample.moved", {"seat": n % 2, "action": "close"}, {"actor": writer})
 
 
 def main(argv: list[str]) -> None:

@@ -19,7 +19,7 @@ class Boom(Exception):
 
 
 def close(seat: int) -> NewEvent:
-    return NewEvent("hand.action", {"seat": seat, "action": "close"})
+    return NewEvent("sample.moved", {"seat": seat, "action": "close"})
 
 
 @pytest.fixture

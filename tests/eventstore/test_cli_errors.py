@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from tests.eventstore.conftest import Database
+from tests.databases import Database
 from tests.eventstore.test_verify_backup import fill
 from tournament.cli import main
 from tournament.eventstore import ImportFormatError, SQLEventStore

@@ -17,14 +17,14 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from tests.eventstore.conftest import Database
+from tests.databases import Database
 from tournament.eventstore import ConcurrencyError, NewEvent, SQLEventStore
 
 WORKER = Path(__file__).with_name("_worker.py")
 
 
 def event(writer: int | str, n: int = 0) -> NewEvent:
-    return NewEvent("hand.action", {"seat": n % 2, "action": "close"}, {"actor": str(writer)})
+    return NewEvent("sample.moved", {"seat": n % 2, "action": "close"}, {"actor": str(writer)})
 
 
 def test_twenty_threads_race_for_each_version(store: SQLEventStore) -> None:

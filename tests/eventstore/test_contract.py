@@ -179,7 +179,7 @@ class TestEventStoreContract:
 
 
 def _same_engine(es: SQLEventStore):  # a second engine on the same schema
-    from tests.eventstore.conftest import Database
+    from tests.databases import Database
 
     url = es.engine.url.render_as_string(False)
     schema = es.engine.dialect.default_schema_name

@@ -8,7 +8,7 @@ import sys
 import time
 from pathlib import Path
 
-from tests.eventstore.conftest import Database
+from tests.databases import Database
 from tournament.eventstore import SQLEventStore
 from tournament.eventstore.verify import verify
 

@@ -10,7 +10,7 @@ import pytest
 import sqlalchemy as sa
 from click.testing import CliRunner, Result
 
-from tests.eventstore.conftest import Database, sqlite_database
+from tests.databases import Database, sqlite_database
 from tournament.cli import main
 from tournament.eventstore import NewEvent, SQLEventStore, migrate
 from tournament.eventstore.guards import missing_guards
@@ -51,7 +51,7 @@ def test_downgrade_and_upgrade_again(db: Database) -> None:
     ],
 )
 def test_database_rejects_changes(store: SQLEventStore, statement: str) -> None:
-    store.append("s", [NewEvent("hand.action", {"seat": 1, "action": "close"})], 0, "k")
+    store.append("s", [NewEvent("sample.moved", {"seat": 1, "action": "close"})], 0, "k")
     with pytest.raises(sa.exc.DatabaseError, match="append-only"), store.engine.begin() as conn:
         conn.exec_driver_sql(statement)
     assert len(store.read_all()) == 1
@@ -62,7 +62,7 @@ def test_postgresql_rejects_truncate(pg_db: Database, table: str) -> None:
     # SQLite has no TRUNCATE; its "DELETE without WHERE" is caught by the trigger above.
     engine = pg_db.engine()
     store = SQLEventStore(engine)
-    store.append("s", [NewEvent("hand.action", {"seat": 1, "action": "close"})], 0, "k")
+    store.append("s", [NewEvent("sample.moved", {"seat": 1, "action": "close"})], 0, "k")
     with pytest.raises(sa.exc.DatabaseError, match="append-only"), engine.begin() as conn:
         conn.exec_driver_sql(f"TRUNCATE {table}")
     assert len(store.read_all()) == 1
@@ -154,7 +154,7 @@ def _guards_in_place(db: Database) -> None:
     assert _cli(db, "db", "check").exit_code == 0
     assert _cli(db, "verify").exit_code == 0
     store = SQLEventStore(db.engine())
-    store.append("s", [NewEvent("hand.action", {"seat": 1, "action": "close"})], None)
+    store.append("s", [NewEvent("sample.moved", {"seat": 1, "action": "close"})], None)
     with pytest.raises(sa.exc.DatabaseError, match="append-only"), store.engine.begin() as conn:
         conn.exec_driver_sql("UPDATE es_events SET payload = '{}'")
     store.engine.dispose()

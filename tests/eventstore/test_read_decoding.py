@@ -42,7 +42,9 @@ def test_loads_returns_a_new_object_each_time() -> None:
     assert second == {"a": {"b": 1}}
 
 
-UUIDS = [str(uuid.uuid4()), str(uuid.uuid4()).upper(), uuid.uuid4().hex, f"{{{uuid.uuid4()}}}"]
+# Fixed values: test ids must be the same in every worker process (pytest-xdist).
+_SOME = [uuid.UUID(int=n * 0x1F2E3D4C5B6A79881726354453627180) for n in (1, 2, 3, 4)]
+UUIDS = [str(_SOME[0]), str(_SOME[1]).upper(), _SOME[2].hex, f"{{{_SOME[3]}}}"]
 BAD_UUIDS = ["", "abc", "g" * 32, "1234", "0" * 31 + "_"]
 
 

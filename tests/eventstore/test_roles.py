@@ -67,7 +67,7 @@ def test_app_role_reads_and_appends_only(postgres_url: str, roles: dict[str, str
     apply_roles(postgres_url, roles)  # after it: grants on the tables now there
     app = engine_as(postgres_url, roles["app"], roles["schema"])
     store = SQLEventStore(app)
-    event = NewEvent("hand.action", {"seat": 1, "action": "close"}, {"source": "live"})
+    event = NewEvent("sample.moved", {"seat": 1, "action": "close"}, {"source": "live"})
     store.append("s", [event], 0, idempotency_key="k")
     assert [e.version for e in store.read_stream("s")] == [1]
     assert run_projection(store, "p", lambda conn, e: None) == 1  # moves its checkpoint

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.eventstore.conftest import Database
+from tests.databases import Database
 from tournament.eventstore import EventRegistry, NewEvent, SchemaVersionError, SQLEventStore
 from tournament.eventstore.backup import import_store
 from tournament.eventstore.verify import verify

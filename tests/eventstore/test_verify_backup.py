@@ -9,7 +9,7 @@ import pytest
 import sqlalchemy as sa
 from click.testing import CliRunner
 
-from tests.eventstore.conftest import Database
+from tests.databases import Database
 from tournament.cli import main
 from tournament.eventstore import (
     ChainError,
@@ -23,14 +23,14 @@ from tournament.eventstore.verify import verify
 
 
 def act(seat: int = 1) -> NewEvent:
-    return NewEvent("hand.action", {"seat": seat, "action": "close"}, {"source": "live"})
+    return NewEvent("sample.moved", {"seat": seat, "action": "close"}, {"source": "live"})
 
 
 def fill(store: SQLEventStore) -> None:
     store.append("a", [act(), act(0), act()], 0, idempotency_key="first")
     store.append("b", [act(), act()], 0)
     store.append("a", [act()], 3)
-    store.append("c", [NewEvent("hand.action", {"seat": 0, "action": "claim"}, {"n": "ü"})], 0)
+    store.append("c", [NewEvent("sample.moved", {"seat": 0, "action": "claim"}, {"n": "ü"})], 0)
 
 
 def behind_the_store(db: Database, *statements: str) -> None:
@@ -100,7 +100,7 @@ def test_cli_verify_exit_codes(db: Database, store: SQLEventStore) -> None:
     ok = CliRunner().invoke(main, ["verify", "--database-url", url], env=env)
     assert ok.exit_code == 0, ok.output
     assert "all chains verify" in ok.output
-    behind_the_store(db, "UPDATE es_events SET type = 'hand.dealt' WHERE position = 7")
+    behind_the_store(db, "UPDATE es_events SET type = 'sample.noted' WHERE position = 7")
     bad = CliRunner().invoke(main, ["verify", "--database-url", url], env=env)
     assert bad.exit_code == 1
     assert "BROKEN stream 'c' version 1 (position 7)" in bad.output

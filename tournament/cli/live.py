@@ -96,8 +96,8 @@ def live_play(
     from engine import Action, EngineError
     from engine.views import spectator_view
     from tournament.cli.live_view import status_line
+    from tournament.domain.hands import action_event, fold_hand
     from tournament.domain.live import playable, record_live_hand
-    from tournament.eventstore.hands import action_event, fold_hand
 
     tid = tournament_id_of(tournament_id)
     service = get_service()
@@ -152,8 +152,8 @@ def live_show(hand_stream: str, seat: int | None, tournament_id: str | None) -> 
     notation)."""
     from engine.views import player_view, spectator_view
     from tournament.cli.live_view import player_lines, spectator_lines
+    from tournament.domain.hands import fold_hand
     from tournament.domain.live import live_match
-    from tournament.eventstore.hands import fold_hand
 
     tid = tournament_id_of(tournament_id)
     service = get_service()

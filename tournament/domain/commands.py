@@ -12,10 +12,10 @@ from tournament.domain.registration import (
     create_tournament,
     register_player,
     seed_players,
-    withdraw,
 )
 from tournament.domain.results import record_forfeit, record_hand, record_tally, sign_sheet
 from tournament.domain.rounds import cancel_round, start_round
+from tournament.domain.withdrawal import withdraw
 
 __all__ = [
     "buy_life",

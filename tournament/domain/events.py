@@ -23,6 +23,7 @@ import dataclasses
 from collections.abc import Iterable, Mapping
 from typing import Any, Final, Protocol
 
+import tournament.domain.hands  # noqa: F401  (registers hand.dealt and hand.action)
 from tournament.eventstore.api import NewEvent
 from tournament.eventstore.registry import Upcaster, register_event_type
 

@@ -21,13 +21,13 @@ from typing import Any
 from engine.cards import ALL_CARDS
 from tournament.domain import events as ev
 from tournament.domain.errors import ConflictError, DomainError, NotFoundError
+from tournament.domain.hands import dealt_event, fold_hand, new_hand_stream_id
 from tournament.domain.matchstate import Entry
 from tournament.domain.registration import require_created
 from tournament.domain.results import find_match, new_id, no_live_hand
 from tournament.domain.state import Tournament
 from tournament.eventstore.api import NewEvent, StoredEvent
 from tournament.eventstore.errors import FoldError
-from tournament.eventstore.hands import dealt_event, fold_hand, new_hand_stream_id
 
 
 def deal_live_hand(

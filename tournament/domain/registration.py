@@ -1,4 +1,4 @@
-"""Commands for a tournament and its players: create, register, check in, seed, withdraw.
+"""Commands for a tournament and its players: create, register, check in, seed, buy a life.
 
 Each command is a pure function ``(state, ...) -> list[NewEvent]``: it validates against
 the folded state and raises :class:`DomainError` before anything is written.
@@ -188,49 +188,6 @@ def seed_players(
     source = ev.SYSTEM if method == "rating" else ev.PAPER  # computed, or typed by hand
     payload = {"method": method, "order": ranked}
     return [ev.make_event(ev.PLAYERS_SEEDED, payload, actor=actor, source=source)]
-
-
-def withdraw(
-    t: Tournament,
-    player_id: int,
-    *,
-    policy: str | None = None,
-    reason: str = "",
-    actor: str | None = None,
-) -> list[NewEvent]:
-    """Withdraw a player. Open matches are forfeited to the opponents or dropped (void), as
-    the tournament's ``withdrawal`` setting (or ``policy``) says; later rounds leave the
-    player out."""
-    settings = require_created(t)
-    p = player(t, player_id)
-    if not p.active:
-        raise ConflictError(
-            "player", "T-player", f"player {player_id} ({p.name}) has already withdrawn"
-        )
-    policy = policy or settings.withdrawal
-    if policy not in ("forfeit", "drop"):
-        raise DomainError("policy", "T-withdrawal", f"'forfeit' or 'drop', not {policy!r}")
-    open_matches = t.open_matches(player_id)
-    payload: dict[str, Any] = {"player_id": player_id, "policy": policy}
-    if reason:
-        payload["reason"] = reason
-    if policy == "drop":
-        payload["dropped"] = [m.match_id for m in open_matches]
-    events = [ev.make_event(ev.PLAYER_WITHDRAWN, payload, actor=actor)]
-    if policy == "forfeit":
-        from tournament.domain.results import forfeit_payload  # results imports this module
-
-        for m in open_matches:
-            opponent = m.players[1 - m.seat_of(player_id)]
-            events.append(
-                ev.make_event(
-                    ev.MATCH_FORFEITED,
-                    forfeit_payload(settings, m.match_id, opponent, "withdrawal"),
-                    actor=actor,
-                    source=ev.SYSTEM,  # follows from the withdrawal, nobody entered it
-                )
-            )
-    return events
 
 
 def buy_life(t: Tournament, player_id: int, *, actor: str | None = None) -> list[NewEvent]:

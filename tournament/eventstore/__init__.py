@@ -5,12 +5,11 @@
     store.append("match-7", [NewEvent("match.hand_recorded", {...},
                                       {"actor": "referee", "source": "paper"})],
                  expected_version=NO_STREAM, idempotency_key="sheet-7-1")
-    state, version = load_aggregate(store, "hand-...", None, apply)
+    state, version = load_aggregate(store, "match-7", initial, apply)  # .fold
 
 See docs/event-store.md for the design and the guarantees.
 """
 
-import tournament.eventstore.hands  # noqa: F401  (registers hand.dealt, hand.action)
 from tournament.eventstore.api import (
     NO_STREAM,
     ConcurrencyError,

@@ -12,8 +12,9 @@ gives the version to pass as ``expected_version`` to the next append::
     state, version = load_aggregate(store, "match-7", Match(...), apply_match_event)
     store.append("match-7", [event], expected_version=version)   # 409 if someone was faster
 
-Hands: :func:`fold_hand` / :func:`load_hand`. No snapshots: a hand has at most ~30
-events and folds in microseconds (see bench/eventstore.py).
+The store knows no event's meaning: ``apply`` is the domain's (live hands:
+:func:`tournament.domain.hands.load_hand`). No snapshots: a hand has at most ~30 events
+and folds in microseconds (see bench/eventstore.py).
 """
 
 from __future__ import annotations
@@ -21,12 +22,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Generic, NamedTuple, TypeVar
 
-from engine import EngineError, HandState
 from tournament.eventstore.api import EventStore, StoredEvent
-from tournament.eventstore.errors import FoldError
-from tournament.eventstore.hands import apply_hand_event, fold_hand
 
-__all__ = ["Loaded", "fold", "fold_hand", "load_aggregate", "load_hand"]
+__all__ = ["Loaded", "fold", "load_aggregate"]
 
 S = TypeVar("S")
 
@@ -37,13 +35,11 @@ class Loaded(NamedTuple, Generic[S]):
 
 
 def fold(events: Iterable[StoredEvent], initial: S, apply: Callable[[S, StoredEvent], S]) -> S:
-    """``apply`` each event in turn; an engine refusal becomes a :class:`FoldError`."""
+    """``apply`` each event in turn (``apply`` raises :class:`FoldError` for an event its
+    state cannot take)."""
     state = initial
     for event in events:
-        try:
-            state = apply(state, event)
-        except EngineError as error:
-            raise FoldError(event.stream_id, event.version, error.rule, error.message) from None
+        state = apply(state, event)
     return state
 
 
@@ -54,15 +50,3 @@ def load_aggregate(
     events = store.read_stream(stream_id)
     version = events[-1].version if events else 0
     return Loaded(fold(events, initial, apply), version)
-
-
-def load_hand(store: EventStore, stream_id: str) -> Loaded[HandState]:
-    """The hand's state and version; :class:`FoldError` if the stream is empty or bad."""
-    events = store.read_stream(stream_id)
-    if not events:
-        raise FoldError(stream_id, 0, "stream", "no such hand")
-    state: HandState | None = None
-    for event in events:
-        state = apply_hand_event(state, event)
-    assert state is not None
-    return Loaded(state, events[-1].version)

@@ -5,9 +5,15 @@ from __future__ import annotations
 import pytest
 
 from engine.randomplay import random_records
+from tournament.domain.hands import (
+    action_event,
+    dealt_event,
+    fold_hand,
+    load_hand,
+    new_hand_stream_id,
+)
 from tournament.eventstore import FoldError, MalformedEventError, NewEvent, SQLEventStore
-from tournament.eventstore.fold import fold, fold_hand, load_aggregate, load_hand
-from tournament.eventstore.hands import action_event, dealt_event, new_hand_stream_id
+from tournament.eventstore.fold import fold, load_aggregate
 
 
 def test_hand_streams_fold_to_the_engine_outcome(store: SQLEventStore) -> None:

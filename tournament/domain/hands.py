@@ -1,5 +1,8 @@
 """Live hands as event streams: ``hand.dealt`` then one ``hand.action`` per move.
 
+The event store knows nothing of the game: these types, their checks and their fold are
+the domain's, registered with the store's registry when this module is imported.
+
     >>> from engine import Action
     >>> deck = "QS AH TC KC QC JH KH TD AD AS TS JS JD KD QD JC KS QH TH AC".split()
     >>> dealt = dealt_event(deck, dealer=0, metadata={"source": "live"})
@@ -12,7 +15,7 @@ Stream id: ``hand-<uuid>`` (:func:`new_hand_stream_id`). The payload of ``hand.a
 exactly one schnapsen-record/1 action object, so a hand stream reads back as a game
 record. Appending checks the payload's shape (a deck of 20 distinct cards, an action
 object); legality depends on the state, so the writer folds the stream first
-(:func:`tournament.eventstore.fold.load_hand`) and the fold refuses an illegal action.
+(:func:`load_hand`) and the fold refuses an illegal action.
 """
 
 from __future__ import annotations
@@ -22,8 +25,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from engine import Action, EngineError, HandState, Ruleset
-from tournament.eventstore.api import NewEvent, StoredEvent
+from tournament.eventstore.api import EventStore, NewEvent, StoredEvent
 from tournament.eventstore.errors import FoldError
+from tournament.eventstore.fold import Loaded
 from tournament.eventstore.registry import register_event_type
 
 HAND_DEALT = "hand.dealt"
@@ -92,7 +96,7 @@ def start_hand(event: StoredEvent) -> HandState:
 
 
 def apply_hand_event(state: HandState | None, event: StoredEvent) -> HandState:
-    """The fold step for hand streams (``apply`` of :func:`~tournament.eventstore.fold.fold`)."""
+    """The fold step for hand streams (an ``apply`` for :func:`tournament.eventstore.fold.fold`)."""
     if state is None:
         return start_hand(event)
     if event.type != HAND_ACTION:
@@ -115,3 +119,11 @@ def fold_hand(events: Iterable[StoredEvent]) -> HandState:
     if state is None:
         raise FoldError("", 0, "stream", "a hand stream needs at least its 'hand.dealt' event")
     return state
+
+
+def load_hand(store: EventStore, stream_id: str) -> Loaded[HandState]:
+    """The hand's state and version; :class:`FoldError` if the stream is empty or bad."""
+    events = store.read_stream(stream_id)
+    if not events:
+        raise FoldError(stream_id, 0, "stream", "no such hand")
+    return Loaded(fold_hand(events), events[-1].version)
