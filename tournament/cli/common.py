@@ -17,13 +17,16 @@ import re
 import uuid
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from tournament.domain.csvio import CsvImportError, decode
 from tournament.domain.errors import DomainError
 from tournament.domain.state import Tournament
+
+if TYPE_CHECKING:  # the service imports the store (SQLAlchemy): loaded when first used
+    from tournament.domain.service import TournamentService
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -59,7 +62,7 @@ def legacy_pointer_file() -> Path | None:
     return instance_path() / "current-tournament"
 
 
-def get_service() -> Any:
+def get_service() -> TournamentService:
     """The service on the configured store (``DATABASE_URL``)."""
     from tournament.config import database_url
 
@@ -67,7 +70,7 @@ def get_service() -> Any:
 
 
 @functools.cache
-def service_at(url: str) -> Any:
+def service_at(url: str) -> TournamentService:
     """One service per store and process: a command asks for it several times, and the
     service keeps the folded tournament, so the stream is read and folded once."""
     from tournament.domain.service import TournamentService

@@ -130,7 +130,7 @@ def live_play(
     who = _seat_namer(m)
     if outcome.complete:
         click.echo(
-            f"hand over: {who(outcome.winner)} wins {outcome.game_points} ({outcome.reason}); "
+            f"hand over: {who(outcome.winner or 0)} wins {outcome.game_points} ({outcome.reason}); "
             f"match {m.match_id}: {match_standing(t, m.match_id)}"
         )
     else:

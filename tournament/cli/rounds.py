@@ -51,12 +51,13 @@ def round_start(
     actor: str,
 ) -> None:
     """Draw the next round and print pairings and tables."""
-    pairings = None
+    pairings: list[tuple[int, int]] | None = None
     if pairs:
         try:
-            pairings = [
-                tuple(int(x) for x in pair.split("-")) for pair in pairs.split(",") if pair.strip()
-            ]
+            pairings = []
+            for pair in (p for p in pairs.split(",") if p.strip()):
+                a, b = (int(x) for x in pair.split("-"))
+                pairings.append((a, b))
         except ValueError:
             raise click.BadParameter(
                 f"{pairs!r}: pairs like 1-5,2-6", param_hint="--pair"
@@ -78,7 +79,7 @@ def round_start(
             fixed_tables=fixed,
             actor=actor,
         ),
-    )  # type: ignore[arg-type]
+    )
     t = get_service().state(tid)
     _print_round(t, None)
     if t.current_round > 1:  # absent last round and drawn again now: the organiser decides

@@ -6,6 +6,8 @@ the rules engine, so that the README's start command shows the product working.
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from tournament.cli import main
@@ -18,4 +20,4 @@ def serve(seed: int) -> None:
     from engine.cli import cmd_demo
 
     click.echo("The web service is not built yet; here is a demo hand of the rules engine.\n")
-    cmd_demo(seed, click.get_text_stream("stdout"))
+    cmd_demo(seed, sys.stdout)

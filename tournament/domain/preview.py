@@ -95,7 +95,9 @@ def preview(events: Sequence[EventLike], new: Sequence[EventLike]) -> Preview:
 
 
 # --- the matches ----------------------------------------------------------------------------
-def _matches(before: Tournament, after: Tournament, new: Sequence[EventLike]) -> list[dict]:
+def _matches(
+    before: Tournament, after: Tournament, new: Sequence[EventLike]
+) -> list[dict[str, Any]]:
     """Matches whose result changes, and the matches the new events name even if their
     result stays (so a correction that changes nothing says so)."""
     touched = [_match_of(before, e) for e in new]

@@ -79,8 +79,8 @@ def no_live_hand(t: Tournament, match: MatchState) -> None:
 def hand_payload(
     settings: Settings,
     match: MatchState,
-    winner: int,
-    game_points: int,
+    winner: object,
+    game_points: object,
     dealer: int | None = None,
     reason: str | None = None,
     card_points: Sequence[int] | None = None,
@@ -109,8 +109,8 @@ def at_place(error: DomainError, match: MatchState, place: str) -> DomainError:
 def _hand_fields(
     settings: Settings,
     match: MatchState,
-    winner: int,
-    game_points: int,
+    winner: object,
+    game_points: object,
     dealer: int | None,
     reason: str | None,
     card_points: Sequence[int] | None,

@@ -105,7 +105,7 @@ class TournamentService:
 
     def tournament_ids(self) -> list[str]:
         """Ids of every tournament in the store, oldest first (reads the whole log)."""
-        ids = []
+        ids: list[str] = []
         after = 0
         while True:
             batch = self.store.read_all(after, 5000)

@@ -18,6 +18,7 @@ from typing import Any, Final
 
 from engine import VARIANTS
 from tournament.domain.errors import DomainError
+from tournament.formats.round_robin import WithdrawalPolicy
 
 FORMATS: Final = (
     "single_elimination",
@@ -79,7 +80,7 @@ class Settings:
     #: Bummerl (winner, loser) of a forfeit or no-show, and of a bye.
     forfeit_score: tuple[int, int] = (2, 0)
     bye_score: tuple[int, int] = (2, 0)
-    withdrawal: str = "forfeit"
+    withdrawal: WithdrawalPolicy = "forfeit"
     #: Master seed of every draw of the tournament (lots, first dealers, pairings).
     seed: int = 0
 
@@ -154,7 +155,9 @@ class Settings:
             ),
             forfeit_score=_score(data, "forfeit_score", (target, 0), target),
             bye_score=_score(data, "bye_score", (target, 0), target),
-            withdrawal=_choice(data, "withdrawal", WITHDRAWAL_POLICIES, "forfeit"),
+            withdrawal="drop"
+            if _choice(data, "withdrawal", WITHDRAWAL_POLICIES, "forfeit") == "drop"
+            else "forfeit",
             seed=seed,
         )
 

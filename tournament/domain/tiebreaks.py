@@ -54,7 +54,7 @@ def _buchholz(ctx: Context, group: Sequence[int]) -> dict[int, float]:
 
 
 def _cut1(ctx: Context, group: Sequence[int]) -> dict[int, float]:
-    out = {}
+    out: dict[int, float] = {}
     for p in group:
         pts = ctx.opponent_points(p)
         out[p] = sum(pts) - min(pts) if pts else 0
@@ -62,7 +62,7 @@ def _cut1(ctx: Context, group: Sequence[int]) -> dict[int, float]:
 
 
 def _median(ctx: Context, group: Sequence[int]) -> dict[int, float]:
-    out = {}
+    out: dict[int, float] = {}
     for p in group:
         pts = ctx.opponent_points(p)
         out[p] = sum(pts) - min(pts) - max(pts) if len(pts) >= 3 else 0

@@ -122,10 +122,10 @@ def _typed(data: Any, fields: dict[str, type], line: int) -> dict[str, Any]:
             raise ImportFormatError(line, f"{name!r} must be a {kind.__name__}, not {value!r:.80}")
         # The columns' limits: a value beyond them would fail in the database's driver.
         limit = _INT_LIMITS.get(name, MAX_VERSION)
-        if kind is int and not 1 <= value <= limit:
+        if isinstance(value, int) and not 1 <= value <= limit:
             raise ImportFormatError(line, f"{name!r} is out of range (1..{limit})")
         pattern = _TEXT_FIELDS.get(name)
-        if pattern is not None and not pattern.match(value):
+        if pattern is not None and isinstance(value, str) and not pattern.match(value):
             raise ImportFormatError(line, f"{name!r} {value!r:.80} is not a valid {name}")
     return data
 

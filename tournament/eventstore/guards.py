@@ -93,7 +93,7 @@ def _sqlite_expected(table: str) -> dict[str, str]:
 
 
 def _sqlite_missing(conn: sa.Connection, tables: list[str]) -> list[MissingGuard]:
-    found = dict(
+    found: dict[str, str] = dict(
         conn.exec_driver_sql("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'").all()
     )
     out = []

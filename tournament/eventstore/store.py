@@ -32,7 +32,7 @@ import re
 import uuid
 from collections.abc import Iterator, Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
 import sqlalchemy as sa
 
@@ -64,7 +64,7 @@ MAX_VERSION = 2**31 - 1
 # Reads spent most of their time decoding JSON (and, on SQLite, ids and times: see
 # backends.text_uuid, text_time). These helpers return and raise exactly what the general
 # functions would, but skip work those do for inputs the store never writes.
-_scan_once = json.scanner.make_scanner(json.JSONDecoder())  # the C scanner
+_scan_once = json.scanner.make_scanner(cast(Any, json.JSONDecoder()))  # the C scanner
 
 
 def _loads(text: str) -> Any:

@@ -111,7 +111,7 @@ def _spread(seeds: Sequence[str], group_of: Mapping[str, int], groups: int) -> d
         group = group_of[seeds[n - 1]]
         same = [m for m, p in placed.items() if group_of[seeds[p - 1]] == group]
         meets = [(position[slot] ^ position[m]).bit_length() for m in same]  # round no.
-        return sum(per_round ** (rounds - r) for r in meets) * spread_unit + (slot - n) ** 2
+        return int(sum(per_round ** (rounds - r) for r in meets)) * spread_unit + (slot - n) ** 2
 
     for first in range(groups + 1, len(seeds) + 1, groups):
         numbers = list(range(first, min(first + groups, len(seeds) + 1)))
