@@ -31,7 +31,7 @@ def test_played_matches_keep_their_players_until_voided_then_the_slot_is_redrawn
     rid = finished_cup(cli)
     cli("results", "correct", rid, "--winner", "4", "--by", "ref", "--why", "misread", "--yes")
     bracket = cli("bracket").output
-    assert "R2-1   Doris (4)  v  Berti (2)  CONFLICT" in bracket
+    assert "R2-1   [4] Doris (4)  v  [2] Berti (2)  CONFLICT" in bracket
     assert (
         "CONFLICT R2-1: recorded match R2-1 (round 2): Anna (1) v Berti (2), "
         "Anna (1) won 1:0 by forfeit; it no longer fits the bracket (flagged)"

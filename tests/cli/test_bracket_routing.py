@@ -18,7 +18,7 @@ def test_unknown_slots_name_the_match_they_come_from(cli) -> None:  # type: igno
     final = lines_of(cli, "R2-1")
     assert final.split()[1:] == ["winner", "of", "R1-1", "v", "winner", "of", "R1-2", "waiting"]
     cli("results", "enter", "R1-1", "--forfeit", "1")
-    assert lines_of(cli, "R2-1").split()[1:4] == ["Anna", "(1)", "v"]
+    assert lines_of(cli, "R2-1").split()[1:5] == ["[1]", "Anna", "(1)", "v"]  # seed 1
     assert "winner of R1-2" in lines_of(cli, "R2-1")
 
 

@@ -15,11 +15,20 @@ def test_a_double_no_show_warns_that_both_are_paired_again(cli) -> None:  # type
     empty, other = t.rounds[-1].matches
     entered = cli("results", "enter", empty, "--forfeit", "both")
     a, b = (t.label(p) for p in t.matches[empty].players)
-    assert f"warning: match {empty}: both players were absent; {a} and {b} will be paired" in (
-        entered.output
+    assert (
+        f"warning: match {empty}: both players were absent; {a} and {b} are both in the next "
+        "draw again (each on their own" in entered.output
     )
     assert "tournament players withdraw" in entered.output
     assert all(p.active for p in state().players.values())  # nobody withdrawn by itself
     cli("results", "enter", other, "--forfeit", str(min(t.matches[other].players)))
     started = cli("round", "start")
-    assert f"{a} and {b} are paired again in round 2" in started.output
+    now = state()
+    where = [next(m for m in now.rounds[1].matches if p in now.matches[m].players)
+             for p in now.matches[empty].players]  # fmt: skip
+    # Four players, all forfeits: the two absent players are paired together again.
+    assert where[0] == where[1]
+    assert (
+        f"{a} and {b} are paired with each other again in round 2 ({where[0]}): a double "
+        "no-show is no game played" in started.output
+    )

@@ -224,6 +224,7 @@ def test_standings_headers_say_what_the_tie_breaks_are(cli) -> None:  # type: ig
     cli("create", "Cup", "--seed", "1", "--tiebreaks", "buchholz,bummerl_diff,game_point_diff,lot")
     cli("players", "add", "Theresia Wieser-Obermüllner")
     cli("players", "add", "Bo")
+    cli("round", "start")
     lines = cli("standings").output.splitlines()
     assert "Buchholz" in lines[1] and "Bummerl+/-" in lines[1] and "game pts+/-" in lines[1]
     assert any("Theresia Wieser-Obermüllner (1) " in line for line in lines)
@@ -321,7 +322,10 @@ def test_standings_as_of_an_event_outside_the_log_names_the_range(cli) -> None: 
             f"Error: as-of: tournament cup has events 1 to {latest} (see `tournament log`), "
             f"not {bad}"
         )
-    assert "standings after round 0 (event 1)" in cli("standings", "--as-of", "1").output
+    assert (
+        "standings before round 1 (in seed order) (event 1)"
+        in cli("standings", "--as-of", "1").output
+    )
     assert f"(event {latest})" in cli("standings", "--as-of", str(latest)).output
 
 

@@ -108,7 +108,8 @@ def test_the_log_shows_each_action_and_filters_by_it(cli, tmp_path) -> None:  # 
     log = cli("log").output.splitlines()
     assert sum(f" {short} " in line for line in log) == 4
     assert all(" import " in line for line in log if f" {short} " in line)
-    only = cli("log", "--action", short).output.splitlines()
+    header, *only = cli("log", "--action", short).output.splitlines()
+    assert header.split()[:3] == ["event", "recorded", "action"]
     assert len(only) == 4 and all("player.registered" in line for line in only)
     missing = CliRunner().invoke(main, ["log", "--action", "ffffffff"])
     assert missing.exit_code == 1

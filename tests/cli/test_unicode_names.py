@@ -40,12 +40,15 @@ def test_columns_line_up_by_display_width(cli) -> None:  # type: ignore[no-untyp
     cli("create", "Cup", "--id", "cup")
     for name in (NFC, "Anna Huber", "王芳"):
         cli("players", "add", name, "--club", "SC Ried")
-    lines = cli("players", "list").output.splitlines()
+    lines = cli("players", "list").output.splitlines()[1:]  # under the header row
     # The club column starts at the same terminal column on every line.
     starts = {width(line[: line.index("SC Ried")]) for line in lines}
     assert len(starts) == 1
+    start_list = cli("standings").output.splitlines()[2:5]  # before round 1: seed order
+    assert len({width(line[: line.index("SC Ried")]) for line in start_list}) == 1
+    cli("round", "start")
     table = cli("standings").output.splitlines()[2:5]
-    assert len({width(line[: line.index(" 0-0")]) for line in table}) == 1
+    assert len({width(line[: line.index("-", line.index(")"))]) for line in table}) == 1
 
 
 def test_columns_doctests() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 from tournament.domain import commands as c
 from tournament.domain.preview import preview
 from tournament.domain.testing import Builder, registered
@@ -68,14 +70,19 @@ def test_a_correction_the_result_survives_says_the_match_is_unchanged() -> None:
     ]
 
 
-def test_the_next_draw_is_previewed_in_names() -> None:
+def test_the_next_draw_is_previewed_as_old_and_new_pairing_per_table() -> None:
     b, results = swiss_round_one()
     m = b.state.matches["1.1"]
     fix = c.correct_result(b.state, results["1.1"], {"tally": "7 5 / 7 4 1 0"}, by="r", reason="x")
-    [line] = preview(b.events, fix).next_round
-    assert line.startswith("2 pairing(s) of round 2 would change: ")
-    assert "Player" in line and " instead of " in line
-    assert m.labels[1] in line
+    head, *tables = preview(b.events, fix).next_round
+    assert head == (
+        "round 2 would be drawn differently at 2 of 2 tables (old pairing -> new pairing):"
+    )
+    assert [t.split()[:2] for t in tables] == [["table", "1"], ["table", "2"]]
+    # Each table: the old pairing, then the new one, in columns that line up.
+    assert len({t.index("  ->  ") for t in tables}) == 1
+    old, new = tables[0].split("  ->  ")
+    assert " v " in old and " v " in new and m.labels[1] in " ".join(tables)
 
 
 def test_a_knockout_correction_names_the_bracket_slots_that_change() -> None:
@@ -88,3 +95,32 @@ def test_a_knockout_correction_names_the_bracket_slots_that_change() -> None:
     [slot] = preview(b.events, fix).bracket
     assert slot.startswith("R2-1: ") and m.labels[0] in slot.split(" -> ")[0]
     assert m.labels[1] in slot.split(" -> ")[1]
+
+
+def test_a_big_field_preview_names_the_places_that_matter_and_sums_up_the_rest() -> None:
+    from tournament.domain.preview import TOP
+    from tournament.domain.testing import random_match
+
+    b = Builder(registered(players=40, seed=9, best_of=3))
+    rng = random.Random(9)
+    for _ in range(3):
+        b.add(c.start_round(b.state))
+        for mid in b.state.rounds[-1].matches:
+            random_match(b, b.state.matches[mid], rng)
+    m = b.state.matches["1.20"]  # the bottom table of round 1
+    rid = m.entries[-1].result_id
+    fix = c.correct_result(b.state, rid, None, by="ref", reason="wrong table")
+    p = preview(b.events, fix)
+    lines = [x for x in p.lines() if x.startswith("standings: ")]
+    named = {s["player_id"] for s in p.standings if f"({s['player_id']}): " in " ".join(lines)}
+    must = {s["player_id"] for s in p.standings
+            if s["player_id"] in m.players or s["points_before"] != s["points_after"]
+            or min(s["rank_before"], s["rank_after"]) <= TOP}  # fmt: skip
+    assert named == must and set(m.players) <= named
+    rest = [s for s in p.standings if s["player_id"] not in must]
+    assert rest and len(lines) < len(p.standings)  # the rest in a sentence or two
+    moved = [s for s in rest if s["rank_before"] != s["rank_after"]]
+    if moved:
+        most = max(abs(s["rank_after"] - s["rank_before"]) for s in moved)
+        by = "by one or two places" if most <= 2 else f"by up to {most} places"
+        assert f"standings: {len(moved)} other players move {by}" in lines or len(moved) == 1

@@ -22,7 +22,11 @@ def test_a_match_is_decided_at_n_plus_one_over_two_bummerl_and_takes_nothing_aft
     with pytest.raises(DomainError) as caught:
         c.record_hand(b.state, "1.1", winner=2, game_points=1)
     assert caught.value.rule == "R20"
-    assert "match 1.1 is decided (Player 1 (1) won 2:0 Bummerl)" in caught.value.message
+    # 2:0 after one Bummerl and one hand: the message says why the score is right.
+    assert (
+        "match 1.1 is decided: Player 1 (1) won 2:0 Bummerl (a Schneiderbummerl counts 2, R19)"
+        in caught.value.message
+    )
 
 
 def test_the_deal_must_alternate_once_the_first_dealer_is_known() -> None:

@@ -38,3 +38,29 @@ def ljust(text: str, columns: int) -> str:
 def rjust(text: str, columns: int) -> str:
     """``text`` padded on the left to ``columns`` terminal columns."""
     return " " * max(0, columns - width(text)) + text
+
+
+def abbreviate(name: str, columns: int) -> str:
+    """``name`` in at most ``columns`` terminal columns, as a printed list shortens names:
+    first the given names to initials (``T. Wieser-Obermüllner``), then the end cut off
+    with ``…``.
+
+    >>> abbreviate("Theresia Wieser-Obermüllner", 22), abbreviate("Anna Huber", 22)
+    ('T. Wieser-Obermüllner', 'Anna Huber')
+    >>> abbreviate("Theresia Wieser-Obermüllner", 12)
+    'T. Wieser-O…'
+    """
+    if width(name) <= columns:
+        return name
+    *given, family = name.split()
+    if given:
+        short = " ".join([*(f"{g[0]}." for g in given), family])
+        if width(short) <= columns:
+            return short
+        name = short
+    out = ""
+    for ch in name:
+        if width(out + ch) > columns - 1:
+            break
+        out += ch
+    return out.rstrip() + "…"

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import click
 
 from tournament.cli.columns import ljust, width
+from tournament.domain.matchstate import schneider_note
 from tournament.domain.state import Tournament
 
 
@@ -21,7 +22,7 @@ def result_note(m: Any) -> str:
     if m.winner is None:
         return "  -> both absent"
     seat = s.winner or 0
-    how = " by forfeit" if s.forfeit else ""
+    how = " by forfeit" if s.forfeit else schneider_note(s, m.schneiderbummerl)
     return f"  -> {m.labels[seat]} won {s.bummerl[seat]}:{s.bummerl[1 - seat]}{how}"
 
 
@@ -36,10 +37,11 @@ def match_standing(t: Tournament, mid: str) -> str:
             return "decided: both absent, a loss for each"
         seat = s.winner or 0
         score = f"{s.bummerl[seat]}:{s.bummerl[1 - seat]}"
-        how = " by forfeit" if s.forfeit else ""
+        how = " by forfeit" if s.forfeit else schneider_note(s, m.schneiderbummerl)
         return f"decided: {m.labels[seat]} wins {score} Bummerl{how}"
     a, b = s.bummerl
     leader = "" if a == b else f" ({m.labels[0 if a > b else 1]} leads)"
+    leader += schneider_note(s, m.schneiderbummerl)
     counts = m.engine.current.scores
     line = (
         f"Bummerl {a}:{b}{leader}; Bummerl {len(m.engine.bummerls)} in play: "
@@ -59,28 +61,44 @@ def tournament_groups(t: Tournament) -> list[list[int]]:
     return [[int(p) for p in g] for g in frozen(t, "groups") or []]
 
 
-def print_bracket(t: Tournament, output: Any) -> None:
-    """Every bracket match by section, with its players, status and winner; then each
-    recorded match that no longer fits its slot after a correction, with its own players."""
+def print_bracket(t: Tournament, output: Any, preview: Any = None) -> None:
+    """Every bracket match by section (named as organisers do: Round of 16, Quarter-finals,
+    Final, Winners' final ...), with its players and their seeds, status and winner; then
+    each recorded match that no longer fits its slot after a correction, with its own
+    players. ``preview``: a bracket not drawn yet (from the seeding), shown as it would be."""
     from tournament.domain.pairing import bracket_of, bracket_view, slot_holders, void_command
+    from tournament.domain.pairing import withdrawn as withdrawn_of
+    from tournament.formats.bracket import bracket_state
 
-    b = bracket_of(t)
-    view = bracket_view(t)
-    assert b is not None and view is not None
-    state, misfits = view
-    holders = slot_holders(t)
+    misfits: dict[str, Any] = {}
+    holders: dict[str, Any] = {}
+    if preview is not None:  # nothing drawn: no recorded match holds a slot
+        b = preview
+        state = bracket_state(b, (), withdrawn_of(t))
+    else:
+        b = bracket_of(t)
+        view = bracket_view(t)
+        assert b is not None and view is not None
+        state, misfits = view
+        holders = dict(slot_holders(t))
+    seed_of = {pid: n for n, pid in enumerate(b.seeds, 1)}
 
     def name(pid: str | None) -> str:
-        return "?" if pid is None else f"{t.players[int(pid)].name} ({pid})"
+        return "?" if pid is None else t.label(int(pid))
+
+    def seeded(pid: str | None) -> str:  # a player in the draw: with the seed, as on a sheet
+        return f"[{seed_of[pid]}] {name(pid)}" if pid in seed_of else name(pid)
 
     heading = None
-    sides = {m.match_id: _bracket_sides(m, state.matches[m.match_id], name) for m in b.matches}
+    sides = {m.match_id: _bracket_sides(m, state.matches[m.match_id], seeded) for m in b.matches}
     wide = max((width(x) for pair in sides.values() for x in pair), default=10)
-    last = max((int(m.match_id[1:].partition("-")[0]) for m in b.matches if m.match_id[0] == "R"),
-               default=0)  # fmt: skip
+    last = {
+        section: max(m.round_no for m in b.matches if m.section == section)
+        for section in {m.section for m in b.matches}
+    }
     for m in b.matches:
-        if _bracket_heading(m.match_id, last) != heading:
-            heading = _bracket_heading(m.match_id, last)
+        if bracket_heading(m, last) != heading:
+            heading = bracket_heading(m, last)
             click.echo(heading, file=output)
         s = state.matches[m.match_id]
         winner = f"  -> {name(s.winner)}" if s.winner else ""
@@ -107,6 +125,8 @@ def print_bracket(t: Tournament, output: Any) -> None:
             f"drawn again once you void it: {void_command(played)}",
             file=output,
         )
+    if seed_of:
+        click.echo("[N]: seed", file=output)
 
 
 def _bracket_sides(m: Any, s: Any, name: Callable[[str | None], str]) -> tuple[str, str]:
@@ -126,17 +146,51 @@ def _bracket_sides(m: Any, s: Any, name: Callable[[str | None], str]) -> tuple[s
     return side(s.player_a, m.source_a), side(s.player_b, m.source_b)
 
 
-def _bracket_heading(match_id: str, last_round: int) -> str:
-    """The bracket section of a match id in an organiser's words (``R3-1`` of 4 rounds:
-    semi-finals)."""
-    if match_id == "3P":
-        return "Third place"
-    if match_id.startswith("GF"):
-        return "Grand final" if match_id == "GF1" else "Grand final (reset)"
-    letter, number = match_id[0], int(match_id[1:].partition("-")[0])
-    if letter == "W":
-        return f"Winners bracket, round {number}"
-    if letter == "L":
-        return f"Losers bracket, round {number}"
+def bracket_heading(m: Any, last: Mapping[str, int]) -> str:
+    """A bracket match's section as organisers name it: the rounds of a single
+    elimination by how many players are left (``Round of 16``, ``Quarter-finals``,
+    ``Semi-finals``, ``Final``), the winners' and losers' finals of a double elimination.
+    ``last`` is the last round of each section."""
+    section, number = m.section, m.round_no
+    if section == "3P":
+        return "Third-place match"
+    if section == "GF":
+        return "Grand final (reset)" if m.reset_of else "Grand final"
+    to_go = last[section] - number
+    if section == "W":
+        named = {0: "Winners' final", 1: "Winners' semi-finals"}
+        return named.get(to_go, f"Winners bracket, round {number}")
+    if section == "L":
+        return "Losers' final" if to_go == 0 else f"Losers bracket, round {number}"
     from_end = {0: "Final", 1: "Semi-finals", 2: "Quarter-finals"}
-    return from_end.get(last_round - number, f"Round {number}")
+    return from_end.get(to_go, f"Round of {2 ** (to_go + 1)}")
+
+
+def format_words(t: Tournament) -> str:
+    """The format and its options as the organiser says them (``Swiss, 5 rounds``), never
+    the options' Python form."""
+    from tournament.domain.pairing import frozen
+
+    s = t.settings
+    assert s is not None
+    o = s.options
+    if s.format == "swiss":
+        rounds = frozen(t, "rounds") or o.get("rounds")
+        if rounds:
+            return f"Swiss, {rounds} rounds"
+        return "Swiss, the number of rounds set at round 1 from the field (log2, rounded up)"
+    if s.format == "single_elimination":
+        return "single elimination" + (" with a third-place match" if o.get("third_place") else "")
+    if s.format == "double_elimination":
+        if o.get("grand_final_reset", True):
+            return "double elimination, with a grand-final reset"
+        return "double elimination, no grand-final reset"
+    groups = int(o.get("groups", 1))
+    in_groups = f"{groups} group{'s' if groups != 1 else ''}"
+    if s.format == "round_robin":
+        return "round robin" + (f" in {in_groups}" if groups > 1 else "")
+    if s.format == "groups_knockout":
+        third = ", third-place match" if o.get("third_place") else ""
+        advance = o.get("advance", 2)
+        return f"groups then knockout: {in_groups}, the best {advance} of each go on{third}"
+    return f"lives (Preisschnapsen), a final of {o.get('final_players', 2)}"

@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 from tournament.cli import main
-from tournament.cli.columns import ljust
+from tournament.cli.columns import ljust, width
 from tournament.cli.common import (
     CSV_FILE,
     actor_option,
@@ -44,18 +44,36 @@ def players() -> None:
 @click.option("--club", default="")
 @click.option("--category", default="", help="e.g. W for a separate women's ranking")
 @click.option("--rating", type=int)
+@click.option(
+    "--missed-rounds-score",
+    type=click.Choice(["0", "bye"]),
+    help="a late entry: what each round it missed scores [default: the tournament's "
+    "late-entry score]",
+)
 @tournament_option
 @actor_option
 @cli_errors
 def players_add(
-    name: str, club: str, category: str, rating: int | None, tournament_id: str | None, actor: str
+    name: str,
+    club: str,
+    category: str,
+    rating: int | None,
+    missed_rounds_score: str | None,
+    tournament_id: str | None,
+    actor: str,
 ) -> None:
     """Register a player (a late entry once round 1 has started; a late entry is checked in
     at once when check-in is in use, since only checked-in players are drawn)."""
 
     def register(t: Tournament) -> list[Any]:
         events = c.register_player(
-            t, name, club=club, category=category, rating=rating, actor=actor
+            t,
+            name,
+            club=club,
+            category=category,
+            rating=rating,
+            missed_rounds_score=missed_rounds_score,
+            actor=actor,
         )
         p = events[0].payload
         if p.get("late") and any(x.checked_in for x in t.players.values()):
@@ -68,7 +86,12 @@ def players_add(
 
     stored = run_command(tournament_id, register)
     p = stored[0].payload
-    late = " (late entry, checked in)" if len(stored) > 1 else " (late entry)"
+    late = " (late entry, checked in" if len(stored) > 1 else " (late entry"
+    if p.get("late"):
+        missed = p.get("missed_rounds", 0)
+        rounds = f"{missed} missed round{'s' if missed != 1 else ''}"
+        score = "a bye each" if p.get("missed_rounds_score") == "bye" else "0 points"
+        late += f"; {rounds} score {score})"
     click.echo(f"player {p['player_id']}: {p['name']}" + (late if p.get("late") else ""))
 
 
@@ -95,6 +118,72 @@ def players_checkin(ids: str, tournament_id: str | None, actor: str) -> None:
         tournament_id, lambda t: [e for pid in numbers for e in c.check_in(t, pid, actor=actor)]
     )
     click.echo(f"checked in: {', '.join(map(str, numbers))}")
+
+
+@players.command("checkout")
+@click.argument("player_id", type=int)
+@tournament_option
+@actor_option
+@cli_errors
+def players_checkout(player_id: int, tournament_id: str | None, actor: str) -> None:
+    """Undo a check-in (a mistaken one, a player who left before the draw): a checked-out
+    player is not drawn. Before the player is drawn only; after that, withdraw."""
+    tid = tournament_id_of(tournament_id)
+    stored = run_command(tid, lambda t: c.check_out(t, player_id, actor=actor))
+    t = get_service().state(tid)
+    if not stored:
+        click.echo(f"{t.label(player_id)} is not checked in: nothing to undo")
+        return
+    click.echo(f"check-in undone: {t.label(player_id)} is not drawn")
+    if not any(p.checked_in for p in t.players.values()):
+        click.echo("nobody is checked in now: check-in is not in use, every player is drawn")
+
+
+@players.command("edit")
+@click.argument("player_id", type=int)
+@click.option("--name", help="the corrected name")
+@click.option("--club", help="the corrected club ('' for none)")
+@click.option("--category", help="the corrected category ('' for none)")
+@click.option("--rating", type=int, help="the corrected rating (before round 1 only)")
+@tournament_option
+@actor_option
+@cli_errors
+def players_edit(
+    player_id: int,
+    name: str | None,
+    club: str | None,
+    category: str | None,
+    rating: int | None,
+    tournament_id: str | None,
+    actor: str,
+) -> None:
+    """Correct a player's name, club or category (at any time) or rating (before round 1:
+    it decides the seeding); an event with what it replaces, shown in `tournament log`."""
+    changes = {
+        k: v
+        for k, v in (("name", name), ("club", club), ("category", category), ("rating", rating))
+        if v is not None
+    }
+    tid = tournament_id_of(tournament_id)
+    stored = run_command(tid, lambda t: c.edit_player(t, player_id, changes, actor=actor))
+    t = get_service().state(tid)
+    if not stored:
+        click.echo(f"{t.label(player_id)} has these details already: nothing stored")
+        return
+    edit = stored[0].payload
+    said = ", ".join(
+        f"{k} {_shown(edit['previous'][k])} -> {_shown(v)}" for k, v in edit["changes"].items()
+    )
+    click.echo(f"corrected {t.label(player_id)}: {said}")
+    if len(stored) > 1:
+        order = stored[1].payload["order"]
+        click.echo(f"seeded again by rating: {', '.join(map(str, order))}")
+    elif "rating" in edit["changes"] and t.seeding == "manual":
+        click.echo("note: the players are seeded by hand; that order stays as typed")
+
+
+def _shown(value: Any) -> str:
+    return "none" if value in (None, "") else repr(value) if isinstance(value, str) else str(value)
 
 
 @players.command("withdraw")
@@ -128,15 +217,24 @@ def players_withdraw(
 @click.option(
     "--by", "method", type=click.Choice(["rating", "manual"]), default="rating", show_default=True
 )
-@click.option("--order", help="manual: every start number, top seed first, comma separated")
+@click.option(
+    "--order",
+    help="manual: every start number, top seed first, comma separated (withdrawn players "
+    "may be left out: they are not seeded)",
+)
 @tournament_option
 @actor_option
 @cli_errors
 def players_seed(method: str, order: str | None, tournament_id: str | None, actor: str) -> None:
     """Seed the players by rating or by hand (before round 1)."""
     numbers = parse_ids(order) if order else None
-    stored = run_command(tournament_id, lambda t: c.seed_players(t, method, numbers, actor=actor))
+    tid = tournament_id_of(tournament_id)
+    stored = run_command(tid, lambda t: c.seed_players(t, method, numbers, actor=actor))
     click.echo(f"seeded: {', '.join(map(str, stored[0].payload['order']))}")
+    t = get_service().state(tid)
+    left_out = [t.label(p.id) for p in t.players.values() if not p.active]
+    if left_out:
+        click.echo(f"not seeded (withdrawn, never drawn): {', '.join(left_out)}")
 
 
 @players.command("buy-life")
@@ -155,8 +253,9 @@ def players_buy_life(player_id: int, tournament_id: str | None, actor: str) -> N
 @tournament_option
 @cli_errors
 def players_list(tournament_id: str | None) -> None:
-    """The registered players."""
+    """The registered players, with a header row."""
     t = get_service().state(tournament_id_of(tournament_id))
+    rows = []
     for p in t.players.values():
         flags = [
             x
@@ -167,8 +266,15 @@ def players_list(tournament_id: str | None) -> None:
             )
             if on
         ]
-        extra = f" [{', '.join(flags)}]" if flags else ""
+        rows.append((p, ", ".join(flags)))
+    names = max([len("name"), *(width(p.name) for p, _ in rows)])
+    clubs = max([len("club"), *(width(p.club) for p, _ in rows)])
+    click.echo(
+        f"{'#':>4} {ljust('name', names)} {ljust('club', clubs)} {'cat.':4} {'rating':>6} "
+        f"{'seed':>4}  status"
+    )
+    for p, status in rows:
         click.echo(
-            f"{p.id:4} {ljust(p.name, 30)} {ljust(p.club, 20)} {ljust(p.category, 4)} "
-            f"{p.rating or '':>5} seed {p.seed or '-'}{extra}"
+            f"{p.id:4} {ljust(p.name, names)} {ljust(p.club, clubs)} {ljust(p.category, 4)} "
+            f"{'' if p.rating is None else p.rating:>6} {p.seed or '-':>4}  {status}".rstrip()
         )

@@ -29,19 +29,18 @@ from tournament.cli.common import (
     tournament_option,
 )
 from tournament.cli.describe import match_standing
+from tournament.cli.resultwords import history as history_of
+from tournament.cli.resultwords import print_open, what
 from tournament.domain import commands as c
-from tournament.domain import events as ev
 from tournament.domain.csvio import (
     import_results,
     resolve_match,
 )
 from tournament.domain.errors import DomainError
 from tournament.domain.handpoints import PAPER_REASONS as REASONS
-from tournament.domain.matchstate import Entry
 from tournament.domain.preview import preview
 from tournament.domain.results import absent_warning
 from tournament.domain.state import Tournament
-from tournament.domain.tally import tally_text
 
 
 @main.group()
@@ -140,6 +139,42 @@ def results_import(file: Path, tournament_id: str | None, actor: str) -> None:
     click.echo(f"imported {sum(1 for e in stored if 'result_id' in e.payload)} results")
 
 
+@results.command("missing")
+@click.option("--round", "number", type=int, help="this round [default: the current one]")
+@tournament_option
+@cli_errors
+def results_missing(number: int | None, tournament_id: str | None) -> None:
+    """Every match still open in the current round (or --round N), with table, players and
+    where it stands; then any match of an earlier round open again after a correction
+    (`round start` waits for all of them)."""
+    from tournament.domain.progress import open_matches, reopened_note
+
+    t = get_service().state(tournament_id_of(tournament_id))
+    if not t.current_round:
+        raise click.ClickException("round: no round has been drawn yet (T-round)")
+    shown = number or t.current_round
+    if not 1 <= shown <= t.current_round:
+        raise click.ClickException(
+            f"round: rounds 1 to {t.current_round} are drawn, not {shown} (T-round)"
+        )
+    missing = open_matches(t, shown)
+    total = len(t.rounds[shown - 1].matches)
+    if missing:
+        click.echo(f"round {shown}: {len(missing)} of {total} matches still open")
+        print_open(t, missing)
+    else:
+        click.echo(f"round {shown}: all {total} matches decided")
+    if number is None:
+        earlier = [m for m in open_matches(t) if m.round < shown]
+        if earlier:
+            click.echo("earlier rounds:")
+            print_open(t, earlier)
+            for m in earlier:
+                click.echo(f"  {reopened_note(t, m)}")
+        elif not missing and t.current_round:
+            click.echo("nothing is missing: `tournament round start` draws the next round")
+
+
 @results.command("show")
 @click.argument("match")
 @tournament_option
@@ -160,10 +195,10 @@ def results_show(match: str, tournament_id: str | None) -> None:
             f"  live hand {stream} in progress ({m.next_place()}): "
             f"tournament live show {stream} [--seat N]"
         )
-    history = _history(service.events(tid), m)
+    history = history_of(service.events(tid), m)
     places = m.hand_places()
     for e in m.entries:
-        click.echo(f"  {e.result_id}  {_what(m, e.kind, e.payload, places.get(e.result_id, []))}")
+        click.echo(f"  {e.result_id}  {what(m, e.kind, e.payload, places.get(e.result_id, []))}")
         for line in history.get(e.result_id, []):
             click.echo(f"  {'':12}    {line}")
     for pid in sorted(m.signed_by):
@@ -178,82 +213,6 @@ def results_show(match: str, tournament_id: str | None) -> None:
         click.echo(f"  PROBLEM {problem}")
     for flag in m.flags:
         click.echo(f"  FLAG {flag}")
-
-
-def _what(m: Any, kind: str, p: dict[str, Any] | None, places: Sequence[str] = ()) -> str:
-    """One result payload in words, players by name; ``places`` say where its hands fell."""
-    if p is None:
-        return "VOID (does not count)"
-    if kind == "forfeit":
-        if p.get("winner") is None:
-            return f"forfeit: both absent ({p.get('reason')})"
-        return f"forfeit: {m.label(p['winner'])} wins ({p.get('reason')})"
-    if kind == "tally":
-        hands = Entry("", "tally", p).hands(m.players, False)
-        bummerl = next((w.split(" hand")[0] for w in places if w.startswith("Bummerl")), "")
-        steps = "; ".join(
-            f"{n} {_short(m.labels[seat])} +{gp}" + (" (struck)" if where == "struck" else "")
-            for n, ((seat, gp, _, _), where) in enumerate(
-                zip(hands, [*places, *[""] * len(hands)], strict=False), 1
-            )
-        )
-        return (
-            f"tally {tally_text(p['tally'])} ({m.labels[0]} / {m.labels[1]})"
-            + (f", {bummerl}" if bummerl else "")
-            + (f"\n{'':18}hands: {steps}" if places else "")
-        )
-    where = f"{places[0]}: " if places else ""
-    return (
-        f"{where}{m.label(p['winner'])} wins {p['game_points']}"
-        + (f", dealt by {m.label(p['dealer'])}" if p.get("dealer") is not None else "")
-        + (f", {p['reason']}" if p.get("reason") else "")
-        + (", talon closed" if p.get("closed") else "")
-        + (
-            f", card points {p['card_points'][0]}:{p['card_points'][1]}"
-            if p.get("card_points")
-            else ""
-        )
-        + (" (live)" if kind == "live" else "")
-    )
-
-
-def _history(events: Sequence[Any], m: Any) -> dict[str, list[str]]:
-    """Per result id of match ``m``: when and by whom it was entered, corrected, struck."""
-    kinds = {ev.HAND_RECORDED: "hand", ev.TALLY_RECORDED: "tally", ev.MATCH_FORFEITED: "forfeit"}
-    kinds[ev.LIVE_HAND_RECORDED] = "live"
-    out: dict[str, list[str]] = {}
-    for e in events:
-        p = e.payload
-        if p.get("match_id") != m.match_id or "result_id" not in p:
-            continue
-        when = f"event {e.version}, {e.recorded_at.astimezone():%a %H:%M},"
-        actor = e.metadata.get("actor") or "?"
-        lines = out.setdefault(p["result_id"], [])
-        if e.type in kinds:
-            source = e.metadata.get("source") or "entered"
-            lines.append(f"{when} {source} by {actor}")
-        elif e.type == ev.RESULT_CORRECTED:
-            kind = _kind_of(m, p["result_id"])
-            before = _what(m, kind, p.get("previous"))
-            after = _what(m, kind, p.get("replacement"))
-            lines.append(
-                f"{when} CORRECTED by {p['by']} ({actor}): {p['reason']!r}: {before} -> {after}"
-            )
-        elif e.type == ev.HAND_STRUCK:
-            lines.append(
-                f"{when} hand {p.get('hand') or 1} STRUCK by {p['by']} ({actor}): {p['reason']!r}"
-            )
-    return out
-
-
-def _short(label: str) -> str:
-    """``Anna Huber (12)`` -> ``Anna Huber``: where the match's header already numbers them."""
-    return label.rsplit(" (", 1)[0]
-
-
-def _kind_of(m: Any, result_id: str) -> str:
-    """What result ``result_id`` of match ``m`` is: hand, tally, forfeit or live."""
-    return next((e.kind for e in m.entries if e.result_id == result_id), "hand")
 
 
 def _confirmed(tid: str, new: list[Any], yes: bool, preview_only: bool) -> bool:
@@ -336,9 +295,9 @@ def results_correct(
             )
         return c.correct_result(t, result_id, changes, by=by, reason=why, actor=actor)
 
-    _correction(
-        tournament_id_of(tournament_id), decide, yes, preview_only, f"correcting {result_id}"
-    )
+    tid = tournament_id_of(tournament_id)
+    what = f"correcting {_result_label(tid, result_id)}"
+    _correction(tid, decide, yes, preview_only, what)
 
 
 @results.command("strike")
@@ -362,13 +321,23 @@ def results_strike(
     actor: str,
 ) -> None:
     """Strike a hand a sheet error left unresolved: it no longer counts."""
+    tid = tournament_id_of(tournament_id)
     _correction(
-        tournament_id_of(tournament_id),
+        tid,
         lambda t: c.strike_hand(t, result_id, hand, by=by, reason=why, actor=actor),
         yes,
         preview_only,
-        f"striking hand {hand or 1} of {result_id}",
+        f"striking hand {hand or 1} of {_result_label(tid, result_id)}",
     )
+
+
+def _result_label(tid: str, result_id: str) -> str:
+    """``result a1b2c3 of match 1.1 (Anna (1) v Berti (2))``, for the preview's head line."""
+    t = get_service().state(tid)
+    mid = t.result_match.get(result_id)
+    if mid is None:
+        return f"result {result_id}"
+    return f"result {result_id} of match {mid} ({' v '.join(t.matches[mid].labels)})"
 
 
 @results.command("sign")

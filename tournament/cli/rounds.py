@@ -11,7 +11,7 @@ from typing import Any
 import click
 
 from tournament.cli import main
-from tournament.cli.columns import ljust, width
+from tournament.cli.columns import abbreviate, ljust, width
 from tournament.cli.common import (
     actor_option,
     cli_errors,
@@ -39,6 +39,9 @@ def round_() -> None:
 )
 @click.option("--bye", "byes", default="", help="manual byes, with --pair")
 @click.option("--table", "tables", multiple=True, help="fix a player to a table: PLAYER=TABLE")
+@click.option(
+    "--yes", is_flag=True, help="with --pair: store a draw that breaks format rules without asking"
+)
 @tournament_option
 @actor_option
 @cli_errors
@@ -47,10 +50,13 @@ def round_start(
     pairs: str | None,
     byes: str,
     tables: Sequence[str],
+    yes: bool,
     tournament_id: str | None,
     actor: str,
 ) -> None:
-    """Draw the next round and print pairings and tables."""
+    """Draw the next round and print pairings and tables. Refused while any match of any
+    round is open (T-round). A manual draw (--pair) that breaks a format rule prints the
+    warnings and asks before it is stored."""
     pairings: list[tuple[int, int]] | None = None
     if pairs:
         try:
@@ -69,25 +75,47 @@ def round_start(
             raise click.BadParameter(f"{item!r}: PLAYER=TABLE", param_hint="--table")
         fixed[int(player)] = int(table)
     tid = tournament_id_of(tournament_id)
-    run_command(
-        tid,
-        lambda t: c.start_round(
+
+    def draw(t: Tournament) -> list[Any]:
+        return c.start_round(
             t,
             seed=seed,
             pairings=pairings,
             byes=parse_ids(byes) if byes else (),
             fixed_tables=fixed,
             actor=actor,
-        ),
-    )
+        )
+
+    if pairings is not None and not yes:
+        _confirm_manual_draw(draw(get_service().state(tid)))
+    run_command(tid, draw)
     t = get_service().state(tid)
     _print_round(t, None)
     if t.current_round > 1:  # absent last round and drawn again now: the organiser decides
         drawn = {p for mid in t.rounds[-1].matches for p in t.matches[mid].players}
         last = [m for m in t.rounds[-2].matches if drawn & set(t.matches[m].players)]
-        when = f"are paired again in round {t.current_round}"
-        for warning in absent_warning(t, last, when):
+        for warning in absent_warning(t, last, drawn_in=t.current_round):
             click.echo(f"warning: {warning}", err=True)
+
+
+def _confirm_manual_draw(new: Sequence[Any]) -> None:
+    """The organiser's own pairings break format rules: show how, and store them only if
+    the organiser says so (like a correction); declined, nothing is stored, exit 1."""
+    warnings = new[0].payload.get("warnings") or []
+    if not warnings:
+        return
+    number = new[0].payload["round"]
+    click.echo(f"this manual draw of round {number} breaks format rules (T-override):")
+    for warning in warnings:
+        click.echo(f"  WARNING {warning}")
+    try:
+        stored = click.confirm("store this draw anyway?", default=False)
+    except click.Abort:  # no answer (end of input): not a yes
+        click.echo()
+        stored = False
+    if not stored:
+        click.echo("nothing stored")
+        raise click.exceptions.Exit(1)
 
 
 @round_.command("cancel")
@@ -112,32 +140,95 @@ def round_show(number: int | None, tournament_id: str | None) -> None:
     _print_round(get_service().state(tournament_id_of(tournament_id)), number)
 
 
+#: The printout aims to fit this many columns (an 80-100 column window, A4 portrait).
+WIDTH = 100
+
+
 def _print_round(t: Tournament, number: int | None) -> None:
+    if not t.current_round:
+        raise click.ClickException("round: no round has been drawn yet (T-round)")
     number = number or t.current_round
     if not 1 <= number <= t.current_round:
-        raise click.ClickException(f"round: there is no round {number} yet (T-round)")
+        raise click.ClickException(
+            f"round: rounds 1 to {t.current_round} are drawn, not round {number} (T-round)"
+        )
     r = t.rounds[number - 1]
+    sections = _bracket_rounds(t, r.matches)
     click.echo(
-        f"Round {r.number}: {r.stage} (seed {r.seed}){' - MANUAL PAIRING' if r.override else ''}"
+        f"Round {r.number}: {r.stage}{f' ({sections})' if sections else ''} (seed {r.seed})"
+        f"{' - MANUAL PAIRING' if r.override else ''}"
     )
     for w in r.warnings:
         click.echo(f"  WARNING {w}")
     matches = [t.matches[mid] for mid in r.matches]
-    # Columns sized to this round's longest id and names, so 20 tables read down cleanly.
-    wide_id = max((len(m.match_id) for m in matches), default=4)
-    wide_a = max((width(m.labels[0]) for m in matches), default=10)
-    wide_b = max((width(m.labels[1]) for m in matches), default=10)
     group = _group_labels(t, r.number)
-    for m in matches:
-        table = f"table {m.table:>3}" if m.table else "walkover "
-        table += group.get(m.players[0], "")
-        click.echo(
-            f"  {table}  {m.match_id:<{wide_id}}  {ljust(m.labels[0], wide_a)}  v  "
-            f"{ljust(m.labels[1], wide_b)}{_first_dealer_note(m, max(wide_a, wide_b))}"
-            f"{result_note(m)}".rstrip()
-        )
+    for line in _table_lines(matches, group):
+        click.echo(line)
     for pid in r.byes:
         click.echo(f"  bye      {group.get(pid, '')}  {t.label(pid)}")
+
+
+def _table_lines(matches: Sequence[Any], group: dict[int, str]) -> list[str]:
+    """One line per table, columns sized to the round's longest id and names so 20 tables
+    read down cleanly. Fits :data:`WIDTH` columns where it can: who deals first and who
+    won by start number only (the names are on the line already), then names abbreviated."""
+    wide_id = max((len(m.match_id) for m in matches), default=4)
+    full = max((width(x) for m in matches for x in m.labels), default=10)
+    lines: list[str] = []
+    for numbers, names in ((False, full), (True, full), (True, 0)):
+        if not names:  # what the rest of the widest line leaves for the two names
+            rest = max(len(line) - 2 * full for line in lines)
+            names = max(12, (WIDTH - rest) // 2)
+        lines = [_table_line(m, group, wide_id, names, numbers) for m in matches]
+        if max(map(width, lines), default=0) <= WIDTH:
+            break
+    return lines
+
+
+def _table_line(m: Any, group: dict[int, str], wide_id: int, names: int, numbers: bool) -> str:
+    table = f"table {m.table:>3}" if m.table else "walkover "
+    table += group.get(m.players[0], "")
+    a, b = (_fit_label(m, seat, names) for seat in (0, 1))
+    return (
+        f"  {table}  {m.match_id:<{wide_id}}  {ljust(a, names)}  v  {ljust(b, names)}"
+        f"{_first_dealer_note(m, names, numbers)}{_result(m, numbers)}"
+    ).rstrip()
+
+
+def _fit_label(m: Any, seat: int, columns: int) -> str:
+    """``Anna Huber (12)`` in ``columns``: the name abbreviated, the start number kept."""
+    label: str = m.labels[seat]
+    if width(label) <= columns:
+        return label
+    tail = f" ({m.players[seat]})"
+    return abbreviate(label.removesuffix(tail), max(4, columns - len(tail))) + tail
+
+
+def _result(m: Any, numbers: bool) -> str:
+    note = result_note(m)
+    if not numbers or not m.decided or m.winner is None:
+        return note
+    return note.replace(m.label(m.winner), str(m.winner), 1)
+
+
+def _bracket_rounds(t: Tournament, match_ids: Sequence[str]) -> str:
+    """The bracket rounds a knockout round plays, as organisers name them (``Round of 16``,
+    ``Semi-finals``, ``Winners' final``); empty outside a bracket."""
+    from tournament.cli.describe import bracket_heading
+    from tournament.domain.pairing import bracket_of
+
+    slots = [t.matches[mid].bracket.get("id") for mid in match_ids]
+    if not slots or not all(slots):
+        return ""
+    b = bracket_of(t)
+    if b is None:
+        return ""
+    last: dict[str, int] = {}
+    for bm in b.matches:
+        last[bm.section] = max(last.get(bm.section, 0), bm.round_no)
+    ids = {bm.match_id: bm for bm in b.matches}
+    names = [bracket_heading(ids[slot], last) for slot in slots if slot in ids]
+    return ", ".join(dict.fromkeys(names))
 
 
 def _group_labels(t: Tournament, number: int) -> dict[int, str]:
@@ -150,10 +241,13 @@ def _group_labels(t: Tournament, number: int) -> dict[int, str]:
     return {pid: f"  group {n}" for n, group in enumerate(groups, 1) for pid in group}
 
 
-def _first_dealer_note(m: Any, wide: int) -> str:
-    """Who deals first, padded to ``wide``; nothing for a walkover, where nobody deals
-    (a "?" there read as if the draw were still owed)."""
+def _first_dealer_note(m: Any, wide: int, number: bool = False) -> str:
+    """Who deals first, padded to ``wide`` (by start number with ``number``); nothing for a
+    walkover, where nobody deals (a "?" there read as if the draw were still owed)."""
     if not m.table:
         return ""
-    first = "?" if m.first_dealer is None else m.labels[m.first_dealer]
-    return f"  deals first: {ljust(first, wide)}"
+    if m.first_dealer is None:
+        first = "?"
+    else:
+        first = str(m.players[m.first_dealer]) if number else m.labels[m.first_dealer]
+    return f"  deals first: {ljust(first, 3 if number else wide)}"

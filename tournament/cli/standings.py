@@ -11,7 +11,7 @@ from typing import Any
 import click
 
 from tournament.cli import main
-from tournament.cli.columns import ljust, width
+from tournament.cli.columns import abbreviate, ljust, rjust, width
 from tournament.cli.common import (
     cli_errors,
     get_service,
@@ -34,6 +34,12 @@ from tournament.domain.state import Tournament
 @click.option("--excel", is_flag=True, help="with --csv: for Excel (BOM, ';', decimal comma)")
 @click.option("--json", "as_json", is_flag=True, help="JSON")
 @click.option("--as-of", type=int, help="as after event N (see `tournament log`)")
+@click.option(
+    "--round",
+    "round_",
+    type=int,
+    help="as at the end of round N: before round N+1 was drawn (now, if it is not drawn)",
+)
 @click.option("--category", help="only this category, e.g. W")
 @click.option("--group", type=int, help="only this group of a group format (1, 2, ...)")
 @click.option("-o", "--output", type=click.File("w", encoding="utf-8"), default="-")
@@ -44,25 +50,34 @@ def standings(
     excel: bool,
     as_json: bool,
     as_of: int | None,
+    round_: int | None,
     category: str | None,
     group: int | None,
     output: Any,
     tournament_id: str | None,
 ) -> None:
-    """The standings now, or as of a past event; one table per group in group formats,
-    then the bracket in groups -> knockout."""
+    """The standings now, at the end of a round, or as of a past event; one table per group
+    in group formats, then the bracket in groups -> knockout. The heading says what they
+    are: before round 1 (the players in seed order), during a round, or after it."""
     if excel and not as_csv:
         raise click.ClickException("excel: --excel goes with --csv (standings --csv --excel)")
+    if round_ is not None and as_of is not None:
+        raise click.ClickException("round: give --round or --as-of, not both")
     tid = tournament_id_of(tournament_id)
+    note = ""
+    if round_ is not None:
+        as_of, note = _end_of_round(tid, round_)
     t = get_service().state(tid, as_of=_as_of(tid, as_of))
     groups = tournament_groups(t)
     if group is not None:
         rows = _group_rows(tid, t, groups, group, category)
     elif len(groups) > 1 and not (as_csv or as_json):
-        _print_groups(tid, t, groups, category, output)
+        _print_groups(tid, t, groups, category, output, note)
         return
     else:
         rows = compute_standings(t, category=category, places=places(t), lives=lives_left(t))
+    if not t.rounds:  # nothing played: the order is the seeding's, not the lot's
+        rows = _in_seed_order(t, rows)
     if as_csv:
         output.write(standings_csv(rows, excel=excel))
         return
@@ -71,11 +86,72 @@ def standings(
             standings_json(rows, tournament=tid, as_of=t.version, category=category) + "\n"
         )
         return
-    _print_heading(t, group, category, output)
+    _print_heading(t, group, category, output, note)
+    if not t.rounds:
+        _print_start_list(t, rows, output)
+        return
     _print_table(t, rows, output)
     _print_tiebreak_order(t, output)
     if any(r.status == "absent" for r in rows):
         click.echo("[absent]: registered but never checked in, so never drawn", file=output)
+
+
+def _end_of_round(tid: str, number: int) -> tuple[int | None, str]:
+    """``--round N``: the event count that ends round N (None: now), and a note for the
+    heading when results of those rounds were entered or corrected after it."""
+    from tournament.domain.progress import changed_since, end_of_round
+
+    service = get_service()
+    now = service.state(tid)
+    if not 1 <= number <= now.current_round:
+        drawn = f"rounds 1 to {now.current_round} drawn" if now.current_round else "no round drawn"
+        raise click.ClickException(
+            f"round: tournament {tid} has {drawn}, not round {number} (T-round)"
+        )
+    events = service.events(tid)
+    cut = end_of_round(events, now, number)
+    if cut is None:
+        return None, ""
+    note = f"as it stood when round {number + 1} was drawn"
+    since = changed_since(events[cut:], now, number)
+    if since:
+        rounds = "round 1" if number == 1 else f"rounds 1-{number}"
+        one = since == 1
+        note += (
+            f"; {since} result{'' if one else 's'} of {rounds} {'was' if one else 'were'} "
+            f"entered or corrected since: `tournament standings` counts {'it' if one else 'them'}"
+        )
+    return cut, note
+
+
+def _in_seed_order(t: Tournament, rows: Sequence[Any]) -> list[Any]:
+    """Before round 1 nobody has played: the players in seed order, ranked by it."""
+    from tournament.domain.registration import seed_order
+
+    position = {pid: i for i, pid in enumerate(seed_order(t))}
+    ordered = sorted(rows, key=lambda r: position[r.player_id])
+    for number, r in enumerate(ordered, 1):
+        r.rank = number
+        r.decided_by = "seed" if number > 1 else None
+    return ordered
+
+
+def _print_start_list(t: Tournament, rows: Sequence[Any], output: Any) -> None:
+    """Before round 1: seed, player, club, category and rating, in seed order."""
+    labels = [_label(r) for r in rows]
+    wide = max([len("player"), *map(width, labels)])
+    clubs = max([len("club"), *(width(r.club) for r in rows)])
+    click.echo(
+        f"{'seed':>4}  {ljust('player', wide)}  {ljust('club', clubs)}  category  rating",
+        file=output,
+    )
+    for r, label in zip(rows, labels, strict=True):
+        rating = t.players[r.player_id].rating
+        click.echo(
+            f"{r.rank:>4}  {ljust(label, wide)}  {ljust(r.club, clubs)}  "
+            f"{ljust(r.category, 8)}  {'' if rating is None else rating:>6}".rstrip(),
+            file=output,
+        )
 
 
 def _as_of(tid: str, as_of: int | None) -> int | None:
@@ -120,12 +196,12 @@ def _group_rows(
 
 
 def _print_groups(
-    tid: str, t: Tournament, groups: list[list[int]], category: str | None, output: Any
+    tid: str, t: Tournament, groups: list[list[int]], category: str | None, output: Any, note: str
 ) -> None:
     """One table per group (each ranked on its own), then the bracket if there is one."""
     s = t.settings
     assert s is not None
-    _print_heading(t, None, category, output)
+    _print_heading(t, None, category, output, note)
     for number in range(1, len(groups) + 1):
         click.echo(f"Group {number}", file=output)
         _print_table(t, _group_rows(tid, t, groups, number, category), output)
@@ -135,58 +211,119 @@ def _print_groups(
         print_bracket(t, output)
 
 
-def _print_heading(t: Tournament, group: int | None, category: str | None, output: Any) -> None:
+def _print_heading(
+    t: Tournament, group: int | None, category: str | None, output: Any, note: str = ""
+) -> None:
+    """What these standings are: ``after round 2``, ``during round 3: 7 of 19 matches
+    decided``, ``before round 1 (in seed order)`` ... and, for ``--round``, when."""
+    from tournament.domain.progress import Stage
+
     s = t.settings
     assert s is not None
     click.echo(
-        f"{s.name}: standings after round {t.current_round} (event {t.version})"
+        f"{s.name}: standings {Stage.of(t).heading()} (event {t.version})"
         + (f", group {group}" if group else "")
         + (f", category {category}" if category else ""),
         file=output,
     )
+    if note:
+        click.echo(f"  ({note})", file=output)
+
+
+#: The terminal table aims to fit this many columns (an 80-100 column window, A4 portrait).
+WIDTH = 100
+#: Names are abbreviated to no fewer columns than this before columns are dropped.
+NAME_MIN = 20
+
+
+def _label(r: Any) -> str:
+    return f"{r.name} ({r.player_id})" + ("" if r.status == "active" else f" [{r.status}]")
+
+
+def _short_label(r: Any, columns: int) -> str:
+    """A row's label in ``columns``: the name abbreviated, the start number and status kept."""
+    tail = f" ({r.player_id})" + ("" if r.status == "active" else f" [{r.status}]")
+    return abbreviate(r.name, max(6, columns - width(tail))) + tail
 
 
 def _print_table(t: Tournament, rows: Sequence[Any], output: Any) -> None:
-    """The standings as a terminal table: one line per player, tie-breaks last."""
+    """The standings as a terminal table: one line per player, tie-breaks last. Fits
+    :data:`WIDTH` columns where it can: short tie-break headers (named under the table),
+    then abbreviated names, then without the game points won:lost column (its difference
+    stays when it is a tie-break)."""
     s = t.settings
     assert s is not None
     tbs = [tb for tb in s.tiebreaks if tb != "lot"]
-    heads = [TIEBREAK_HEADERS.get(tb, tb) for tb in tbs]
-    lives = s.format == "lives"
-    bought = lives and bool(s.options.get("buy_back"))
-    labels = [f"{r.name} ({r.player_id})" + ("" if r.status == "active" else f" [{r.status}]")
-              for r in rows]  # fmt: skip
-    wide = max([len("player"), *map(width, labels)])
     marked, luck = _luck_marks(rows)
+    labels = [_label(r) for r in rows]
+    name_wide = max([len("player"), *map(width, labels)])
+    layouts = [(False, True, name_wide), (True, True, name_wide)]
+    layouts += [(True, True, max(NAME_MIN, len("player"))), (True, False, len("player"))]
+    for short, game_points, least in layouts:
+        heads, cells = _columns(t, rows, tbs, short, game_points)
+        widths = [
+            max(width(h), *(width(c) for c in column))
+            for h, column in zip(heads, cells, strict=True)
+        ]
+        room = WIDTH - 5 - sum(w + 2 for w in widths)  # rank, mark and spaces; each column
+        if name_wide <= room or least <= room or not game_points:
+            break
+    wide = min(name_wide, max(room, least))
+    if wide < name_wide:
+        labels = [_short_label(r, wide) for r in rows]
     click.echo(
-        f"{'#':>3}  {'player':<{wide}}  {'pts':>3}  {'W-L':>5}"
-        + ("  lives" if lives else "")
-        + ("  bought" if bought else "")
-        + f"  {'Bummerl':>7}  {'game pts':>8}"
-        + "".join(f"  {h:>{len(h)}}" for h in heads),
+        f"{'#':>3}  {ljust('player', wide)}"
+        + "".join(f"  {rjust(h, w)}" for h, w in zip(heads, widths, strict=True)),
         file=output,
     )
-    for r, label in zip(rows, labels, strict=True):
-        wl = f"{r.wins + r.forfeit_wins}-{r.losses}"
-        bummerl = f"{r.bummerl_won}:{r.bummerl_lost}"
-        gp = f"{r.gp_won}:{r.gp_lost}"
-        tail = "".join(
-            f"  {_number(r.tiebreaks.get(tb)):>{len(h)}}" for tb, h in zip(tbs, heads, strict=True)
-        )
+    for i, (r, label) in enumerate(zip(rows, labels, strict=True)):
         click.echo(
             f"{r.rank:>3}{'*' if r.player_id in marked else ' '} {ljust(label, wide)}"
-            f"  {r.points:>3}  {wl:>5}"
-            + (f"  {r.lives if r.lives else 'out':>5}" if lives else "")
-            + (f"  {r.lives_bought:>6}" if bought else "")
-            + f"  {bummerl:>7}  {gp:>8}{tail}",
+            + "".join(f"  {rjust(c[i], w)}" for c, w in zip(cells, widths, strict=True)),
             file=output,
         )
     if luck:
-        click.echo(
-            f"* tie settled by lot or seed, not by play: {', '.join(luck)} "
-            "(decided_by in --csv/--json)",
-            file=output,
+        note = f"* tie settled by lot or seed, not by play: {', '.join(luck)} "
+        click.echo(_wrap(note + "(decided_by in --csv/--json)"), file=output)
+    if short:
+        names = ", ".join(
+            f"{SHORT_HEADERS[tb]} = {TIEBREAK_HEADERS[tb]}"
+            for tb in tbs
+            if SHORT_HEADERS[tb] != TIEBREAK_HEADERS[tb]
         )
+        if names:
+            click.echo(_wrap(f"columns: {names}"), file=output)
+
+
+def _wrap(text: str) -> str:
+    """A note under the table, wrapped to :data:`WIDTH` columns like the table."""
+    import textwrap
+
+    return textwrap.fill(text, WIDTH, subsequent_indent="  ", break_on_hyphens=False)
+
+
+def _columns(
+    t: Tournament, rows: Sequence[Any], tbs: Sequence[str], short: bool, game_points: bool
+) -> tuple[list[str], list[list[str]]]:
+    """The table's columns after the player: headers and one cell per row each."""
+    s = t.settings
+    assert s is not None
+    lives = s.format == "lives"
+    bought = lives and bool(s.options.get("buy_back"))
+    columns: list[tuple[str, list[str]]] = [
+        ("pts", [str(r.points) for r in rows]),
+        ("W-L", [f"{r.wins + r.forfeit_wins}-{r.losses}" for r in rows]),
+    ]
+    if lives:
+        columns.append(("lives", [str(r.lives) if r.lives else "out" for r in rows]))
+    if bought:
+        columns.append(("bought", [str(r.lives_bought) for r in rows]))
+    columns.append(("Bummerl", [f"{r.bummerl_won}:{r.bummerl_lost}" for r in rows]))
+    if game_points:
+        columns.append(("game pts", [f"{r.gp_won}:{r.gp_lost}" for r in rows]))
+    headers = SHORT_HEADERS if short else TIEBREAK_HEADERS
+    columns += [(headers[tb], [_number(r.tiebreaks.get(tb)) for r in rows]) for tb in tbs]
+    return [h for h, _ in columns], [c for _, c in columns]
 
 
 def _luck_marks(rows: Sequence[Any]) -> tuple[set[int], list[str]]:
@@ -231,6 +368,21 @@ TIEBREAK_HEADERS = {
     "seed": "seed",
     "lot": "lot",
 }
+#: Shorter headers, for a table that would not fit :data:`WIDTH` columns otherwise.
+SHORT_HEADERS = {
+    "bummerl_diff": "B+/-",
+    "game_point_diff": "GP+/-",
+    "game_points": "GP won",
+    "direct_encounter": "H2H",
+    "buchholz": "Buchh",
+    "buchholz_cut1": "Buchh-1",
+    "median_buchholz": "med.Buchh",
+    "sonneborn_berger": "S-B",
+    "wins": "wins",
+    "schneider": "Schn",
+    "seed": "seed",
+    "lot": "lot",
+}
 
 
 def _number(value: Any) -> str:
@@ -247,10 +399,38 @@ def _number(value: Any) -> str:
 @tournament_option
 @cli_errors
 def bracket(tournament_id: str | None) -> None:
-    """The knockout bracket as it stands."""
+    """The knockout bracket as it stands; before round 1, the draw the seeding gives."""
     from tournament.domain.pairing import bracket_of
+    from tournament.domain.progress import bracket_preview
 
     t = get_service().state(tournament_id_of(tournament_id))
-    if bracket_of(t) is None:
-        raise click.ClickException("bracket: this tournament has no knockout bracket yet (T-round)")
-    print_bracket(t, None)
+    s = t.settings
+    assert s is not None
+    if bracket_of(t) is not None:
+        print_bracket(t, None)
+        return
+    preview = bracket_preview(t)
+    if preview is not None:
+        click.echo(
+            "Draw preview from today's seeding and check-ins: nothing is drawn yet; "
+            "`tournament round start` draws round 1 from them"
+        )
+        print_bracket(t, None, preview=preview)
+        return
+    raise click.ClickException(f"bracket: {_no_bracket(t)} (T-format)")
+
+
+def _no_bracket(t: Tournament) -> str:
+    """Why there is no bracket to print, in the format's terms."""
+    s = t.settings
+    assert s is not None
+    if s.format == "lives":
+        return "the lives format has no bracket: every round is drawn afresh (`round show`)"
+    if s.format in ("swiss", "round_robin"):
+        return f"a {s.format.replace('_', ' ')} has no bracket: see `tournament standings`"
+    if s.format == "groups_knockout":
+        return (
+            "the knockout bracket is drawn from the group tables when the group stage is "
+            "complete; until then see `tournament standings`"
+        )
+    return "a knockout draw needs at least 2 players (registered, checked in, not withdrawn)"

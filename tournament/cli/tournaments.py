@@ -25,8 +25,10 @@ from tournament.cli.common import (
     tournament_id_of,
     tournament_option,
 )
-from tournament.cli.describe import tournament_groups
+from tournament.cli.describe import format_words, tournament_groups
+from tournament.cli.eventwords import in_words
 from tournament.domain.pairing import finished, lives_left, places
+from tournament.domain.progress import open_matches
 from tournament.domain.settings import FIRST_DEALER_RULES, FORMATS, TIEBREAKS, WITHDRAWAL_POLICIES
 from tournament.domain.standings import standings as compute_standings
 from tournament.domain.state import Tournament
@@ -50,6 +52,13 @@ from tournament.domain.state import Tournament
 @click.option(
     "--withdrawal", type=click.Choice(WITHDRAWAL_POLICIES), default="forfeit", show_default=True
 )
+@click.option(
+    "--late-entry-score",
+    type=click.Choice(["0", "bye"]),
+    default="0",
+    show_default=True,
+    help="Swiss: what a late entry scores for each round it missed (0, or a bye each)",
+)
 @click.option("--seed", type=int, help="master seed of every draw [default: drawn and recorded]")
 @click.option(
     "--option", "options", multiple=True, help="format option KEY=VALUE (rounds=5, groups=4, ...)"
@@ -70,6 +79,7 @@ def create(
     forfeit_score: str | None,
     bye_score: str | None,
     withdrawal: str,
+    late_entry_score: str,
     seed: int | None,
     options: Sequence[str],
     actor: str,
@@ -97,6 +107,7 @@ def create(
         "variants": list(variants),
         "schneiderbummerl": schneiderbummerl,
         "withdrawal": withdrawal,
+        "late_entry_score": late_entry_score,
         "seed": seed,
         "options": parsed,
     }
@@ -162,9 +173,12 @@ def show(tournament_id: str | None) -> None:
     s = t.settings
     assert s is not None
     click.echo(f"{s.name} ({t.id}) {s.date} {s.venue}".rstrip())
-    click.echo(f"format {s.format} {dict(s.options)}; best of {s.best_of} Bummerl")
+    click.echo(f"format: {format_words(t)}; best of {s.best_of} Bummerl")
     if s.format == "lives":
         click.echo(_buy_back_rule(s.options))
+    if s.format == "swiss":
+        missed = "a bye each" if s.late_entry_score == "bye" else "0 (no bye)"
+        click.echo(f"late entries: each round missed scores {missed}")
     click.echo(
         f"variants: {', '.join(s.variants) or 'none'}; "
         f"Schneiderbummerl {'on' if s.schneiderbummerl else 'off'}"
@@ -181,6 +195,11 @@ def show(tournament_id: str | None) -> None:
         f"{len(t.players)} players, round {t.current_round}, "
         f"{done}/{len(t.matches)} matches decided, {t.version} events"
     )
+    reopened = [m.match_id for m in open_matches(t) if m.round < t.current_round]
+    if reopened:
+        click.echo(
+            f"open again after a correction (round start waits for them): {', '.join(reopened)}"
+        )
     flagged = [m.match_id for m in t.matches.values() if m.flags]
     if flagged:
         click.echo(f"flagged matches (see `results show`): {', '.join(flagged)}")
@@ -234,22 +253,43 @@ def _print_podium(title: str, rows: Sequence[Any]) -> None:
 @tournament_option
 @click.option("--limit", type=int, default=50, show_default=True)
 @click.option("--action", help="only the events of one action: its id as shown, or longer")
+@click.option("--json", "as_json", is_flag=True, help="the stored events as JSON, one per line")
 @cli_errors
-def log(tournament_id: str | None, limit: int, action: str | None) -> None:
-    """The latest events, numbered (the numbers --as-of takes). The action column is the
-    start of the correlation id that links every event one command appended."""
-    events = get_service().events(tournament_id_of(tournament_id))
+def log(tournament_id: str | None, limit: int, action: str | None, as_json: bool) -> None:
+    """The latest events, numbered (the numbers --as-of takes), each in words. The action
+    column is the start of the correlation id that links every event one command
+    appended; --json prints the stored payloads as they are."""
+    tid = tournament_id_of(tournament_id)
+    service = get_service()
+    events = service.events(tid)
     if action:
         events = [e for e in events if _correlation(e).startswith(action.strip().lower())]
         if not events:
             raise click.ClickException(f"action: no event belongs to an action {action!r}")
-    for e in events[-limit:]:
+    shown = events[-limit:] if limit > 0 else []
+    if as_json:
+        for e in shown:
+            record = {
+                "event": e.version,
+                "recorded_at": e.recorded_at.isoformat(),
+                "type": e.type,
+                "metadata": dict(e.metadata),
+                "payload": dict(e.payload),
+            }
+            click.echo(json.dumps(record, ensure_ascii=False))
+        return
+    t = service.state(tid)
+    kind = max((len(e.type) for e in shown), default=4)
+    click.echo(
+        f"{'event':>6} {'recorded':19} {'action':8} {'actor':12} {'source':6} "
+        f"{ljust('type', kind)} what"
+    )
+    for e in shown:
         who = e.metadata.get("actor", "")
         source = e.metadata.get("source", "")
         click.echo(
             f"{e.version:6} {e.recorded_at:%Y-%m-%d %H:%M:%S} {_correlation(e)[:8] or '-':8} "
-            f"{who:12} {source:6} {e.type} "
-            f"{json.dumps(dict(e.payload), ensure_ascii=False)[:100]}"
+            f"{who:12} {source:6} {ljust(e.type, kind)} {in_words(t, e.type, e.payload)}"
         )
 
 

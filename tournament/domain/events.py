@@ -30,6 +30,8 @@ from tournament.eventstore.registry import Upcaster, register_event_type
 TOURNAMENT_CREATED: Final = "tournament.created"
 PLAYER_REGISTERED: Final = "player.registered"
 PLAYER_CHECKED_IN: Final = "player.checked_in"
+PLAYER_CHECKED_OUT: Final = "player.checked_out"
+PLAYER_EDITED: Final = "player.edited"
 PLAYER_WITHDRAWN: Final = "player.withdrawn"
 PLAYERS_SEEDED: Final = "players.seeded"
 LIFE_BOUGHT: Final = "player.life_bought"
@@ -53,6 +55,8 @@ SCHEMA_VERSIONS: Final[Mapping[str, int]] = {
     TOURNAMENT_CREATED: 1,
     PLAYER_REGISTERED: 1,
     PLAYER_CHECKED_IN: 1,
+    PLAYER_CHECKED_OUT: 1,
+    PLAYER_EDITED: 1,
     PLAYER_WITHDRAWN: 1,
     PLAYERS_SEEDED: 1,
     LIFE_BOUGHT: 1,

@@ -92,6 +92,20 @@ def explain(error: EngineError, engine: Match, hand: HandResult, labels: Sequenc
     return f"{where(engine)}: {text} ({error.rule})"
 
 
+def schneider_note(summary: Summary, schneiderbummerl: bool = True) -> str:
+    """Why a score like 3:0 in a best of 3 is right: each Schneiderbummerl counted 2 (R19).
+
+    >>> schneider_note(Summary(True, 0, (3, 0), (14, 0), (1, 0)))
+    ' (a Schneiderbummerl counts 2, R19)'
+    """
+    count = sum(summary.schneider)
+    if not count or not schneiderbummerl or summary.forfeit:
+        return ""
+    if count == 1:
+        return " (a Schneiderbummerl counts 2, R19)"
+    return f" ({count} Schneiderbummerl, each counts 2, R19)"
+
+
 class Summary(NamedTuple):
     """What a match contributes to the standings, per seat (a, b)."""
 
@@ -355,8 +369,10 @@ class MatchState:
             raise DomainError(
                 "result",
                 "R20",
-                f"match {self.match_id} is decided ({self.labels[engine.winner or 0]} won "
-                f"{max(a, b)}:{min(a, b)} Bummerl); nothing is entered after that",
+                f"match {self.match_id} is decided: {self.labels[engine.winner or 0]} won "
+                f"{max(a, b)}:{min(a, b)} Bummerl"
+                f"{schneider_note(self.summary, self.schneiderbummerl)}; nothing is entered "
+                "after that",
             )
 
     def trial(self, entries: Iterable[Entry], first_dealer: int | None = None) -> MatchState:

@@ -89,7 +89,13 @@ def games(t: Tournament) -> list[fm.Game]:
 
 
 def byes(t: Tournament) -> list[fm.Bye]:
-    return [fm.Bye(r.number, str(p)) for r in t.rounds for p in r.byes]
+    """The byes so far as the bye rule counts them: every round's byes, and every round a
+    late entry missed. A missed round is not a bye in the scores (unless the entry scores
+    it as one), but the late entry has sat out already: it is the last choice for the bye,
+    not the first just because it has none (T-late-entry, docs/tournaments.md)."""
+    out = [fm.Bye(r.number, str(p)) for r in t.rounds for p in r.byes]
+    out += [fm.Bye(n, str(p.id)) for p in t.players.values() for n in range(1, p.missed + 1)]
+    return out
 
 
 def frozen(t: Tournament, key: str) -> Any:
@@ -517,6 +523,8 @@ def finished(t: Tournament) -> bool:
     further round to draw (every format says so by refusing the next draw)."""
     if t.settings is None or not t.rounds or not t.round_complete():
         return False
+    if any(not t.settled(m) for m in t.matches.values()):
+        return False  # a match of an earlier round open again after a correction
     number = t.current_round + 1
     try:
         next_draw(t, number, round_seed(t.settings.seed, number), {})

@@ -30,6 +30,7 @@ from typing import Any
 
 from tournament.domain.errors import DomainError
 from tournament.domain.events import EventLike
+from tournament.domain.matchstate import schneider_note
 from tournament.domain.pairing import (
     bracket_of,
     bracket_results,
@@ -42,10 +43,14 @@ from tournament.domain.pairing import (
     void_command,
     withdrawn,
 )
+from tournament.domain.progress import draw_refusal, still_needed
 from tournament.domain.standings import Row, standings
 from tournament.domain.state import Tournament, fold
 from tournament.formats.bracket import bracket_state
 from tournament.formats.model import FormatError
+
+#: Places at the top of the standings whose every change the preview names.
+TOP = 8
 
 
 @dataclasses.dataclass(frozen=True)
@@ -57,6 +62,8 @@ class Preview:
     bracket: list[str]  # bracket slots that would change
     standings: list[dict[str, Any]]  # every player whose standings line changes
     next_round: list[str]  # how the next round's draw would change (not drawn yet)
+    #: Matches the change leaves undecided again, with what they still need.
+    reopened: list[str] = dataclasses.field(default_factory=list)
 
     @property
     def empty(self) -> bool:
@@ -64,7 +71,11 @@ class Preview:
             self.matches or self.flagged or self.bracket or self.standings or self.next_round
         )
 
-    def lines(self) -> list[str]:
+    def lines(self, top: int = TOP) -> list[str]:
+        """The preview for the organiser: every change to the matches, flags and bracket;
+        in the standings the lines that matter (the players of the match, players changing
+        score group, the top ``top`` places) and the rest in a sentence; the next round's
+        draw as a table of old -> new pairings."""
         out = []
         for m in self.matches:
             change = (
@@ -73,24 +84,59 @@ class Preview:
                 else (f"{m['before']} -> {m['after']}")
             )
             out.append(f"match {m['match_id']} ({m['players']}): {change}")
+        out += self.reopened
         out += [f"flag: {f}" for f in self.flagged]
         out += [f"bracket: {b}" for b in self.bracket]
-        out += [f"standings: {s['name']} ({s['player_id']}): {', '.join(s['changes'])}"
-                for s in self.standings]  # fmt: skip
-        out += [f"next round: {n}" for n in self.next_round]
+        out += self._standings_lines(top)
+        if self.next_round:
+            out.append(f"next round: {self.next_round[0]}")
+            out += [f"  {line}" for line in self.next_round[1:]]
         return out or ["nothing else changes"]
+
+    def _standings_lines(self, top: int) -> list[str]:
+        focus = {pid for m in self.matches for pid in m.get("player_ids", ())}
+        out: list[str] = []
+        shifts: list[int] = []  # places moved by players summed up in one sentence
+        quiet = 0  # players who keep their place and points: only tie-breaks change
+        what: dict[str, None] = {}  # ... and which
+        for s in self.standings:
+            before, after = s["rank_before"], s["rank_after"]
+            if (
+                s["player_id"] in focus
+                or before is None
+                or s["points_before"] != s["points_after"]
+                or min(before, after) <= top
+            ):
+                out.append(f"standings: {s['name']} ({s['player_id']}): {', '.join(s['changes'])}")
+            elif before != after:
+                shifts.append(abs(after - before))
+            else:
+                quiet += 1
+                what.update(dict.fromkeys(field for field, _, _ in s["fields"]))
+        if shifts:
+            most = max(shifts)
+            by = "by one place" if most == 1 else "by one or two places"
+            by = by if most <= 2 else f"by up to {most} places"
+            others = "other player moves" if len(shifts) == 1 else "other players move"
+            out.append(f"standings: {len(shifts)} {others} {by}")
+        if quiet:
+            whose = "other player's" if quiet == 1 else "other players'"
+            out.append(f"standings: {quiet} {whose} {', '.join(what)} change, not their places")
+        return out
 
 
 def preview(events: Sequence[EventLike], new: Sequence[EventLike]) -> Preview:
     """Fold ``events`` with and without ``new`` and list the differences."""
     before = fold(events)
     after = fold([*events, *new])
+    matches = _matches(before, after, new)
     return Preview(
-        _matches(before, after, new),
+        matches,
         _flags(before, after),
         _bracket_changes(before, after),
         _standings_changes(before, after),
         _next_round(before, after),
+        _reopened(before, after, [m["match_id"] for m in matches]),
     )
 
 
@@ -111,6 +157,7 @@ def _matches(
         {
             "match_id": mid,
             "players": " v ".join(after.matches[mid].labels),
+            "player_ids": list(after.matches[mid].players),
             "before": _describe(before, mid),
             "after": _describe(after, mid),
         }
@@ -136,7 +183,22 @@ def _describe(t: Tournament, match_id: str) -> str:
         return f"open, {score}"
     if m.winner is None:
         return "both absent, a loss for each"
-    return f"{t.label(m.winner)} wins{' by forfeit' if s.forfeit else ''}, {score}"
+    how = " by forfeit" if s.forfeit else ""
+    return f"{t.label(m.winner)} wins{how}, {score}{schneider_note(s, m.schneiderbummerl)}"
+
+
+def _reopened(before: Tournament, after: Tournament, match_ids: Sequence[str]) -> list[str]:
+    """The matches the change leaves undecided again: what each needs, and that no round
+    is drawn until then (T-round)."""
+    out = []
+    for mid in match_ids:
+        m = after.matches[mid]
+        if before.matches[mid].decided and not after.settled(m):
+            out.append(
+                f"match {mid} is open again: {still_needed(m)} (`round start` refuses the "
+                "next round until it is decided)"
+            )
+    return out
 
 
 def _flags(before: Tournament, after: Tournament) -> list[str]:
@@ -206,8 +268,13 @@ def _standings_changes(before: Tournament, after: Tournament) -> list[dict[str, 
     out = []
     for r in _table(after).values():
         old = old_rows.get(r.player_id)
-        changes = _row_changes(old, r)
-        if changes:
+        fields = _row_fields(old, r)
+        changes = (
+            [f"{what} {a} -> {b}" for what, a, b in fields]
+            if old is not None
+            else [f"new in the standings at rank {r.rank}"]
+        )
+        if fields or old is None:
             out.append(
                 {
                     "player_id": r.player_id,
@@ -217,15 +284,16 @@ def _standings_changes(before: Tournament, after: Tournament) -> list[dict[str, 
                     "points_before": old.points if old else None,
                     "points_after": r.points,
                     "changes": changes,
+                    "fields": fields,
                 }
             )
     return out
 
 
-def _row_changes(old: Row | None, new: Row) -> list[str]:
-    """What changes in one standings line, in the table's words (``rank 3 -> 1``)."""
+def _row_fields(old: Row | None, new: Row) -> list[tuple[str, str, str]]:
+    """What changes in one standings line, in the table's words: (what, before, after)."""
     if old is None:
-        return [f"new in the standings at rank {new.rank}"]
+        return []
     fields = [
         ("rank", old.rank, new.rank),
         ("points", old.points, new.points),
@@ -236,10 +304,23 @@ def _row_changes(old: Row | None, new: Row) -> list[str]:
         ("Schneider", old.schneider, new.schneider),
     ]  # fmt: skip
     fields += [
-        (tb.replace("_", " "), _value(old.tiebreaks.get(tb)), _value(value))
+        (
+            _TIEBREAK_WORDS.get(tb, tb.replace("_", " ")),
+            _value(old.tiebreaks.get(tb)),
+            _value(value),
+        )
         for tb, value in new.tiebreaks.items()
     ]
-    return [f"{what} {a} -> {b}" for what, a, b in fields if a != b]
+    return [(what, str(a), str(b)) for what, a, b in fields if a != b]
+
+
+#: Tie-breaks named as the organiser knows them (the rest: their id in words).
+_TIEBREAK_WORDS = {
+    "buchholz": "Buchholz",
+    "buchholz_cut1": "Buchholz cut 1",
+    "median_buchholz": "median Buchholz",
+    "sonneborn_berger": "Sonneborn-Berger",
+}
 
 
 def _wl(r: Row) -> str:
@@ -263,37 +344,43 @@ def _value(value: float | None) -> str:
 
 # --- the next draw ----------------------------------------------------------------------------
 def _next_round(before: Tournament, after: Tournament) -> list[str]:
-    """The next round's draw before and after, when the current round is complete."""
-    if not after.rounds or not after.round_complete() or before.settings is None:
-        return []
+    """The next round's draw before and after, when the current round is complete: a
+    heading, then one line per table that changes (old pairing -> new pairing) and the
+    bye."""
+    if not after.rounds or draw_refusal(after) or before.settings is None:
+        return []  # not drawable yet: an open match (T-round)
     number = after.current_round + 1
-    seed = round_seed(before.settings.seed, number)
+    seed = round_seed(before.settings.seed, number, redraw=len(before.cancellations))
     try:
         old = next_draw(before, number, seed, {})
         new = next_draw(after, number, seed, {})
     except (DomainError, FormatError):
         return []
-    old_pairs = {frozenset(p.players) for p in old.pairing.pairings}
-    new_pairs = {frozenset(p.players) for p in new.pairing.pairings}
-    out = []
-    gone = sorted(_pairs(after, old_pairs - new_pairs))
-    come = sorted(_pairs(after, new_pairs - old_pairs))
-    if gone or come:
-        out.append(
-            f"{len(come)} pairing(s) of round {number} would change: "
-            f"{_listed(come)} instead of {_listed(gone)}"
-        )
+    was = {p.table: p for p in old.pairing.pairings}
+    now = {p.table: p for p in new.pairing.pairings}
+    rows = []
+    for table in sorted(set(was) | set(now)):
+        a, b = was.get(table), now.get(table)
+        if a is None or b is None or set(a.players) != set(b.players):
+            rows.append((f"table {table:>3}", _pairing(after, a), _pairing(after, b)))
     if set(old.pairing.byes) != set(new.pairing.byes):
-        was = ", ".join(_name(after, p) for p in old.pairing.byes) or "nobody"
-        now = ", ".join(_name(after, p) for p in new.pairing.byes) or "nobody"
-        out.append(f"the bye of round {number} would go to {now} instead of {was}")
-    return out
+        rows.append(("bye      ", _names(after, old.pairing.byes), _names(after, new.pairing.byes)))
+    if not rows:
+        return []
+    tables = sum(1 for where, _, _ in rows if where.startswith("table"))
+    changes = f"{tables} of {len(now)} tables" if tables else "the bye"
+    if tables and len(rows) > tables:
+        changes += " and the bye"
+    wide = max(len(old_) for _, old_, _ in rows)
+    return [
+        f"round {number} would be drawn differently at {changes} (old pairing -> new pairing):",
+        *(f"{where}  {old_}{' ' * (wide - len(old_))}  ->  {new_}" for where, old_, new_ in rows),
+    ]
 
 
-def _pairs(t: Tournament, pairs: set[frozenset[str]]) -> list[str]:
-    return [" v ".join(_name(t, p) for p in sorted(pair, key=int)) for pair in pairs]
+def _pairing(t: Tournament, p: Any) -> str:
+    return "-" if p is None else f"{_name(t, p.player_a)} v {_name(t, p.player_b)}"
 
 
-def _listed(items: list[str], most: int = 10) -> str:
-    more = f" and {len(items) - most} more" if len(items) > most else ""
-    return ", ".join(items[:most]) + more
+def _names(t: Tournament, players: Sequence[str]) -> str:
+    return ", ".join(_name(t, p) for p in players) or "nobody"

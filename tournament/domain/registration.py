@@ -24,6 +24,7 @@ from typing import Any
 from tournament.domain import events as ev
 from tournament.domain.errors import ConflictError, DomainError, NotFoundError
 from tournament.domain.settings import Settings
+from tournament.domain.settings import missed_rounds_score as score_of_missed_rounds
 from tournament.domain.state import Player, Tournament
 from tournament.eventstore.api import NewEvent
 
@@ -82,22 +83,15 @@ def register_player(
     club: str = "",
     category: str = "",
     rating: int | None = None,
+    missed_rounds_score: str | None = None,
     actor: str | None = None,
 ) -> list[NewEvent]:
-    """Register a player under the next start number; after round 1 it is a late entry."""
+    """Register a player under the next start number; after round 1 it is a late entry,
+    which scores ``missed_rounds_score`` (``0`` or ``bye``; default: the tournament's
+    ``late_entry_score``) for each round drawn before it entered (T-late-entry)."""
     settings = require_created(t)
-    name = " ".join(nfc(name).split())
-    if not name:
-        raise DomainError("name", "T-player", "a player needs a name")
-    club, category = nfc(club).strip(), nfc(category).strip()
-    for other in t.players.values():
-        if same_text(other.name, name) and same_text(other.club, club):
-            where = f" ({club})" if club else ""
-            raise ConflictError(
-                "name", "T-player", f"{name}{where} is already registered as player {other.id}"
-            )
-    if rating is not None and not (0 <= rating <= 4000):
-        raise DomainError("rating", "T-player", f"a rating is between 0 and 4000, not {rating}")
+    name, club, category = player_fields(t, name, club, category)
+    check_rating(rating)
     late = t.current_round > 0
     if late and settings.format in FIXED_FIELD:
         raise ConflictError(
@@ -105,6 +99,12 @@ def register_player(
             "T-late-entry",
             f"the {settings.format.replace('_', ' ')} draw is fixed once round 1 has started; "
             "late entry is possible in Swiss only",
+        )
+    if missed_rounds_score is not None and not late:
+        raise DomainError(
+            "missed_rounds_score",
+            "T-late-entry",
+            f"{name} is not a late entry: round 1 is not drawn yet, so no round is missed",
         )
     payload: dict[str, Any] = {"player_id": max(t.players, default=0) + 1, "name": name}
     if club:
@@ -115,7 +115,40 @@ def register_player(
         payload["rating"] = rating
     if late:
         payload["late"] = True
+        payload["missed_rounds"] = t.current_round
+        payload["missed_rounds_score"] = (
+            settings.late_entry_score
+            if missed_rounds_score is None
+            else score_of_missed_rounds(missed_rounds_score, "missed_rounds_score")
+        )
     return [ev.make_event(ev.PLAYER_REGISTERED, payload, actor=actor)]
+
+
+def player_fields(
+    t: Tournament, name: str, club: str = "", category: str = "", *, player_id: int | None = None
+) -> tuple[str, str, str]:
+    """A player's name, club and category as they are stored (NFC, spaces collapsed),
+    checked the same way for a registration and a correction (``players edit``): a name is
+    required, and nobody else (``player_id`` is the player being corrected) may have the
+    same name at the same club."""
+    name = " ".join(nfc(name).split())
+    if not name:
+        raise DomainError("name", "T-player", "a player needs a name")
+    club, category = nfc(club).strip(), nfc(category).strip()
+    for other in t.players.values():
+        if other.id == player_id:
+            continue
+        if same_text(other.name, name) and same_text(other.club, club):
+            where = f" ({club})" if club else ""
+            raise ConflictError(
+                "name", "T-player", f"{name}{where} is already registered as player {other.id}"
+            )
+    return name, club, category
+
+
+def check_rating(rating: int | None) -> None:
+    if rating is not None and not (0 <= rating <= 4000):
+        raise DomainError("rating", "T-player", f"a rating is between 0 and 4000, not {rating}")
 
 
 def nfc(text: str) -> str:
@@ -162,19 +195,23 @@ def seed_players(
     actor: str | None = None,
 ) -> list[NewEvent]:
     """Seed by rating (highest first; unrated last, by start number) or by hand (``order``
-    lists every registered player once, top seed first). Only before round 1."""
+    lists every registered player once, top seed first). Only before round 1. Withdrawn
+    players are never drawn, so they are not seeded: a manual order need not list them
+    (listed, they are left out)."""
     require_created(t)
     if t.current_round > 0:
         raise ConflictError("seeding", "T-seeding", "seeding is fixed once round 1 has started")
+    active = [pid for pid, p in t.players.items() if p.active]
     if method == "rating":
-        ranked = sorted(t.players, key=lambda pid: (-(t.players[pid].rating or -1), pid))
+        ranked = rating_order(t, active)
     elif method == "manual":
         ranked = list(order or ())
         for pid in ranked:
             player(t, pid, "order")
-        missing = sorted(set(t.players) - set(ranked))
         if len(set(ranked)) != len(ranked):
             raise DomainError("order", "T-seeding", "a player is listed twice")
+        ranked = [pid for pid in ranked if t.players[pid].active]
+        missing = sorted(set(active) - set(ranked))
         if missing:
             raise DomainError(
                 "order",
@@ -188,6 +225,111 @@ def seed_players(
     source = ev.SYSTEM if method == "rating" else ev.PAPER  # computed, or typed by hand
     payload = {"method": method, "order": ranked}
     return [ev.make_event(ev.PLAYERS_SEEDED, payload, actor=actor, source=source)]
+
+
+def rating_order(
+    t: Tournament, players: Sequence[int], ratings: Mapping[int, int | None] | None = None
+) -> list[int]:
+    """``players`` by rating, highest first; unrated last, by start number. ``ratings``
+    overrides some players' ratings (what a correction would make them)."""
+    rated = {pid: t.players[pid].rating for pid in players} | dict(ratings or {})
+    return sorted(players, key=lambda pid: (-(rated[pid] or -1), pid))
+
+
+#: What ``players edit`` may correct, and until when: the rating decides seeding and with it
+#: the round-1 pairings, so it is fixed once round 1 is drawn; the rest only names players.
+EDITABLE = ("name", "club", "category", "rating")
+FIXED_AT_ROUND_1 = ("rating",)
+
+
+def edit_player(
+    t: Tournament,
+    player_id: int,
+    changes: Mapping[str, Any],
+    *,
+    actor: str | None = None,
+) -> list[NewEvent]:
+    """Correct a player's details (``player.edited``, with what it replaces): name, club and
+    category at any time, the rating before round 1 only (T-seeding). The same checks as a
+    registration. When the players were seeded by rating, the seeding follows the new
+    rating (a new ``players.seeded`` in the same action); a manual seeding stays as typed."""
+    require_created(t)
+    p = player(t, player_id)
+    unknown = sorted(set(changes) - set(EDITABLE))
+    if unknown:
+        raise DomainError(
+            unknown[0], "T-player", f"a player's {', '.join(EDITABLE)} can be corrected"
+        )
+    if not changes:
+        raise DomainError(
+            "player", "T-player", "say what to correct: --name, --club, --category or --rating"
+        )
+    for key in FIXED_AT_ROUND_1:
+        if key in changes and t.current_round > 0 and changes[key] != getattr(p, key):
+            raise ConflictError(
+                key,
+                "T-seeding",
+                f"the {key} of {t.label(player_id)} is fixed once round 1 is drawn (it decided "
+                "the seeding and the round-1 pairings); name, club and category can still be "
+                "corrected",
+            )
+    name, club, category = player_fields(
+        t,
+        changes.get("name", p.name),
+        changes.get("club", p.club),
+        changes.get("category", p.category),
+        player_id=player_id,
+    )
+    rating = changes.get("rating", p.rating)
+    check_rating(rating)
+    new = {"name": name, "club": club, "category": category, "rating": rating}
+    changed = {k: v for k, v in new.items() if v != getattr(p, k)}
+    if not changed:
+        return []
+    payload = {
+        "player_id": player_id,
+        "changes": changed,
+        "previous": {k: getattr(p, k) for k in changed},
+    }
+    events = [ev.make_event(ev.PLAYER_EDITED, payload, actor=actor)]
+    if "rating" in changed and t.seeding == "rating":
+        active = [pid for pid, x in t.players.items() if x.active]
+        order = rating_order(t, active, {player_id: rating})
+        events.append(
+            ev.make_event(
+                ev.PLAYERS_SEEDED,
+                {"method": "rating", "order": order},
+                actor=actor,
+                source=ev.SYSTEM,  # the seeding by rating, worked out again
+            )
+        )
+    return events
+
+
+def check_out(t: Tournament, player_id: int, *, actor: str | None = None) -> list[NewEvent]:
+    """Undo a check-in (``player.checked_out``) before the player is drawn: a checked-out
+    player is not drawn. Once drawn, the player is withdrawn instead (T-player)."""
+    require_created(t)
+    p = player(t, player_id)
+    if not p.checked_in:
+        return []
+    drawn = next(
+        (
+            r.number
+            for r in t.rounds
+            if player_id in r.byes or any(player_id in t.matches[mid].players for mid in r.matches)
+        ),
+        None,
+    )
+    if drawn is not None:
+        raise ConflictError(
+            "player",
+            "T-player",
+            f"{t.label(player_id)} was drawn in round {drawn}: a check-in is undone before "
+            f"the draw only; if the player has left, withdraw them (tournament players "
+            f"withdraw {player_id})",
+        )
+    return [ev.make_event(ev.PLAYER_CHECKED_OUT, {"player_id": player_id}, actor=actor)]
 
 
 def buy_life(t: Tournament, player_id: int, *, actor: str | None = None) -> list[NewEvent]:

@@ -393,21 +393,53 @@ def scorer_warning(match: MatchState) -> str | None:
 
 
 def absent_warning(
-    t: Tournament, match_ids: Sequence[str], when: str = "will be paired again in the next round"
+    t: Tournament, match_ids: Sequence[str], drawn_in: int | None = None
 ) -> list[str]:
     """Double no-shows among ``match_ids`` whose players are still in the tournament: the
-    draw pairs them again (nothing withdraws a player but the organiser), so say so."""
+    draw pairs them again (nothing withdraws a player but the organiser), each against a
+    new opponent, so say so; ``drawn_in``: the round just drawn, whose matches are named."""
     out = []
     for mid in dict.fromkeys(match_ids):
         m = t.matches[mid]
         if not (m.summary.forfeit and m.summary.decided and m.winner is None):
             continue
         still_in = [p for p in m.players if t.players[p].active]
-        if still_in:
-            names = " and ".join(t.label(p) for p in still_in)
-            cmds = ", ".join(f"`tournament players withdraw {p}`" for p in still_in)
-            out.append(
-                f"match {mid}: both players were absent; {names} {when}; "
-                f"if they have left, withdraw them ({cmds})"
-            )
+        if not still_in:
+            continue
+        names = " and ".join(t.label(p) for p in still_in)
+        both = len(still_in) == 2
+        if drawn_in is None:
+            where = ("are both" if both else "is") + " in the next draw again"
+            if both:  # not "paired again": that reads as with each other
+                where += (
+                    " (each on their own: a double no-show is no game played, so the draw "
+                    "may also pair them together again)"
+                )
+                both = False
+        else:
+            now = [_match_in(t, p, drawn_in) for p in still_in]
+            where = ("are both" if both else "is") + f" drawn again in round {drawn_in}"
+            if both and now[0] == now[1]:  # they never played: the draw may repeat it
+                where = (
+                    f"are paired with each other again in round {drawn_in} ({now[0]}): a "
+                    "double no-show is no game played"
+                )
+                both = False
+            else:
+                where += f" ({' and '.join(now)})"
+        if both:
+            where += ", each against a new opponent"
+        cmds = ", ".join(f"`tournament players withdraw {p}`" for p in still_in)
+        out.append(
+            f"match {mid}: both players were absent; {names} {where}; "
+            f"if they have left, withdraw them ({cmds})"
+        )
     return out
+
+
+def _match_in(t: Tournament, player_id: int, number: int) -> str:
+    """Where a player is in round ``number``: its match id, ``bye`` or ``not drawn``."""
+    r = t.rounds[number - 1]
+    if player_id in r.byes:
+        return "bye"
+    return next((mid for mid in r.matches if player_id in t.matches[mid].players), "not drawn")

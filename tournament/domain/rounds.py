@@ -35,6 +35,8 @@ from tournament.domain.pairing import (
     slot_match_id,
     withdrawn,
 )
+from tournament.domain.pairing import byes as bye_history
+from tournament.domain.progress import draw_refusal
 from tournament.domain.registration import player, require_created, seed_order
 from tournament.domain.results import forfeit_payload
 from tournament.domain.standings import standings
@@ -59,15 +61,11 @@ def start_round(
     player A) overrides the format's draw: it is recorded with a warning for every format
     rule it breaks. ``fixed_tables`` pins players to tables (e.g. accessibility)."""
     settings = require_created(t)
-    if t.current_round and not t.round_complete():
-        open_ids = [mid for mid in t.rounds[-1].matches if not t.settled(t.matches[mid])]
-        more = f" and {len(open_ids) - 8} more" if len(open_ids) > 8 else ""
-        raise ConflictError(
-            "round",
-            "T-round",
-            f"round {t.current_round} is not complete: no result yet for "
-            f"{', '.join(open_ids[:8])}{more}",
-        )
+    # Never over an open match of any round: one a correction reopened, or a result entered
+    # in an earlier round, would change who should have met whom (T-round).
+    refusal = draw_refusal(t)
+    if refusal:
+        raise ConflictError("round", "T-round", refusal)
     if len(eligible(t)) < 2:
         if t.current_round:
             raise ConflictError(
@@ -326,7 +324,7 @@ def override_warnings(
         manual,
         active=active,
         games=games(t),
-        byes=[fm.Bye(r.number, str(p)) for r in t.rounds for p in r.byes],
+        byes=bye_history(t),
         withdrawn=withdrawn(t),
         eliminated=eliminated,
         bye_rule="lowest" if settings.format == "swiss" else "fewest",

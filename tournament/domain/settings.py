@@ -35,6 +35,9 @@ BEST_OF: Final = (1, 3, 5, 7)
 FIRST_DEALER_RULES: Final = ("higher_seed", "seeded_draw", "as_entered", "balanced")
 #: What happens to the remaining matches of a withdrawn player.
 WITHDRAWAL_POLICIES: Final = ("forfeit", "drop")
+#: What a late entry (Swiss) scores for each round drawn before it entered: ``zero`` (an
+#: unplayed round: no point, no Bummerl) or ``bye`` (each missed round scored as a bye).
+LATE_ENTRY_SCORES: Final = ("zero", "bye")
 TIEBREAKS: Final = (
     "bummerl_diff",
     "game_point_diff",
@@ -81,6 +84,8 @@ class Settings:
     forfeit_score: tuple[int, int] = (2, 0)
     bye_score: tuple[int, int] = (2, 0)
     withdrawal: WithdrawalPolicy = "forfeit"
+    #: What a late entry scores for each round it missed (LATE_ENTRY_SCORES).
+    late_entry_score: str = "zero"
     #: Master seed of every draw of the tournament (lots, first dealers, pairings).
     seed: int = 0
 
@@ -158,6 +163,7 @@ class Settings:
             withdrawal="drop"
             if _choice(data, "withdrawal", WITHDRAWAL_POLICIES, "forfeit") == "drop"
             else "forfeit",
+            late_entry_score=_late_entry_score(data, fmt),
             seed=seed,
         )
 
@@ -176,6 +182,36 @@ def _choice(data: Mapping[str, Any], key: str, allowed: Sequence[str], default: 
     if value not in allowed:
         raise DomainError(key, "T-settings", f"{value!r} is not one of {', '.join(allowed)}")
     return str(value)
+
+
+def missed_rounds_score(value: object, field: str = "late_entry_score") -> str:
+    """What a late entry scores per missed round, as stored: ``zero`` or ``bye`` (typed
+    ``0``, ``zero`` or ``bye``).
+
+    >>> missed_rounds_score("0"), missed_rounds_score(" Bye ")
+    ('zero', 'bye')
+    """
+    text = str(value).strip().lower()
+    text = "zero" if text == "0" else text
+    if text not in LATE_ENTRY_SCORES:
+        raise DomainError(
+            field,
+            "T-late-entry",
+            f"{value!r} is not 0 or bye (what a late entry scores for each round it missed)",
+        )
+    return text
+
+
+def _late_entry_score(data: Mapping[str, Any], fmt: str) -> str:
+    score = missed_rounds_score(data.get("late_entry_score") or "zero")
+    if score != "zero" and fmt != "swiss":
+        raise DomainError(
+            "late_entry_score",
+            "T-late-entry",
+            f"only a Swiss takes late entries; a {fmt.replace('_', ' ')} has no missed rounds "
+            "to score",
+        )
+    return score
 
 
 def _score(

@@ -46,6 +46,8 @@ class Player:
     late: bool = False
     withdrawn: int | None = None  # the last round the player was in, once withdrawn
     lives_bought: int = 0
+    missed: int = 0  # a late entry: rounds drawn before it entered (T-late-entry)
+    missed_score: str = "zero"  # what each missed round scores: "zero" or "bye"
 
     @property
     def active(self) -> bool:
@@ -110,6 +112,10 @@ class Tournament:
         #: ``round.cancelled`` payloads: rounds drawn, cancelled and (maybe) drawn again.
         self.cancellations: list[dict[str, Any]] = []
         self.buy_backs: list[tuple[int, int]] = []  # (player, before round)
+        self.seeding: str | None = None  # method of the latest seeding (rating, manual)
+        #: Matches a correction made undecided again: match id -> the correction, in words.
+        #: Only what is still unsettled matters (round start names those, T-round).
+        self.reopened: dict[str, str] = {}
         self.version = 0  # events folded (the stream version)
         #: Called with a match id whenever a match's contribution to the standings changes.
         self.on_change: Callable[[str], None] | None = None
@@ -206,18 +212,39 @@ class Tournament:
         old = match.summary
         match.rebuild()
         self._account(match, old)
-        if old.winner != match.summary.winner or old.decided != match.summary.decided:
-            later = [
-                self.matches[mid]
-                for p in match.players
-                for mid in self.player_matches.get(p, [])
-                if self.matches[mid].round > match.round
-            ]
-            for other in later:
-                other.flags.append(
-                    f"result of match {match.match_id} (round {match.round}) changed after this "
-                    f"match was drawn: {why}"
-                )
+        if old.decided and not match.summary.decided:
+            self.reopened[match.match_id] = why
+        flag = f"result of match {match.match_id} (round {match.round}) changed after this "
+        self._changed(match, old, flag + f"match was drawn: {why}")
+
+    def _changed(self, match: MatchState, old: Summary, flag: str) -> None:
+        """Who won ``match`` changed (or whether it is decided): the players' matches of
+        later rounds were drawn on the old result, so they are flagged, not rewritten."""
+        new = match.summary
+        if old.winner == new.winner and old.decided == new.decided:
+            return
+        if new.decided:
+            self.reopened.pop(match.match_id, None)
+        if match.round >= len(self.rounds):
+            return
+        for p in match.players:
+            for mid in self.player_matches.get(p, []):
+                other = self.matches[mid]
+                if other.round > match.round:
+                    other.flags.append(flag)
+
+    def missed_rounds(self, player: Player, rounds: int, sign: int = 1) -> None:
+        """A late entry's missed rounds (``rounds`` of them) added (``sign`` 1) or taken
+        back (-1, a cancelled round): scored as byes when the player's entry says so."""
+        player.missed += sign * rounds
+        if player.missed_score != "bye" or not rounds:
+            return
+        assert self.settings is not None
+        won, lost = self.settings.bye_score
+        stats = self.stats[player.id]
+        stats.byes += sign * rounds
+        stats.bummerl_won += sign * rounds * won
+        stats.bummerl_lost += sign * rounds * lost
 
 
 def fold(events: Iterable[ev.EventLike], upto: int | None = None) -> Tournament:
@@ -249,13 +276,35 @@ def _registered(t: Tournament, p: Mapping[str, Any]) -> None:
     t.stats[pid] = Stats()
     t.player_matches[pid] = []
     t.records[pid] = {}
+    if p.get("late"):
+        player = t.players[pid]
+        player.missed_score = p.get("missed_rounds_score", "zero")
+        t.missed_rounds(player, t.current_round)
 
 
 def _checked_in(t: Tournament, p: Mapping[str, Any]) -> None:
     t.players[p["player_id"]].checked_in = True
 
 
+def _checked_out(t: Tournament, p: Mapping[str, Any]) -> None:
+    t.players[p["player_id"]].checked_in = False
+
+
+def _edited(t: Tournament, p: Mapping[str, Any]) -> None:
+    """A player's details corrected; the matches name the player by the new name."""
+    pid = p["player_id"]
+    player = t.players[pid]
+    for key, value in p["changes"].items():
+        setattr(player, key, value)
+    for mid in t.player_matches.get(pid, []):
+        match = t.matches[mid]
+        labels = list(match.labels)
+        labels[match.seat_of(pid)] = t.label(pid)
+        match.labels = (labels[0], labels[1])
+
+
 def _seeded(t: Tournament, p: Mapping[str, Any]) -> None:
+    t.seeding = p.get("method")
     for player in t.players.values():
         player.seed = None
     for rank, pid in enumerate(p["order"], 1):
@@ -327,6 +376,8 @@ def _round_cancelled(t: Tournament, p: Mapping[str, Any]) -> None:
     for player in t.players.values():
         if player.withdrawn is not None and player.withdrawn >= number:
             player.withdrawn = number - 1
+        if player.late and player.missed >= number:  # entered after this draw: one less
+            t.missed_rounds(player, player.missed - (number - 1), -1)
         if number == 1:  # nobody registered so far came after round 1 was drawn
             player.late = False
     t.cancellations.append(dict(p))
@@ -396,6 +447,11 @@ def _result(kind: str) -> Callable[[Tournament, Mapping[str, Any]], None]:
         old = match.summary
         match.add(Entry(rid, kind, dict(p)))
         t._account(match, old)
+        if match.round < len(t.rounds) or match.match_id in t.reopened:
+            # Entered after a later round was drawn (a match open again after a
+            # correction): the later draws rest on the old result, as after a correction.
+            flag = f"result of match {match.match_id} (round {match.round}) entered after "
+            t._changed(match, old, flag + f"this match was drawn: result {rid}")
 
     return handler
 
@@ -443,6 +499,8 @@ _HANDLERS: dict[str, Callable[[Tournament, Mapping[str, Any]], None]] = {
     ev.TOURNAMENT_CREATED: _created,
     ev.PLAYER_REGISTERED: _registered,
     ev.PLAYER_CHECKED_IN: _checked_in,
+    ev.PLAYER_CHECKED_OUT: _checked_out,
+    ev.PLAYER_EDITED: _edited,
     ev.PLAYERS_SEEDED: _seeded,
     ev.PLAYER_WITHDRAWN: _withdrawn,
     ev.LIFE_BOUGHT: _life_bought,

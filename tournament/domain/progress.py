@@ -1,0 +1,156 @@
+"""Where a tournament stands: the matches still open, what each still needs, and what a
+table of standings at this point is (before round 1, during a round, after it).
+
+``round start`` refuses to draw over an open match of any round (T-round), one a
+correction made undecided again included, and names every one of them; ``results
+missing`` lists them; the standings' heading says which state of the tournament they show.
+
+    >>> from tournament.domain.testing import paired
+    >>> from tournament.domain.state import fold
+    >>> t = fold(paired(players=4))
+    >>> [m.match_id for m in open_matches(t)], Stage.of(t).heading()
+    (['1.1', '1.2'], 'round 1 drawn: 0 of 2 matches decided')
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Sequence
+
+from tournament.domain import events as ev
+from tournament.domain.matchstate import MatchState
+from tournament.domain.pairing import eligible, next_draw, round_seed
+from tournament.domain.state import Tournament
+from tournament.formats.bracket import Bracket, from_layout
+
+
+def open_matches(t: Tournament, number: int | None = None) -> list[MatchState]:
+    """Every match not settled yet (not decided, dropped or freed), in round and table
+    order; only those of round ``number`` when given."""
+    rounds = t.rounds if number is None else t.rounds[number - 1 : number]
+    return [m for r in rounds for mid in r.matches if not t.settled(m := t.matches[mid])]
+
+
+def still_needed(m: MatchState, first: bool = False) -> str:
+    """What the organiser still has to enter for an open match, in the sheet's words
+    (``first``: before something else, as the refusal of a draw says it)."""
+    a, b = m.summary.bummerl
+    target = (m.best_of + 1) // 2
+    then = " first" if first else ""
+    if not m.engine.hand_count and not a and not b:
+        return f"enter its result{then}"
+    if a == b == target - 1 and not m.engine.current.hands:
+        return f"enter its deciding Bummerl{then}"
+    return f"enter the rest of its result{then} (Bummerl {a}:{b}, first to {target})"
+
+
+def reopened_note(t: Tournament, m: MatchState, first: bool = False) -> str:
+    """``match 2.3 (round 2) is open again after a correction: enter its deciding Bummerl``
+    (with ``first``, the players too, and ``... first``)."""
+    state = "open again after a correction" if m.match_id in t.reopened else "still open"
+    who = f", {' v '.join(m.labels)}" if first else ""
+    return f"match {m.match_id} (round {m.round}{who}) is {state}: {still_needed(m, first)}"
+
+
+def draw_refusal(t: Tournament) -> str | None:
+    """Why the next round cannot be drawn yet because of open matches (None: it can):
+    every match of an earlier round that is open again, and every open match of the
+    current round, by id; ``results missing`` lists them with tables and players."""
+    blocking = open_matches(t)
+    if not blocking:
+        return None
+    again = [m for m in blocking if m.round < t.current_round or m.match_id in t.reopened]
+    waiting = [m.match_id for m in blocking if m not in again]
+    parts = [reopened_note(t, m, first=True) for m in again]
+    if waiting:
+        parts.append(
+            f"round {t.current_round} is not complete: no result yet for {', '.join(waiting)}"
+        )
+    return (
+        f"round {t.current_round + 1} cannot be drawn: {'; '.join(parts)} "
+        "(`tournament results missing` lists them with tables and players)"
+    )
+
+
+@dataclasses.dataclass(frozen=True)
+class Stage:
+    """Which state of the tournament a table of standings shows (its heading)."""
+
+    current: int  # rounds drawn
+    decided: int  # matches of the current round decided (or settled otherwise)
+    total: int  # matches of the current round
+    byes: int  # byes of the current round (they count from the draw)
+    reopened: tuple[str, ...]  # open matches of earlier rounds
+
+    @classmethod
+    def of(cls, t: Tournament) -> Stage:
+        if not t.rounds:
+            return cls(0, 0, 0, 0, ())
+        last = t.rounds[-1]
+        decided = sum(1 for mid in last.matches if t.settled(t.matches[mid]))
+        earlier = tuple(m.match_id for m in open_matches(t) if m.round < t.current_round)
+        return cls(t.current_round, decided, len(last.matches), len(last.byes), earlier)
+
+    @property
+    def before_start(self) -> bool:
+        return self.current == 0
+
+    def heading(self) -> str:
+        """``after round 2``, ``after round 2 (round 3 drawn: 0 of 19 matches decided)``,
+        ``during round 3: 7 of 19 matches decided``, ``before round 1 (in seed order)``."""
+        n = self.current
+        if n == 0:
+            return "before round 1 (in seed order)"
+        of = f"{self.decided} of {self.total} {'match' if self.total == 1 else 'matches'}"
+        if self.decided == self.total:
+            text = f"after round {n}"
+        elif self.decided == 0:
+            bye = ", the bye counted" if self.byes == 1 else ""
+            bye = f", the {self.byes} byes counted" if self.byes > 1 else bye
+            drawn = f"round {n} drawn: {of} decided{bye}"
+            text = drawn if n == 1 else f"after round {n - 1} ({drawn})"
+        else:
+            text = f"during round {n}: {of} decided"
+        if self.reopened:
+            text += f"; open again: {', '.join(self.reopened)}"
+        return text
+
+
+def end_of_round(events: Sequence[ev.EventLike], t: Tournament, number: int) -> int | None:
+    """How many of ``events`` make up the end of round ``number``: the events before the
+    draw of round ``number + 1`` that stands now (the last one: an earlier draw may have
+    been cancelled). None when round ``number + 1`` is not drawn: the end is now."""
+    if t.current_round <= number:
+        return None
+    draws = [
+        i
+        for i, e in enumerate(events)
+        if e.type == ev.ROUND_STARTED and e.payload.get("round") == number + 1
+    ]
+    return draws[-1]
+
+
+def changed_since(events: Iterable[ev.EventLike], t: Tournament, number: int) -> int:
+    """Results of rounds 1 to ``number`` entered, corrected or struck among ``events``
+    (those after the end of round ``number``): the end-of-round table does not show them."""
+    count = 0
+    for e in events:
+        if e.type in ev.RESULT_TYPES or e.type in (ev.RESULT_CORRECTED, ev.HAND_STRUCK):
+            match = t.matches.get(str(e.payload.get("match_id", "")))
+            if match is not None and match.round <= number:
+                count += 1
+    return count
+
+
+def bracket_preview(t: Tournament) -> Bracket | None:
+    """The knockout bracket ``round start`` would draw now, from today's seeding and
+    check-ins, before round 1 of a single or double elimination (None otherwise, or with
+    fewer than two players): the same draw code, nothing recorded."""
+    s = t.settings
+    if s is None or t.rounds or s.format not in ("single_elimination", "double_elimination"):
+        return None
+    if len(eligible(t)) < 2:
+        return None
+    draw = next_draw(t, 1, round_seed(s.seed, 1, redraw=len(t.cancellations)), {})
+    layout = draw.info["bracket"]
+    return from_layout(layout["kind"], draw.info["seeds"], layout["matches"], layout["finals"])
