@@ -32,3 +32,24 @@ def test_a_double_no_show_warns_that_both_are_paired_again(cli) -> None:  # type
         f"{a} and {b} are paired with each other again in round 2 ({where[0]}): a double "
         "no-show is no game played" in started.output
     )
+
+
+def test_round_start_names_the_new_match_of_each_absent_player(cli) -> None:  # type: ignore[no-untyped-def]
+    create_cup(cli, "swiss", "rounds=3")
+    for n in range(1, 9):
+        cli("players", "add", f"Spieler {n}")
+    cli("round", "start")
+    t = state()
+    empty, *others = t.rounds[-1].matches
+    cli("results", "enter", empty, "--forfeit", "both")
+    for mid in others:  # played at the table: those pairs are not drawn again
+        cli("results", "enter", mid, "--tally", "7 4 1 0 / 7 5")
+    started = cli("round", "start")
+    now = state()
+    a, b = now.matches[empty].players
+    where = [next(m for m in now.rounds[1].matches if p in now.matches[m].players) for p in (a, b)]
+    assert where[0] != where[1]  # each against someone else: not "paired again" together
+    assert (
+        f"{now.label(a)} and {now.label(b)} are both drawn again in round 2 ({where[0]} and "
+        f"{where[1]}), each against a new opponent" in started.output
+    )

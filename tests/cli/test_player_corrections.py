@@ -99,3 +99,10 @@ def test_a_late_entry_scores_what_the_organiser_chose_for_missed_rounds(cli) -> 
     assert early.exit_code == 0
     refused = cli("players", "add", "X", "--missed-rounds-score", "bye", "-t", "early", ok=False)
     assert refused.exit_code == 1 and "X is not a late entry" in refused.output
+
+
+def test_every_event_type_is_told_in_words_in_the_log() -> None:
+    from tournament.cli.eventwords import WORDS
+    from tournament.domain.events import SCHEMA_VERSIONS
+
+    assert set(SCHEMA_VERSIONS) <= set(WORDS)

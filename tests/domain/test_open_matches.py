@@ -11,7 +11,7 @@ from tournament.domain import commands as c
 from tournament.domain.errors import ConflictError
 from tournament.domain.pairing import finished
 from tournament.domain.preview import preview
-from tournament.domain.progress import open_matches
+from tournament.domain.progress import Stage, open_matches
 from tournament.domain.testing import Builder, random_match, registered
 
 
@@ -44,6 +44,7 @@ def test_a_round_is_not_drawn_over_a_match_a_correction_reopened() -> None:
     reopen(b, rid)
     play_round_two(b)
     assert b.state.round_complete()  # the latest round is complete: the old check passed
+    assert Stage.of(b.state).heading() == "after round 2; open again: 1.1"
     with pytest.raises(ConflictError) as refused:
         c.start_round(b.state)
     m = b.state.matches["1.1"]

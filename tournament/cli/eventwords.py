@@ -18,7 +18,7 @@ Payload = Mapping[str, Any]
 
 def in_words(t: Tournament, type_: str, p: Payload) -> str:
     """One event's payload as a sentence; an unknown type as its plain JSON."""
-    describe = _WORDS.get(type_)
+    describe = WORDS.get(type_)
     if describe is None:
         import json
 
@@ -157,7 +157,7 @@ def _struck(t: Tournament, p: Payload) -> str:
 
 
 def _player(verb: str) -> Callable[[Tournament, Payload], str]:
-    return lambda t, p: f"{_who(t, p['player_id'])} {verb}".rstrip()
+    return lambda t, p: f"{_who(t, p['player_id'])} {verb}"
 
 
 def _signed(t: Tournament, p: Payload) -> str:
@@ -168,11 +168,12 @@ def _life(t: Tournament, p: Payload) -> str:
     return f"{_who(t, p['player_id'])} bought back a life before round {p.get('before_round')}"
 
 
-_WORDS: dict[str, Callable[[Tournament, Payload], str]] = {
+#: Per event type, its payload in words.
+WORDS: dict[str, Callable[[Tournament, Payload], str]] = {
     ev.TOURNAMENT_CREATED: _created,
     ev.PLAYER_REGISTERED: _registered,
-    ev.PLAYER_CHECKED_IN: _player(""),
-    ev.PLAYER_CHECKED_OUT: _player(""),
+    ev.PLAYER_CHECKED_IN: _player("checked in"),
+    ev.PLAYER_CHECKED_OUT: _player("check-in undone: not drawn"),
     ev.PLAYER_EDITED: _edited,
     ev.PLAYER_WITHDRAWN: _withdrawn,
     ev.PLAYERS_SEEDED: _seeded,

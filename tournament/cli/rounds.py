@@ -177,7 +177,7 @@ def _table_lines(matches: Sequence[Any], group: dict[int, str]) -> list[str]:
     lines: list[str] = []
     for numbers, names in ((False, full), (True, full), (True, 0)):
         if not names:  # what the rest of the widest line leaves for the two names
-            rest = max(len(line) - 2 * full for line in lines)
+            rest = max(width(line) - 2 * full for line in lines)
             names = max(12, (WIDTH - rest) // 2)
         lines = [_table_line(m, group, wide_id, names, numbers) for m in matches]
         if max(map(width, lines), default=0) <= WIDTH:
