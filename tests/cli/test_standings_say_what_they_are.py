@@ -34,6 +34,9 @@ def test_before_round_one_the_players_are_listed_in_seed_order(cli) -> None:  # 
     rows = json.loads(cli("standings", "--json").output)["rows"]
     assert [r["name"] for r in rows] == ["Anna", "Berti", "Carla", "Doris", "Emil"]
     assert [r["rank"] for r in rows] == [1, 2, 3, 4, 5]
+    cli("players", "checkin", "1-4")  # Carla (5) has not come (yet): the draw leaves her out
+    carla = next(x for x in cli("standings").output.splitlines() if "Carla" in x)
+    assert carla.split()[:4] == ["3", "Carla", "(5)", "[not"]
 
 
 def test_the_heading_says_drawn_during_and_after(cli) -> None:  # type: ignore[no-untyped-def]

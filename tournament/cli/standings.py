@@ -137,8 +137,13 @@ def _in_seed_order(t: Tournament, rows: Sequence[Any]) -> list[Any]:
 
 
 def _print_start_list(t: Tournament, rows: Sequence[Any], output: Any) -> None:
-    """Before round 1: seed, player, club, category and rating, in seed order."""
-    labels = [_label(r) for r in rows]
+    """Before round 1: seed, player, club, category and rating, in seed order (a player
+    not checked in while check-in is in use is marked: the draw leaves them out)."""
+    labels = [
+        f"{r.name} ({r.player_id})"
+        + {"active": "", "absent": " [not checked in]"}.get(r.status, f" [{r.status}]")
+        for r in rows
+    ]
     wide = max([len("player"), *map(width, labels)])
     clubs = max([len("club"), *(width(r.club) for r in rows)])
     click.echo(
