@@ -40,7 +40,10 @@ def test_round_start_names_the_match_a_correction_reopened(cli) -> None:  # type
     assert "round 2: all 3 matches decided" in missing
     assert "earlier rounds:" in missing and " 1.1 " in missing and "Bummerl 1:1" in missing
     # The deciding Bummerl flags the later matches of both players, as a correction does.
-    cli("results", "enter", "1.1", "--tally", "7 5 3 0 / 7 6")
+    entered = cli("results", "enter", "1.1", "--tally", "7 5 3 0 / 7 6").output
+    assert "warning: match 1.1 (round 1) changed after later rounds were drawn: flagged 2." in (
+        entered
+    )
     flagged = cli("show").output.splitlines()[-1]
     assert flagged.startswith("flagged matches (see `results show`): ")
     m = state().matches["1.1"]

@@ -115,6 +115,20 @@ def results_enter(
     _warn_scorers(t, [m.match_id])
     for warning in absent_warning(t, [m.match_id]):
         click.echo(f"warning: {warning}", err=True)
+    _warn_flagged(t, m, result.payload["result_id"])
+
+
+def _warn_flagged(t: Tournament, m: Any, result_id: str) -> None:
+    """A result of an earlier round that decided its match after later rounds were drawn:
+    say which later matches it flagged (they were drawn on the old result)."""
+    flagged = [x.match_id for x in t.matches.values() if x.flags and result_id in x.flags[-1]]
+    if flagged:
+        click.echo(
+            f"warning: match {m.match_id} (round {m.round}) changed after later rounds were "
+            f"drawn: flagged {', '.join(flagged)} (see `results show`, then "
+            "`results clear-flag`)",
+            err=True,
+        )
 
 
 def _warn_scorers(t: Tournament, match_ids: Sequence[str]) -> None:
