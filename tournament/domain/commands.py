@@ -13,7 +13,13 @@ from tournament.domain.registration import (
     register_player,
     seed_players,
 )
-from tournament.domain.results import record_forfeit, record_hand, record_tally, sign_sheet
+from tournament.domain.results import (
+    record_forfeit,
+    record_hand,
+    record_tallies,
+    record_tally,
+    sign_sheet,
+)
 from tournament.domain.rounds import cancel_round, start_round
 from tournament.domain.withdrawal import withdraw
 
@@ -26,6 +32,7 @@ __all__ = [
     "create_tournament",
     "record_forfeit",
     "record_hand",
+    "record_tallies",
     "record_tally",
     "register_player",
     "reversal",
