@@ -13,6 +13,7 @@ import click
 from tournament.cli import main
 from tournament.cli.columns import ljust, width
 from tournament.cli.common import (
+    WHOLE,
     cli_errors,
     get_service,
     tournament_id_of,
@@ -33,10 +34,16 @@ from tournament.domain.state import Tournament
 @click.option("--csv", "as_csv", is_flag=True, help="CSV (docs/csv-formats.md)")
 @click.option("--excel", is_flag=True, help="with --csv: for Excel (BOM, ';', decimal comma)")
 @click.option("--json", "as_json", is_flag=True, help="JSON")
-@click.option("--as-of", type=int, help="as after event N (see `tournament log`)")
+@click.option("--as-of", type=WHOLE, help="as after event N (see `tournament log`)")
 @click.option("--category", help="only this category, e.g. W")
-@click.option("--group", type=int, help="only this group of a group format (1, 2, ...)")
-@click.option("-o", "--output", type=click.File("w", encoding="utf-8"), default="-")
+@click.option("--group", type=WHOLE, help="only this group of a group format (1, 2, ...)")
+@click.option(
+    "-o",
+    "--output",
+    type=click.File("w", encoding="utf-8"),
+    default="-",
+    help="write to this file [default: the terminal]",
+)
 @tournament_option
 @cli_errors
 def standings(
@@ -53,6 +60,8 @@ def standings(
     then the bracket in groups -> knockout."""
     if excel and not as_csv:
         raise click.ClickException("excel: --excel goes with --csv (standings --csv --excel)")
+    if as_csv and as_json:
+        raise click.ClickException("csv: give --csv or --json, not both")
     tid = tournament_id_of(tournament_id)
     t = get_service().state(tid, as_of=_as_of(tid, as_of))
     groups = tournament_groups(t)
