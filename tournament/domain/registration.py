@@ -257,6 +257,10 @@ def buy_life(t: Tournament, player_id: int, *, actor: str | None = None) -> list
     allowed = int(settings.options.get("buy_backs", 0))
     if settings.format != "lives" or not allowed:
         raise ConflictError("player", "T-lives", "this tournament has no buy-back of lives")
+    from tournament.domain.pairing import finished  # pairing imports this module
+
+    if finished(t):
+        raise ConflictError("player", "T-lives", "the tournament is finished: no more buy-backs")
     p = player(t, player_id)
     if p.lives_bought >= allowed:
         raise ConflictError(
