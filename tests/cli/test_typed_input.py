@@ -167,6 +167,8 @@ def test_a_tournament_name_and_the_free_text_of_a_command_are_plain_text(cli) ->
     assert line.startswith("Error: --why: control character U+001B (ESCAPE) at position 8")
     line = refused(cli, "players", "withdraw", "3", "--reason", "x" * 501)
     assert "is longer than 500 characters" in line
+    line = refused(cli, "standings", "--category", "\x1b[2J")  # printed in the heading
+    assert line.startswith("Error: --category: control character U+001B (ESCAPE) at position 1")
 
 
 def test_a_refused_value_is_exit_1_without_usage_and_a_usage_error_is_exit_2(cli) -> None:  # type: ignore[no-untyped-def]

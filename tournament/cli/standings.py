@@ -14,6 +14,7 @@ from tournament.cli import main
 from tournament.cli.columns import ljust, width
 from tournament.cli.common import (
     WHOLE,
+    PlainText,
     cli_errors,
     get_service,
     tournament_id_of,
@@ -35,7 +36,7 @@ from tournament.domain.state import Tournament
 @click.option("--excel", is_flag=True, help="with --csv: for Excel (BOM, ';', decimal comma)")
 @click.option("--json", "as_json", is_flag=True, help="JSON")
 @click.option("--as-of", type=WHOLE, help="as after event N (see `tournament log`)")
-@click.option("--category", help="only this category, e.g. W")
+@click.option("--category", type=PlainText(what="a category"), help="only this category, e.g. W")
 @click.option("--group", type=WHOLE, help="only this group of a group format (1, 2, ...)")
 @click.option(
     "-o",
