@@ -61,10 +61,12 @@ def _why_not(t: Tournament, typed: str) -> str:
     numbers = _ROUND_TABLE.fullmatch(typed)
     if numbers is not None:
         number, table = int(numbers[1]), int(numbers[2])
-        if number > len(t.rounds) or number == 0:
+        if number == 0:
+            return f"there is no match {excerpt(typed)}: rounds are numbered from 1"
+        if not t.rounds:
+            return "no round is drawn yet (`tournament round start` draws round 1)"
+        if number > len(t.rounds):
             drawn = f" (rounds 1 to {len(t.rounds)} are)" if len(t.rounds) > 1 else ""
-            if number == 0 or not t.rounds:
-                drawn = "" if t.rounds else " (no round is drawn yet: `tournament round start`)"
             return f"round {number} is not drawn yet{drawn}"
         tables = sorted(t.matches[mid].table for mid in t.rounds[number - 1].matches)
         played = [x for x in tables if x]
