@@ -204,6 +204,12 @@ def test_a_huge_bad_value_is_quoted_as_a_short_excerpt(cli) -> None:  # type: ig
         assert len(line) < 300 and "(1,000,000 characters)" in line
 
 
+def test_a_file_path_is_quoted_whole(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    eight_players(cli)
+    missing = str(tmp_path / ("sheets-of-the-friday-evening-" * 4) / "results.csv")
+    assert missing in refused(cli, "results", "import", missing)
+
+
 def test_no_message_carries_a_raw_control_character(cli) -> None:  # type: ignore[no-untyped-def]
     line = refused(cli, "create", "X", "--option", "\r\rdy\x10=1")
     assert "\\x10" in line and all(ch.isprintable() for ch in line)

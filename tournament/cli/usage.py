@@ -102,12 +102,17 @@ def _shown(text: str, limit: int = 40) -> str:
     return "'" + "".join(out) + ("…" if len(text) > limit else "") + "'"
 
 
+#: An argument quoted back longer than this is cut to an excerpt; a file's path is shorter
+#: and is quoted whole.
+LONG_ARGUMENT = 300
+
+
 def safe(message: str, args: Sequence[str] = ()) -> str:
     """``message`` with long arguments it quotes in full cut to an excerpt, and anything a
     terminal would act on escaped (:func:`tournament.domain.text.clean`)."""
-    from tournament.domain.text import EXCERPT, clean, excerpt
+    from tournament.domain.text import clean, excerpt
 
     for arg in args:
-        if len(arg) > EXCERPT and repr(arg) in message:
+        if len(arg) > LONG_ARGUMENT and repr(arg) in message:
             message = message.replace(repr(arg), excerpt(arg))
     return clean(message)
