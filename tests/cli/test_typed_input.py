@@ -239,6 +239,7 @@ def test_other_commands_refuse_options_they_would_ignore(cli) -> None:  # type: 
     assert "--order goes with --by manual" in refused(cli, "players", "seed", "--order", "1-8")
     assert "--by manual needs --order" in refused(cli, "players", "seed", "--by", "manual")
     assert "give --csv or --json, not both" in refused(cli, "standings", "--csv", "--json")
+    assert refused(cli, "log", "--limit", "0") == "Error: --limit: at least 1 event, not 0"
     line = refused(cli, "create", "RR", "--format", "round_robin", "--option", "double=true")
     assert "double round robin" in line
 

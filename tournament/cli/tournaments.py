@@ -337,6 +337,8 @@ def _print_podium(title: str, rows: Sequence[Any]) -> None:
 def log(tournament_id: str | None, limit: int, action: str | None) -> None:
     """The latest events, numbered (the numbers --as-of takes). The action column is the
     start of the correlation id that links every event one command appended."""
+    if limit < 1:  # events[-0:] would be every event
+        raise click.BadParameter(f"at least 1 event, not {limit}", param_hint="--limit")
     events = get_service().events(tournament_id_of(tournament_id))
     if action:
         events = [e for e in events if _correlation(e).startswith(action.strip().lower())]
