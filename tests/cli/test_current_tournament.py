@@ -47,6 +47,6 @@ def test_the_only_tournament_of_a_store_is_used_without_a_pointer(cli, tmp_path:
     for pointer in (tmp_path / "instance").glob("current-tournament*"):
         pointer.unlink()
     out = cli("show", db="club", ok=False)
-    assert out.exit_code == 2 and "in this store: csv-cup, winter" in out.output
+    assert out.exit_code == 1 and "in this store: csv-cup, winter" in out.output
     out = cli("show", db="empty", ok=False)
-    assert out.exit_code == 2 and "no tournament in this store yet" in out.output
+    assert out.exit_code == 1 and "no tournament in this store yet" in out.output

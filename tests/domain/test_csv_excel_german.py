@@ -49,5 +49,5 @@ def test_a_start_number_out_of_file_order_is_refused() -> None:
 def test_an_unknown_german_column_names_the_known_ones() -> None:
     with pytest.raises(CsvImportError) as refused:
         import_players(registered(players=0), io.StringIO("Name,Geburtstag\nAnna,1990\n"))
-    assert "unknown column(s) geburtstag" in str(refused.value)
+    assert "unknown column(s) 'geburtstag'" in str(refused.value)
     assert "or their German names" in str(refused.value)

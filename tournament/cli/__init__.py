@@ -11,8 +11,10 @@ import importlib
 
 import click
 
+from tournament.cli.usage import TournamentGroup
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+
+@click.group(cls=TournamentGroup, context_settings={"help_option_names": ["-h", "--help"]})
 def main() -> None:
     """Run Schnapsen tournaments: events, players, rounds, results, standings."""
 

@@ -15,7 +15,7 @@ import io
 import os
 import re
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -24,19 +24,81 @@ import click
 from tournament.domain.csvio import CsvImportError, decode
 from tournament.domain.errors import DomainError
 from tournament.domain.state import Tournament
+from tournament.domain.text import MAX_DIGITS, NAME_LIMIT, excerpt, plain_text, whole_number
 
 if TYPE_CHECKING:  # the service imports the store (SQLAlchemy): loaded when first used
     from tournament.domain.service import TournamentService
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+
+class WholeNumber(click.ParamType):  # type: ignore[type-arg]  # generic from click 8.4
+    """A number typed with the digits 0-9 only: ``²`` or Arabic-Indic digits pass Python's
+    ``isdigit()`` and then crash or misread ``int()``; at most ``digits`` of them."""
+
+    name = "integer"
+
+    def __init__(self, digits: int = MAX_DIGITS) -> None:
+        self.digits = digits
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int):
+            return value
+        try:
+            return whole_number(str(value), "value", digits=self.digits, signed=True)
+        except DomainError as error:
+            self.fail(error.message, param, ctx)
+
+
+class PlainText(click.ParamType):  # type: ignore[type-arg]
+    """Text that is stored and printed (who, why): no control or bidi character (a
+    terminal escape, a line break; refused naming the position), at most ``limit``
+    characters; spaces around it stripped."""
+
+    name = "text"
+
+    def __init__(self, limit: int = NAME_LIMIT, what: str = "a name") -> None:
+        self.limit, self.what = limit, what
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        text = str(value)
+        try:
+            text.encode("utf-8")  # an environment variable ($USER) is not checked by the group
+            return plain_text(text, "value", "T-input", limit=self.limit, what=self.what)
+        except UnicodeEncodeError:
+            self.fail("not UTF-8 text: set your terminal to UTF-8 (nothing stored)", param, ctx)
+        except DomainError as error:
+            self.fail(error.message, param, ctx)
+
+
+#: Start numbers, tables, event numbers, counts.
+WHOLE = WholeNumber()
+#: Seeds of draws: a recorded seed has up to 10 digits.
+SEED = WholeNumber(digits=20)
+#: Who did something (``--actor``, ``--by``): a person's name.
+WHO = PlainText(what="a name")
+#: Why (``--why``, a withdrawal's ``--reason``): a sentence.
+WHY = PlainText(limit=500, what="a reason")
+
 tournament_option = click.option(
-    "-t", "--tournament", "tournament_id", envvar="SCHNAPSEN_TOURNAMENT", help="tournament id"
+    "-t",
+    "--tournament",
+    "tournament_id",
+    envvar="SCHNAPSEN_TOURNAMENT",
+    type=PlainText(what="a tournament id"),
+    help="the tournament's id [default: the current one, see `tournament use`]",
 )
-actor_option = click.option("--actor", envvar="USER", default="organiser", help="who does this")
+actor_option = click.option(
+    "--actor",
+    envvar="USER",
+    default="organiser",
+    type=WHO,
+    help="who does this, as the log records it [default: $USER]",
+)
 card_points_option = click.option(
     "--card-points",
-    help="both players' R11 points, pairing order, e.g. 66:40 (each 0 or 4-220, sum <= 220)",
+    help="a hand: both players' R11 points, pairing order, e.g. 66:40 (each 0 or 4-220, "
+    "together at most 220)",
 )
 
 
@@ -99,9 +161,10 @@ def tournament_id_of(tournament_id: str | None) -> str:
     ids = get_service().tournament_ids()
     if len(ids) == 1:
         return ids[0]
+    # Refusals, not usage errors: exit status 1 and no usage hint (docs/tournaments.md).
     if not ids:
-        raise click.UsageError("there is no tournament in this store yet: `tournament create`")
-    raise click.UsageError(
+        raise click.ClickException("there is no tournament in this store yet: `tournament create`")
+    raise click.ClickException(
         f"which tournament? give -t ID or `tournament use ID` (in this store: {', '.join(ids)})"
     )
 
@@ -143,39 +206,126 @@ def run_command(tid: str | None, command: Callable[[Tournament], list[Any]]) -> 
     return list(get_service().execute(tournament_id_of(tid), command, metadata=event_meta()))
 
 
-def parse_ids(text: str) -> list[int]:
-    """Start numbers: ``1,2,5`` or ranges ``1-38,40`` (checking in a whole room)."""
-    numbers: list[int] = []
-    for item in (x for x in re.split(r"[\s,]+", text.strip()) if x):
+#: The most start numbers one option may name when no tournament is there to check them.
+MAX_IDS = 100_000
+
+
+def parse_id_ranges(text: str, option: str | None = None) -> list[tuple[int, int, str]]:
+    """Start numbers as typed, ``1,2,5`` or ranges ``1-38,40``, digits 0-9 only: each item
+    as (first, last, the item as typed), nothing expanded yet."""
+    ranges: list[tuple[int, int, str]] = []
+    for item in (x for x in re.split(r"[\s,;]+", text.strip()) if x):
         first, dash, last = item.partition("-")
-        if not (first.isdigit() and (not dash or last.isdigit())):
-            raise click.BadParameter(f"{item!r}: player numbers like 1,2,5 or a range 1-38")
-        numbers += range(int(first), int(last or first) + 1)
-    return numbers
+        try:
+            # Long numbers parse (nothing is expanded): the registered players name them.
+            low = whole_number(first, "ids", digits=18)
+            high = whole_number(last, "ids", digits=18) if dash else low
+        except DomainError:
+            raise click.BadParameter(
+                f"{excerpt(item)}: start numbers like 1,2,5 or a range 1-38 (digits 0-9)",
+                param_hint=option,
+            ) from None
+        if high < low:
+            raise click.BadParameter(
+                f"{excerpt(item)}: a range runs upwards, e.g. {high}-{low}", param_hint=option
+            )
+        ranges.append((low, high, item))
+    if not ranges:
+        raise click.BadParameter("no start number given, e.g. 1,2,5 or 1-38", param_hint=option)
+    return ranges
+
+
+def parse_ids(
+    text: str, registered: Collection[int] | None = None, *, option: str | None = None
+) -> list[int]:
+    """Start numbers as typed (:func:`parse_id_ranges`), expanded. With the ``registered``
+    start numbers, a number or range beyond them is refused before any range is expanded
+    (``1-999999999999`` builds no list); without, at most :data:`MAX_IDS` numbers.
+    Repeats are kept (seeding refuses them)."""
+    ranges = parse_id_ranges(text, option)
+    if registered is not None:
+        last = max(registered, default=0)
+        for low, high, item in ranges:
+            if high > last or low == 0:
+                known = f"start numbers 1 to {last}" if last else "no player is registered yet"
+                wrong = high if high > last else low
+                raise click.BadParameter(
+                    f"{excerpt(item)}: there is no player {wrong} ({known})", param_hint=option
+                )
+    elif sum(high - low + 1 for low, high, _ in ranges) > MAX_IDS:
+        raise click.BadParameter(
+            f"more than {MAX_IDS:,} start numbers; no field is that large", param_hint=option
+        )
+    return [n for low, high, _ in ranges for n in range(low, high + 1)]
+
+
+def parse_pairs(text: str) -> list[tuple[int, int]]:
+    """Manual pairings ``1-5,2-6`` (start numbers, digits 0-9; the first sits as player A).
+
+    >>> parse_pairs("1-5, 2 - 6")
+    [(1, 5), (2, 6)]
+    """
+    pairs = []
+    for item in (p.strip() for p in re.split(r"[,;]", text) if p.strip()):
+        a, dash, b = item.partition("-")
+        try:
+            if not dash:
+                raise DomainError("--pair", "T-input", "a pair")
+            pairs.append((whole_number(a, "--pair"), whole_number(b, "--pair")))
+        except DomainError:
+            raise click.BadParameter(
+                f"{excerpt(item)}: pairs of start numbers like 1-5,2-6", param_hint="--pair"
+            ) from None
+    return pairs
+
+
+def parse_tables(items: Sequence[str]) -> dict[int, int]:
+    """Players fixed to tables, each ``PLAYER=TABLE`` (digits 0-9).
+
+    >>> parse_tables(["3=1", " 12 = 4 "])
+    {3: 1, 12: 4}
+    """
+    fixed = {}
+    for item in items:
+        player, eq, table = item.partition("=")
+        try:
+            if not eq:
+                raise DomainError("--table", "T-input", "PLAYER=TABLE")
+            fixed[whole_number(player, "--table")] = whole_number(table, "--table")
+        except DomainError:
+            raise click.BadParameter(
+                f"{excerpt(item)}: PLAYER=TABLE, e.g. 12=1", param_hint="--table"
+            ) from None
+    return fixed
 
 
 def parse_card_points(text: str | None) -> list[int] | None:
-    """Both players' points as ``66:40`` (pairing order); the range is checked by the
-    domain (0 or 4-220 each, at most 220 together, docs/tournaments.md)."""
+    """Both players' points as ``66:40`` (pairing order), digits 0-9; the range is checked
+    by the domain (0 or 4-220 each, at most 220 together, docs/tournaments.md)."""
     if text is None:
         return None
+    return _pair(
+        text,
+        "--card-points",
+        "is not card points like 66:40 (both players' points, pairing order, each 0-220)",
+    )
+
+
+def parse_score(text: str | None, option: str = "--forfeit-score") -> list[int] | None:
+    """A match score in Bummerl as ``2:0`` (winner first), digits 0-9."""
+    if text is None:
+        return None
+    return _pair(text, option, "is not a score like 2:0 (the winner's Bummerl first)")
+
+
+def _pair(text: str, option: str, what: str) -> list[int]:
     parts = text.replace("/", ":").split(":")
-    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
-        raise click.BadParameter(
-            f"{text!r} is not card points like 66:40 (both players' points, pairing order, "
-            "each 0-220)",
-            param_hint="--card-points",
-        )
-    return [int(p) for p in parts]
-
-
-def parse_score(text: str | None) -> list[int] | None:
-    if text is None:
-        return None
-    parts = text.split(":")
-    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
-        raise click.BadParameter(f"{text!r} is not a score like 2:0")
-    return [int(p) for p in parts]
+    try:
+        if len(parts) != 2:
+            raise DomainError(option, "T-input", "two numbers")
+        return [whole_number(p, option) for p in parts]
+    except DomainError:
+        raise click.BadParameter(f"{excerpt(text)} {what}", param_hint=option) from None
 
 
 def import_csv_file(file: Path, tid: str, rows: Callable[..., list[Any]], actor: str) -> list[Any]:

@@ -9,6 +9,9 @@ import click
 
 from tournament.cli import main
 from tournament.cli.common import (
+    SEED,
+    WHO,
+    WHY,
     actor_option,
     cli_errors,
     event_meta,
@@ -32,7 +35,7 @@ def live() -> None:
 
 @live.command("deal")
 @click.argument("match")
-@click.option("--seed", type=int, help="shuffle seed [default: random]")
+@click.option("--seed", type=SEED, help="shuffle seed [default: random]")
 @tournament_option
 @actor_option
 @cli_errors
@@ -66,8 +69,8 @@ def live_deal(match: str, seed: int | None, tournament_id: str | None, actor: st
 
 @live.command("abandon")
 @click.argument("hand_stream")
-@click.option("--by", required=True, help="who decides (referee, organiser)")
-@click.option("--why", "why", required=True, help="why, e.g. misdeal")
+@click.option("--by", required=True, type=WHO, help="who decides (referee, organiser)")
+@click.option("--why", "why", required=True, type=WHY, help="why, e.g. misdeal")
 @tournament_option
 @actor_option
 @cli_errors

@@ -15,10 +15,13 @@ from tournament.cli import main
 from tournament.cli.columns import ljust, width
 from tournament.cli.common import (
     CSV_FILE,
+    WHOLE,
+    WHY,
     actor_option,
     cli_errors,
     get_service,
     import_csv_file,
+    parse_id_ranges,
     parse_ids,
     run_command,
     tournament_id_of,
@@ -41,9 +44,13 @@ def players() -> None:
 
 @players.command("add")
 @click.argument("name")
-@click.option("--club", default="")
-@click.option("--category", default="", help="e.g. W for a separate women's ranking")
-@click.option("--rating", type=int)
+@click.option("--club", default="", help="the player's club (at most 100 characters)")
+@click.option(
+    "--category",
+    default="",
+    help="a category with its own ranking, e.g. W (standings --category W)",
+)
+@click.option("--rating", type=WHOLE, help="a whole number 0-4000, for seeding by rating")
 @click.option(
     "--missed-rounds-score",
     type=click.Choice(["0", "bye"]),
@@ -62,8 +69,10 @@ def players_add(
     tournament_id: str | None,
     actor: str,
 ) -> None:
-    """Register a player (a late entry once round 1 has started; a late entry is checked in
-    at once when check-in is in use, since only checked-in players are drawn)."""
+    """Register a player under the next start number (a late entry once round 1 has
+    started; a late entry is checked in at once when check-in is in use, since only
+    checked-in players are drawn). NAME, club and category are plain text of at most 100
+    characters; a name and club that look the same as a registered player's are refused."""
 
     def register(t: Tournament) -> list[Any]:
         events = c.register_player(
@@ -112,16 +121,37 @@ def players_import(file: Path, tournament_id: str | None, actor: str) -> None:
 @actor_option
 @cli_errors
 def players_checkin(ids: str, tournament_id: str | None, actor: str) -> None:
-    """Check players in (IDS: start numbers, comma separated)."""
-    numbers = parse_ids(ids)
-    run_command(
-        tournament_id, lambda t: [e for pid in numbers for e in c.check_in(t, pid, actor=actor)]
-    )
-    click.echo(f"checked in: {', '.join(map(str, numbers))}")
+    """Check players in. IDS: start numbers, comma separated, and ranges: 1-38,40. Once
+    anybody is checked in, only checked-in players are drawn."""
+    parse_id_ranges(ids, option="IDS")  # the syntax, before the store is opened
+    numbers: list[int] = []
+
+    def check_in(t: Tournament) -> list[Any]:
+        numbers[:] = dict.fromkeys(parse_ids(ids, t.players, option="IDS"))
+        return [e for pid in numbers for e in c.check_in(t, pid, actor=actor)]
+
+    stored = run_command(tournament_id, check_in)
+    new = [e.payload["player_id"] for e in stored]
+    already = [pid for pid in numbers if pid not in new]
+    if new:
+        click.echo(f"checked in: {_numbers(new)}")
+    if already:
+        click.echo(f"already checked in: {_numbers(already)}" + ("" if new else "; nothing stored"))
+
+
+def _numbers(ids: list[int]) -> str:
+    """``1-5, 8``: start numbers with runs written as ranges, as they are typed."""
+    runs: list[list[int]] = []
+    for pid in sorted(ids):
+        if runs and pid == runs[-1][-1] + 1:
+            runs[-1].append(pid)
+        else:
+            runs.append([pid])
+    return ", ".join(f"{r[0]}-{r[-1]}" if len(r) > 2 else ", ".join(map(str, r)) for r in runs)
 
 
 @players.command("checkout")
-@click.argument("player_id", type=int)
+@click.argument("player_id", type=WHOLE)
 @tournament_option
 @actor_option
 @cli_errors
@@ -140,11 +170,11 @@ def players_checkout(player_id: int, tournament_id: str | None, actor: str) -> N
 
 
 @players.command("edit")
-@click.argument("player_id", type=int)
-@click.option("--name", help="the corrected name")
+@click.argument("player_id", type=WHOLE)
+@click.option("--name", help="the corrected name (plain text, at most 100 characters)")
 @click.option("--club", help="the corrected club ('' for none)")
 @click.option("--category", help="the corrected category ('' for none)")
-@click.option("--rating", type=int, help="the corrected rating (before round 1 only)")
+@click.option("--rating", type=WHOLE, help="the corrected rating, 0-4000 (before round 1 only)")
 @tournament_option
 @actor_option
 @cli_errors
@@ -187,11 +217,14 @@ def _shown(value: Any) -> str:
 
 
 @players.command("withdraw")
-@click.argument("player_id", type=int)
+@click.argument("player_id", type=WHOLE)
 @click.option(
-    "--policy", type=click.Choice(WITHDRAWAL_POLICIES), help="[default: the tournament's]"
+    "--policy",
+    type=click.Choice(WITHDRAWAL_POLICIES),
+    help="forfeit: open matches go to the opponents; drop: they count for nobody "
+    "[default: the tournament's]",
 )
-@click.option("--reason", default="")
+@click.option("--reason", default="", type=WHY, help="why, for the log")
 @tournament_option
 @actor_option
 @cli_errors
@@ -215,21 +248,41 @@ def players_withdraw(
 
 @players.command("seed")
 @click.option(
-    "--by", "method", type=click.Choice(["rating", "manual"]), default="rating", show_default=True
+    "--by",
+    "method",
+    type=click.Choice(["rating", "manual"]),
+    default="rating",
+    show_default=True,
+    help="rating: highest first, unrated last by start number; manual: as --order lists them",
 )
 @click.option(
     "--order",
-    help="manual: every start number, top seed first, comma separated (withdrawn players "
-    "may be left out: they are not seeded)",
+    help="with --by manual: every start number, top seed first, comma separated, ranges "
+    "allowed: 3,1,2,4-38 (withdrawn players may be left out: they are not seeded)",
 )
 @tournament_option
 @actor_option
 @cli_errors
 def players_seed(method: str, order: str | None, tournament_id: str | None, actor: str) -> None:
     """Seed the players by rating or by hand (before round 1)."""
-    numbers = parse_ids(order) if order else None
+    if order is not None and method != "manual":
+        raise click.BadParameter(
+            f"--order goes with --by manual, not --by {method}; nothing stored",
+            param_hint="--order",
+        )
+    if order is None and method == "manual":
+        raise click.BadParameter(
+            "--by manual needs --order: every start number, top seed first", param_hint="--by"
+        )
+    if order is not None:
+        parse_id_ranges(order, option="--order")  # the syntax, before the store is opened
+
+    def seed(t: Tournament) -> list[Any]:
+        numbers = parse_ids(order, t.players, option="--order") if order is not None else None
+        return c.seed_players(t, method, numbers, actor=actor)
+
     tid = tournament_id_of(tournament_id)
-    stored = run_command(tid, lambda t: c.seed_players(t, method, numbers, actor=actor))
+    stored = run_command(tid, seed)
     click.echo(f"seeded: {', '.join(map(str, stored[0].payload['order']))}")
     t = get_service().state(tid)
     left_out = [t.label(p.id) for p in t.players.values() if not p.active]
@@ -238,7 +291,7 @@ def players_seed(method: str, order: str | None, tournament_id: str | None, acto
 
 
 @players.command("buy-life")
-@click.argument("player_id", type=int)
+@click.argument("player_id", type=WHOLE)
 @tournament_option
 @actor_option
 @cli_errors

@@ -17,6 +17,9 @@ import click
 from tournament.cli import main
 from tournament.cli.common import (
     CSV_FILE,
+    WHO,
+    WHOLE,
+    WHY,
     actor_option,
     card_points_option,
     cli_errors,
@@ -29,10 +32,12 @@ from tournament.cli.common import (
     tournament_option,
 )
 from tournament.cli.describe import match_standing
+from tournament.cli.result_options import refuse_correction_mix, refuse_mixed, signatures
 from tournament.cli.resultwords import history as history_of
 from tournament.cli.resultwords import print_open, what
 from tournament.domain import commands as c
 from tournament.domain.csvio import (
+    forfeit_winner,
     import_results,
     resolve_match,
 )
@@ -50,72 +55,100 @@ def results() -> None:
 
 @results.command("enter")
 @click.argument("match")
-@click.option("--winner", type=int, help="the hand's winner (start number)")
-@click.option("--points", type=int, help="game points of the hand: 1, 2 or 3")
-@click.option("--dealer", type=int, help="who dealt the hand")
+@click.option("--winner", type=WHOLE, help="a hand: its winner (start number)")
+@click.option("--points", type=WHOLE, help="a hand: its game points, 1, 2 or 3 (R13-R16)")
+@click.option(
+    "--dealer", type=WHOLE, help="a hand: who dealt it (checked: the deal alternates, R18)"
+)
 @click.option(
     "--reason",
     type=click.Choice(REASONS),
-    help="why the hand ended (R13-R16); 'closed' = claim with --closed",
+    help="a hand: why it ended (R13-R16); 'closed' = claim with --closed",
 )
-@click.option("--closed", is_flag=True, help="the talon was closed (R14)")
+@click.option("--closed", is_flag=True, help="a hand: the talon was closed (R14)")
 @card_points_option
-@click.option("--tally", help="a whole Bummerl: '7 5 4 1 0 / 7 6 3' (players in pairing order)")
-@click.option("--first-dealer", type=int, help="who dealt first in the match (if not drawn)")
 @click.option(
-    "--forfeit", help="forfeit/no-show: the winner's number, or 'both' for a double no-show"
+    "--tally",
+    "tallies",
+    multiple=True,
+    help="a whole Bummerl as the sheet tallies it: '7 5 4 1 0 / 7 6 3' (players in pairing "
+    "order); repeat it for the sheet's Bummerl in order (1, 2, 3): one action, all or nothing",
 )
-@click.option("--scorer", type=int, help="the table's scorer")
-@click.option("--signed", is_flag=True, help="both players signed the sheet")
+@click.option(
+    "--first-dealer", type=WHOLE, help="who dealt first in the match, when the draw did not say"
+)
+@click.option(
+    "--forfeit",
+    help="the match is forfeited (no-show): the winner's start number, or 'both' when both "
+    "are absent; nothing else goes with it",
+)
+@click.option("--scorer", type=WHOLE, help="who kept the sheet (a player of the match)")
+@click.option(
+    "--signed",
+    is_flag=True,
+    help="both players signed the sheet: only with the entry that decides the match "
+    "(a best of 3 in one go: --tally ... --tally ... --signed)",
+)
 @tournament_option
 @actor_option
 @cli_errors
 def results_enter(
     match: str, winner: int | None, points: int | None, dealer: int | None, reason: str | None,
-    closed: bool, card_points: str | None, tally: str | None, first_dealer: int | None,
+    closed: bool, card_points: str | None, tallies: tuple[str, ...], first_dealer: int | None,
     forfeit: str | None,
     scorer: int | None, signed: bool, tournament_id: str | None, actor: str,
 ) -> None:  # fmt: skip
-    """Enter a hand, a Bummerl tally or a forfeit for MATCH (round.table, e.g. 2.5)."""
+    """Enter a hand (--winner, --points), the sheet's Bummerl tallies (--tally, repeated) or
+    a forfeit (--forfeit) for MATCH (round.table as printed, e.g. 2.5, or a bracket id)."""
+    hand = {
+        "--winner": winner is not None, "--points": points is not None,
+        "--dealer": dealer is not None, "--reason": reason is not None, "--closed": closed,
+        "--card-points": card_points is not None,
+    }  # fmt: skip
+    given = [name for name, on in hand.items() if on]
+    refuse_mixed(given, tallies, forfeit, first_dealer=first_dealer, scorer=scorer)
+    won = forfeit_winner(forfeit) if forfeit is not None else None
+    cp = parse_card_points(card_points)
     tid = tournament_id_of(tournament_id)
 
     def command(t: Tournament) -> list[Any]:
         mid = resolve_match(t, match)
         if forfeit is not None:
-            won = None if forfeit.lower() == "both" else int(forfeit) if forfeit.isdigit() else -1
             events = c.record_forfeit(t, mid, winner=won, actor=actor)
-        elif tally is not None:
-            events = c.record_tally(
-                t, mid, tally, scorer=scorer, first_dealer=first_dealer, actor=actor
+        elif tallies:
+            events = c.record_tallies(
+                t, mid, tallies, scorer=scorer, first_dealer=first_dealer, actor=actor
             )
         else:
             if winner is None or points is None:
+                missing = "--points" if winner is not None else "--winner"
                 raise DomainError(
-                    "winner", "T-result", "give --winner and --points, or --tally, or --forfeit"
+                    "options",
+                    "T-result",
+                    f"a hand needs --winner and --points ({missing} is missing); or give "
+                    "--tally or --forfeit",
                 )
-            cp = parse_card_points(card_points)
             events = c.record_hand(
                 t, mid, winner=winner, game_points=points, dealer=dealer, reason=reason,
                 closed=closed, card_points=cp, first_dealer=first_dealer, scorer=scorer,
                 actor=actor,
             )  # fmt: skip
         if signed:
-            for pid in t.matches[mid].players:
-                events += c.sign_sheet(t, mid, pid, actor=actor, new=events)
+            events += signatures(t, mid, events, actor)
         return events
 
     stored = run_command(tid, command)
     t = get_service().state(tid)
-    result = next(e for e in stored if "result_id" in e.payload)
-    m = t.matches[result.payload["match_id"]]
-    click.echo(
-        f"recorded {result.payload['result_id']} in match {m.match_id}: "
-        f"{match_standing(t, m.match_id)}"
-    )
+    results = [e.payload["result_id"] for e in stored if "result_id" in e.payload]
+    m = t.matches[next(e.payload["match_id"] for e in stored if "result_id" in e.payload)]
+    what = f"recorded {results[0]}" if len(results) == 1 else (
+        f"recorded {len(results)} Bummerl ({', '.join(results)})"
+    )  # fmt: skip
+    click.echo(f"{what} in match {m.match_id}: {match_standing(t, m.match_id)}")
     _warn_scorers(t, [m.match_id])
     for warning in absent_warning(t, [m.match_id]):
         click.echo(f"warning: {warning}", err=True)
-    _warn_flagged(t, m, result.payload["result_id"])
+    _warn_flagged(t, m, results[-1])
 
 
 def _warn_flagged(t: Tournament, m: Any, result_id: str) -> None:
@@ -154,7 +187,7 @@ def results_import(file: Path, tournament_id: str | None, actor: str) -> None:
 
 
 @results.command("missing")
-@click.option("--round", "number", type=int, help="this round [default: the current one]")
+@click.option("--round", "number", type=WHOLE, help="this round [default: the current one]")
 @tournament_option
 @cli_errors
 def results_missing(number: int | None, tournament_id: str | None) -> None:
@@ -258,17 +291,21 @@ def _correction(
 
 @results.command("correct")
 @click.argument("result_id")
-@click.option("--winner", type=int)
-@click.option("--points", type=int)
-@click.option("--dealer", type=int)
-@click.option("--reason", "hand_reason", type=click.Choice(REASONS))
-@click.option("--closed/--not-closed", default=None, help="whether the talon was closed (R14)")
+@click.option("--winner", type=WHOLE, help="a hand: the right winner (start number)")
+@click.option("--points", type=WHOLE, help="a hand: the right game points, 1, 2 or 3 (R13-R16)")
+@click.option("--dealer", type=WHOLE, help="a hand: who really dealt it (R18)")
+@click.option(
+    "--reason", "hand_reason", type=click.Choice(REASONS), help="a hand: why it ended (R13-R16)"
+)
+@click.option(
+    "--closed/--not-closed", default=None, help="a hand: whether the talon was closed (R14)"
+)
 @card_points_option
-@click.option("--tally")
+@click.option("--tally", help="a tally: the whole Bummerl as the sheet really tallies it")
 @click.option("--void", is_flag=True, help="the result should not be there at all")
 @click.option("--undo", is_flag=True, help="reverse the latest correction of this result")
-@click.option("--by", required=True, help="who corrects")
-@click.option("--why", "why", required=True, help="why")
+@click.option("--by", required=True, type=WHO, help="who corrects (referee, organiser)")
+@click.option("--why", "why", required=True, type=WHY, help="why, as the log keeps it")
 @click.option("--yes", is_flag=True, help="store without asking")
 @click.option("--preview", "preview_only", is_flag=True, help="only show what would change")
 @tournament_option
@@ -281,7 +318,14 @@ def results_correct(
     yes: bool, preview_only: bool,
     tournament_id: str | None, actor: str,
 ) -> None:  # fmt: skip
-    """Replace a result (never edited: a correction event, with who and why), after a preview."""
+    """Replace a result (never edited: a correction event, with who and why), after a
+    preview: give what changes (a hand's fields, or --tally), or --void, or --undo."""
+    refuse_correction_mix(
+        [o for o, v in (("--winner", winner), ("--points", points), ("--dealer", dealer),
+                        ("--reason", hand_reason), ("--closed/--not-closed", closed),
+                        ("--card-points", card_points)) if v is not None],
+        tally, void=void, undo=undo, yes=yes, preview_only=preview_only,
+    )  # fmt: skip
     changes: dict[str, Any] = {
         k: v
         for k, v in (
@@ -316,11 +360,15 @@ def results_correct(
 
 @results.command("strike")
 @click.argument("result_id")
-@click.option("--hand", type=int, help="which hand of a tally (required when it holds several)")
-@click.option("--by", required=True)
-@click.option("--why", "why", required=True)
-@click.option("--yes", is_flag=True)
-@click.option("--preview", "preview_only", is_flag=True)
+@click.option(
+    "--hand",
+    type=WHOLE,
+    help="which hand of a tally, as `results show` numbers them (required when it holds several)",
+)
+@click.option("--by", required=True, type=WHO, help="who strikes it (referee, organiser)")
+@click.option("--why", "why", required=True, type=WHY, help="why, as the log keeps it")
+@click.option("--yes", is_flag=True, help="store without asking")
+@click.option("--preview", "preview_only", is_flag=True, help="only show what would change")
 @tournament_option
 @actor_option
 @cli_errors
@@ -334,7 +382,12 @@ def results_strike(
     tournament_id: str | None,
     actor: str,
 ) -> None:
-    """Strike a hand a sheet error left unresolved: it no longer counts."""
+    """Strike a hand a sheet error left unresolved: its game points no longer count (R17),
+    it still counts for the deal (R18)."""
+    if yes and preview_only:
+        raise click.BadParameter(
+            "--preview only shows and --yes stores: give one of them", param_hint="--yes"
+        )
     tid = tournament_id_of(tournament_id)
     _correction(
         tid,
@@ -356,16 +409,21 @@ def _result_label(tid: str, result_id: str) -> str:
 
 @results.command("sign")
 @click.argument("match")
-@click.argument("player_id", type=int)
+@click.argument("player_id", type=WHOLE)
 @tournament_option
 @actor_option
 @cli_errors
 def results_sign(match: str, player_id: int, tournament_id: str | None, actor: str) -> None:
     """A player signs the match's finished scoresheet (refused before it is decided)."""
-    run_command(
+    stored = run_command(
         tournament_id, lambda t: c.sign_sheet(t, resolve_match(t, match), player_id, actor=actor)
     )
-    click.echo("signed")
+    t = get_service().state(tournament_id_of(tournament_id))
+    mid = resolve_match(t, match)
+    if stored:
+        click.echo(f"signed by {t.label(player_id)} (match {mid})")
+    else:
+        click.echo(f"{t.label(player_id)} has signed match {mid} already; nothing stored")
 
 
 @results.command("clear-flag")
@@ -375,5 +433,11 @@ def results_sign(match: str, player_id: int, tournament_id: str | None, actor: s
 @cli_errors
 def results_clear_flag(match: str, tournament_id: str | None, actor: str) -> None:
     """The organiser has dealt with a flagged match."""
-    run_command(tournament_id, lambda t: c.clear_flag(t, resolve_match(t, match), actor=actor))
-    click.echo("flag cleared")
+    stored = run_command(
+        tournament_id, lambda t: c.clear_flag(t, resolve_match(t, match), actor=actor)
+    )
+    if stored:
+        click.echo("flag cleared")
+    else:
+        click.echo(f"match {match.strip()} has no flag (cleared already, or never flagged); "
+                   "nothing stored")  # fmt: skip

@@ -13,10 +13,16 @@ import click
 from tournament.cli import main
 from tournament.cli.columns import abbreviate, ljust, width
 from tournament.cli.common import (
+    SEED,
+    WHO,
+    WHOLE,
+    WHY,
     actor_option,
     cli_errors,
     get_service,
     parse_ids,
+    parse_pairs,
+    parse_tables,
     run_command,
     tournament_id_of,
     tournament_option,
@@ -33,12 +39,21 @@ def round_() -> None:
 
 
 @round_.command("start")
-@click.option("--seed", type=int, help="seed of this draw [default: derived from the tournament's]")
 @click.option(
-    "--pair", "pairs", help="manual pairings '1-5,2-6' (overrides the draw, with warnings)"
+    "--seed", type=SEED, help="seed of this draw [default: derived from the tournament's]"
 )
-@click.option("--bye", "byes", default="", help="manual byes, with --pair")
-@click.option("--table", "tables", multiple=True, help="fix a player to a table: PLAYER=TABLE")
+@click.option(
+    "--pair",
+    "pairs",
+    help="manual pairings '1-5,2-6', the first of each sits as player A (replaces the draw; "
+    "broken format rules are warnings)",
+)
+@click.option(
+    "--bye", "byes", default="", help="with --pair: the players with a bye, e.g. 7 or 7,9 or 7-9"
+)
+@click.option(
+    "--table", "tables", multiple=True, help="fix a player to a table: PLAYER=TABLE (repeatable)"
+)
 @click.option(
     "--yes", is_flag=True, help="with --pair: store a draw that breaks format rules without asking"
 )
@@ -57,23 +72,10 @@ def round_start(
     """Draw the next round and print pairings and tables. Refused while any match of any
     round is open (T-round). A manual draw (--pair) that breaks a format rule prints the
     warnings and asks before it is stored."""
-    pairings: list[tuple[int, int]] | None = None
-    if pairs:
-        try:
-            pairings = []
-            for pair in (p for p in pairs.split(",") if p.strip()):
-                a, b = (int(x) for x in pair.split("-"))
-                pairings.append((a, b))
-        except ValueError:
-            raise click.BadParameter(
-                f"{pairs!r}: pairs like 1-5,2-6", param_hint="--pair"
-            ) from None
-    fixed = {}
-    for item in tables:
-        player, _, table = item.partition("=")
-        if not (player.strip().isdigit() and table.strip().isdigit()):
-            raise click.BadParameter(f"{item!r}: PLAYER=TABLE", param_hint="--table")
-        fixed[int(player)] = int(table)
+    pairings = parse_pairs(pairs) if pairs else None
+    if byes and pairings is None:  # the draw gives its own byes: this one would be dropped
+        raise click.BadParameter("--bye goes with --pair (a manual draw)", param_hint="--bye")
+    fixed = parse_tables(tables)
     tid = tournament_id_of(tournament_id)
 
     def draw(t: Tournament) -> list[Any]:
@@ -81,7 +83,7 @@ def round_start(
             t,
             seed=seed,
             pairings=pairings,
-            byes=parse_ids(byes) if byes else (),
+            byes=parse_ids(byes, t.players, option="--bye") if byes else (),
             fixed_tables=fixed,
             actor=actor,
         )
@@ -119,8 +121,8 @@ def _confirm_manual_draw(new: Sequence[Any]) -> None:
 
 
 @round_.command("cancel")
-@click.option("--why", required=True, help="why the round is drawn again")
-@click.option("--by", "by", help="who decides (organiser, referee)")
+@click.option("--why", required=True, type=WHY, help="why the round is drawn again")
+@click.option("--by", "by", type=WHO, help="who decides (organiser, referee)")
 @tournament_option
 @actor_option
 @cli_errors
@@ -132,7 +134,7 @@ def round_cancel(why: str, by: str | None, tournament_id: str | None, actor: str
 
 
 @round_.command("show")
-@click.argument("number", type=int, required=False)
+@click.argument("number", type=WHOLE, required=False)
 @tournament_option
 @cli_errors
 def round_show(number: int | None, tournament_id: str | None) -> None:

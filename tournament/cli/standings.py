@@ -13,6 +13,8 @@ import click
 from tournament.cli import main
 from tournament.cli.columns import abbreviate, ljust, rjust, width
 from tournament.cli.common import (
+    WHOLE,
+    PlainText,
     cli_errors,
     get_service,
     tournament_id_of,
@@ -33,16 +35,22 @@ from tournament.domain.state import Tournament
 @click.option("--csv", "as_csv", is_flag=True, help="CSV (docs/csv-formats.md)")
 @click.option("--excel", is_flag=True, help="with --csv: for Excel (BOM, ';', decimal comma)")
 @click.option("--json", "as_json", is_flag=True, help="JSON")
-@click.option("--as-of", type=int, help="as after event N (see `tournament log`)")
+@click.option("--as-of", type=WHOLE, help="as after event N (see `tournament log`)")
 @click.option(
     "--round",
     "round_",
-    type=int,
+    type=WHOLE,
     help="as at the end of round N: before round N+1 was drawn (now, if it is not drawn)",
 )
-@click.option("--category", help="only this category, e.g. W")
-@click.option("--group", type=int, help="only this group of a group format (1, 2, ...)")
-@click.option("-o", "--output", type=click.File("w", encoding="utf-8"), default="-")
+@click.option("--category", type=PlainText(what="a category"), help="only this category, e.g. W")
+@click.option("--group", type=WHOLE, help="only this group of a group format (1, 2, ...)")
+@click.option(
+    "-o",
+    "--output",
+    type=click.File("w", encoding="utf-8"),
+    default="-",
+    help="write to this file [default: the terminal]",
+)
 @tournament_option
 @cli_errors
 def standings(
@@ -63,6 +71,8 @@ def standings(
         raise click.ClickException("excel: --excel goes with --csv (standings --csv --excel)")
     if round_ is not None and as_of is not None:
         raise click.ClickException("round: give --round or --as-of, not both")
+    if as_csv and as_json:
+        raise click.ClickException("csv: give --csv or --json, not both")
     tid = tournament_id_of(tournament_id)
     note = ""
     if round_ is not None:

@@ -13,9 +13,12 @@ from typing import Any
 
 import click
 
+from engine import VARIANTS
 from tournament.cli import main
 from tournament.cli.columns import ljust, width
 from tournament.cli.common import (
+    SEED,
+    WHOLE,
     actor_option,
     cli_errors,
     event_meta,
@@ -27,30 +30,112 @@ from tournament.cli.common import (
 )
 from tournament.cli.describe import format_words, tournament_groups
 from tournament.cli.eventwords import in_words
+from tournament.domain.errors import DomainError
 from tournament.domain.pairing import finished, lives_left, places
 from tournament.domain.progress import open_matches
-from tournament.domain.settings import FIRST_DEALER_RULES, FORMATS, TIEBREAKS, WITHDRAWAL_POLICIES
+from tournament.domain.settings import (
+    DEFAULT_TIEBREAKS,
+    FIRST_DEALER_RULES,
+    FORMATS,
+    OPTION_DEFAULTS,
+    OTHER_TIEBREAKS,
+    TIEBREAKS,
+    WITHDRAWAL_POLICIES,
+    parse_date,
+)
 from tournament.domain.standings import standings as compute_standings
 from tournament.domain.state import Tournament
+from tournament.domain.text import excerpt, whole_number
+
+#: What each format option means, for ``create --help`` (defaults: OPTION_DEFAULTS).
+OPTION_MEANINGS = {
+    "rounds": "the number of rounds, 0: as many as the field needs",
+    "third_place": "a match for third place",
+    "grand_final_reset": "GF2 if the losers-bracket player wins GF1",
+    "groups": "the number of groups",
+    "advance": "players per group into the knockout",
+    "lives": "lives per player, 2 or 3",
+    "buy_backs": "buy-backs per player, 0: none",
+    "buy_back_until": "the last round a buy-back comes before, 0: any",
+    "final_players": "players in the final",
+}
+#: Options kept for stored tournaments only: not offered to new ones.
+HIDDEN_OPTIONS = ("double", "buy_back")
 
 
-@main.command()
+def _create_help() -> str:
+    """``create --help``: what it does, then every format's options with their defaults,
+    one per line."""
+    wide = max(map(len, OPTION_DEFAULTS))
+    pair = max(len(f"{k}={str(v).lower()}") for o in OPTION_DEFAULTS.values() for k, v in o.items())
+    lines = []
+    for fmt, options in OPTION_DEFAULTS.items():
+        shown = [(k, v) for k, v in options.items() if k not in HIDDEN_OPTIONS]
+        for number, (key, default) in enumerate(shown):
+            value = str(default).lower() if isinstance(default, bool) else str(default)
+            head = fmt if number == 0 else ""
+            setting = f"{key}={value}"
+            lines.append(f"  {head:<{wide}}  {setting:<{pair}}  {OPTION_MEANINGS.get(key, '')}")
+    return (
+        "Create a tournament (and make it the current one).\n\n"
+        "\b\nFormat options (--option KEY=VALUE, repeatable) and their defaults:\n"
+        + "\n".join(line.rstrip() for line in lines)
+    )
+
+
+@main.command(help=_create_help())
 @click.argument("name")
-@click.option("--id", "tournament_id", help="tournament id [default: from name and date]")
-@click.option("--date", default="", help="YYYY-MM-DD")
-@click.option("--venue", default="")
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="swiss", show_default=True)
-@click.option("--best-of", type=click.Choice(["1", "3", "5", "7"]), default="3", show_default=True)
-@click.option("--variant", "variants", multiple=True, help="a rules variant (RULES.md); repeat")
-@click.option("--schneiderbummerl/--no-schneiderbummerl", default=True, show_default=True)
-@click.option("--tiebreaks", help=f"comma list, in order, from: {', '.join(TIEBREAKS)}")
 @click.option(
-    "--first-dealer", type=click.Choice(FIRST_DEALER_RULES), help="how the first dealer is chosen"
+    "--id", "tournament_id", help="tournament id: a-z, 0-9, - and _ [default: from name and date]"
+)
+@click.option("--date", default="", help="the day: 2026-11-27 or 27.11.2026 (stored as the first)")
+@click.option("--venue", default="", help="where it is played")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default="swiss",
+    show_default=True,
+    help="how players are paired (docs/formats.md)",
+)
+@click.option(
+    "--best-of",
+    type=click.Choice(["1", "3", "5", "7"]),
+    default="3",
+    show_default=True,
+    help="Bummerl per match (R20)",
+)
+@click.option(
+    "--variant",
+    "variants",
+    multiple=True,
+    help=f"a rules variant (RULES.md), repeatable: {', '.join(VARIANTS)}",
+)
+@click.option(
+    "--schneiderbummerl/--no-schneiderbummerl",
+    default=True,
+    show_default=True,
+    help="a Bummerl won before the loser scored counts 2 (R19)",
+)
+@click.option(
+    "--tiebreaks",
+    help=f"comma list, in order, from: {', '.join(TIEBREAKS)} [default: swiss: "
+    f"{', '.join(DEFAULT_TIEBREAKS['swiss'])}; other formats: {', '.join(OTHER_TIEBREAKS)}]",
+)
+@click.option(
+    "--first-dealer",
+    type=click.Choice(FIRST_DEALER_RULES),
+    help="how each match's first dealer is chosen (R18) [default: balanced in swiss, "
+    "higher_seed in the other formats]",
 )
 @click.option("--forfeit-score", help="Bummerl of a forfeit, e.g. 2:0 [default: (N+1)/2:0]")
 @click.option("--bye-score", help="Bummerl of a bye, e.g. 2:0 [default: (N+1)/2:0]")
 @click.option(
-    "--withdrawal", type=click.Choice(WITHDRAWAL_POLICIES), default="forfeit", show_default=True
+    "--withdrawal",
+    type=click.Choice(WITHDRAWAL_POLICIES),
+    default="forfeit",
+    show_default=True,
+    help="a withdrawn player's open matches: forfeit (to the opponents) or drop (void)",
 )
 @click.option(
     "--late-entry-score",
@@ -59,9 +144,12 @@ from tournament.domain.state import Tournament
     show_default=True,
     help="Swiss: what a late entry scores for each round it missed (0, or a bye each)",
 )
-@click.option("--seed", type=int, help="master seed of every draw [default: drawn and recorded]")
+@click.option("--seed", type=SEED, help="master seed of every draw [default: drawn and recorded]")
 @click.option(
-    "--option", "options", multiple=True, help="format option KEY=VALUE (rounds=5, groups=4, ...)"
+    "--option",
+    "options",
+    multiple=True,
+    help="a format option KEY=VALUE, repeatable: see the list above (e.g. rounds=5)",
 )
 @actor_option
 @cli_errors
@@ -84,20 +172,7 @@ def create(
     options: Sequence[str],
     actor: str,
 ) -> None:
-    """Create a tournament (and make it the current one)."""
-    parsed: dict[str, Any] = {}
-    for item in options:
-        key, sep, value = item.partition("=")
-        if not sep:
-            raise click.BadParameter(f"{item!r}: KEY=VALUE", param_hint="--option")
-        parsed[key.strip()] = {"true": True, "false": False}.get(value.lower(), value)
-        if isinstance(parsed[key.strip()], str):
-            try:
-                parsed[key.strip()] = int(value)
-            except ValueError:
-                raise click.BadParameter(
-                    f"{item!r}: a number, true or false", param_hint="--option"
-                ) from None
+    date = parse_date(date)  # 27.11.2026 -> 2026-11-27, before it goes into the id
     settings: dict[str, Any] = {
         "name": name,
         "date": date,
@@ -109,20 +184,44 @@ def create(
         "withdrawal": withdrawal,
         "late_entry_score": late_entry_score,
         "seed": seed,
-        "options": parsed,
+        "options": _format_options(options),
     }
     if tiebreaks:
         settings["tiebreaks"] = [x.strip() for x in tiebreaks.split(",") if x.strip()]
     if first_dealer:
         settings["first_dealer"] = first_dealer
     if forfeit_score:
-        settings["forfeit_score"] = parse_score(forfeit_score)
+        settings["forfeit_score"] = parse_score(forfeit_score, "--forfeit-score")
     if bye_score:
-        settings["bye_score"] = parse_score(bye_score)
+        settings["bye_score"] = parse_score(bye_score, "--bye-score")
     tid = tournament_id or _slug(name, date)
     get_service().create(tid, settings, actor=actor, metadata=event_meta())
     make_current(tid)
-    click.echo(f"created tournament {tid} ({name}); it is now the current tournament")
+    click.echo(f"created tournament {tid} ({name.strip()}); it is now the current tournament")
+
+
+def _format_options(items: Sequence[str]) -> dict[str, Any]:
+    """``--option KEY=VALUE`` items: a value is a whole number (digits 0-9), true or false;
+    which keys a format knows is the settings' to check."""
+    parsed: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = (x.strip() for x in item.partition("="))
+        if not sep or not key:
+            raise click.BadParameter(
+                f"{excerpt(item)}: KEY=VALUE, e.g. rounds=5", param_hint="--option"
+            )
+        flag = {"true": True, "false": False}.get(value.lower())
+        if flag is not None:
+            parsed[key] = flag
+            continue
+        try:
+            parsed[key] = whole_number(value, "--option")
+        except DomainError:
+            raise click.BadParameter(
+                f"{excerpt(item)}: the value is a whole number (digits 0-9), true or false",
+                param_hint="--option",
+            ) from None
+    return parsed
 
 
 def _slug(name: str, date: str) -> str:
@@ -251,7 +350,7 @@ def _print_podium(title: str, rows: Sequence[Any]) -> None:
 
 @main.command()
 @tournament_option
-@click.option("--limit", type=int, default=50, show_default=True)
+@click.option("--limit", type=WHOLE, default=50, show_default=True, help="how many events")
 @click.option("--action", help="only the events of one action: its id as shown, or longer")
 @click.option("--json", "as_json", is_flag=True, help="the stored events as JSON, one per line")
 @cli_errors
@@ -259,6 +358,8 @@ def log(tournament_id: str | None, limit: int, action: str | None, as_json: bool
     """The latest events, numbered (the numbers --as-of takes), each in words. The action
     column is the start of the correlation id that links every event one command
     appended; --json prints the stored payloads as they are."""
+    if limit < 1:  # events[-0:] would be every event
+        raise click.BadParameter(f"at least 1 event, not {limit}", param_hint="--limit")
     tid = tournament_id_of(tournament_id)
     service = get_service()
     events = service.events(tid)

@@ -15,7 +15,13 @@ from tournament.domain.registration import (
     register_player,
     seed_players,
 )
-from tournament.domain.results import record_forfeit, record_hand, record_tally, sign_sheet
+from tournament.domain.results import (
+    record_forfeit,
+    record_hand,
+    record_tallies,
+    record_tally,
+    sign_sheet,
+)
 from tournament.domain.rounds import cancel_round, start_round
 from tournament.domain.withdrawal import withdraw
 
@@ -30,6 +36,7 @@ __all__ = [
     "edit_player",
     "record_forfeit",
     "record_hand",
+    "record_tallies",
     "record_tally",
     "register_player",
     "reversal",

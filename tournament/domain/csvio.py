@@ -13,7 +13,7 @@ good -- so a file with one bad row stores nothing::
     ...
     tournament.domain.csvio.CsvImportError: 2 bad rows, nothing imported:
     line 3: name: a player needs a name (T-player)
-    line 4: rating: 'x' is not a whole number
+    line 4: rating: 'x' is not a whole number (digits 0-9)
 """
 
 from __future__ import annotations
@@ -27,11 +27,18 @@ from typing import IO, Any, Final
 from tournament.domain import events as ev
 from tournament.domain.errors import DomainError
 from tournament.domain.events import EventLike
+from tournament.domain.matchref import resolve_match
 from tournament.domain.registration import register_player
-from tournament.domain.results import find_match, record_forfeit, record_hand, record_tally
+from tournament.domain.results import record_forfeit, record_hand, record_tally
 from tournament.domain.standings import Row
 from tournament.domain.state import Tournament, fold
+from tournament.domain.text import excerpt, whole_number
 from tournament.eventstore.api import NewEvent
+
+__all__ = [  # resolve_match: imported from here by the CLI since before matchref existed
+    "CsvImportError", "decode", "forfeit_winner", "import_players", "import_results",
+    "neutral", "resolve_match", "standings_csv", "standings_json",
+]  # fmt: skip
 
 PLAYER_COLUMNS = ("name", "club", "category", "rating", "player_id")
 RESULT_COLUMNS = (
@@ -73,6 +80,13 @@ GERMAN_COLUMNS: Final[Mapping[str, str]] = {
 }
 
 
+#: The most rows one import takes: the event store appends at most 10,000 events at once,
+#: and an import is one append (all or nothing). Checked before any row is validated.
+MAX_ROWS: Final = 10_000
+#: How many bad rows an error lists; it says how many more there are.
+SHOWN_PROBLEMS: Final = 20
+
+
 class CsvImportError(ValueError):
     """Some rows of an import are bad; ``problems`` lists (line, message) for each."""
 
@@ -81,14 +95,19 @@ class CsvImportError(ValueError):
         super().__init__(self.text())
 
     def text(self, file: str | None = None) -> str:
-        """The problems for the organiser; one line when there is one, naming ``file``."""
+        """The problems for the organiser; one line when there is one, naming ``file``;
+        the first :data:`SHOWN_PROBLEMS` of many, and how many more (one mistake repeated
+        over 2,800 rows is not 2,800 lines)."""
         if file is not None and len(self.problems) == 1:
             line, message = self.problems[0]
             return f"{file}, line {line}: {message}; nothing imported"
-        lines = "\n".join(f"line {line}: {message}" for line, message in self.problems)
-        count = len(self.problems)
+        shown = self.problems[:SHOWN_PROBLEMS]
+        lines = "\n".join(f"line {line}: {message}" for line, message in shown)
+        count, more = len(self.problems), len(self.problems) - len(shown)
+        if more:
+            lines += f"\n... and {more:,} more bad row{'s' if more != 1 else ''}"
         head = f"{file}: " if file is not None else ""
-        return f"{head}{count} bad row{'s' if count != 1 else ''}, nothing imported:\n{lines}"
+        return f"{head}{count:,} bad row{'s' if count != 1 else ''}, nothing imported:\n{lines}"
 
 
 def decode(data: bytes) -> str:
@@ -164,7 +183,8 @@ def _header(
         raise CsvImportError([(line, f"the header needs column(s) {', '.join(missing)} {columns}")])
     unknown = [h for h in header if h and h not in known]
     if unknown:
-        raise CsvImportError([(line, f"unknown column(s) {', '.join(unknown)} {columns}")])
+        named = ", ".join(excerpt(h) for h in unknown[:5]) + (" ..." if len(unknown) > 5 else "")
+        raise CsvImportError([(line, f"unknown column(s) {named} {columns}")])
     twice = sorted({h for h in header if h and header.count(h) > 1})
     if twice:
         raise CsvImportError([(line, f"column(s) {', '.join(twice)} more than once in the header")])
@@ -172,15 +192,21 @@ def _header(
 
 
 def _rows(
-    source: IO[str], required: Sequence[str], known: Sequence[str]
+    source: IO[str], required: Sequence[str], known: Sequence[str], what: str
 ) -> list[tuple[int, dict[str, str]]]:
     """The rows as {column: value} with their line numbers, the file's shape checked: a
-    known header without repeats, no row wider than the header, quotes closed."""
+    known header without repeats, no row wider than the header, quotes closed, at most
+    :data:`MAX_ROWS` rows (of ``what``: players, results)."""
     records = [(line, fields) for line, fields in _records(source.read()) if fields]
     if not records:
         raise CsvImportError([(1, f"the file is empty; the header needs {', '.join(required)}")])
     (first, head), *body = records
     header = _header(first, head, required, known)
+    if len(body) > MAX_ROWS:
+        raise CsvImportError(
+            [(body[MAX_ROWS][0], f"more than {MAX_ROWS:,} {what} in one file ({len(body):,} "
+                                 "rows): split it")]
+        )  # fmt: skip
     problems: list[tuple[int, str]] = []
     out = []
     for line, fields in body:
@@ -206,12 +232,10 @@ def _rows(
 
 
 def _int(value: str, field: str) -> int | None:
+    """A number cell: empty, or digits 0-9 (``²`` or Arabic-Indic digits are refused)."""
     if not value:
         return None
-    try:
-        return int(value)
-    except ValueError:
-        raise DomainError(field, "T-csv", f"{value!r} is not a whole number") from None
+    return whole_number(value, field, "T-csv", signed=True)  # -5: the range check says why
 
 
 def _import(
@@ -236,6 +260,11 @@ def _import(
         out += new
     if problems:
         raise CsvImportError(problems)
+    if len(out) > MAX_ROWS:  # a row may add the match's first dealer: more events than rows
+        raise CsvImportError(
+            [(rows[-1][0], f"these {len(rows):,} rows make {len(out):,} events, more than "
+                           f"{MAX_ROWS:,} in one import: split the file")]
+        )  # fmt: skip
     # Every event of an import came from the file, whatever its command defaults to.
     return ev.stamped(out, {"source": ev.IMPORT})
 
@@ -267,30 +296,16 @@ def import_players(
             actor=actor,
         )
 
-    return _import(events, _rows(source, ("name",), PLAYER_COLUMNS), decide)
-
-
-def resolve_match(t: Tournament, text: str) -> str:
-    """A match id as typed: the id itself (``2.5``, ``R1-3``) or round.table of a bracket."""
-    text = text.strip()
-    if text in t.matches:
-        return text
-    if "." in text:
-        number, _, table = text.partition(".")
-        if number.isdigit() and table.isdigit() and 0 < int(number) <= len(t.rounds):
-            for mid in t.rounds[int(number) - 1].matches:
-                if t.matches[mid].table == int(table):
-                    return mid
-    return find_match(t, text).match_id
+    return _import(events, _rows(source, ("name",), PLAYER_COLUMNS, "players"), decide)
 
 
 def _pair(text: str, field: str) -> list[int] | None:
     if not text:
         return None
     parts = text.replace("/", ":").split(":")
-    if len(parts) != 2:
-        raise DomainError(field, "T-csv", f"{text!r} is not two numbers like 66:40")
-    return [_int(p, field) or 0 for p in parts]
+    if len(parts) != 2 or not all(p.strip() for p in parts):
+        raise DomainError(field, "T-csv", f"{excerpt(text)} is not two numbers like 66:40")
+    return [whole_number(p, field, "T-csv") for p in parts]
 
 
 def _yes(text: str, field: str) -> bool:
@@ -300,7 +315,28 @@ def _yes(text: str, field: str) -> bool:
         return False
     if value in ("yes", "y", "x", "1", "true", "ja", "j"):
         return True
-    raise DomainError(field, "T-csv", f"{text!r} is not yes or no")
+    raise DomainError(field, "T-csv", f"{excerpt(text)} is not yes or no")
+
+
+def forfeit_winner(text: str, rule: str = "T-input") -> int | None:
+    """A forfeit as the organiser gives it: the winner's start number, or ``both`` for a
+    double no-show (None).
+
+    >>> forfeit_winner("12"), forfeit_winner(" Both ")
+    (12, None)
+    >>> forfeit_winner("34x")
+    Traceback (most recent call last):
+    ...
+    tournament.domain.errors.DomainError: forfeit: '34x' is not a start number or 'both' (T-input)
+    """
+    if text.strip().lower() == "both":
+        return None
+    try:
+        return whole_number(text, "forfeit", rule)
+    except DomainError:
+        raise DomainError(
+            "forfeit", rule, f"{excerpt(text)} is not a start number or 'both'"
+        ) from None
 
 
 def import_results(
@@ -315,7 +351,7 @@ def import_results(
         match_id = resolve_match(t, row["match"])
         scorer = _int(row.get("scorer", ""), "scorer")
         if row.get("forfeit"):
-            winner = None if row["forfeit"].lower() == "both" else _int(row["forfeit"], "forfeit")
+            winner = forfeit_winner(row["forfeit"], "T-csv")
             return record_forfeit(t, match_id, winner=winner, actor=actor)
         if row.get("tally"):
             return record_tally(
@@ -341,7 +377,7 @@ def import_results(
             source="import",
         )
 
-    return _import(events, _rows(source, ("match",), RESULT_COLUMNS), decide)
+    return _import(events, _rows(source, ("match",), RESULT_COLUMNS, "results"), decide)
 
 
 STANDINGS_COLUMNS = (
@@ -381,8 +417,31 @@ def standings_csv(rows: Iterable[Row], *, excel: bool = False) -> str:
         delimiter=";" if excel else ",",
     )
     writer.writeheader()
-    writer.writerows([{k: _excel_number(v) for k, v in r.items()} for r in flat] if excel else flat)
+    number = _excel_number if excel else _same
+    writer.writerows([{k: number(neutral(v)) for k, v in r.items()} for r in flat])
     return ("\ufeff" if excel else "") + out.getvalue()
+
+
+#: How a spreadsheet cell starts when the spreadsheet would run it as a formula (OWASP,
+#: "CSV injection"): ``=HYPERLINK(...)`` in a name leaks the sheet at a double-click.
+FORMULA_START: Final = ("=", "+", "-", "@", "\t", "\r")
+
+
+def neutral(value: Any) -> Any:
+    """A text cell that a spreadsheet would read as a formula, with ``'`` before it (shown
+    as text instead of run); numbers stay numbers, so a Bummerl difference of -3 is still
+    the number -3.
+
+    >>> neutral("=1+2"), neutral("@SUM(A1)"), neutral("-Anna"), neutral(-3), neutral("Anna")
+    ("'=1+2", "'@SUM(A1)", "'-Anna", -3, 'Anna')
+    """
+    if isinstance(value, str) and value.startswith(FORMULA_START):
+        return "'" + value
+    return value
+
+
+def _same(value: Any) -> Any:
+    return value
 
 
 def _excel_number(value: Any) -> Any:

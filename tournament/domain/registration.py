@@ -22,10 +22,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tournament.domain import events as ev
+from tournament.domain import text
 from tournament.domain.errors import ConflictError, DomainError, NotFoundError
 from tournament.domain.settings import Settings
 from tournament.domain.settings import missed_rounds_score as score_of_missed_rounds
 from tournament.domain.state import Player, Tournament
+from tournament.domain.text import excerpt, plain_text
+from tournament.domain.text import look_alike_keys as keys
 from tournament.eventstore.api import NewEvent
 
 #: Formats whose draw is fixed by round 1: nobody can join after it.
@@ -36,6 +39,8 @@ FIXED_FIELD = (
     "groups_knockout",
     "lives",
 )
+#: The longest venue (characters).
+VENUE_LIMIT = 200
 
 
 def create_tournament(
@@ -43,16 +48,29 @@ def create_tournament(
 ) -> list[NewEvent]:
     """``tournament.created`` with the validated settings; a master seed is drawn and recorded
     when none is given, so every later draw can be re-run."""
-    if not tournament_id or not tournament_id.replace("-", "").replace("_", "").isalnum():
+    data = dict(settings)
+    # The name and venue are printed on every sheet: plain text, as a player's name is.
+    data["name"] = plain_text(str(data.get("name") or ""), "name", "T-settings",
+                              what="a tournament name")  # fmt: skip
+    if data.get("venue"):
+        data["venue"] = plain_text(str(data["venue"]), "venue", "T-settings",
+                                   limit=VENUE_LIMIT, what="a venue")  # fmt: skip
+    if data.get("seed") is None:
+        data["seed"] = random.SystemRandom().randrange(2**31)
+    valid = Settings.from_payload(data)  # first: a bad date says so, not that the id is bad
+    if valid.options.get("double"):  # a setting nothing would act on is refused, not ignored
+        raise DomainError(
+            "options",
+            "T-settings",
+            "double=true: a double round robin (everybody meets everybody twice) is not "
+            "offered; leave the option out",
+        )
+    if not (tournament_id.isascii() and tournament_id.replace("-", "").replace("_", "").isalnum()):
         raise DomainError(
             "tournament_id",
             "T-settings",
-            f"{tournament_id!r} is not an id (letters, digits, - and _)",
+            f"{excerpt(tournament_id)} is not an id (letters a-z, digits 0-9, - and _)",
         )
-    data = dict(settings)
-    if data.get("seed") is None:
-        data["seed"] = random.SystemRandom().randrange(2**31)
-    valid = Settings.from_payload(data)
     return [
         ev.make_event(
             ev.TOURNAMENT_CREATED,
@@ -90,7 +108,8 @@ def register_player(
     which scores ``missed_rounds_score`` (``0`` or ``bye``; default: the tournament's
     ``late_entry_score``) for each round drawn before it entered (T-late-entry)."""
     settings = require_created(t)
-    name, club, category = player_fields(t, name, club, category)
+    name, club, category = player_fields(name, club, category)
+    refuse_duplicate(t, name, club)
     check_rating(rating)
     late = t.current_round > 0
     if late and settings.format in FIXED_FIELD:
@@ -124,26 +143,53 @@ def register_player(
     return [ev.make_event(ev.PLAYER_REGISTERED, payload, actor=actor)]
 
 
-def player_fields(
-    t: Tournament, name: str, club: str = "", category: str = "", *, player_id: int | None = None
-) -> tuple[str, str, str]:
-    """A player's name, club and category as they are stored (NFC, spaces collapsed),
-    checked the same way for a registration and a correction (``players edit``): a name is
-    required, and nobody else (``player_id`` is the player being corrected) may have the
-    same name at the same club."""
-    name = " ".join(nfc(name).split())
+def player_fields(name: str, club: str = "", category: str = "") -> tuple[str, str, str]:
+    """A player's name, club and category as stored, whichever way they came in (``players
+    add``, a CSV row, a correction): plain text of at most 100 characters each, no control
+    or bidi character (refused naming the field and the position), spaces made one, in
+    Unicode NFC ("Jürgen" typed on Windows and written by macOS, NFD, is one string)."""
+    name = plain_text(name, "name", "T-player")
     if not name:
         raise DomainError("name", "T-player", "a player needs a name")
-    club, category = nfc(club).strip(), nfc(category).strip()
-    for other in t.players.values():
-        if other.id == player_id:
-            continue
-        if same_text(other.name, name) and same_text(other.club, club):
-            where = f" ({club})" if club else ""
-            raise ConflictError(
-                "name", "T-player", f"{name}{where} is already registered as player {other.id}"
-            )
+    club = plain_text(club, "club", "T-player", what="a club")
+    category = plain_text(category, "category", "T-player", what="a category")
     return name, club, category
+
+
+def duplicate_of(
+    t: Tournament, name: str, club: str, *, other_than: int | None = None
+) -> Player | None:
+    """The registered player (other than ``other_than``) whose name and club look the same
+    as ``name`` and ``club`` on a pairing sheet (:func:`same_text`), if any."""
+    (name_lower, name_upper), (club_lower, club_upper) = keys(name), keys(club)
+    for other in t.players.values():  # every registration: kept to a dict lookup a player
+        other_lower, other_upper = keys(other.name)
+        if other_lower == name_lower or other_upper == name_upper:
+            lower, upper = keys(other.club)
+            if (lower == club_lower or upper == club_upper) and other.id != other_than:
+                return other
+    return None
+
+
+def refuse_duplicate(t: Tournament, name: str, club: str, *, other_than: int | None = None) -> None:
+    """Refuse a name and club that look the same as a registered player's (T-player): a
+    zero-width space or a Cyrillic "А" must not make a second "Anna" at the same club."""
+    other = duplicate_of(t, name, club, other_than=other_than)
+    if other is None:
+        return
+    where = f" ({club})" if club else ""
+    if (
+        nfc(other.name).casefold() == name.casefold()
+        and nfc(other.club).casefold() == club.casefold()
+    ):
+        message = f"{name}{where} is already registered as player {other.id}"
+    else:
+        theirs = f" ({other.club})" if other.club else ""
+        message = (
+            f"{excerpt(name)}{where} looks the same as {other.name}{theirs}, registered as "
+            f"player {other.id} (case, invisible characters and look-alike letters aside)"
+        )
+    raise ConflictError("name", "T-player", message)
 
 
 def check_rating(rating: int | None) -> None:
@@ -158,9 +204,10 @@ def nfc(text: str) -> str:
 
 
 def same_text(a: str, b: str) -> bool:
-    """Equal names or clubs: case and Unicode form aside (players stored before names
-    were normalised may still be NFD)."""
-    return nfc(a).casefold() == nfc(b).casefold()
+    """Equal names or clubs as a pairing sheet shows them: case, Unicode form (NFKC),
+    invisible characters and look-alike Cyrillic or Greek letters aside (players stored
+    before names were normalised may still be NFD)."""
+    return text.same_text(a, b)
 
 
 def check_in(t: Tournament, player_id: int, *, actor: str | None = None) -> list[NewEvent]:
@@ -274,12 +321,11 @@ def edit_player(
                 "corrected",
             )
     name, club, category = player_fields(
-        t,
         changes.get("name", p.name),
         changes.get("club", p.club),
         changes.get("category", p.category),
-        player_id=player_id,
     )
+    refuse_duplicate(t, name, club, other_than=player_id)
     rating = changes.get("rating", p.rating)
     check_rating(rating)
     new = {"name": name, "club": club, "category": category, "rating": rating}
@@ -339,6 +385,10 @@ def buy_life(t: Tournament, player_id: int, *, actor: str | None = None) -> list
     allowed = int(settings.options.get("buy_backs", 0))
     if settings.format != "lives" or not allowed:
         raise ConflictError("player", "T-lives", "this tournament has no buy-back of lives")
+    from tournament.domain.pairing import finished  # pairing imports this module
+
+    if finished(t):
+        raise ConflictError("player", "T-lives", "the tournament is finished: no more buy-backs")
     p = player(t, player_id)
     if p.lives_bought >= allowed:
         raise ConflictError(

@@ -17,6 +17,7 @@ recorded so far (R13-R20) and refused with the hand and the rule named::
 
 from __future__ import annotations
 
+import copy
 import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -306,6 +307,38 @@ def record_tally(
     payload: dict[str, Any] = {"result_id": result_id or new_id(), "match_id": match_id, **fields}
     _check(match, Entry(payload["result_id"], "tally", payload), seat)
     return [*pre, ev.make_event(ev.TALLY_RECORDED, payload, actor=actor, source=source)]
+
+
+def record_tallies(
+    t: Tournament,
+    match_id: str,
+    tallies: Sequence[str | Mapping[str, Any]],
+    *,
+    scorer: int | None = None,
+    first_dealer: int | None = None,
+    actor: str | None = None,
+    source: str = "paper",
+) -> list[NewEvent]:
+    """The sheet's Bummerl in order (Bummerl 1, 2, 3 of a best of 5 ...), as one action:
+    each tally is checked against the match as it would be after the ones before it, so
+    its messages name its own Bummerl; the first dealer goes with the first. One bad tally
+    refuses them all, naming which of them it is."""
+    out: list[NewEvent] = []
+    trial = t
+    for number, tally in enumerate(tallies, 1):
+        try:
+            out += record_tally(
+                trial, match_id, tally, scorer=scorer, actor=actor, source=source,
+                first_dealer=first_dealer if number == 1 else None,
+            )  # fmt: skip
+        except DomainError as error:
+            if len(tallies) == 1:
+                raise
+            which = f"tally {number} of {len(tallies)}"
+            raise type(error)(error.field, error.rule, f"{which}: {error.message}") from None
+        trial = copy.copy(t)  # the same tournament, with this match as it would be
+        trial.matches = {**t.matches, match_id: _with(t.matches[match_id], out)}
+    return out
 
 
 def forfeit_payload(

@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from engine import VARIANTS
 from tournament.domain.errors import DomainError
+from tournament.domain.text import excerpt
 from tournament.formats.round_robin import WithdrawalPolicy
 
 FORMATS: Final = (
@@ -100,20 +102,13 @@ class Settings:
         name = str(data.get("name", "")).strip()
         if not name:
             raise DomainError("name", "T-settings", "a tournament needs a name")
-        date = str(data.get("date") or "")
-        if date:
-            try:
-                datetime.date.fromisoformat(date)
-            except ValueError:
-                raise DomainError(
-                    "date", "T-settings", f"{date!r} is not a date YYYY-MM-DD"
-                ) from None
+        date = parse_date(str(data.get("date") or ""))
         variants = tuple(sorted(set(data.get("variants") or ())))
         for variant in variants:
             if variant not in VARIANTS:
                 known = ", ".join(VARIANTS)
                 raise DomainError(
-                    "variants", "T-settings", f"unknown variant {variant!r} ({known})"
+                    "variants", "T-settings", f"unknown variant {excerpt(str(variant))} ({known})"
                 )
         schneider = bool(data.get("schneiderbummerl", "no-schneiderbummerl" not in variants))
         if not schneider and "no-schneiderbummerl" not in variants:
@@ -135,7 +130,9 @@ class Settings:
         for tb in tiebreaks:
             if tb not in TIEBREAKS:
                 raise DomainError(
-                    "tiebreaks", "T-settings", f"unknown tie-break {tb!r} ({', '.join(TIEBREAKS)})"
+                    "tiebreaks",
+                    "T-settings",
+                    f"unknown tie-break {excerpt(str(tb))} ({', '.join(TIEBREAKS)})",
                 )
         if len(set(tiebreaks)) != len(tiebreaks):
             raise DomainError("tiebreaks", "T-settings", "a tie-break is listed twice")
@@ -175,6 +172,51 @@ class Settings:
         data["bye_score"] = list(self.bye_score)
         data["options"] = dict(self.options)
         return data
+
+
+_ISO_DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
+_AUSTRIAN_DATE = re.compile(r"([0-9]{1,2})\.\s*([0-9]{1,2})\.\s*([0-9]+)\.?")
+
+
+def parse_date(text: str) -> str:
+    """A tournament's date as typed, stored as ``YYYY-MM-DD``: ISO (``2026-11-27``) or as
+    Austrian forms write it, day first (``27.11.2026``, ``1.2.2026``). A two-digit year
+    (``27.11.26``) is refused: the year is written in full, so no record is a century off.
+
+    >>> parse_date("27.11.2026"), parse_date("2026-11-27"), parse_date("1. 2. 2026"), parse_date("")
+    ('2026-11-27', '2026-11-27', '2026-02-01', '')
+    >>> parse_date("27.11.26")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    tournament.domain.errors.DomainError: date: '27.11.26': write the year in full, 27.11.2026 ...
+    """
+    value = text.strip()
+    if not value:
+        return ""
+    iso, dotted = _ISO_DATE.fullmatch(value), _AUSTRIAN_DATE.fullmatch(value)
+    if dotted and len(dotted[3]) == 2:
+        day, month = int(dotted[1]), int(dotted[2])
+        raise DomainError(
+            "date",
+            "T-settings",
+            f"{excerpt(text)}: write the year in full, {day}.{month}.20{dotted[3]}",
+        )
+    try:
+        if iso:
+            return datetime.date(int(iso[1]), int(iso[2]), int(iso[3])).isoformat()
+        if dotted and len(dotted[3]) == 4:
+            return datetime.date(int(dotted[3]), int(dotted[2]), int(dotted[1])).isoformat()
+    except ValueError:
+        raise DomainError(
+            "date", "T-settings", f"{excerpt(text)} is not a day of the calendar"
+        ) from None
+    try:  # the other ISO forms (20261127) were accepted before, and may be stored
+        return datetime.date.fromisoformat(value).isoformat()
+    except ValueError:
+        pass
+    raise DomainError(
+        "date", "T-settings", f"{excerpt(text)} is not a date like 2026-11-27 or 27.11.2026"
+    )
 
 
 def _choice(data: Mapping[str, Any], key: str, allowed: Sequence[str], default: str) -> str:
@@ -257,7 +299,7 @@ def _options(fmt: str, raw: Mapping[str, Any]) -> dict[str, Any]:
         raise DomainError(
             "options",
             "T-settings",
-            f"unknown option(s) {', '.join(sorted(unknown))} for {fmt} "
+            f"unknown option(s) {', '.join(excerpt(str(k)) for k in sorted(unknown))} for {fmt} "
             f"(known: {', '.join(defaults) or 'none'})",
         )
     options = {**defaults, **raw}

@@ -36,6 +36,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tournament.domain.errors import DomainError
+from tournament.domain.text import excerpt
 
 START = 7
 #: How messages name the two players when the tally is not tied to a match yet.
@@ -54,6 +55,8 @@ def parse_tally(text: str) -> list[list[int]]:
     """
     text = text.strip()
     try:
+        if not text.isascii():  # digits 0-9 only: int() misreads "٣" and refuses "²"
+            raise ValueError(text)
         if ":" in text:
             return [[int(a), int(b)] for a, b in (pair.split(":") for pair in text.split())]
         columns = [
@@ -61,7 +64,9 @@ def parse_tally(text: str) -> list[list[int]]:
         ]
     except ValueError:
         raise DomainError(
-            "tally", "T-tally", f"{text!r} is not a tally like '7 5 4 1 0 / 7 6 3' or '7:7 5:7 ...'"
+            "tally",
+            "T-tally",
+            f"{excerpt(text)} is not a tally like '7 5 4 1 0 / 7 6 3' or '7:7 ...'",
         ) from None
     if len(columns) != 2:
         raise DomainError(

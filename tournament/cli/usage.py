@@ -1,0 +1,118 @@
+"""How the ``tournament`` command reads its command line and reports what it refuses.
+
+Exit statuses (docs/tournaments.md, "Exit statuses"):
+
+* 0: done;
+* 1: refused -- a value the command cannot take (``--rating 1.530``, a date that is no
+  date, a name with a control character, an argument that is not UTF-8 text), or a
+  command the tournament's rules refuse; one ``Error:`` line (an import lists its bad
+  rows), and nothing stored;
+* 2: the command line itself is wrong -- an unknown command or option, a missing
+  argument, an option without its value -- with click's usage hint.
+
+Every message is printed harmless: no raw control character reaches the terminal, and
+bad input is quoted short (a 1 MB value is not echoed back).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import click
+
+#: Where the arguments are kept on the context, for messages that quote them.
+_ARGS = "tournament.args"
+
+
+class Refused(click.ClickException):
+    """A value or command refused: exit status 1, one ``Error:`` line, no usage hint."""
+
+    exit_code = 1
+
+
+class TournamentGroup(click.Group):
+    """The top-level ``tournament`` group: arguments must be UTF-8 text; a bad value is a
+    refusal (exit 1) rather than a usage error (exit 2); messages are made safe."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        refuse_undecodable(args)
+        ctx.meta[_ARGS] = list(args)
+        return super().parse_args(ctx, args)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        args = ctx.meta.get(_ARGS, ())
+        try:
+            return super().invoke(ctx)
+        except click.MissingParameter:  # a usage error (exit 2, usage shown) naming no input
+            raise
+        except click.BadParameter as error:  # a value refused: exit 1, no usage noise
+            raise Refused(safe(_refusal(error), args)) from None
+        except click.UsageError as error:  # unknown option or command: exit 2, usage shown
+            raise click.UsageError(safe(error.format_message(), args), error.ctx) from None
+        except click.ClickException as error:
+            if type(error).exit_code != Refused.exit_code:
+                raise
+            raise Refused(safe(error.format_message(), args)) from None
+
+
+def _refusal(error: click.BadParameter) -> str:
+    """``--rating: '1.530' is not a whole number``: the option, then what is wrong."""
+    hint = error.param_hint
+    if hint is None and error.param is not None:
+        hint = error.param.get_error_hint(error.ctx) if error.ctx else error.param.name
+    if isinstance(hint, Sequence) and not isinstance(hint, str):
+        hint = " / ".join(hint)
+    hint = (hint or "").replace("'", "").replace('"', "")
+    return f"{hint}: {error.message}" if hint else error.message
+
+
+def refuse_undecodable(args: Sequence[str]) -> None:
+    """Refuse the first argument that is not UTF-8 text (a Latin-1 terminal sends "Jörg" as
+    the byte 0xf6, which Python keeps as a lone surrogate that no store can hold), naming
+    the option it belongs to."""
+    for position, arg in enumerate(args):
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError:
+            option, eq, value = arg.partition("=")
+            before = args[position - 1] if position else ""
+            if arg.startswith("--") and eq:
+                where, bad = option, value
+            elif before.startswith("-") and "=" not in before and len(before) > 1:
+                where, bad = before, arg
+            else:
+                where, bad = f"argument {position + 1}", arg
+            raise Refused(
+                f"{where}: {_shown(bad)} is not UTF-8 text: set your terminal to UTF-8 "
+                "(nothing stored)"
+            ) from None
+
+
+def _shown(text: str, limit: int = 40) -> str:
+    """``'J\\xf6rg'``: an undecodable argument quoted with its bytes as the terminal sent
+    them (Python keeps a byte that is not UTF-8 as a surrogate U+DC80-U+DCFF)."""
+    out = []
+    for ch in text[:limit]:
+        code = ord(ch)
+        if 0xDC80 <= code <= 0xDCFF:
+            out.append(f"\\x{code - 0xDC00:02x}")
+        else:
+            out.append(ch if ch.isprintable() else repr(ch)[1:-1])
+    return "'" + "".join(out) + ("…" if len(text) > limit else "") + "'"
+
+
+#: An argument quoted back longer than this is cut to an excerpt; a file's path is shorter
+#: and is quoted whole.
+LONG_ARGUMENT = 300
+
+
+def safe(message: str, args: Sequence[str] = ()) -> str:
+    """``message`` with long arguments it quotes in full cut to an excerpt, and anything a
+    terminal would act on escaped (:func:`tournament.domain.text.clean`)."""
+    from tournament.domain.text import clean, excerpt
+
+    for arg in args:
+        if len(arg) > LONG_ARGUMENT and repr(arg) in message:
+            message = message.replace(repr(arg), excerpt(arg))
+    return clean(message)
