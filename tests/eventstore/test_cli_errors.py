@@ -113,10 +113,19 @@ def _free_port() -> int:
 
 BAD_URLS: dict[str, Callable[[Path], str]] = {
     "mistyped scheme": lambda _: "postgresq://app@localhost/club",
-    "not a URL": lambda _: "club.sqlite3",
+    "MySQL": lambda _: "mysql://app:secret@localhost/club",
+    "unparsable": lambda _: "://club",
+    "a port that is no number": lambda _: "postgresql://app:secret@localhost:port/club",
     "PostgreSQL not running": lambda _: f"postgresql://app:secret@127.0.0.1:{_free_port()}/c",
     "a directory as SQLite file": lambda tmp: f"sqlite:///{tmp}",
+    "not a database file": lambda tmp: f"sqlite:///{_text_file(tmp)}",
 }
+
+
+def _text_file(tmp: Path) -> Path:
+    path = tmp / "passwd"
+    path.write_text("root:x:0:0:root:/root:/bin/bash\n")
+    return path
 
 
 @pytest.mark.parametrize("case", sorted(BAD_URLS))

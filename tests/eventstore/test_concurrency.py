@@ -114,6 +114,107 @@ def test_processes_race_on_one_stream(db: Database, store: SQLEventStore) -> Non
     assert Counter(e.metadata["actor"] for e in events) == {f"p{i}": each for i in range(processes)}
 
 
+def test_processes_deciding_under_the_stream_lock_never_conflict(
+    db: Database, store: SQLEventStore
+) -> None:
+    """Each decision is made on the stream's newest version: nobody appends in between,
+    so no writer ever loses a race (no ConcurrencyError, no retry)."""
+    processes, each = 4, 15
+    workers = [_worker(db, "decide", "decided", f"p{i}", str(each)) for i in range(processes)]
+    results = [json.loads(w.communicate(timeout=120)[0]) for w in workers]
+    assert all(w.returncode == 0 for w in workers)
+    assert results == [{"appended": each, "conflicts": 0}] * processes
+    events = store.read_stream("decided")
+    assert [e.metadata["decided_on"] for e in events] == list(range(processes * each))
+
+
+def test_threads_deciding_under_the_stream_lock_see_every_earlier_append(
+    store: SQLEventStore,
+) -> None:
+    threads, each = 12, 5
+    errors: list[BaseException] = []
+
+    def writer(i: int) -> None:
+        seen = 0
+
+        def decide(since: list[Any]) -> list[NewEvent]:
+            nonlocal seen
+            seen = since[-1].version if since else seen
+            return [NewEvent("sample.moved", {"seat": 1, "action": "close"},
+                             {"actor": str(i), "decided_on": seen})]  # fmt: skip
+
+        try:
+            for _ in range(each):
+                seen = store.append_decided("t", decide, after_version=seen).events[-1].version
+        except BaseException as error:  # pragma: no cover - reported below
+            errors.append(error)
+
+    pool = [threading.Thread(target=writer, args=(i,)) for i in range(threads)]
+    for t in pool:
+        t.start()
+    for t in pool:
+        t.join()
+    assert not errors, errors
+    events = store.read_stream("t")
+    assert [e.metadata["decided_on"] for e in events] == list(range(threads * each))
+
+
+def test_a_stream_lock_holds_up_no_other_stream(pg_db: Database) -> None:
+    """PostgreSQL: a decision in progress on one tournament keeps nobody else waiting
+    (SQLite has a single writer: there every write waits)."""
+    store = SQLEventStore(pg_db.engine())
+    deciding, release = threading.Event(), threading.Event()
+
+    def slow(since: list[Any]) -> list[NewEvent]:
+        deciding.set()
+        release.wait(10)
+        return [event("slow")]
+
+    holder = threading.Thread(target=store.append_decided, args=("a", slow))
+    holder.start()
+    assert deciding.wait(10)
+    try:
+        store.append_decided("b", lambda since: [event("quick")])  # not blocked by "a"
+        store.append("c", [event("plain")], None)
+        assert [e.stream_id for e in store.read_all()] == ["b", "c"]
+    finally:
+        release.set()
+        holder.join(10)
+    assert [e.stream_id for e in store.read_all()] == ["b", "c", "a"]
+    store.engine.dispose()
+
+
+def test_a_plain_append_meanwhile_makes_the_decided_append_a_conflict(pg_db: Database) -> None:
+    """PostgreSQL: a writer that appends without the stream's lock (a plain append with
+    an expected version) is not kept out; the decided append still checks the version."""
+    store = SQLEventStore(pg_db.engine())
+    deciding, release = threading.Event(), threading.Event()
+    outcome: list[BaseException | None] = []
+
+    def slow(since: list[Any]) -> list[NewEvent]:
+        deciding.set()
+        release.wait(10)
+        return [event("decided")]
+
+    def decide_in_thread() -> None:
+        try:
+            store.append_decided("s", slow)
+            outcome.append(None)
+        except BaseException as error:
+            outcome.append(error)
+
+    holder = threading.Thread(target=decide_in_thread)
+    holder.start()
+    assert deciding.wait(10)
+    store.append("s", [event("plain")], expected_version=0)
+    release.set()
+    holder.join(10)
+    [error] = outcome
+    assert isinstance(error, ConcurrencyError) and (error.expected, error.actual) == (0, 1)
+    assert [e.metadata["actor"] for e in store.read_stream("s")] == ["plain"]
+    store.engine.dispose()
+
+
 def test_idempotency_key_across_processes(db: Database, store: SQLEventStore) -> None:
     """A client that retries from a new process (after a crash, a deploy) stores nothing
     twice and gets the first result back."""

@@ -15,7 +15,6 @@ import contextlib
 import os
 import stat
 import sys
-from collections.abc import Iterator
 from typing import Any
 
 import click
@@ -39,8 +38,9 @@ def _url(database_url: str | None) -> str:
 
 
 def _store(database_url: str | None) -> Any:
-    """The store, if it is at the newest migration. Never migrated here: a mistyped URL
-    must not leave a new empty database behind (``tournament db upgrade`` does that)."""
+    """The store, if it is at the newest migration. Never created or migrated here: a
+    mistyped URL must not leave a new empty database behind (``tournament db upgrade``
+    makes one on purpose)."""
     from tournament.eventstore import SQLEventStore, migrate
 
     url = _url(database_url)
@@ -48,53 +48,12 @@ def _store(database_url: str | None) -> Any:
     return SQLEventStore(url)
 
 
-def _safe(url: str) -> str:
-    """``url`` with its password hidden, for error messages."""
-    import sqlalchemy as sa
+def _one_line_errors(database_url: str | None = None) -> contextlib.AbstractContextManager[None]:
+    """Every error one ``Error:`` line and exit status 1: the organiser commands' own
+    handling (:func:`tournament.cli.common.one_line_errors`), for ``--database-url``."""
+    from tournament.cli.common import one_line_errors
 
-    try:
-        return sa.make_url(url).render_as_string(hide_password=True)
-    except sa.exc.ArgumentError:
-        return repr(url)
-
-
-def _first_line(error: BaseException) -> str:
-    # SQLAlchemy appends its own cause and a "Background on this error" link: keep the
-    # driver's first line, which says what went wrong.
-    cause = getattr(error, "orig", None) or error
-    return (str(cause).strip().splitlines() or [type(cause).__name__])[0]
-
-
-@contextlib.contextmanager
-def _one_line_errors(database_url: str | None = None) -> Iterator[None]:
-    """Turn the errors a user can cause (a bad URL, a database that is down, a file that
-    cannot be opened, a malformed store) into one ``Error:`` line and exit status 1."""
-    import sqlite3
-
-    import sqlalchemy as sa
-
-    from tournament.eventstore import EventStoreError
-
-    try:
-        yield
-    except EventStoreError as error:
-        raise click.ClickException(str(error)) from None
-    except (sa.exc.ArgumentError, sa.exc.NoSuchModuleError) as error:
-        url = _safe(_url(database_url))
-        raise click.ClickException(f"{url} is not a usable database URL: {error}") from None
-    except (sa.exc.DBAPIError, sqlite3.Error, _psycopg_error()) as error:
-        url = _safe(_url(database_url))
-        raise click.ClickException(f"database {url}: {_first_line(error)}") from None
-    except OSError as error:
-        where = error.filename or "file"
-        raise click.ClickException(f"{where}: {error.strerror or error}") from None
-
-
-def _psycopg_error() -> type[Exception]:
-    # Evaluated only when an error is being matched: a SQLite command never imports psycopg.
-    import psycopg
-
-    return psycopg.Error
+    return one_line_errors(_url(database_url))
 
 
 @main.group()
@@ -106,17 +65,20 @@ def db() -> None:
 @click.argument("revision", default="head")
 @database_option
 def upgrade(revision: str, database_url: str | None) -> None:
-    """Apply the migrations up to REVISION (default: head)."""
+    """Apply the migrations up to REVISION (default: head); creates a SQLite file."""
+    from tournament.db import sqlite_path
     from tournament.eventstore import migrate
     from tournament.eventstore.guards import MissingGuardsError, check_guards
 
     with _one_line_errors(database_url):
         url = _url(database_url)
-        try:
-            check_guards(url)
-            missing = []
-        except MissingGuardsError as error:
-            missing = error.missing
+        path = sqlite_path(url)
+        missing = []
+        if path is None or path.is_file():  # a new file has no guards to miss
+            try:
+                check_guards(url)
+            except MissingGuardsError as error:
+                missing = error.missing
         migrate.upgrade(url, revision)  # reinstalls them
         for guard in missing:
             click.echo(f"reinstalled {guard.kind} {guard.name} (it was {guard.problem})")
