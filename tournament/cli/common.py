@@ -14,11 +14,13 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import functools
+import hashlib
 import io
 import os
 import re
 import uuid
 from collections.abc import Callable, Iterator, Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -271,17 +273,59 @@ def parse_score(text: str | None) -> list[int] | None:
 
 def import_csv_file(file: Path, tid: str, rows: Callable[..., list[Any]], actor: str) -> list[Any]:
     """Decode ``file`` (UTF-8, BOM or not) and import it in one append; every problem
-    of the file or its rows is one ClickException naming the file, nothing stored."""
+    of the file or its rows is one ClickException naming the file, nothing stored.
+
+    A re-run of the same file (the same bytes, into the same tournament) is refused,
+    naming when it was imported and as which action: the import's idempotency key is the
+    SHA-256 of the import's kind, the tournament and the bytes, so a retry after a lost
+    connection or a crash never stores the sheet twice."""
     service = get_service()
+    data = file.read_bytes()
     try:
-        text = decode(file.read_bytes())
-        return service.execute(
+        text = decode(data)
+        done = service.submit(
             tid,
             lambda t: rows(service.events(tid), io.StringIO(text), actor=actor),
+            idempotency_key=import_key(rows.__name__, tid, data),
             metadata=event_meta(),
         )
     except CsvImportError as error:
         raise click.ClickException(error.text(file.name)) from None
+    if done.replayed:
+        first = done.events[0]
+        action = str(first.metadata.get("correlation_id") or "")[:8] or "-"
+        raise click.ClickException(
+            f"{file.name}: this file was imported at {when(first.recorded_at)} as action "
+            f"{action} (`tournament log --action {action}`); nothing stored"
+        )
+    return done.events
+
+
+def entered_when(tid: str) -> Callable[[str], str]:
+    """When each result of tournament ``tid`` was entered (``21:14``), read only if asked:
+    for a refusal that names an earlier result."""
+
+    def lookup(result_id: str) -> str:
+        for event in get_service().events(tid):
+            if event.payload.get("result_id") == result_id:
+                return when(event.recorded_at)
+        return ""
+
+    return lookup
+
+
+def import_key(kind: str, tid: str, data: bytes) -> str:
+    """The idempotency key of importing ``data`` as ``kind`` into tournament ``tid``."""
+    digest = hashlib.sha256(f"{kind}\0{tid}\0".encode() + data).hexdigest()
+    return f"csv:{digest}"
+
+
+def when(moment: datetime) -> str:
+    """A stored time as the organiser reads it: local ``21:14`` today, else with the date."""
+    local = moment.astimezone()
+    if local.date() == datetime.now().astimezone().date():
+        return f"{local:%H:%M}"
+    return f"{local:%Y-%m-%d %H:%M}"
 
 
 CSV_FILE = click.Path(exists=True, dir_okay=False, readable=True, path_type=Path)

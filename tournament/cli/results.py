@@ -20,6 +20,7 @@ from tournament.cli.common import (
     actor_option,
     card_points_option,
     cli_errors,
+    entered_when,
     event_meta,
     get_service,
     import_csv_file,
@@ -39,7 +40,7 @@ from tournament.domain.errors import DomainError
 from tournament.domain.handpoints import PAPER_REASONS as REASONS
 from tournament.domain.matchstate import Entry
 from tournament.domain.preview import preview
-from tournament.domain.results import absent_warning
+from tournament.domain.results import absent_warning, check_not_repeated
 from tournament.domain.state import Tournament
 from tournament.domain.tally import tally_text
 
@@ -68,6 +69,9 @@ def results() -> None:
 )
 @click.option("--scorer", type=int, help="the table's scorer")
 @click.option("--signed", is_flag=True, help="both players signed the sheet")
+@click.option(
+    "--again", is_flag=True, help="another hand or Bummerl exactly like the match's last entry"
+)
 @tournament_option
 @actor_option
 @cli_errors
@@ -75,7 +79,7 @@ def results_enter(
     match: str, winner: int | None, points: int | None, dealer: int | None, reason: str | None,
     closed: bool, card_points: str | None, tally: str | None, first_dealer: int | None,
     forfeit: str | None,
-    scorer: int | None, signed: bool, tournament_id: str | None, actor: str,
+    scorer: int | None, signed: bool, again: bool, tournament_id: str | None, actor: str,
 ) -> None:  # fmt: skip
     """Enter a hand, a Bummerl tally or a forfeit for MATCH (round.table, e.g. 2.5)."""
     tid = tournament_id_of(tournament_id)
@@ -100,6 +104,8 @@ def results_enter(
                 closed=closed, card_points=cp, first_dealer=first_dealer, scorer=scorer,
                 actor=actor,
             )  # fmt: skip
+        if not again:  # a retry or a second Enter must not count the hand twice (T-repeat)
+            check_not_repeated(t, events, entered_when(tid))
         if signed:
             for pid in t.matches[mid].players:
                 events += c.sign_sheet(t, mid, pid, actor=actor, new=events)
