@@ -117,7 +117,7 @@ def test_export_import_round_trip(db: Database, store: SQLEventStore, tmp_path) 
     text = _export(store)
     lines = text.splitlines()
     assert json.loads(lines[0])["events"] == 7
-    assert len(lines) == 1 + 7 + 1  # header, events, one idempotency key
+    assert len(lines) == 1 + 7 + 1 + 1  # header, events, one idempotency key, trailer
     target = SQLEventStore(f"sqlite:///{tmp_path / 'copy.sqlite3'}")
     from tournament.eventstore import migrate
 

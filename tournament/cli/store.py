@@ -37,14 +37,14 @@ def _url(database_url: str | None) -> str:
     return configured()
 
 
-def _store(database_url: str | None) -> Any:
-    """The store, if it is at the newest migration. Never created or migrated here: a
-    mistyped URL must not leave a new empty database behind (``tournament db upgrade``
-    makes one on purpose)."""
+def _store(database_url: str | None, *, create: bool = False) -> Any:
+    """The store, if it is at the newest migration. Never created or migrated here unless
+    ``create`` (import into a new SQLite file): a mistyped URL must not leave a new empty
+    database behind (``tournament db upgrade`` makes one on purpose)."""
     from tournament.eventstore import SQLEventStore, migrate
 
     url = _url(database_url)
-    migrate.ensure_current(url, may_upgrade=False)
+    migrate.ensure_current(url, may_upgrade=create)
     return SQLEventStore(url)
 
 
@@ -144,25 +144,32 @@ def verify(database_url: str | None) -> None:
 @database_option
 def export_(file: str, database_url: str | None) -> None:
     """Write the whole store to FILE as JSON Lines ('-' for stdout)."""
+    from pathlib import Path
+
     from tournament.eventstore.backup import export_store
+    from tournament.eventstore.backup_file import replacing
 
     with _one_line_errors(database_url):
         store = _store(database_url)  # first: a store that is not there leaves no file
-        _refuse_read_only(file)
-        # Atomic: written beside FILE and renamed at the end, so a failed export leaves
-        # no half a backup under the backup's name.
-        try:
-            with click.open_file(file, "w", encoding="utf-8", atomic=file != "-") as out:
-                count = export_store(store, out)
-        except OSError as error:  # name FILE, not the temporary file beside it
-            raise OSError(error.errno, error.strerror, file) from None
+        if file == "-":
+            with click.open_file("-", "w") as stdout:
+                count = export_store(store, stdout)
+        else:
+            _refuse_read_only(file)
+            # Written beside FILE under a visible name and renamed at the end, so a failed
+            # or killed export leaves no half a backup under the backup's name.
+            try:
+                with replacing(Path(file)) as out:
+                    count = export_store(store, out)
+            except OSError as error:  # name FILE, not the unfinished file beside it
+                raise OSError(error.errno, error.strerror, file) from None
     click.echo(f"exported {count} events", err=True)
 
 
 def _refuse_read_only(file: str) -> None:
-    """An atomic export replaces FILE by renaming, which a read-only file does not stop
-    (nor does root's access()); a backup someone write-protected is kept as it is."""
-    if file != "-" and os.path.isfile(file) and not os.stat(file).st_mode & stat.S_IWUSR:
+    """An export replaces FILE by renaming, which a read-only file does not stop (nor
+    does root's access()); a backup someone write-protected is kept as it is."""
+    if os.path.isfile(file) and not os.stat(file).st_mode & stat.S_IWUSR:
         raise click.ClickException(f"{file} is read-only; nothing written")
 
 
@@ -170,15 +177,19 @@ def _refuse_read_only(file: str) -> None:
 @click.argument("file", type=click.File("rb"))
 @database_option
 def import_(file: Any, database_url: str | None) -> None:
-    """Restore FILE (an export) into an empty store, verifying every hash chain."""
+    """Restore FILE (an export) into an empty store, verifying every hash chain; a new
+    SQLite file is created and migrated first."""
     from tournament.eventstore import ChainError, ImportFormatError
     from tournament.eventstore.backup import import_store
 
+    notes: list[str] = []
     with _one_line_errors(database_url):
-        store = _store(database_url)
+        store = _store(database_url, create=True)
         try:
             # Bytes: import_store decodes each line, so bad UTF-8 names its line.
-            count = import_store(store, file)
+            count = import_store(store, file, notes=notes)
         except (ImportFormatError, ChainError) as error:
             raise click.ClickException(f"{file.name}: {error}") from None
+    for note in notes:
+        click.echo(f"note: {note}", err=True)
     click.echo(f"imported {count} events; all chains verify")

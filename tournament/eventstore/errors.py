@@ -94,10 +94,11 @@ class ChainError(EventStoreError):
 
 
 class ImportFormatError(EventStoreError, ValueError):
-    """A line of an export file is not a valid event record."""
+    """A line of an export file is not a valid record, or (``line`` None) the file as a
+    whole is not a complete backup."""
 
-    def __init__(self, line: int, problem: str) -> None:
-        super().__init__(f"line {line}: {problem}")
+    def __init__(self, line: int | None, problem: str) -> None:
+        super().__init__(problem if line is None else f"line {line}: {problem}")
         self.line = line
         self.problem = problem
 
