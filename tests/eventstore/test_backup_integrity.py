@@ -101,7 +101,7 @@ def test_the_cli_says_the_backup_is_incomplete_in_one_line(
         f"Error: {cut}: header says 7 events, file holds 3: the backup is incomplete; "
         "nothing imported\n"
     )
-    assert SQLEventStore(url).read_all() == []
+    assert not (tmp_path / "trunc.sqlite3").exists()  # the new file went again
 
 
 def _edit(lines: list[str], index: int, **changes: object) -> list[str]:
@@ -210,6 +210,17 @@ def test_import_into_a_new_sqlite_file_migrates_it_first(
     assert result.exit_code == 0, result.output
     assert migrate.current(url) == migrate.alembic_heads()
     assert len(SQLEventStore(url).read_all()) == 7
+
+
+def test_a_refused_import_into_a_new_file_leaves_nothing_behind(
+    lines: list[str], tmp_path: Path
+) -> None:
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("\n".join(lines[:4]) + "\n")
+    url = f"sqlite:///{tmp_path / 'new' / 'sub' / 'club.sqlite3'}"
+    result = CliRunner().invoke(main, ["import", str(cut), "--database-url", url])
+    assert result.exit_code == 1 and "the backup is incomplete" in result.output
+    assert not (tmp_path / "new").exists()
 
 
 def test_an_export_taken_while_writers_append_is_one_consistent_cut(

@@ -15,6 +15,7 @@ import contextlib
 import os
 import stat
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 import click
@@ -173,6 +174,31 @@ def _refuse_read_only(file: str) -> None:
         raise click.ClickException(f"{file} is read-only; nothing written")
 
 
+@contextlib.contextmanager
+def _removed_unless_filled(url: str) -> Iterator[None]:
+    """A SQLite file (and folders) that an import creates is removed again if the import
+    fails: a refused backup, or a mistyped target, leaves no empty store behind."""
+    from pathlib import Path
+
+    from tournament.db import sqlite_path
+
+    path = sqlite_path(url)
+    new: list[Path] = []
+    if path is not None:
+        new = [p for p in (path, *path.parents) if not p.exists()]
+    try:
+        yield
+    except BaseException:
+        for made in new:  # the file, its -wal and -shm, then the folders, innermost first
+            with contextlib.suppress(OSError):
+                if made.is_dir():
+                    made.rmdir()
+                    continue
+                for suffix in ("", "-wal", "-shm"):
+                    made.with_name(made.name + suffix).unlink(missing_ok=True)
+        raise
+
+
 @main.command("import")
 @click.argument("file", type=click.File("rb"))
 @database_option
@@ -183,13 +209,15 @@ def import_(file: Any, database_url: str | None) -> None:
     from tournament.eventstore.backup import import_store
 
     notes: list[str] = []
-    with _one_line_errors(database_url):
+    with _one_line_errors(database_url), _removed_unless_filled(_url(database_url)):
         store = _store(database_url, create=True)
         try:
             # Bytes: import_store decodes each line, so bad UTF-8 names its line.
             count = import_store(store, file, notes=notes)
         except (ImportFormatError, ChainError) as error:
             raise click.ClickException(f"{file.name}: {error}") from None
+        finally:
+            store.engine.dispose()
     for note in notes:
         click.echo(f"note: {note}", err=True)
     click.echo(f"imported {count} events; all chains verify")
