@@ -343,6 +343,48 @@ def test_tailing_reader_never_skips_an_event(store: SQLEventStore) -> None:
         )
 
 
+def test_a_tailing_reader_never_skips_a_decided_append(store: SQLEventStore) -> None:
+    """Decided appends take the append lock inside the stream's transaction: positions
+    stay dense and become visible in order, as for plain appends."""
+    writers, appends = 4, 25
+    done = threading.Event()
+    errors: list[BaseException] = []
+    seen: list[int] = []
+
+    def write(i: int) -> None:
+        try:
+            for n in range(appends):
+                store.append_decided(f"d{i % 2}", lambda since, n=n: [event(i, n)])
+        except BaseException as error:  # pragma: no cover
+            errors.append(error)
+
+    def tail() -> None:
+        checkpoint = 0
+        try:
+            while True:
+                finished = done.is_set()
+                for e in store.read_all(after_position=checkpoint, limit=50):
+                    assert e.position == checkpoint + 1, (checkpoint, e.position)
+                    seen.append(e.position)
+                    checkpoint = e.position
+                if finished and checkpoint == writers * appends:
+                    return
+        except BaseException as error:
+            errors.append(error)
+
+    reader = threading.Thread(target=tail, daemon=True)
+    reader.start()
+    pool = [threading.Thread(target=write, args=(i,)) for i in range(writers)]
+    for t in pool:
+        t.start()
+    for t in pool:
+        t.join()
+    done.set()
+    reader.join(timeout=60)
+    assert not errors, errors
+    assert seen == list(range(1, writers * appends + 1))
+
+
 def test_an_uncommitted_append_holds_back_later_ones(store: SQLEventStore) -> None:
     """While one append sits between its INSERT and its COMMIT, another append waits for
     the lock and a reader sees neither: a later position cannot become visible first."""

@@ -268,6 +268,14 @@ class TestDecidedAppends:
             es.append_decided("has space", lambda since: [])
         assert es.read_all() == []
 
+    def test_a_decided_event_id_already_stored_is_a_typed_error(self, es: SQLEventStore) -> None:
+        event = ev(1)
+        es.append("s", [event], NO_STREAM)
+        with pytest.raises(DuplicateEventError):
+            es.append_decided("t", lambda since: [event], idempotency_key="k")
+        assert len(es.read_all()) == 1 and es.read_key("k") is None
+        assert es.append_decided("t", lambda since: [ev(2)]).events[0].position == 2
+
     def test_positions_and_chains_continue_as_for_plain_appends(self, es: SQLEventStore) -> None:
         es.append("a", [ev(1)], NO_STREAM)
         done = es.append_decided("b", lambda since: [ev(2), ev(3)])

@@ -132,12 +132,19 @@ class TournamentService:
     ) -> Executed:
         """:meth:`execute`, saying whether the events were stored now or replayed."""
         stream = ev.stream_id(tournament_id)
+        if idempotency_key is not None:
+            # A retry is answered at once, without the lock (append_decided checks the
+            # key again under it, for two first uses at the same moment).
+            used = self.store.read_key(idempotency_key)
+            if used is not None and used.stream_id == stream:
+                return Executed(used.events, replayed=True)
         for attempt in range(self.retries):
-            # Folded up to now before the lock, so that under it only what other writers
-            # appended meanwhile is read and folded: the lock is held for little more
-            # than the command itself.
             t = self._cache.get(tournament_id) or Tournament()
-            t = self._fold(tournament_id, t, self.store.read_stream(stream, t.version + 1))
+            if not t.version:
+                # Folded up to now before the lock, so that under it only what other
+                # writers appended meanwhile is read and folded: the lock is held for
+                # little more than the command itself. (A cached state is close enough.)
+                t = self._fold(tournament_id, t, self.store.read_stream(stream, 1))
 
             def decide(since: list[StoredEvent], t: Tournament = t) -> list[NewEvent]:
                 self._fold(tournament_id, t, since)

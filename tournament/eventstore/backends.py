@@ -30,7 +30,7 @@ import contextlib
 import re
 import sqlite3
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
@@ -190,6 +190,19 @@ class WriteTx:
         """Steps 2-6 of the append algorithm inside this transaction (the caller holds
         the lock and commits)."""
         raise NotImplementedError
+
+    def append_then(
+        self,
+        stream_id: str,
+        events: Sequence[Prepared],
+        expected: int | None,
+        key: str | None,
+        now: datetime,
+    ) -> Callable[[], AppendResult]:
+        """:meth:`append`, its outcome to be read once the transaction has committed
+        (PostgreSQL sends the append and the COMMIT together)."""
+        result = self.append(stream_id, events, expected, key, now)
+        return lambda: result
 
 
 class Backend:
@@ -504,9 +517,26 @@ def _es_append(
     """One call of ``es_append()`` on ``conn`` (in autocommit: its own transaction)."""
     import psycopg
 
+    params = _es_append_params(stream_id, events, expected, key, now)
+    try:
+        rows = conn.execute(_PG_APPEND, params, prepare=True, binary=True).fetchall()
+    except psycopg.errors.UniqueViolation as error:
+        raise DuplicateEventError(f"an event id is already stored: {error}") from None
+    except psycopg.errors.UndefinedFunction as error:
+        raise _not_ready(error) from None
+    return _append_result(rows)
+
+
+def _es_append_params(
+    stream_id: str,
+    events: Sequence[Prepared],
+    expected: int | None,
+    key: str | None,
+    now: datetime,
+) -> tuple[Any, ...]:
     # Arrays are passed as array literals: psycopg's list adaptation costs more than
     # the rest of a single append's client side together.
-    params = (
+    return (
         stream_id, expected, key, now, format_time(now),
         "{" + ",".join([str(e.event_id) for e in events]) + "}",
         _text_array([e.type for e in events]),
@@ -514,12 +544,10 @@ def _es_append(
         _text_array([e.payload_json for e in events]),
         _text_array([e.metadata_json for e in events]),
     )  # fmt: skip
-    try:
-        rows = conn.execute(_PG_APPEND, params, prepare=True, binary=True).fetchall()
-    except psycopg.errors.UniqueViolation as error:
-        raise DuplicateEventError(f"an event id is already stored: {error}") from None
-    except psycopg.errors.UndefinedFunction as error:
-        raise _not_ready(error) from None
+
+
+def _append_result(rows: list[Any]) -> AppendResult:
+    """What ``es_append()`` returned: a replay, a conflict, or the appended links."""
     if rows and rows[0][0] == "replay":
         _, _, first, key_stream, last = rows[0]
         return Replay(key_stream, first, int(last))
@@ -540,8 +568,8 @@ class _PostgresWrite(WriteTx):
 
 
 class _PostgresLocked(WriteTx):
-    """A stream's transaction: the append runs ``es_append()`` inside it, which takes
-    the append lock until this transaction commits."""
+    """A stream's transaction (in pipeline mode): the append runs ``es_append()`` inside
+    it, which takes the append lock until this transaction commits."""
 
     sql = PG_SQL
 
@@ -554,6 +582,22 @@ class _PostgresLocked(WriteTx):
         now: datetime,
     ) -> AppendResult:
         return _es_append(self.conn, stream_id, events, expected, key, now)
+
+    def append_then(
+        self,
+        stream_id: str,
+        events: Sequence[Prepared],
+        expected: int | None,
+        key: str | None,
+        now: datetime,
+    ) -> Callable[[], AppendResult]:
+        # Queued, not fetched: its rows arrive with the COMMIT's reply, and an error (a
+        # duplicate event id) when the transaction ends (Backend.locked maps it).
+        cursor = self.conn.execute(
+            _PG_APPEND, _es_append_params(stream_id, events, expected, key, now),
+            prepare=True, binary=True,
+        )  # fmt: skip
+        return lambda: _append_result(cursor.fetchall())
 
 
 class PostgresBackend(Backend):
@@ -614,11 +658,22 @@ class PostgresBackend(Backend):
 
     @contextlib.contextmanager
     def locked(self, stream_id: str) -> Iterator[WriteTx]:
-        with self._connect() as conn, conn.transaction():
-            # Held to the end of the transaction, like the append lock; every statement
-            # after it (READ COMMITTED) sees what the previous holder committed.
-            conn.execute(_PG_STREAM_LOCK, (stream_id,), prepare=True)
-            yield _PostgresLocked(conn, self)
+        import psycopg
+
+        # Pipelined: BEGIN, the lock and the first read go in one round trip, the append
+        # and COMMIT in a second (a plain append is one, but decides nothing).
+        with self._connect() as conn:
+            try:
+                with conn.pipeline(), conn.transaction():
+                    # Held to the end of the transaction, like the append lock; every
+                    # statement after it (READ COMMITTED) sees what the previous holder
+                    # committed.
+                    conn.execute(_PG_STREAM_LOCK, (stream_id,), prepare=True)
+                    yield _PostgresLocked(conn, self)
+            except psycopg.errors.UniqueViolation as error:
+                raise DuplicateEventError(f"an event id is already stored: {error}") from None
+            except psycopg.errors.UndefinedFunction as error:
+                raise _not_ready(error) from None
 
     native = True
 

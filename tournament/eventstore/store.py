@@ -191,12 +191,15 @@ class SQLEventStore:
                 return Decided([])
             expected = since[-1].version if since else after_version
             now = datetime.now(UTC)
-            result = tx.append(stream_id, prepared, expected, idempotency_key, now)
-            if isinstance(result, Replay):  # used by a plain append in the meantime
-                return Decided(self._replayed(result, stream_id, idempotency_key, tx), True)
-            if isinstance(result, Conflict):  # a plain append without the stream's lock
-                raise ConcurrencyError(stream_id, expected, result.actual)
-            return Decided(self._stored(stream_id, prepared, result, now))
+            # Its outcome is read with the commit's (one round trip on PostgreSQL): a
+            # replay or a conflict wrote nothing, so committing first changes nothing.
+            outcome = tx.append_then(stream_id, prepared, expected, idempotency_key, now)
+        result = outcome()
+        if isinstance(result, Replay):  # used by a plain append in the meantime
+            return Decided(self._replayed(result, stream_id, idempotency_key), True)
+        if isinstance(result, Conflict):  # a plain append without the stream's lock
+            raise ConcurrencyError(stream_id, expected, result.actual)
+        return Decided(self._stored(stream_id, prepared, result, now))
 
     def _prepare_batch(self, events: Sequence[NewEvent]) -> list[Prepared]:
         """Check every event of an append (before any lock is taken by ``append``)."""
