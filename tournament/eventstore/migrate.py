@@ -76,8 +76,8 @@ def missing_store(path: Path) -> StoreMissingError:
     """The error for a SQLite store file that is not there, naming a missing folder too."""
     folder = "" if path.parent.exists() else f" (the folder {path.parent} does not exist either)"
     return StoreMissingError(
-        f"there is no tournament store at {path}: no such file{folder}; check DATABASE_URL "
-        "or --database-url (`tournament create` or `tournament db upgrade` starts a new one)"
+        f"there is no tournament store at {path}: no such file{folder}; check the path "
+        "(DATABASE_URL); `tournament create` or `tournament db upgrade` starts a new store"
     )
 
 
