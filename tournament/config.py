@@ -4,6 +4,12 @@
 'postgresql+psycopg://app@db/schnapsen'
 >>> database_url({"SCHNAPSEN_INSTANCE": "/srv/club"})
 'sqlite:////srv/club/tournament.sqlite3'
+
+A plain file path is the most natural thing to type, so it is read as a SQLite file
+(relative to the current folder), never as a URL SQLAlchemy cannot parse:
+
+>>> database_url({"DATABASE_URL": "/srv/club/club.sqlite3"})
+'sqlite:////srv/club/club.sqlite3'
 """
 
 from __future__ import annotations
@@ -27,7 +33,9 @@ def database_url(environ: Mapping[str, str] | None = None) -> str:
     """The SQLAlchemy URL of the event store.
 
     ``postgres://`` and ``postgresql://`` (as hosting providers spell them) are read as
-    psycopg 3 URLs, the only PostgreSQL driver installed.
+    psycopg 3 URLs, the only PostgreSQL driver installed. Anything without ``://`` is a
+    path to a SQLite file (``club.sqlite3``, ``~/turniere/club.sqlite3``), made absolute
+    so that the same store is meant whichever folder a later command runs in.
     """
     env = os.environ if environ is None else environ
     url = env.get("DATABASE_URL", "").strip()
@@ -36,4 +44,6 @@ def database_url(environ: Mapping[str, str] | None = None) -> str:
     for prefix in ("postgres://", "postgresql://"):
         if url.startswith(prefix):
             return "postgresql+psycopg://" + url[len(prefix) :]
+    if "://" not in url and not url.startswith("sqlite:"):
+        return f"sqlite:///{Path(url).expanduser().absolute()}"
     return url

@@ -11,27 +11,112 @@ power cut) and explicit transaction control, so that the store can ``BEGIN IMMED
 taking the write lock before reading the stream head is what makes an append atomic.
 Use the execution option ``sqlite_begin="IMMEDIATE"`` for any other read-then-write
 transaction on SQLite (projections do).
+
+An engine never creates a SQLite file or its folder: connecting to a file that is not
+there fails (``unable to open database file``). Only :func:`create_sqlite_file`, which
+``tournament db upgrade`` and the organiser's first write call, brings one into being, so
+a mistyped path or a read-only command leaves nothing behind.
+
+    >>> try:
+    ...     make_engine("mysql://club@db/turnier")
+    ... except DatabaseURLError as error:
+    ...     print(error)
+    the event store runs on SQLite or PostgreSQL, not mysql (mysql://club@db/turnier)
 """
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import sqlalchemy as sa
 
 from tournament.config import database_url
 
 BUSY_TIMEOUT_MS = 30_000
+#: Seconds to wait for a PostgreSQL server that does not answer (a wrong host, a firewall).
+PG_CONNECT_TIMEOUT = 10
+
+
+class DatabaseURLError(ValueError):
+    """``DATABASE_URL`` (or ``--database-url``) names nothing the event store can run on."""
+
+
+def parse_url(url: str | sa.URL | None = None) -> sa.URL:
+    """``url`` (default: :func:`tournament.config.database_url`) checked: SQLite, or
+    PostgreSQL through psycopg 3 (``postgresql://`` without a driver means psycopg)."""
+    text = url or database_url()
+    try:
+        parsed = sa.make_url(text)
+    except (sa.exc.ArgumentError, ValueError) as error:  # ValueError: a port that is no number
+        why = (
+            "its port is not a number"
+            if isinstance(error, ValueError)
+            else "give a file path, sqlite:///PATH or postgresql://USER@HOST/DATABASE"
+        )
+        raise DatabaseURLError(f"{safe_url(text)} is not a database URL: {why}") from None
+    backend, driver = parsed.get_backend_name(), parsed.get_driver_name()
+    if backend == "postgresql" and "+" not in parsed.drivername:
+        parsed = parsed.set(drivername="postgresql+psycopg")
+    elif backend == "postgresql" and driver != "psycopg":
+        raise DatabaseURLError(
+            f"PostgreSQL is reached through psycopg 3, not {driver}: write postgresql://... "
+            f"({safe_url(parsed)})"
+        )
+    elif backend not in ("sqlite", "postgresql"):
+        raise DatabaseURLError(
+            f"the event store runs on SQLite or PostgreSQL, not {backend} ({safe_url(parsed)})"
+        )
+    return parsed
+
+
+def safe_url(url: str | sa.URL) -> str:
+    """``url`` for messages: its password hidden, even when the URL does not parse.
+
+    >>> safe_url("postgresql://app:secret@db:port/club")
+    "'postgresql://app:***@db:port/club'"
+    """
+    try:
+        return sa.make_url(url).render_as_string(hide_password=True)
+    except (sa.exc.ArgumentError, ValueError):
+        return repr(re.sub(r"(://[^/@:]*:)[^/@]*@", r"\1***@", str(url)))
+
+
+def sqlite_path(url: str | sa.URL) -> Path | None:
+    """The file of a SQLite URL (None: not SQLite, or in memory)."""
+    try:
+        parsed = sa.make_url(url)
+    except (sa.exc.ArgumentError, ValueError):
+        return None
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return None
+    return Path(parsed.database).absolute()
+
+
+def create_sqlite_file(url: str | sa.URL) -> None:
+    """Create the SQLite file of ``url`` (and its folder) if it is not there yet: the one
+    place a store file comes into being (``tournament db upgrade``, the first write)."""
+    import sqlite3
+
+    path = sqlite_path(url)
+    if path is None or path.exists():
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    sqlite3.connect(path).close()  # an empty file: a database with no tables
 
 
 def make_engine(url: str | sa.URL | None = None, **kwargs: Any) -> sa.Engine:
     """An engine for ``url`` (default: :func:`tournament.config.database_url`)."""
-    url = sa.make_url(url or database_url())
-    if url.get_backend_name() == "sqlite":
-        return _sqlite_engine(url, **kwargs)
+    parsed = parse_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        return _sqlite_engine(parsed, **kwargs)
     kwargs.setdefault("pool_size", 10)
     kwargs.setdefault("max_overflow", 20)
-    engine = sa.create_engine(url, **kwargs)
+    connect_args = kwargs.pop("connect_args", {})
+    connect_args.setdefault("connect_timeout", PG_CONNECT_TIMEOUT)
+    engine = sa.create_engine(parsed, connect_args=connect_args, **kwargs)
 
     @sa.event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
@@ -45,10 +130,7 @@ def make_engine(url: str | sa.URL | None = None, **kwargs: Any) -> sa.Engine:
 
 
 def _sqlite_engine(url: sa.URL, **kwargs: Any) -> sa.Engine:
-    if url.database and url.database != ":memory:":
-        from pathlib import Path
-
-        Path(url.database).parent.mkdir(parents=True, exist_ok=True)
+    in_memory = not url.database or url.database == ":memory:"
     connect_args = kwargs.pop("connect_args", {})
     connect_args.setdefault("check_same_thread", False)
     connect_args.setdefault("timeout", BUSY_TIMEOUT_MS / 1000)
@@ -57,10 +139,18 @@ def _sqlite_engine(url: sa.URL, **kwargs: Any) -> sa.Engine:
     # Reuse the most recently used connection: its page cache is the warm one (each
     # SQLite connection keeps its own, and a write elsewhere makes the others re-read).
     kwargs.setdefault("pool_use_lifo", True)
-    if not url.database or url.database == ":memory:":
+    if in_memory:
         for option in ("pool_size", "max_overflow", "pool_use_lifo"):
             kwargs.pop(option)
     engine = sa.create_engine(url, connect_args=connect_args, **kwargs)
+
+    if not in_memory and not url.query.get("mode"):
+
+        @sa.event.listens_for(engine, "do_connect")
+        def _never_create(_dialect: Any, _record: Any, cargs: list[Any], cparams: Any) -> None:
+            # sqlite3 creates a missing file on connect; mode=rw opens only one that exists.
+            cargs[0] = f"file:{quote(str(cargs[0]))}?mode=rw"
+            cparams["uri"] = True
 
     @sa.event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:

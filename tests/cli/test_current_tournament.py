@@ -48,5 +48,6 @@ def test_the_only_tournament_of_a_store_is_used_without_a_pointer(cli, tmp_path:
         pointer.unlink()
     out = cli("show", db="club", ok=False)
     assert out.exit_code == 1 and "in this store: csv-cup, winter" in out.output
+    cli("db", "upgrade", db="empty")  # a store, with no tournament in it yet
     out = cli("show", db="empty", ok=False)
     assert out.exit_code == 1 and "no tournament in this store yet" in out.output

@@ -21,4 +21,4 @@ def test_a_bad_buy_back_option_is_one_line_and_stores_nothing(cli) -> None:  # t
         "Error: options: buy_back_until must be 2 or more (a buy-back comes before round 2 "
         "at the earliest), or 0 for any round (T-settings)"
     ]
-    assert "no tournaments" in cli("list").output
+    assert "there is no tournament store" in cli("list", ok=False).output  # not even a file

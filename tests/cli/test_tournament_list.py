@@ -6,6 +6,8 @@ from tests.cli.helpers import create_cup, play_round
 
 
 def test_list_names_each_tournament_with_its_progress(cli) -> None:  # type: ignore[no-untyped-def]
+    assert "there is no tournament store" in cli("list", ok=False).output  # none created
+    cli("db", "upgrade")
     assert "no tournaments" in cli("list").output
     cli("create", "Herbstturnier", "--date", "2025-10-03", "--format", "swiss")
     create_cup(cli, "single_elimination")

@@ -172,6 +172,8 @@ def test_a_tournament_name_and_the_free_text_of_a_command_are_plain_text(cli) ->
 
 
 def test_a_refused_value_is_exit_1_without_usage_and_a_usage_error_is_exit_2(cli) -> None:  # type: ignore[no-untyped-def]
+    assert refused(cli, "show").startswith("Error: there is no tournament store at ")
+    cli("db", "upgrade")  # a store, with no tournament in it yet
     assert (
         refused(cli, "show")
         == "Error: there is no tournament in this store yet: `tournament create`"

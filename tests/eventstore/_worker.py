@@ -3,6 +3,10 @@
 python tests/eventstore/_worker.py race URL SCHEMA STREAM WRITER COUNT
     append COUNT events to STREAM, each with the version just read, retrying on
     ConcurrencyError; prints {"wins": COUNT, "conflicts": n} at the end
+python tests/eventstore/_worker.py decide URL SCHEMA STREAM WRITER COUNT
+    append COUNT events to STREAM with append_decided, each recording (metadata
+    "decided_on") the stream version its decision saw; prints {"appended": COUNT,
+    "conflicts": n} (n must be 0: under the stream's lock nobody appends in between)
 python tests/eventstore/_worker.py batches URL SCHEMA BATCH
     append batches of BATCH events to fresh streams forever, printing
     "ack STREAM VERSION POSITION" after each append returns (until killed)
@@ -17,7 +21,7 @@ import uuid
 import sample  # noqa: F401  (run as a script: registers the sample event types)
 
 from tournament.db import make_engine
-from tournament.eventstore import ConcurrencyError, NewEvent, SQLEventStore
+from tournament.eventstore import ConcurrencyError, NewEvent, SQLEventStore, StoredEvent
 
 
 def event(writer: str, n: int) -> NewEvent:
@@ -39,6 +43,25 @@ def main(argv: list[str]) -> None:
             except ConcurrencyError:
                 conflicts += 1
         print(json.dumps({"wins": wins, "conflicts": conflicts}), flush=True)
+    elif mode == "decide":
+        stream, writer, count = argv[3], argv[4], int(argv[5])
+        seen, appended, conflicts = 0, 0, 0
+
+        def decide(since: list[StoredEvent]) -> list[NewEvent]:
+            nonlocal seen
+            seen = since[-1].version if since else seen
+            return [NewEvent(
+                "sample.moved", {"seat": 0, "action": "close"},
+                {"actor": writer, "decided_on": seen},
+            )]  # fmt: skip
+
+        while appended < count:
+            try:
+                seen = store.append_decided(stream, decide, after_version=seen).events[-1].version
+                appended += 1
+            except ConcurrencyError:
+                conflicts += 1
+        print(json.dumps({"appended": appended, "conflicts": conflicts}), flush=True)
     elif mode == "once":
         stream, key = argv[3], argv[4]
         stored = store.append(stream, [event("once", 0), event("once", 1)], None, key)

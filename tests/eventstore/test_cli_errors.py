@@ -20,6 +20,7 @@ from tests.eventstore.test_verify_backup import fill
 from tournament.cli import main
 from tournament.eventstore import ImportFormatError, SQLEventStore
 from tournament.eventstore.backup import export_store, import_store
+from tournament.eventstore.backup_file import SUFFIX
 
 
 def run(*args: str) -> Result:
@@ -113,10 +114,19 @@ def _free_port() -> int:
 
 BAD_URLS: dict[str, Callable[[Path], str]] = {
     "mistyped scheme": lambda _: "postgresq://app@localhost/club",
-    "not a URL": lambda _: "club.sqlite3",
+    "MySQL": lambda _: "mysql://app:secret@localhost/club",
+    "unparsable": lambda _: "://club",
+    "a port that is no number": lambda _: "postgresql://app:secret@localhost:port/club",
     "PostgreSQL not running": lambda _: f"postgresql://app:secret@127.0.0.1:{_free_port()}/c",
     "a directory as SQLite file": lambda tmp: f"sqlite:///{tmp}",
+    "not a database file": lambda tmp: f"sqlite:///{_text_file(tmp)}",
 }
+
+
+def _text_file(tmp: Path) -> Path:
+    path = tmp / "passwd"
+    path.write_text("root:x:0:0:root:/root:/bin/bash\n")
+    return path
 
 
 @pytest.mark.parametrize("case", sorted(BAD_URLS))
@@ -148,7 +158,9 @@ def test_export_to_an_unwritable_place_is_one_line(
     }[where]
     result = run("export", str(path), "--database-url", sqlite_db.url)
     assert_one_line_error(result, str(path))
-    assert not [p for p in tmp_path.rglob(".__atomic*")]  # no temporary file left behind
+    left = [p for p in tmp_path.rglob("*") if p.name.startswith(".__atomic") or
+            p.name.endswith(SUFFIX)]  # fmt: skip
+    assert not left  # no temporary file left behind
 
 
 def test_export_to_a_read_only_file_is_one_line(sqlite_db: Database, tmp_path: Path) -> None:

@@ -114,6 +114,107 @@ def test_processes_race_on_one_stream(db: Database, store: SQLEventStore) -> Non
     assert Counter(e.metadata["actor"] for e in events) == {f"p{i}": each for i in range(processes)}
 
 
+def test_processes_deciding_under_the_stream_lock_never_conflict(
+    db: Database, store: SQLEventStore
+) -> None:
+    """Each decision is made on the stream's newest version: nobody appends in between,
+    so no writer ever loses a race (no ConcurrencyError, no retry)."""
+    processes, each = 4, 15
+    workers = [_worker(db, "decide", "decided", f"p{i}", str(each)) for i in range(processes)]
+    results = [json.loads(w.communicate(timeout=120)[0]) for w in workers]
+    assert all(w.returncode == 0 for w in workers)
+    assert results == [{"appended": each, "conflicts": 0}] * processes
+    events = store.read_stream("decided")
+    assert [e.metadata["decided_on"] for e in events] == list(range(processes * each))
+
+
+def test_threads_deciding_under_the_stream_lock_see_every_earlier_append(
+    store: SQLEventStore,
+) -> None:
+    threads, each = 12, 5
+    errors: list[BaseException] = []
+
+    def writer(i: int) -> None:
+        seen = 0
+
+        def decide(since: list[Any]) -> list[NewEvent]:
+            nonlocal seen
+            seen = since[-1].version if since else seen
+            return [NewEvent("sample.moved", {"seat": 1, "action": "close"},
+                             {"actor": str(i), "decided_on": seen})]  # fmt: skip
+
+        try:
+            for _ in range(each):
+                seen = store.append_decided("t", decide, after_version=seen).events[-1].version
+        except BaseException as error:  # pragma: no cover - reported below
+            errors.append(error)
+
+    pool = [threading.Thread(target=writer, args=(i,)) for i in range(threads)]
+    for t in pool:
+        t.start()
+    for t in pool:
+        t.join()
+    assert not errors, errors
+    events = store.read_stream("t")
+    assert [e.metadata["decided_on"] for e in events] == list(range(threads * each))
+
+
+def test_a_stream_lock_holds_up_no_other_stream(pg_db: Database) -> None:
+    """PostgreSQL: a decision in progress on one tournament keeps nobody else waiting
+    (SQLite has a single writer: there every write waits)."""
+    store = SQLEventStore(pg_db.engine())
+    deciding, release = threading.Event(), threading.Event()
+
+    def slow(since: list[Any]) -> list[NewEvent]:
+        deciding.set()
+        release.wait(10)
+        return [event("slow")]
+
+    holder = threading.Thread(target=store.append_decided, args=("a", slow))
+    holder.start()
+    assert deciding.wait(10)
+    try:
+        store.append_decided("b", lambda since: [event("quick")])  # not blocked by "a"
+        store.append("c", [event("plain")], None)
+        assert [e.stream_id for e in store.read_all()] == ["b", "c"]
+    finally:
+        release.set()
+        holder.join(10)
+    assert [e.stream_id for e in store.read_all()] == ["b", "c", "a"]
+    store.engine.dispose()
+
+
+def test_a_plain_append_meanwhile_makes_the_decided_append_a_conflict(pg_db: Database) -> None:
+    """PostgreSQL: a writer that appends without the stream's lock (a plain append with
+    an expected version) is not kept out; the decided append still checks the version."""
+    store = SQLEventStore(pg_db.engine())
+    deciding, release = threading.Event(), threading.Event()
+    outcome: list[BaseException | None] = []
+
+    def slow(since: list[Any]) -> list[NewEvent]:
+        deciding.set()
+        release.wait(10)
+        return [event("decided")]
+
+    def decide_in_thread() -> None:
+        try:
+            store.append_decided("s", slow)
+            outcome.append(None)
+        except BaseException as error:
+            outcome.append(error)
+
+    holder = threading.Thread(target=decide_in_thread)
+    holder.start()
+    assert deciding.wait(10)
+    store.append("s", [event("plain")], expected_version=0)
+    release.set()
+    holder.join(10)
+    [error] = outcome
+    assert isinstance(error, ConcurrencyError) and (error.expected, error.actual) == (0, 1)
+    assert [e.metadata["actor"] for e in store.read_stream("s")] == ["plain"]
+    store.engine.dispose()
+
+
 def test_idempotency_key_across_processes(db: Database, store: SQLEventStore) -> None:
     """A client that retries from a new process (after a crash, a deploy) stores nothing
     twice and gets the first result back."""
@@ -240,6 +341,48 @@ def test_tailing_reader_never_skips_an_event(store: SQLEventStore) -> None:
         assert [e.version for e in store.read_stream(f"w{i}")] == list(
             range(1, store.stream_version(f"w{i}") + 1)
         )
+
+
+def test_a_tailing_reader_never_skips_a_decided_append(store: SQLEventStore) -> None:
+    """Decided appends take the append lock inside the stream's transaction: positions
+    stay dense and become visible in order, as for plain appends."""
+    writers, appends = 4, 25
+    done = threading.Event()
+    errors: list[BaseException] = []
+    seen: list[int] = []
+
+    def write(i: int) -> None:
+        try:
+            for n in range(appends):
+                store.append_decided(f"d{i % 2}", lambda since, n=n: [event(i, n)])
+        except BaseException as error:  # pragma: no cover
+            errors.append(error)
+
+    def tail() -> None:
+        checkpoint = 0
+        try:
+            while True:
+                finished = done.is_set()
+                for e in store.read_all(after_position=checkpoint, limit=50):
+                    assert e.position == checkpoint + 1, (checkpoint, e.position)
+                    seen.append(e.position)
+                    checkpoint = e.position
+                if finished and checkpoint == writers * appends:
+                    return
+        except BaseException as error:
+            errors.append(error)
+
+    reader = threading.Thread(target=tail, daemon=True)
+    reader.start()
+    pool = [threading.Thread(target=write, args=(i,)) for i in range(writers)]
+    for t in pool:
+        t.start()
+    for t in pool:
+        t.join()
+    done.set()
+    reader.join(timeout=60)
+    assert not errors, errors
+    assert seen == list(range(1, writers * appends + 1))
 
 
 def test_an_uncommitted_append_holds_back_later_ones(store: SQLEventStore) -> None:

@@ -178,6 +178,116 @@ class TestEventStoreContract:
         assert es.read_stream("s")[0].event_id == event_id
 
 
+class TestIdempotencyKeyRead:
+    """``read_key``: what a key names, for a caller that must answer a repeat without
+    deciding anything again (the web API's ``Idempotency-Key``)."""
+
+    def test_a_used_key_names_its_stream_versions_and_events(self, es: SQLEventStore) -> None:
+        es.append("s", [ev(0)], NO_STREAM)
+        stored = es.append("s", [ev(1), ev(2)], 1, idempotency_key="sheet-7")
+        record = es.read_key("sheet-7")
+        assert record is not None
+        assert (record.key, record.stream_id, record.first_version, record.last_version) == (
+            "sheet-7", "s", 2, 3
+        )  # fmt: skip
+        assert record.events == stored
+        assert record.recorded_at == stored[0].recorded_at
+
+    def test_an_unused_key_names_nothing(self, es: SQLEventStore) -> None:
+        es.append("s", [ev(0)], NO_STREAM, idempotency_key="other")
+        assert es.read_key("never-used") is None
+        with pytest.raises(MalformedEventError, match="idempotency_key"):
+            es.read_key("")
+
+
+class TestDecidedAppends:
+    """``append_decided``: decide on the stream's newest events under its lock, then append."""
+
+    def test_decide_gets_the_events_after_the_callers_version(self, es: SQLEventStore) -> None:
+        es.append("s", [ev(1), ev(2)], NO_STREAM)
+        seen: list[list[int]] = []
+
+        def decide(since: list) -> list[NewEvent]:
+            seen.append([e.version for e in since])
+            return [ev(len(since))]
+
+        done = es.append_decided("s", decide, after_version=1)
+        assert seen == [[2]]
+        assert not done.replayed
+        assert [(e.version, e.payload["n"]) for e in done.events] == [(3, 1)]
+        assert es.read_stream("s")[-1] == done.events[0]
+
+    def test_a_used_key_returns_the_first_events_without_deciding(self, es: SQLEventStore) -> None:
+        first = es.append_decided("s", lambda since: [ev(1)], idempotency_key="k")
+
+        def never(since: list) -> list[NewEvent]:
+            raise AssertionError("decided again")
+
+        again = es.append_decided("s", never, after_version=1, idempotency_key="k")
+        assert again.replayed and again.events == first.events
+        assert len(es.read_all()) == 1
+        with pytest.raises(IdempotencyKeyReusedError):
+            es.append_decided("other", never, idempotency_key="k")
+
+    def test_a_key_of_a_plain_append_is_honoured_too(self, es: SQLEventStore) -> None:
+        stored = es.append("s", [ev(1)], NO_STREAM, idempotency_key="k")
+        done = es.append_decided("s", lambda since: [ev(2)], idempotency_key="k")
+        assert done.replayed and done.events == stored
+
+    def test_a_refusing_decision_stores_nothing_and_frees_the_lock(self, es: SQLEventStore) -> None:
+        class Refused(Exception):
+            pass
+
+        def refuse(since: list) -> list[NewEvent]:
+            raise Refused
+
+        with pytest.raises(Refused):
+            es.append_decided("s", refuse, idempotency_key="k")
+        assert es.read_all() == [] and es.read_key("k") is None
+        es.append("s", [ev(1)], NO_STREAM)  # the lock was released
+        assert es.stream_version("s") == 1
+
+    def test_deciding_nothing_stores_nothing_not_even_the_key(self, es: SQLEventStore) -> None:
+        assert es.append_decided("s", lambda since: [], idempotency_key="k").events == []
+        assert es.read_key("k") is None
+        assert es.append_decided("s", lambda since: [ev(1)], idempotency_key="k").events
+
+    def test_a_version_the_stream_never_had_is_a_conflict(self, es: SQLEventStore) -> None:
+        es.append("s", [ev(1)], NO_STREAM)
+        with pytest.raises(ConcurrencyError) as info:
+            es.append_decided("s", lambda since: [ev(2)], after_version=5)
+        assert (info.value.expected, info.value.actual) == (5, 1)
+        assert es.stream_version("s") == 1
+
+    def test_bad_decided_events_are_typed_errors(self, es: SQLEventStore) -> None:
+        with pytest.raises(UnknownEventTypeError):
+            es.append_decided("s", lambda since: [NewEvent("test.nope", {})])
+        with pytest.raises(MalformedEventError, match="after_version"):
+            es.append_decided("s", lambda since: [], after_version=-1)
+        with pytest.raises(MalformedEventError, match="stream_id"):
+            es.append_decided("has space", lambda since: [])
+        assert es.read_all() == []
+
+    def test_a_decided_event_id_already_stored_is_a_typed_error(self, es: SQLEventStore) -> None:
+        event = ev(1)
+        es.append("s", [event], NO_STREAM)
+        with pytest.raises(DuplicateEventError):
+            es.append_decided("t", lambda since: [event], idempotency_key="k")
+        assert len(es.read_all()) == 1 and es.read_key("k") is None
+        assert es.append_decided("t", lambda since: [ev(2)]).events[0].position == 2
+
+    def test_positions_and_chains_continue_as_for_plain_appends(self, es: SQLEventStore) -> None:
+        es.append("a", [ev(1)], NO_STREAM)
+        done = es.append_decided("b", lambda since: [ev(2), ev(3)])
+        es.append("a", [ev(4)], 1)
+        log = es.read_all()
+        assert [(e.stream_id, e.position) for e in log] == [
+            ("a", 1), ("b", 2), ("b", 3), ("a", 4)
+        ]  # fmt: skip
+        assert done.events == log[1:3]
+        assert log[2].prev_hash == log[1].hash
+
+
 def _same_engine(es: SQLEventStore):  # a second engine on the same schema
     from tests.databases import Database
 

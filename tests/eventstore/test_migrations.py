@@ -3,6 +3,7 @@ a missing guard is reported by ``db check`` and ``verify`` and put back by ``db 
 
 from __future__ import annotations
 
+import sqlite3
 import subprocess
 import sys
 
@@ -12,7 +13,13 @@ from click.testing import CliRunner, Result
 
 from tests.databases import Database, sqlite_database
 from tournament.cli import main
-from tournament.eventstore import NewEvent, SQLEventStore, migrate
+from tournament.eventstore import (
+    NewEvent,
+    NotAStoreError,
+    SQLEventStore,
+    StoreMissingError,
+    migrate,
+)
 from tournament.eventstore.guards import missing_guards
 from tournament.eventstore.schema import expected_trigger_names, trigger_names
 
@@ -108,13 +115,66 @@ def test_ensure_current_at_head_does_not_load_alembic(sqlite_db: Database) -> No
     assert out.stdout.strip() == "False"
 
 
-def test_ensure_current_without_upgrading_names_the_fix(tmp_path) -> None:
-    path = tmp_path / "typo.sqlite3"
+def test_ensure_current_without_creating_says_there_is_no_store(tmp_path) -> None:
+    path = tmp_path / "typo" / "club.sqlite3"
+    with pytest.raises(StoreMissingError) as raised:
+        migrate.ensure_current(f"sqlite:///{path}", may_upgrade=False)
+    # Not "not migrated": running `tournament db upgrade` would make a new empty store.
+    assert str(raised.value).startswith(
+        f"there is no tournament store at {path}: no such file (the folder {path.parent} "
+        "does not exist either)"
+    )
+    assert not path.parent.exists()  # a mistyped URL leaves nothing behind
+
+
+def test_ensure_current_on_an_empty_database_names_the_fix(tmp_path) -> None:
+    path = tmp_path / "empty.sqlite3"
+    path.touch()
     with pytest.raises(migrate.NotMigratedError) as raised:
         migrate.ensure_current(f"sqlite:///{path}", may_upgrade=False)
     # A fresh database has no revision to name: the message says what to do, not "not 0002".
     assert str(raised.value) == "the database is not migrated yet: run `tournament db upgrade`"
-    assert not path.exists()  # a mistyped URL leaves nothing behind
+
+
+def test_ensure_current_migrates_an_older_store_but_creates_none_when_told_not_to(
+    sqlite_db: Database, tmp_path
+) -> None:
+    # What a read-only organiser command asks: an older store is brought to head ...
+    migrate.downgrade(sqlite_db.url, "0001")
+    migrate.ensure_current(sqlite_db.url, may_create=False)
+    assert migrate.current(sqlite_db.url) == migrate.alembic_heads()
+    # ... but an empty file is neither set up nor called anything but "not migrated".
+    empty = tmp_path / "empty.sqlite3"
+    empty.touch()
+    with pytest.raises(migrate.NotMigratedError):
+        migrate.ensure_current(f"sqlite:///{empty}", may_create=False)
+    assert empty.stat().st_size == 0
+
+
+def test_a_file_that_is_not_sqlite_is_not_a_store_and_is_never_migrated(tmp_path) -> None:
+    path = tmp_path / "passwd"
+    path.write_text("root:x:0:0:root:/root:/bin/bash\n")
+    with pytest.raises(NotAStoreError, match="not a SQLite database file"):
+        migrate.ensure_current(f"sqlite:///{path}")  # even where it may create and upgrade
+    assert path.read_text() == "root:x:0:0:root:/root:/bin/bash\n"
+
+
+def test_a_database_of_another_program_is_not_a_store_and_is_never_migrated(tmp_path) -> None:
+    path = tmp_path / "other.sqlite3"
+    with sqlite3.connect(path) as other:
+        other.execute("CREATE TABLE recipes (name TEXT)")
+    with pytest.raises(NotAStoreError, match=r"tables of another program \(recipes\)"):
+        migrate.ensure_current(f"sqlite:///{path}")
+    with sqlite3.connect(path) as other:
+        tables = [r[0] for r in other.execute("SELECT name FROM sqlite_master")]
+    assert tables == ["recipes"]
+
+
+def test_a_store_newer_than_the_program_says_to_update_the_program(sqlite_db: Database) -> None:
+    with sa.create_engine(sqlite_db.url).begin() as conn:
+        conn.exec_driver_sql("UPDATE alembic_version SET version_num = '0099'")
+    with pytest.raises(migrate.NotMigratedError, match="newer than this program knows"):
+        migrate.ensure_current(sqlite_db.url)
 
 
 def test_ensure_current_never_migrates_postgresql(

@@ -70,7 +70,11 @@ def test_app_role_reads_and_appends_only(postgres_url: str, roles: dict[str, str
     event = NewEvent("sample.moved", {"seat": 1, "action": "close"}, {"source": "live"})
     store.append("s", [event], 0, idempotency_key="k")
     assert [e.version for e in store.read_stream("s")] == [1]
-    assert run_projection(store, "p", lambda conn, e: None) == 1  # moves its checkpoint
+    # Deciding under the stream's lock needs nothing more: an advisory lock, a read.
+    moved = NewEvent("sample.moved", {"seat": 0, "action": "close"}, {"source": "live"})
+    done = store.append_decided("s", lambda since: [moved], after_version=1, idempotency_key="d")
+    assert [e.version for e in done.events] == [2] and store.read_key("d") is not None
+    assert run_projection(store, "p", lambda conn, e: None) == 2  # moves its checkpoint
     for statement in (
         "UPDATE es_events SET payload = '{}'",
         "DELETE FROM es_events",
@@ -84,6 +88,6 @@ def test_app_role_reads_and_appends_only(postgres_url: str, roles: dict[str, str
             app.begin() as conn,
         ):
             conn.exec_driver_sql(statement)
-    assert len(store.read_all()) == 1
+    assert len(store.read_all()) == 2
     app.dispose()
     owner.dispose()

@@ -117,7 +117,7 @@ def test_export_import_round_trip(db: Database, store: SQLEventStore, tmp_path) 
     text = _export(store)
     lines = text.splitlines()
     assert json.loads(lines[0])["events"] == 7
-    assert len(lines) == 1 + 7 + 1  # header, events, one idempotency key
+    assert len(lines) == 1 + 7 + 1 + 1  # header, events, one idempotency key, trailer
     target = SQLEventStore(f"sqlite:///{tmp_path / 'copy.sqlite3'}")
     from tournament.eventstore import migrate
 
@@ -185,10 +185,12 @@ def test_cli_export_import(sqlite_db: Database, tmp_path) -> None:
 
 
 def test_cli_on_an_unmigrated_database(tmp_path) -> None:
-    url = f"sqlite:///{tmp_path / 'empty.sqlite3'}"
+    path = tmp_path / "empty.sqlite3"
+    path.touch()  # a database with no tables: the one case that is "not migrated"
+    url = f"sqlite:///{path}"
     result = CliRunner().invoke(main, ["verify", "--database-url", url])
     assert result.exit_code == 1
-    assert "tournament db upgrade" in result.output
+    assert "not migrated yet: run `tournament db upgrade`" in result.output
     assert CliRunner().invoke(main, ["db", "current", "--database-url", url]).output == (
         "not migrated\n"
     )
@@ -197,3 +199,16 @@ def test_cli_on_an_unmigrated_database(tmp_path) -> None:
     assert CliRunner().invoke(main, ["db", "check", "--database-url", url]).output == (
         "no drift; append-only guards in place\n"
     )
+
+
+@pytest.mark.parametrize(
+    "command", [["verify"], ["export", "-"], ["db", "current"], ["db", "check"]]
+)
+def test_a_read_only_store_command_on_a_missing_file_says_there_is_no_store(
+    tmp_path, command: list[str]
+) -> None:
+    path = tmp_path / "typo" / "club.sqlite3"
+    result = CliRunner().invoke(main, [*command, "--database-url", f"sqlite:///{path}"])
+    assert result.exit_code == 1
+    assert f"Error: there is no tournament store at {path}: no such file" in result.output
+    assert not path.parent.exists()  # neither the file nor its folder was created

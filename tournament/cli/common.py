@@ -1,21 +1,26 @@
 """What every organiser command shares: the store and the current tournament, one
 correlation id per command, errors as one line, and the parsing of typed numbers.
 
-The store is the event store's: ``DATABASE_URL``, else SQLite in the instance folder
-(created and migrated on first use). The tournament is ``-t ID`` (or
-``SCHNAPSEN_TOURNAMENT``); without it, the one last created or chosen with ``use``.
-Errors name the field, row or rule, exit non-zero, and store nothing.
+The store is the event store's: ``DATABASE_URL``, else SQLite in the instance folder.
+A SQLite store is created and migrated by the first command that writes to it; a command
+that only reads never creates a file or a folder, it says there is no store. The
+tournament is ``-t ID`` (or ``SCHNAPSEN_TOURNAMENT``); without it, the one last created
+or chosen with ``use``. Errors name the field, row or rule (or what is wrong with the
+database, :func:`one_line_errors`), exit with status 1, and store nothing.
 """
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import functools
+import hashlib
 import io
 import os
 import re
 import uuid
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -28,6 +33,8 @@ from tournament.domain.text import MAX_DIGITS, NAME_LIMIT, excerpt, plain_text, 
 
 if TYPE_CHECKING:  # the service imports the store (SQLAlchemy): loaded when first used
     from tournament.domain.service import TournamentService
+    from tournament.eventstore import SQLEventStore
+    from tournament.eventstore.api import Decide, Decided, KeyRecord, NewEvent, StoredEvent
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -136,11 +143,67 @@ def service_at(url: str) -> TournamentService:
     """One service per store and process: a command asks for it several times, and the
     service keeps the folded tournament, so the stream is read and folded once."""
     from tournament.domain.service import TournamentService
-    from tournament.eventstore import SQLEventStore, migrate
 
-    # A club laptop needs no setup step: a SQLite file is created and migrated here.
-    migrate.ensure_current(url)
-    return TournamentService(SQLEventStore(url))
+    return TournamentService(ReadyStore(url))
+
+
+class ReadyStore:
+    """The store at ``url``, checked (:func:`~tournament.eventstore.migrate.ensure_current`)
+    on first use: a SQLite store behind is migrated; a missing one is created and migrated
+    by a write (a club laptop needs no setup step) and never by a read, which says there is
+    no store instead of leaving an empty one behind a mistyped path."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self._store: SQLEventStore | None = None
+
+    def _ready(self, write: bool) -> SQLEventStore:
+        if self._store is None:
+            from tournament.eventstore import SQLEventStore, migrate
+
+            migrate.ensure_current(self.url, may_create=write)
+            self._store = SQLEventStore(self.url)
+        return self._store
+
+    def append(
+        self,
+        stream_id: str,
+        events: Sequence[NewEvent],
+        expected_version: int | None,
+        idempotency_key: str | None = None,
+    ) -> list[StoredEvent]:
+        return self._ready(True).append(stream_id, events, expected_version, idempotency_key)
+
+    def append_decided(
+        self,
+        stream_id: str,
+        decide: Decide,
+        *,
+        after_version: int = 0,
+        idempotency_key: str | None = None,
+    ) -> Decided:
+        return self._ready(True).append_decided(
+            stream_id, decide, after_version=after_version, idempotency_key=idempotency_key
+        )
+
+    def read_key(self, key: str) -> KeyRecord | None:
+        return self._ready(False).read_key(key)
+
+    def read_stream(
+        self, stream_id: str, from_version: int = 1, to_version: int | None = None
+    ) -> list[StoredEvent]:
+        return self._ready(False).read_stream(stream_id, from_version, to_version)
+
+    def read_all(self, after_position: int = 0, limit: int | None = None) -> list[StoredEvent]:
+        return self._ready(False).read_all(after_position, limit)
+
+    def stream_version(self, stream_id: str) -> int:
+        return self._ready(False).stream_version(stream_id)
+
+    def dispose(self) -> None:
+        """Close the pooled connections (another program may then lock the file)."""
+        if self._store is not None:
+            self._store.engine.dispose()
 
 
 def make_current(tid: str) -> None:
@@ -179,23 +242,53 @@ def event_meta() -> dict[str, str]:
     return {"correlation_id": CORRELATION.get()}
 
 
+@contextlib.contextmanager
+def one_line_errors(url: str | None = None) -> Iterator[None]:
+    """Every error a user can cause or meet becomes one ``Error:`` line and exit status 1,
+    never a traceback: a refused command (field, rule), a bad CSV file (file, line), and
+    whatever is wrong with the database at ``url`` (default: the configured one) -- busy,
+    read-only, unreachable, missing, not a tournament database, a mistyped URL
+    (:func:`tournament.eventstore.failures.explain`). The store commands use it too."""
+    try:
+        yield
+    except DomainError as error:
+        raise click.ClickException(error.line()) from None
+    except CsvImportError as error:
+        raise click.ClickException(str(error)) from None
+    except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+        raise
+    except Exception as error:
+        line = _database_line(error, url)
+        if line is None:
+            raise
+        raise click.ClickException(line) from None
+
+
+def _database_line(error: Exception, url: str | None) -> str | None:
+    from tournament.config import database_url
+    from tournament.eventstore import EventStoreError, MalformedEventError, UnknownEventTypeError
+    from tournament.eventstore.failures import explain
+
+    if isinstance(error, MalformedEventError | UnknownEventTypeError):
+        return f"store: {error}"  # an event the store refused: say whose words these are
+    if isinstance(error, EventStoreError):
+        return str(error)
+    line = explain(error, url or database_url())
+    if line is None and isinstance(error, OSError):
+        return f"{error.filename or 'file'}: {error.strerror or error}"
+    return line
+
+
 def cli_errors(func: F) -> F:
-    """One fresh correlation id per command; domain and store errors become a one-line
-    message and exit status 1, no traceback."""
+    """One fresh correlation id per command; every error one line and exit status 1
+    (:func:`one_line_errors`), no traceback."""
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from tournament.eventstore import EventStoreError
-
         token = CORRELATION.set(uuid.uuid4().hex)
         try:
-            return func(*args, **kwargs)
-        except DomainError as error:
-            raise click.ClickException(error.line()) from None
-        except CsvImportError as error:
-            raise click.ClickException(str(error)) from None
-        except EventStoreError as error:
-            raise click.ClickException(f"store: {error}") from None
+            with one_line_errors():
+                return func(*args, **kwargs)
         finally:
             CORRELATION.reset(token)
 
@@ -330,17 +423,59 @@ def _pair(text: str, option: str, what: str) -> list[int]:
 
 def import_csv_file(file: Path, tid: str, rows: Callable[..., list[Any]], actor: str) -> list[Any]:
     """Decode ``file`` (UTF-8, BOM or not) and import it in one append; every problem
-    of the file or its rows is one ClickException naming the file, nothing stored."""
+    of the file or its rows is one ClickException naming the file, nothing stored.
+
+    A re-run of the same file (the same bytes, into the same tournament) is refused,
+    naming when it was imported and as which action: the import's idempotency key is the
+    SHA-256 of the import's kind, the tournament and the bytes, so a retry after a lost
+    connection or a crash never stores the sheet twice."""
     service = get_service()
+    data = file.read_bytes()
     try:
-        text = decode(file.read_bytes())
-        return service.execute(
+        text = decode(data)
+        done = service.submit(
             tid,
             lambda t: rows(service.events(tid), io.StringIO(text), actor=actor),
+            idempotency_key=import_key(rows.__name__, tid, data),
             metadata=event_meta(),
         )
     except CsvImportError as error:
         raise click.ClickException(error.text(file.name)) from None
+    if done.replayed:
+        first = done.events[0]
+        action = str(first.metadata.get("correlation_id") or "")[:8] or "-"
+        raise click.ClickException(
+            f"{file.name}: this file was imported at {when(first.recorded_at)} as action "
+            f"{action} (`tournament log --action {action}`); nothing stored"
+        )
+    return done.events
+
+
+def entered_when(tid: str) -> Callable[[str], str]:
+    """When each result of tournament ``tid`` was entered (``21:14``), read only if asked:
+    for a refusal that names an earlier result."""
+
+    def lookup(result_id: str) -> str:
+        for event in get_service().events(tid):
+            if event.payload.get("result_id") == result_id:
+                return when(event.recorded_at)
+        return ""
+
+    return lookup
+
+
+def import_key(kind: str, tid: str, data: bytes) -> str:
+    """The idempotency key of importing ``data`` as ``kind`` into tournament ``tid``."""
+    digest = hashlib.sha256(f"{kind}\0{tid}\0".encode() + data).hexdigest()
+    return f"csv:{digest}"
+
+
+def when(moment: datetime) -> str:
+    """A stored time as the organiser reads it: local ``21:14`` today, else with the date."""
+    local = moment.astimezone()
+    if local.date() == datetime.now().astimezone().date():
+        return f"{local:%H:%M}"
+    return f"{local:%Y-%m-%d %H:%M}"
 
 
 CSV_FILE = click.Path(exists=True, dir_okay=False, readable=True, path_type=Path)

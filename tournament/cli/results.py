@@ -23,6 +23,7 @@ from tournament.cli.common import (
     actor_option,
     card_points_option,
     cli_errors,
+    entered_when,
     event_meta,
     get_service,
     import_csv_file,
@@ -44,7 +45,7 @@ from tournament.domain.csvio import (
 from tournament.domain.errors import DomainError
 from tournament.domain.handpoints import PAPER_REASONS as REASONS
 from tournament.domain.preview import preview
-from tournament.domain.results import absent_warning
+from tournament.domain.results import absent_warning, check_not_repeated
 from tournament.domain.state import Tournament
 
 
@@ -89,6 +90,12 @@ def results() -> None:
     help="both players signed the sheet: only with the entry that decides the match "
     "(a best of 3 in one go: --tally ... --tally ... --signed)",
 )
+@click.option(
+    "--again",
+    is_flag=True,
+    help="another hand or Bummerl exactly like the match's last entry (without it, an entry "
+    "repeating the last one is refused as a retry: T-repeat)",
+)
 @tournament_option
 @actor_option
 @cli_errors
@@ -96,7 +103,7 @@ def results_enter(
     match: str, winner: int | None, points: int | None, dealer: int | None, reason: str | None,
     closed: bool, card_points: str | None, tallies: tuple[str, ...], first_dealer: int | None,
     forfeit: str | None,
-    scorer: int | None, signed: bool, tournament_id: str | None, actor: str,
+    scorer: int | None, signed: bool, again: bool, tournament_id: str | None, actor: str,
 ) -> None:  # fmt: skip
     """Enter a hand (--winner, --points), the sheet's Bummerl tallies (--tally, repeated) or
     a forfeit (--forfeit) for MATCH (round.table as printed, e.g. 2.5, or a bracket id)."""
@@ -133,6 +140,8 @@ def results_enter(
                 closed=closed, card_points=cp, first_dealer=first_dealer, scorer=scorer,
                 actor=actor,
             )  # fmt: skip
+        if not again:  # a retry or a second Enter must not count the hand twice (T-repeat)
+            check_not_repeated(t, events, entered_when(tid))
         if signed:
             events += signatures(t, mid, events, actor)
         return events

@@ -38,63 +38,23 @@ def _url(database_url: str | None) -> str:
     return configured()
 
 
-def _store(database_url: str | None) -> Any:
-    """The store, if it is at the newest migration. Never migrated here: a mistyped URL
-    must not leave a new empty database behind (``tournament db upgrade`` does that)."""
+def _store(database_url: str | None, *, create: bool = False) -> Any:
+    """The store, if it is at the newest migration. Never created or migrated here unless
+    ``create`` (import into a new SQLite file): a mistyped URL must not leave a new empty
+    database behind (``tournament db upgrade`` makes one on purpose)."""
     from tournament.eventstore import SQLEventStore, migrate
 
     url = _url(database_url)
-    migrate.ensure_current(url, may_upgrade=False)
+    migrate.ensure_current(url, may_upgrade=create)
     return SQLEventStore(url)
 
 
-def _safe(url: str) -> str:
-    """``url`` with its password hidden, for error messages."""
-    import sqlalchemy as sa
+def _one_line_errors(database_url: str | None = None) -> contextlib.AbstractContextManager[None]:
+    """Every error one ``Error:`` line and exit status 1: the organiser commands' own
+    handling (:func:`tournament.cli.common.one_line_errors`), for ``--database-url``."""
+    from tournament.cli.common import one_line_errors
 
-    try:
-        return sa.make_url(url).render_as_string(hide_password=True)
-    except sa.exc.ArgumentError:
-        return repr(url)
-
-
-def _first_line(error: BaseException) -> str:
-    # SQLAlchemy appends its own cause and a "Background on this error" link: keep the
-    # driver's first line, which says what went wrong.
-    cause = getattr(error, "orig", None) or error
-    return (str(cause).strip().splitlines() or [type(cause).__name__])[0]
-
-
-@contextlib.contextmanager
-def _one_line_errors(database_url: str | None = None) -> Iterator[None]:
-    """Turn the errors a user can cause (a bad URL, a database that is down, a file that
-    cannot be opened, a malformed store) into one ``Error:`` line and exit status 1."""
-    import sqlite3
-
-    import sqlalchemy as sa
-
-    from tournament.eventstore import EventStoreError
-
-    try:
-        yield
-    except EventStoreError as error:
-        raise click.ClickException(str(error)) from None
-    except (sa.exc.ArgumentError, sa.exc.NoSuchModuleError) as error:
-        url = _safe(_url(database_url))
-        raise click.ClickException(f"{url} is not a usable database URL: {error}") from None
-    except (sa.exc.DBAPIError, sqlite3.Error, _psycopg_error()) as error:
-        url = _safe(_url(database_url))
-        raise click.ClickException(f"database {url}: {_first_line(error)}") from None
-    except OSError as error:
-        where = error.filename or "file"
-        raise click.ClickException(f"{where}: {error.strerror or error}") from None
-
-
-def _psycopg_error() -> type[Exception]:
-    # Evaluated only when an error is being matched: a SQLite command never imports psycopg.
-    import psycopg
-
-    return psycopg.Error
+    return one_line_errors(_url(database_url))
 
 
 @main.group()
@@ -106,17 +66,20 @@ def db() -> None:
 @click.argument("revision", default="head")
 @database_option
 def upgrade(revision: str, database_url: str | None) -> None:
-    """Apply the migrations up to REVISION (default: head)."""
+    """Apply the migrations up to REVISION (default: head); creates a SQLite file."""
+    from tournament.db import sqlite_path
     from tournament.eventstore import migrate
     from tournament.eventstore.guards import MissingGuardsError, check_guards
 
     with _one_line_errors(database_url):
         url = _url(database_url)
-        try:
-            check_guards(url)
-            missing = []
-        except MissingGuardsError as error:
-            missing = error.missing
+        path = sqlite_path(url)
+        missing = []
+        if path is None or path.is_file():  # a new file has no guards to miss
+            try:
+                check_guards(url)
+            except MissingGuardsError as error:
+                missing = error.missing
         migrate.upgrade(url, revision)  # reinstalls them
         for guard in missing:
             click.echo(f"reinstalled {guard.kind} {guard.name} (it was {guard.problem})")
@@ -182,41 +145,79 @@ def verify(database_url: str | None) -> None:
 @database_option
 def export_(file: str, database_url: str | None) -> None:
     """Write the whole store to FILE as JSON Lines ('-' for stdout)."""
+    from pathlib import Path
+
     from tournament.eventstore.backup import export_store
+    from tournament.eventstore.backup_file import replacing
 
     with _one_line_errors(database_url):
         store = _store(database_url)  # first: a store that is not there leaves no file
-        _refuse_read_only(file)
-        # Atomic: written beside FILE and renamed at the end, so a failed export leaves
-        # no half a backup under the backup's name.
-        try:
-            with click.open_file(file, "w", encoding="utf-8", atomic=file != "-") as out:
-                count = export_store(store, out)
-        except OSError as error:  # name FILE, not the temporary file beside it
-            raise OSError(error.errno, error.strerror, file) from None
+        if file == "-":
+            with click.open_file("-", "w") as stdout:
+                count = export_store(store, stdout)
+        else:
+            _refuse_read_only(file)
+            # Written beside FILE under a visible name and renamed at the end, so a failed
+            # or killed export leaves no half a backup under the backup's name.
+            try:
+                with replacing(Path(file)) as out:
+                    count = export_store(store, out)
+            except OSError as error:  # name FILE, not the unfinished file beside it
+                raise OSError(error.errno, error.strerror, file) from None
     click.echo(f"exported {count} events", err=True)
 
 
 def _refuse_read_only(file: str) -> None:
-    """An atomic export replaces FILE by renaming, which a read-only file does not stop
-    (nor does root's access()); a backup someone write-protected is kept as it is."""
-    if file != "-" and os.path.isfile(file) and not os.stat(file).st_mode & stat.S_IWUSR:
+    """An export replaces FILE by renaming, which a read-only file does not stop (nor
+    does root's access()); a backup someone write-protected is kept as it is."""
+    if os.path.isfile(file) and not os.stat(file).st_mode & stat.S_IWUSR:
         raise click.ClickException(f"{file} is read-only; nothing written")
+
+
+@contextlib.contextmanager
+def _removed_unless_filled(url: str) -> Iterator[None]:
+    """A SQLite file (and folders) that an import creates is removed again if the import
+    fails: a refused backup, or a mistyped target, leaves no empty store behind."""
+    from pathlib import Path
+
+    from tournament.db import sqlite_path
+
+    path = sqlite_path(url)
+    new: list[Path] = []
+    if path is not None:
+        new = [p for p in (path, *path.parents) if not p.exists()]
+    try:
+        yield
+    except BaseException:
+        for made in new:  # the file, its -wal and -shm, then the folders, innermost first
+            with contextlib.suppress(OSError):
+                if made.is_dir():
+                    made.rmdir()
+                    continue
+                for suffix in ("", "-wal", "-shm"):
+                    made.with_name(made.name + suffix).unlink(missing_ok=True)
+        raise
 
 
 @main.command("import")
 @click.argument("file", type=click.File("rb"))
 @database_option
 def import_(file: Any, database_url: str | None) -> None:
-    """Restore FILE (an export) into an empty store, verifying every hash chain."""
+    """Restore FILE (an export) into an empty store, verifying every hash chain; a new
+    SQLite file is created and migrated first."""
     from tournament.eventstore import ChainError, ImportFormatError
     from tournament.eventstore.backup import import_store
 
-    with _one_line_errors(database_url):
-        store = _store(database_url)
+    notes: list[str] = []
+    with _one_line_errors(database_url), _removed_unless_filled(_url(database_url)):
+        store = _store(database_url, create=True)
         try:
             # Bytes: import_store decodes each line, so bad UTF-8 names its line.
-            count = import_store(store, file)
+            count = import_store(store, file, notes=notes)
         except (ImportFormatError, ChainError) as error:
             raise click.ClickException(f"{file.name}: {error}") from None
+        finally:
+            store.engine.dispose()
+    for note in notes:
+        click.echo(f"note: {note}", err=True)
     click.echo(f"imported {count} events; all chains verify")

@@ -6,14 +6,26 @@
     service.execute("club-cup", lambda t: commands.register_player(t, "Anna"))
     service.state("club-cup").players
 
-Commands are pure, so a write that loses a race (:class:`ConcurrencyError`: somebody
-appended first) is simply decided again on the newer state and retried. The service
-keeps each tournament's folded state and reads only the events appended since, so a
-long-running process (the web app, a worker) pays for one result, not for the whole log.
+A command is decided and appended under the tournament's lock
+(:meth:`EventStore.append_decided`): inside it the service reads what was appended since
+its cached state, folds it, decides the command on that newest state and appends, so
+writers of one tournament queue instead of losing races, and none is refused for being
+second. The service keeps each tournament's folded state and reads only the events
+appended since, so a long-running process (the web app, a worker) pays for one result,
+not for the whole log.
+
+An ``idempotency_key`` (the web API's ``Idempotency-Key``, a CSV file's content) is looked
+up first, under the same lock: if it was used, what it stored then is returned
+(``Executed.replayed``) without deciding the command again -- deciding again could refuse
+what was accepted then (the match may be decided by now).
 """
 
 from __future__ import annotations
 
+import dataclasses
+import random
+import threading
+import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -26,13 +38,26 @@ from tournament.eventstore.api import NO_STREAM, ConcurrencyError, EventStore, N
 Command = Callable[[Tournament], list[NewEvent]]
 
 
+@dataclasses.dataclass(frozen=True)
+class Executed:
+    """What :meth:`TournamentService.submit` did: ``events`` appended now, or, when
+    ``replayed``, the events its idempotency key stored the first time (nothing was
+    decided or stored this time)."""
+
+    events: list[StoredEvent]
+    replayed: bool = False
+
+
 class TournamentService:
     """Tournaments on an :class:`EventStore`, one stream ``tournament-<id>`` each."""
 
     def __init__(self, store: EventStore, *, retries: int = 5) -> None:
         self.store = store
+        #: Attempts when a writer without the stream's lock (a plain ``store.append``)
+        #: appended first; writers through this service never race each other.
         self.retries = retries
         self._cache: dict[str, Tournament] = {}
+        self._folding = threading.Lock()  # one thread folds into a cached state at a time
 
     def events(self, tournament_id: str) -> list[StoredEvent]:
         """Every event of the tournament, oldest first."""
@@ -45,13 +70,20 @@ class TournamentService:
             t = fold(events)
         else:
             t = self._cache.get(tournament_id) or Tournament()
-            for event in self.store.read_stream(ev.stream_id(tournament_id), t.version + 1):
-                t.apply(event)
-            self._cache[tournament_id] = t
-        if not t.created:
-            raise NotFoundError(
-                "tournament", "T-settings", f"there is no tournament {tournament_id!r}"
+            t = self._fold(
+                tournament_id, t, self.store.read_stream(ev.stream_id(tournament_id), t.version + 1)
             )
+        if not t.created:
+            raise _no_tournament(tournament_id)
+        return t
+
+    def _fold(self, tournament_id: str, t: Tournament, since: list[StoredEvent]) -> Tournament:
+        """``t`` advanced by ``since`` (in place) and kept as the cached state."""
+        with self._folding:
+            for event in since:
+                if event.version > t.version:  # another thread may have folded it
+                    t.apply(event)
+            self._cache[tournament_id] = t
         return t
 
     def create(
@@ -80,25 +112,56 @@ class TournamentService:
         idempotency_key: str | None = None,
         metadata: Mapping[str, Any] | None = None,
     ) -> list[StoredEvent]:
-        """Decide ``command`` on the current state and append its events atomically,
-        each with ``metadata`` laid over its own (e.g. the action's ``correlation_id``).
+        """Decide ``command`` on the newest state and append its events atomically, each
+        with ``metadata`` laid over its own (e.g. the action's ``correlation_id``); with a
+        used ``idempotency_key``, the events it stored the first time.
 
         A :class:`DomainError` from the command propagates and nothing is stored.
         """
-        for _ in range(self.retries):
-            t = self.state(tournament_id)
-            new = ev.stamped(command(t), metadata or {})
-            if not new:
-                return []
+        return self.submit(
+            tournament_id, command, idempotency_key=idempotency_key, metadata=metadata
+        ).events
+
+    def submit(
+        self,
+        tournament_id: str,
+        command: Command,
+        *,
+        idempotency_key: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> Executed:
+        """:meth:`execute`, saying whether the events were stored now or replayed."""
+        stream = ev.stream_id(tournament_id)
+        if idempotency_key is not None:
+            # A retry is answered at once, without the lock (append_decided checks the
+            # key again under it, for two first uses at the same moment).
+            used = self.store.read_key(idempotency_key)
+            if used is not None and used.stream_id == stream:
+                return Executed(used.events, replayed=True)
+        for attempt in range(self.retries):
+            t = self._cache.get(tournament_id) or Tournament()
+            if not t.version:
+                # Folded up to now before the lock, so that under it only what other
+                # writers appended meanwhile is read and folded: the lock is held for
+                # little more than the command itself. (A cached state is close enough.)
+                t = self._fold(tournament_id, t, self.store.read_stream(stream, 1))
+
+            def decide(since: list[StoredEvent], t: Tournament = t) -> list[NewEvent]:
+                self._fold(tournament_id, t, since)
+                if not t.created:
+                    raise _no_tournament(tournament_id)
+                return ev.stamped(command(t), metadata or {})
+
             try:
-                return self.store.append(
-                    ev.stream_id(tournament_id),
-                    new,
-                    expected_version=t.version,
-                    idempotency_key=idempotency_key,
+                done = self.store.append_decided(
+                    stream, decide, after_version=t.version, idempotency_key=idempotency_key
                 )
             except ConcurrencyError:
-                continue  # somebody else appended first: decide again on the newer state
+                # A writer without the lock appended between our read and our append:
+                # decide again on the newer state, after a short random pause.
+                time.sleep(random.uniform(0, 0.005 * 2**attempt))
+                continue
+            return Executed(done.events, done.replayed)
         raise ConflictError(
             "tournament", "T-concurrency", "the tournament kept changing while writing; try again"
         )
@@ -113,3 +176,7 @@ class TournamentService:
                 return ids
             ids += [e.payload["tournament_id"] for e in batch if e.type == ev.TOURNAMENT_CREATED]
             after = batch[-1].position
+
+
+def _no_tournament(tournament_id: str) -> NotFoundError:
+    return NotFoundError("tournament", "T-settings", f"there is no tournament {tournament_id!r}")

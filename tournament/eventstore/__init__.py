@@ -13,12 +13,13 @@ See docs/event-store.md for the design and the guarantees.
 from tournament.eventstore.api import (
     NO_STREAM,
     ConcurrencyError,
+    Decided,
     EventStore,
     EventStoreError,
+    KeyRecord,
     NewEvent,
     StoredEvent,
 )
-from tournament.eventstore.backends import StoreNotReadyError
 from tournament.eventstore.errors import (
     ChainError,
     CheckpointConflictError,
@@ -27,9 +28,12 @@ from tournament.eventstore.errors import (
     IdempotencyKeyReusedError,
     ImportFormatError,
     MalformedEventError,
+    NotAStoreError,
     PayloadTooLargeError,
     SchemaVersionError,
+    StoreMissingError,
     StoreNotEmptyError,
+    StoreNotReadyError,
     UnknownEventTypeError,
 )
 from tournament.eventstore.registry import REGISTRY, EventRegistry, register_event_type
@@ -41,6 +45,7 @@ __all__ = [
     "ChainError",
     "CheckpointConflictError",
     "ConcurrencyError",
+    "Decided",
     "DuplicateEventError",
     "EventRegistry",
     "EventStore",
@@ -48,11 +53,14 @@ __all__ = [
     "FoldError",
     "IdempotencyKeyReusedError",
     "ImportFormatError",
+    "KeyRecord",
     "MalformedEventError",
     "NewEvent",
+    "NotAStoreError",
     "PayloadTooLargeError",
     "SQLEventStore",
     "SchemaVersionError",
+    "StoreMissingError",
     "StoreNotEmptyError",
     "StoreNotReadyError",
     "StoredEvent",

@@ -1,6 +1,7 @@
 """The narrow interface every event store implements, and the values it deals in.
 
-Everything in the service writes through ``EventStore.append`` and reads back through
+Everything in the service writes through ``EventStore.append`` (or, to decide on the
+newest state under the stream's lock, ``append_decided``) and reads back through
 ``read_stream`` / ``read_all``. Events are plain data: a stable type string, a schema
 version and a JSON payload; nothing Python-specific is stored.
 """
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -49,6 +50,33 @@ class StoredEvent:
     hash: str
 
 
+@dataclasses.dataclass(frozen=True)
+class KeyRecord:
+    """What an idempotency key names: the append it was first used for."""
+
+    key: str
+    stream_id: str
+    first_version: int
+    last_version: int
+    recorded_at: datetime
+    events: list[StoredEvent]  # versions first_version..last_version of stream_id
+
+
+@dataclasses.dataclass(frozen=True)
+class Decided:
+    """What :meth:`EventStore.append_decided` did: ``events`` it appended now, or, when
+    ``replayed``, the events its idempotency key stored the first time (nothing was
+    decided or stored this time)."""
+
+    events: list[StoredEvent]
+    replayed: bool = False
+
+
+#: ``decide(events)``: given the stream's events after the caller's version (read under
+#: the stream's lock), the events to append; raising stores nothing.
+Decide = Callable[[list[StoredEvent]], Sequence[NewEvent]]
+
+
 class EventStoreError(Exception):
     """Base class of the store's typed errors."""
 
@@ -80,6 +108,26 @@ class EventStore(Protocol):
         :class:`ConcurrencyError` and stores nothing. Repeating an ``idempotency_key``
         returns the events stored the first time and stores nothing.
         """
+        ...
+
+    def append_decided(
+        self,
+        stream_id: str,
+        decide: Decide,
+        *,
+        after_version: int = 0,
+        idempotency_key: str | None = None,
+    ) -> Decided:
+        """Decide and append under the stream's lock, so that nobody appends to the stream
+        between the read the decision rests on and the append: a used
+        ``idempotency_key`` returns what it stored (``replayed``) without calling
+        ``decide``; otherwise ``decide`` gets the events after ``after_version`` and its
+        events are appended after them (expected version still checked), atomically.
+        """
+        ...
+
+    def read_key(self, key: str) -> KeyRecord | None:
+        """What ``key`` stored when it was first used (None: never used)."""
         ...
 
     def read_stream(

@@ -11,7 +11,14 @@ the expected version, chain the hashes, insert, commit. They differ in where it 
   derived from the events table's oid (an advisory lock needs no privilege beyond the
   app role's SELECT and INSERT, unlike ``LOCK TABLE``). The contract tests run both.
 
-:meth:`Backend.write` (the lock plus raw inserts) is also what import uses. Both
+:meth:`Backend.locked` is the stream's lock for a decision and its append
+(``append_decided``): on SQLite the same single write lock; on PostgreSQL an advisory
+transaction lock on a key derived from the stream id (and the events table's oid), held
+while the caller decides, with ``es_append()`` called inside the same transaction. The
+stream lock is taken before the append lock and never while holding it, so the two cannot
+deadlock, and writers of different streams wait for each other only for the append itself.
+
+:meth:`Backend.write` (the append lock plus raw inserts) is also what import uses. Both
 backends talk to the DBAPI connection directly, checked out of SQLAlchemy's pool:
 the append and the reads are the hot paths, and SQLAlchemy's per-statement work cost
 more than the database's.
@@ -23,14 +30,20 @@ import contextlib
 import re
 import sqlite3
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
 import sqlalchemy as sa
 
+from tournament.db import sqlite_path
 from tournament.eventstore.chain import GENESIS, event_hash, format_time
-from tournament.eventstore.errors import DuplicateEventError, EventStoreError
+from tournament.eventstore.errors import (
+    DuplicateEventError,
+    EventStoreError,
+    StoreMissingError,
+    StoreNotReadyError,
+)
 
 COLUMNS = (
     "position, event_id, stream_id, version, type, schema_version, payload, metadata, "
@@ -59,6 +72,9 @@ READ_STREAM = (
 )
 READ_ALL = f"SELECT {COLUMNS} FROM es_events WHERE position > :after ORDER BY position LIMIT :n"
 STREAM_VERSION = "SELECT coalesce(max(version), 0) FROM es_events WHERE stream_id = :s"
+READ_KEY = (
+    "SELECT stream_id, first_version, last_version, recorded_at FROM es_idempotency WHERE key = :k"
+)
 
 
 class Statements(NamedTuple):
@@ -70,10 +86,11 @@ class Statements(NamedTuple):
     read_stream: str
     read_all: str
     stream_version: str
+    read_key: str
 
 
 #: sqlite3's ``:name`` placeholders, as written above.
-SQLITE_SQL = Statements(HEAD, INSERT, INSERT_KEY, READ_STREAM, READ_ALL, STREAM_VERSION)
+SQLITE_SQL = Statements(HEAD, INSERT, INSERT_KEY, READ_STREAM, READ_ALL, STREAM_VERSION, READ_KEY)
 
 #: A row as stored, in ``COLUMNS`` order, with event_id and recorded_at decoded.
 Row = tuple[int, uuid.UUID, str, int, str, int, str, str, datetime, str, str]
@@ -119,8 +136,13 @@ class Conflict(NamedTuple):
 AppendResult = Appended | Replay | Conflict
 
 
-class StoreNotReadyError(EventStoreError):
-    """The database has no event store tables: run ``tournament db upgrade``."""
+class KeyRow(NamedTuple):
+    """An ``es_idempotency`` row: the append a key was first used for."""
+
+    stream_id: str
+    first: int
+    last: int
+    recorded_at: Any  # as the driver returns it (see Backend.native)
 
 
 def _pyformat(sql: str) -> str:
@@ -129,12 +151,14 @@ def _pyformat(sql: str) -> str:
 
 
 class WriteTx:
-    """One append transaction, holding the append lock."""
+    """One write transaction, holding the append lock (:meth:`Backend.write`) or the
+    stream's lock (:meth:`Backend.locked`)."""
 
     sql: Statements
 
-    def __init__(self, conn: Any) -> None:
+    def __init__(self, conn: Any, backend: Backend) -> None:
         self.conn = conn
+        self.backend = backend
 
     def head(self, stream_id: str, key: str | None) -> Head:
         return Head(*self.conn.execute(self.sql.head, {"s": stream_id, "k": key}).fetchone())
@@ -143,6 +167,42 @@ class WriteTx:
         """Insert rows: dicts keyed like ``INSERT``'s parameters (or, on SQLite, tuples
         in ``COLUMNS`` order); and the idempotency key."""
         raise NotImplementedError
+
+    def read_stream(self, stream_id: str, lo: int, hi: int) -> list[tuple[Any, ...]]:
+        """Rows of the stream, read inside this transaction (after its lock was taken)."""
+        rows: list[tuple[Any, ...]] = self.conn.execute(
+            self.sql.read_stream, {"s": stream_id, "lo": lo, "hi": hi}
+        ).fetchall()
+        return rows
+
+    def key(self, key: str) -> KeyRow | None:
+        row = self.conn.execute(self.sql.read_key, {"k": key}).fetchone()
+        return None if row is None else KeyRow(*row)
+
+    def append(
+        self,
+        stream_id: str,
+        events: Sequence[Prepared],
+        expected: int | None,
+        key: str | None,
+        now: datetime,
+    ) -> AppendResult:
+        """Steps 2-6 of the append algorithm inside this transaction (the caller holds
+        the lock and commits)."""
+        raise NotImplementedError
+
+    def append_then(
+        self,
+        stream_id: str,
+        events: Sequence[Prepared],
+        expected: int | None,
+        key: str | None,
+        now: datetime,
+    ) -> Callable[[], AppendResult]:
+        """:meth:`append`, its outcome to be read once the transaction has committed
+        (PostgreSQL sends the append and the COMMIT together)."""
+        result = self.append(stream_id, events, expected, key, now)
+        return lambda: result
 
 
 class Backend:
@@ -168,7 +228,25 @@ class Backend:
         raise NotImplementedError
 
     def write(self) -> contextlib.AbstractContextManager[WriteTx]:
+        """A transaction holding the append lock (import's way in)."""
         raise NotImplementedError
+
+    def locked(self, stream_id: str) -> contextlib.AbstractContextManager[WriteTx]:
+        """A transaction holding ``stream_id``'s lock: commits at the end of the block,
+        rolls back if it raises."""
+        raise NotImplementedError
+
+    def read_key(self, key: str) -> tuple[KeyRow, list[tuple[Any, ...]]] | None:
+        """The key's row and the rows of the events it names."""
+        with self._connect() as conn:
+            row = conn.execute(self.sql.read_key, {"k": key}).fetchone()
+            if row is None:
+                return None
+            used = KeyRow(*row)
+            events: list[tuple[Any, ...]] = conn.execute(
+                self.sql.read_stream, {"s": used.stream_id, "lo": used.first, "hi": used.last}
+            ).fetchall()
+            return used, events
 
     #: Whether the driver returns uuid.UUID and aware datetimes itself (else: text).
     native: bool
@@ -285,6 +363,16 @@ def _not_ready(error: Exception) -> StoreNotReadyError:
     )
 
 
+def _missing(engine: sa.Engine) -> StoreMissingError | None:
+    """The error for a SQLite file that is not there (engines never create one)."""
+    path = sqlite_path(engine.url)
+    if path is None or path.exists():
+        return None
+    return StoreMissingError(
+        f"there is no database file {path}: `tournament db upgrade` creates one"
+    )
+
+
 class _SQLiteWrite(WriteTx):
     sql = SQLITE_SQL
 
@@ -298,13 +386,45 @@ class _SQLiteWrite(WriteTx):
         if key_row is not None:
             self.conn.execute(self.sql.insert_key, key_row)
 
+    def append(
+        self,
+        stream_id: str,
+        events: Sequence[Prepared],
+        expected: int | None,
+        key: str | None,
+        now: datetime,
+    ) -> AppendResult:
+        head = self.head(stream_id, key)
+        if head.key_stream is not None:
+            return Replay(head.key_stream, head.key_first or 0, head.key_last or 0)
+        if expected is not None and head.version != expected:
+            return Conflict(head.version)
+        if not events:
+            return Appended([])
+        links, rows = chain_links(stream_id, head, events, now, self.backend)
+        key_row = None
+        if key is not None:
+            key_row = {
+                "k": key, "s": stream_id, "first": head.version + 1,
+                "last": head.version + len(events), "ra": self.backend.db_time(now),
+            }  # fmt: skip
+        self.insert(rows, key_row)
+        return Appended(links)
+
 
 class SQLiteBackend(Backend):
     sql = SQLITE_SQL
 
     @contextlib.contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
-        with self.engine.connect() as conn:
+        try:
+            checked_out = self.engine.connect()
+        except sa.exc.OperationalError:
+            missing = _missing(self.engine)
+            if missing is not None:
+                raise missing from None
+            raise
+        with checked_out as conn:
             driver = conn.connection.driver_connection
             assert isinstance(driver, sqlite3.Connection)
             if driver.isolation_level is not None:
@@ -325,22 +445,7 @@ class SQLiteBackend(Backend):
         now: datetime,
     ) -> AppendResult:
         with self.write() as tx:
-            head = tx.head(stream_id, key)
-            if head.key_stream is not None:
-                return Replay(head.key_stream, head.key_first or 0, head.key_last or 0)
-            if expected is not None and head.version != expected:
-                return Conflict(head.version)
-            if not events:
-                return Appended([])
-            links, rows = chain_links(stream_id, head, events, now, self)
-            key_row = None
-            if key is not None:
-                key_row = {
-                    "k": key, "s": stream_id, "first": head.version + 1,
-                    "last": head.version + len(events), "ra": self.db_time(now),
-                }  # fmt: skip
-            tx.insert(rows, key_row)
-        return Appended(links)
+            return tx.append(stream_id, events, expected, key, now)
 
     @contextlib.contextmanager
     def write(self) -> Iterator[WriteTx]:
@@ -348,11 +453,15 @@ class SQLiteBackend(Backend):
             # The write lock before the first read: no other writer can move the heads.
             conn.execute("BEGIN IMMEDIATE")
             try:
-                yield _SQLiteWrite(conn)
+                yield _SQLiteWrite(conn, self)
             except BaseException:
                 conn.execute("ROLLBACK")
                 raise
             conn.execute("COMMIT")
+
+    def locked(self, stream_id: str) -> contextlib.AbstractContextManager[WriteTx]:
+        # SQLite has one writer at a time: its write lock is every stream's lock.
+        return self.write()
 
     native = False
 
@@ -389,6 +498,64 @@ def _pg_rows(raw: list[tuple[Any, ...]]) -> list[Row]:
     return raw  # psycopg already gives uuid.UUID and aware datetimes
 
 
+#: A stream's lock: an advisory transaction lock on a 64-bit hash of the stream id,
+#: seeded with the events table's oid so that each schema has its own keys. Two streams
+#: whose hashes collide merely wait for each other.
+_PG_STREAM_LOCK = (
+    "SELECT pg_advisory_xact_lock(hashtextextended(%s, ('es_events'::regclass::oid)::bigint))"
+)
+
+
+def _es_append(
+    conn: Any,
+    stream_id: str,
+    events: Sequence[Prepared],
+    expected: int | None,
+    key: str | None,
+    now: datetime,
+) -> AppendResult:
+    """One call of ``es_append()`` on ``conn`` (in autocommit: its own transaction)."""
+    import psycopg
+
+    params = _es_append_params(stream_id, events, expected, key, now)
+    try:
+        rows = conn.execute(_PG_APPEND, params, prepare=True, binary=True).fetchall()
+    except psycopg.errors.UniqueViolation as error:
+        raise DuplicateEventError(f"an event id is already stored: {error}") from None
+    except psycopg.errors.UndefinedFunction as error:
+        raise _not_ready(error) from None
+    return _append_result(rows)
+
+
+def _es_append_params(
+    stream_id: str,
+    events: Sequence[Prepared],
+    expected: int | None,
+    key: str | None,
+    now: datetime,
+) -> tuple[Any, ...]:
+    # Arrays are passed as array literals: psycopg's list adaptation costs more than
+    # the rest of a single append's client side together.
+    return (
+        stream_id, expected, key, now, format_time(now),
+        "{" + ",".join([str(e.event_id) for e in events]) + "}",
+        _text_array([e.type for e in events]),
+        "{" + ",".join([str(e.schema_version) for e in events]) + "}",
+        _text_array([e.payload_json for e in events]),
+        _text_array([e.metadata_json for e in events]),
+    )  # fmt: skip
+
+
+def _append_result(rows: list[Any]) -> AppendResult:
+    """What ``es_append()`` returned: a replay, a conflict, or the appended links."""
+    if rows and rows[0][0] == "replay":
+        _, _, first, key_stream, last = rows[0]
+        return Replay(key_stream, first, int(last))
+    if rows and rows[0][0] == "conflict":
+        return Conflict(rows[0][2])
+    return Appended([(p, v, ph, h) for _, p, v, ph, h in rows])
+
+
 class _PostgresWrite(WriteTx):
     sql = PG_SQL
 
@@ -398,6 +565,39 @@ class _PostgresWrite(WriteTx):
                 cur.executemany(self.sql.insert, rows)
         if key_row is not None:
             self.conn.execute(self.sql.insert_key, key_row)
+
+
+class _PostgresLocked(WriteTx):
+    """A stream's transaction (in pipeline mode): the append runs ``es_append()`` inside
+    it, which takes the append lock until this transaction commits."""
+
+    sql = PG_SQL
+
+    def append(
+        self,
+        stream_id: str,
+        events: Sequence[Prepared],
+        expected: int | None,
+        key: str | None,
+        now: datetime,
+    ) -> AppendResult:
+        return _es_append(self.conn, stream_id, events, expected, key, now)
+
+    def append_then(
+        self,
+        stream_id: str,
+        events: Sequence[Prepared],
+        expected: int | None,
+        key: str | None,
+        now: datetime,
+    ) -> Callable[[], AppendResult]:
+        # Queued, not fetched: its rows arrive with the COMMIT's reply, and an error (a
+        # duplicate event id) when the transaction ends (Backend.locked maps it).
+        cursor = self.conn.execute(
+            _PG_APPEND, _es_append_params(stream_id, events, expected, key, now),
+            prepare=True, binary=True,
+        )  # fmt: skip
+        return lambda: _append_result(cursor.fetchall())
 
 
 class PostgresBackend(Backend):
@@ -438,32 +638,9 @@ class PostgresBackend(Backend):
         key: str | None,
         now: datetime,
     ) -> AppendResult:
-        import psycopg
-
-        # Arrays are passed as array literals: psycopg's list adaptation costs more than
-        # the rest of a single append's client side together.
-        params = (
-            stream_id, expected, key, now, format_time(now),
-            "{" + ",".join([str(e.event_id) for e in events]) + "}",
-            _text_array([e.type for e in events]),
-            "{" + ",".join([str(e.schema_version) for e in events]) + "}",
-            _text_array([e.payload_json for e in events]),
-            _text_array([e.metadata_json for e in events]),
-        )  # fmt: skip
         with self._connect() as conn:
             # One round trip, one implicit transaction: see migrations/versions/0002.
-            try:
-                rows = conn.execute(_PG_APPEND, params, prepare=True, binary=True).fetchall()
-            except psycopg.errors.UniqueViolation as error:
-                raise DuplicateEventError(f"an event id is already stored: {error}") from None
-            except psycopg.errors.UndefinedFunction as error:
-                raise _not_ready(error) from None
-        if rows and rows[0][0] == "replay":
-            _, _, first, key_stream, last = rows[0]
-            return Replay(key_stream, first, int(last))
-        if rows and rows[0][0] == "conflict":
-            return Conflict(rows[0][2])
-        return Appended([(p, v, ph, h) for _, p, v, ph, h in rows])
+            return _es_append(conn, stream_id, events, expected, key, now)
 
     @contextlib.contextmanager
     def write(self) -> Iterator[WriteTx]:
@@ -475,9 +652,28 @@ class PostgresBackend(Backend):
                     # The lock es_append() takes (migration 0002), held until COMMIT and
                     # released only after the commit is visible.
                     conn.execute("SELECT es_append_lock()")
-                    yield _PostgresWrite(conn)
+                    yield _PostgresWrite(conn, self)
             except psycopg.errors.UniqueViolation as error:
                 raise DuplicateEventError(f"an event id is already stored: {error}") from None
+
+    @contextlib.contextmanager
+    def locked(self, stream_id: str) -> Iterator[WriteTx]:
+        import psycopg
+
+        # Pipelined: BEGIN, the lock and the first read go in one round trip, the append
+        # and COMMIT in a second (a plain append is one, but decides nothing).
+        with self._connect() as conn:
+            try:
+                with conn.pipeline(), conn.transaction():
+                    # Held to the end of the transaction, like the append lock; every
+                    # statement after it (READ COMMITTED) sees what the previous holder
+                    # committed.
+                    conn.execute(_PG_STREAM_LOCK, (stream_id,), prepare=True)
+                    yield _PostgresLocked(conn, self)
+            except psycopg.errors.UniqueViolation as error:
+                raise DuplicateEventError(f"an event id is already stored: {error}") from None
+            except psycopg.errors.UndefinedFunction as error:
+                raise _not_ready(error) from None
 
     native = True
 

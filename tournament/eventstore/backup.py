@@ -3,29 +3,42 @@
     export_store(store, open("club.jsonl", "w"))      # tournament export club.jsonl
     import_store(empty_store, open("club.jsonl"))     # tournament import club.jsonl
 
-The file is one JSON object per line: a header, one line per event in position order
-(payload and metadata as stored, not upcast), then one line per idempotency key::
+The file (format ``schnapsen-eventstore/2``) is one JSON object per line: a header, one
+line per event in position order (payload and metadata as stored, not upcast), one line
+per idempotency key, and a trailer that says how many of each the file holds and where
+the log ends::
 
-    {"format": "schnapsen-eventstore/1", "events": 2, "exported_at": "…Z"}
+    {"format": "schnapsen-eventstore/2", "events": 2, "exported_at": "…Z"}
     {"position": 1, "event_id": "…", "stream_id": "hand-…", "version": 1,
      "type": "hand.dealt", "schema_version": 1, "payload": {…}, "metadata": {…},
      "recorded_at": "2025-03-01T18:02:11.123456Z", "prev_hash": "000…", "hash": "…"}
     {"idempotency_key": "…", "stream_id": "…", "first_version": 1, "last_version": 1,
      "recorded_at": "…Z"}
+    {"trailer": "schnapsen-eventstore/2", "events": 2, "idempotency_keys": 1,
+     "head_position": 2, "head_hash": "…"}
 
-Import restores into an empty store in one transaction, checking every hash chain as
-it reads: a corrupt or edited file stores nothing. Lines are read as strict JSON in
-UTF-8: a duplicate key, NaN or Infinity, nesting too deep for the decoder, a number
-Python will not convert, or a value the columns cannot hold is an
-:class:`ImportFormatError` naming the line. Projection checkpoints are not part
-of a backup; projections rebuild from the log.
+An export is one consistent cut of the log: the events up to the log's head when it
+began (positions are dense and become visible in order, so those are fixed) and the keys
+of those events, even while results are being entered.
+
+Import restores into an empty store in one transaction and stores nothing unless all of
+this holds: every line is strict JSON of the right shape (:mod:`.backup_lines`); every
+hash chain verifies; the header's and the trailer's counts are the events and keys read,
+and the trailer's head position and hash are the last event's -- so a backup cut off at
+a line boundary (a full disk, an interrupted copy) or edited is refused; and every key
+names versions of a stream the file holds. Projection checkpoints are not part of a
+backup; projections rebuild from the log.
+
+Older exports (``schnapsen-eventstore/1``, before the trailer) still import: they counted
+their events in the header but not their keys, so they are refused when they hold fewer
+events than the header says and accepted otherwise (that exporter counted before it
+wrote, so one taken while results came in may hold a few more), with a note that keys cut
+off at the very end could not be noticed.
 """
 
 from __future__ import annotations
 
 import json
-import math
-import re
 import uuid
 from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
@@ -35,39 +48,55 @@ import sqlalchemy as sa
 from tqdm import tqdm
 
 from tournament.eventstore.backends import Row
-from tournament.eventstore.chain import canonical, format_time
-from tournament.eventstore.errors import ChainError, ImportFormatError, StoreNotEmptyError
-from tournament.eventstore.registry import TYPE_PATTERN
+from tournament.eventstore.backup_lines import (
+    EVENT_FIELDS,
+    KEY_FIELDS,
+    canonical_text,
+    parse_time,
+    read,
+    typed,
+)
+from tournament.eventstore.chain import format_time
+from tournament.eventstore.errors import (
+    ChainError,
+    EventStoreError,
+    ImportFormatError,
+    StoreNotEmptyError,
+)
+from tournament.eventstore.schema import events as events_table
 from tournament.eventstore.schema import idempotency
-from tournament.eventstore.store import MAX_VERSION, STREAM_ID, SQLEventStore
-from tournament.eventstore.verify import check_rows
+from tournament.eventstore.store import SQLEventStore
+from tournament.eventstore.verify import VerifyReport, check_rows
 
-FORMAT = "schnapsen-eventstore/1"
-_EVENT_FIELDS = {
-    "position": int, "event_id": str, "stream_id": str, "version": int, "type": str,
-    "schema_version": int, "payload": dict, "metadata": dict, "recorded_at": str,
-    "prev_hash": str, "hash": str,
-}  # fmt: skip
-_INT_LIMITS = {"position": 2**63 - 1}  # others: MAX_VERSION (a 32-bit integer column)
-_HASH = re.compile(r"^[0-9a-f]{64}$")
-_TEXT_FIELDS = {
-    "stream_id": STREAM_ID, "type": TYPE_PATTERN, "prev_hash": _HASH, "hash": _HASH,
-    "idempotency_key": re.compile(r"^.{1,200}$", re.S),
-}  # fmt: skip
-_KEY_FIELDS = {
-    "idempotency_key": str, "stream_id": str, "first_version": int, "last_version": int,
-    "recorded_at": str,
-}  # fmt: skip
+FORMAT = "schnapsen-eventstore/2"
+#: Exports written before the trailer existed: still read (see the module's docstring).
+OLDER_FORMAT = "schnapsen-eventstore/1"
 
 
-def _count(store: SQLEventStore) -> int:
+def _cut(store: SQLEventStore) -> tuple[int, int]:
+    """The log's head position and the number of events up to it, in one snapshot."""
     with store.engine.connect() as conn:
-        return int(conn.exec_driver_sql("SELECT count(*) FROM es_events").scalar() or 0)
+        head, count = conn.exec_driver_sql(
+            "SELECT coalesce(max(position), 0), count(*) FROM es_events"
+        ).one()
+    return int(head), int(count)
 
 
-def _keys(store: SQLEventStore) -> list[dict[str, Any]]:
+def _keys(store: SQLEventStore, head: int) -> list[dict[str, Any]]:
+    """The idempotency keys of the events up to position ``head``."""
+    e = events_table.c
+    within = (
+        sa.select(e.position)
+        .where(
+            e.stream_id == idempotency.c.stream_id,
+            e.version == idempotency.c.last_version,
+            e.position <= head,
+        )
+        .exists()
+    )
+    query = sa.select(idempotency).where(within)
     with store.engine.connect() as conn:
-        rows = conn.execute(sa.select(idempotency).order_by(idempotency.c.recorded_at)).all()
+        rows = conn.execute(query.order_by(idempotency.c.recorded_at, idempotency.c.key)).all()
     return [
         {
             "idempotency_key": r.key,
@@ -85,15 +114,17 @@ def export_store(store: SQLEventStore, out: IO[str], progress: bool | None = Non
 
     ``progress``: show a progress bar on stderr (None: only on a terminal).
     """
-    total = _count(store)
+    head, total = _cut(store)
     header = {"format": FORMAT, "events": total, "exported_at": format_time(datetime.now(UTC))}
     out.write(json.dumps(header) + "\n")
-    written = 0
+    written, last_hash = 0, None
     with tqdm(total=total, unit="ev", disable=None if progress is None else not progress) as bar:
         for row in store.iter_raw(batch_size=5000):
             p, eid, sid, version, kind, sv, payload, metadata, at, prev, digest = row
+            if p > head:  # appended after the export began: the next backup's
+                break
             # payload and metadata are canonical JSON text already: splice them in.
-            head = json.dumps(
+            line = json.dumps(
                 {"position": p, "event_id": str(eid), "stream_id": sid, "version": version,
                  "type": kind, "schema_version": sv},
                 ensure_ascii=False,
@@ -102,143 +133,82 @@ def export_store(store: SQLEventStore, out: IO[str], progress: bool | None = Non
                 {"recorded_at": format_time(at), "prev_hash": prev, "hash": digest},
                 ensure_ascii=False,
             )
-            out.write(f'{head[:-1]}, "payload": {payload}, "metadata": {metadata}, {tail[1:]}\n')
-            written += 1
+            out.write(f'{line[:-1]}, "payload": {payload}, "metadata": {metadata}, {tail[1:]}\n')
+            written, last_hash = written + 1, digest
             if written % 1000 == 0:
                 bar.update(1000)
         bar.update(written % 1000)
-    for key in _keys(store):
+    if written != total:  # rows are append-only: only a rewrite behind the store does this
+        raise EventStoreError(
+            f"the log changed while it was exported ({total} events counted, {written} read)"
+        )
+    keys = _keys(store, head)
+    for key in keys:
         out.write(json.dumps(key, ensure_ascii=False) + "\n")
+    trailer = {
+        "trailer": FORMAT, "events": written, "idempotency_keys": len(keys),
+        "head_position": head, "head_hash": last_hash,
+    }  # fmt: skip
+    out.write(json.dumps(trailer) + "\n")
     return written
 
 
-def _typed(data: Any, fields: dict[str, type], line: int) -> dict[str, Any]:
-    if not isinstance(data, dict) or set(data) != set(fields):
-        got = sorted(data) if isinstance(data, dict) else type(data).__name__
-        raise ImportFormatError(line, f"expected the fields {sorted(fields)}, got {got}")
-    for name, kind in fields.items():
-        value = data[name]
-        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-            raise ImportFormatError(line, f"{name!r} must be a {kind.__name__}, not {value!r:.80}")
-        # The columns' limits: a value beyond them would fail in the database's driver.
-        limit = _INT_LIMITS.get(name, MAX_VERSION)
-        if isinstance(value, int) and not 1 <= value <= limit:
-            raise ImportFormatError(line, f"{name!r} is out of range (1..{limit})")
-        pattern = _TEXT_FIELDS.get(name)
-        if pattern is not None and isinstance(value, str) and not pattern.match(value):
-            raise ImportFormatError(line, f"{name!r} {value!r:.80} is not a valid {name}")
-    return data
-
-
-def _canonical(value: dict[str, Any], line: int) -> str:
-    try:
-        return canonical(value)
-    except RecursionError:
-        raise ImportFormatError(line, "payload or metadata nested too deeply") from None
-
-
-def _time(text: str, line: int) -> datetime:
-    try:
-        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except ValueError:
-        raise ImportFormatError(line, f"'recorded_at' {text!r} is not an ISO time") from None
-    return moment.astimezone(UTC) if moment.tzinfo else moment.replace(tzinfo=UTC)
-
-
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    data = dict(pairs)
-    if len(data) != len(pairs):
-        keys = [key for key, _ in pairs]
-        twice = next(key for key in keys if keys.count(key) > 1)
-        raise ValueError(f"the key {twice!r} appears twice in one object")
-    return data
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
-
-
-def _finite(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value):  # 1e999: valid JSON syntax, but no finite float holds it
-        raise ValueError(f"{text} is too large for a JSON number")
-    return value
-
-
-# Strict JSON: a duplicate key or NaN could not have come from an export, and the hash
-# of whichever value json kept would not be the hash of the file's text.
-_decode = json.JSONDecoder(
-    object_pairs_hook=_no_duplicates, parse_constant=_no_constant, parse_float=_finite
-).decode
-
-
-def _decode_line(number: int, raw: str | bytes) -> Any:
-    """One line's JSON, or an :class:`ImportFormatError` saying what is wrong with it."""
-    try:
-        text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
-    except UnicodeDecodeError as error:
-        raise ImportFormatError(number, f"not UTF-8 text ({error.reason} at byte "
-                                f"{error.start})") from None  # fmt: skip
-    try:
-        return _decode(text)
-    except json.JSONDecodeError as error:
-        raise ImportFormatError(number, f"not valid JSON: {error}") from None
-    except RecursionError:
-        raise ImportFormatError(number, "JSON nested too deeply") from None
-    except ValueError as error:  # int digit limit, duplicate keys, NaN, 1e999
-        raise ImportFormatError(number, f"not valid JSON: {error}") from None
-
-
-def _read(lines: Iterable[str | bytes]) -> Iterator[tuple[int, dict[str, Any]]]:
-    """Numbered JSON values of the non-blank lines. Bytes are decoded here, line by line,
-    so that a file that is not UTF-8 fails with its line number."""
-    for number, raw in enumerate(lines, start=1):
-        if raw.strip():
-            yield number, _decode_line(number, raw)
-
-
 def import_store(
-    store: SQLEventStore, lines: Iterable[str | bytes], progress: bool | None = None
+    store: SQLEventStore,
+    lines: Iterable[str | bytes],
+    progress: bool | None = None,
+    notes: list[str] | None = None,
 ) -> int:
     """Restore an export into an empty ``store``; returns the number of events.
 
-    Raises :class:`ImportFormatError` for a malformed line, :class:`ChainError` for a
-    chain that does not verify, :class:`StoreNotEmptyError` if the store has events.
-    Nothing is stored unless everything checks out.
+    Raises :class:`ImportFormatError` for a malformed line or an incomplete or edited
+    file, :class:`ChainError` for a chain that does not verify, :class:`StoreNotEmptyError`
+    if the store has events. Nothing is stored unless everything checks out. ``notes``
+    gets what the organiser should know about a file that was imported (an older format).
     """
-    records = _read(lines)
+    records = read(lines)
     try:
         number, header = next(records)
     except StopIteration:
         raise ImportFormatError(1, "the file is empty") from None
-    if not isinstance(header, dict) or header.get("format") != FORMAT:
+    fmt = header.get("format") if isinstance(header, dict) else None
+    if fmt not in (FORMAT, OLDER_FORMAT):
         raise ImportFormatError(number, f"not an event store export (format {FORMAT!r})")
-    total = header.get("events") if isinstance(header.get("events"), int) else None
+    total = header.get("events")
+    if type(total) is not int or total < 0:
+        if fmt == FORMAT:
+            raise ImportFormatError(number, "the header does not say how many events follow")
+        total = None
     backend = store._backend
-    keys: list[dict[str, Any]] = []
-    line_of: dict[int, int] = {}
+    read_back = _Read()
 
     def rows() -> Iterator[Row]:
         for number, data in records:
-            if isinstance(data, dict) and "idempotency_key" in data:
-                keys.append(_key_row(_typed(data, _KEY_FIELDS, number), number, backend))
+            read_back.last_line = number
+            if read_back.trailer is not None:
+                raise ImportFormatError(number, "a line after the trailer")
+            if isinstance(data, dict) and "trailer" in data:
+                read_back.trailer = (number, data)
                 continue
-            if keys:
+            if isinstance(data, dict) and "idempotency_key" in data:
+                read_back.keys.append((number, typed(data, KEY_FIELDS, number)))
+                continue
+            if read_back.keys:
                 raise ImportFormatError(number, "an event after the idempotency keys")
-            e = _typed(data, _EVENT_FIELDS, number)
+            e = typed(data, EVENT_FIELDS, number)
             try:
                 event_id = uuid.UUID(e["event_id"])
             except ValueError:
                 raise ImportFormatError(number, f"bad event_id {e['event_id']!r}") from None
-            line_of[e["position"]] = number
+            read_back.line_of[e["position"]] = number
+            read_back.versions[e["stream_id"]] = e["version"]  # in order: check_rows checks
             yield (
                 e["position"], event_id, e["stream_id"], e["version"], e["type"],
-                e["schema_version"], _canonical(e["payload"], number),
-                _canonical(e["metadata"], number),
-                _time(e["recorded_at"], number), e["prev_hash"], e["hash"],
+                e["schema_version"], canonical_text(e["payload"], number),
+                canonical_text(e["metadata"], number),
+                parse_time(e["recorded_at"], number), e["prev_hash"], e["hash"],
             )  # fmt: skip
 
-    imported = 0
     with (
         tqdm(total=total, unit="ev", disable=None if progress is None else not progress) as bar,
         backend.write() as tx,
@@ -264,13 +234,110 @@ def import_store(
         report = check_rows(checked())
         if not report.ok:
             first = report.broken[0]
-            where = line_of.get(first.position)
+            where = read_back.line_of.get(first.position)
             raise ChainError(f"line {where}: {first}; nothing was imported")
+        note = _check_complete(fmt, total, report, read_back)
+        key_rows = _check_keys(read_back, backend)
         flush()
-        for key in keys:
+        for key in key_rows:
             tx.insert([], key)
-        imported = report.events
-    return imported
+    if note and notes is not None:
+        notes.append(note)
+    return report.events
+
+
+class _Read:
+    """What an import has read beside the events: keys, the trailer, stream heads."""
+
+    def __init__(self) -> None:
+        self.keys: list[tuple[int, dict[str, Any]]] = []
+        self.trailer: tuple[int, dict[str, Any]] | None = None
+        self.versions: dict[str, int] = {}  # each stream's last version in the file
+        self.line_of: dict[int, int] = {}  # position -> line
+        self.last_line = 1
+
+
+def _check_complete(
+    fmt: str, total: int | None, report: VerifyReport, read_back: _Read
+) -> str | None:
+    """Refuse a file that holds fewer (or other) events or keys than it says it does;
+    returns a note for an older export that could be checked only in part."""
+    count = report.events
+    if fmt == OLDER_FORMAT and read_back.trailer is None:
+        if total is not None and count < total:
+            raise ImportFormatError(None, _incomplete(total, count))
+        more = (
+            f"; it holds {count - total} more than its header counted, as exports of that "
+            "version did when results came in while they ran"
+            if total is not None and count > total
+            else ""
+        )
+        return (
+            f"an older backup ({OLDER_FORMAT}, without a trailer): its {count} events are "
+            f"complete and verified{more}; whether idempotency keys were cut off its end "
+            "cannot be checked"
+        )
+    if total is not None and count != total:
+        raise ImportFormatError(None, _incomplete(total, count))
+    if read_back.trailer is None:
+        raise ImportFormatError(
+            None,
+            f"the file ends at line {read_back.last_line} without its trailer line: the "
+            "backup is incomplete; nothing imported",
+        )
+    line, trailer = read_back.trailer
+    expected = {
+        "trailer": fmt, "events": count, "idempotency_keys": len(read_back.keys),
+        "head_position": report.head_position, "head_hash": report.head_hash,
+    }  # fmt: skip
+    for name, value in expected.items():
+        if name not in trailer or trailer[name] != value or type(trailer[name]) is bool:
+            said = trailer.get(name, "nothing")
+            raise ImportFormatError(
+                line,
+                f"the trailer says {name} {said!r:.80}, the file holds {value!r}: the backup "
+                "was cut or changed; nothing imported",
+            )
+    if set(trailer) != set(expected):
+        extra = sorted(set(trailer) - set(expected))
+        raise ImportFormatError(line, f"the trailer has unknown fields {extra}")
+    return None
+
+
+def _incomplete(total: int, count: int) -> str:
+    if count < total:
+        return (
+            f"header says {total} events, file holds {count}: the backup is incomplete; "
+            "nothing imported"
+        )
+    return (
+        f"header says {total} events, file holds {count}: the backup was changed; nothing imported"
+    )
+
+
+def _check_keys(read_back: _Read, backend: Any) -> list[dict[str, Any]]:
+    """Every key names versions of a stream the file holds, and appears once."""
+    seen: set[str] = set()
+    out = []
+    for line, key in read_back.keys:
+        name, stream = key["idempotency_key"], key["stream_id"]
+        first, last = key["first_version"], key["last_version"]
+        if name in seen:
+            raise ImportFormatError(line, f"idempotency key {name!r:.80} appears twice")
+        seen.add(name)
+        head = read_back.versions.get(stream)
+        if head is None:
+            raise ImportFormatError(
+                line, f"idempotency key {name!r:.80} names stream {stream!r}, which has no "
+                "event in the file",
+            )  # fmt: skip
+        if not first <= last <= head:
+            raise ImportFormatError(
+                line, f"idempotency key {name!r:.80} names versions {first}..{last} of stream "
+                f"{stream!r}, which has versions 1..{head}",
+            )  # fmt: skip
+        out.append(_key_row(key, line, backend))
+    return out
 
 
 def _db_row(row: Row, backend: Any) -> dict[str, Any]:
@@ -284,5 +351,5 @@ def _db_row(row: Row, backend: Any) -> dict[str, Any]:
 def _key_row(data: dict[str, Any], line: int, backend: Any) -> dict[str, Any]:
     return {
         "k": data["idempotency_key"], "s": data["stream_id"], "first": data["first_version"],
-        "last": data["last_version"], "ra": backend.db_time(_time(data["recorded_at"], line)),
+        "last": data["last_version"], "ra": backend.db_time(parse_time(data["recorded_at"], line)),
     }  # fmt: skip

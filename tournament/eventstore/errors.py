@@ -22,9 +22,12 @@ __all__ = [
     "IdempotencyKeyReusedError",
     "ImportFormatError",
     "MalformedEventError",
+    "NotAStoreError",
     "PayloadTooLargeError",
     "SchemaVersionError",
+    "StoreMissingError",
     "StoreNotEmptyError",
+    "StoreNotReadyError",
     "UnknownEventTypeError",
 ]
 
@@ -91,12 +94,27 @@ class ChainError(EventStoreError):
 
 
 class ImportFormatError(EventStoreError, ValueError):
-    """A line of an export file is not a valid event record."""
+    """A line of an export file is not a valid record, or (``line`` None) the file as a
+    whole is not a complete backup."""
 
-    def __init__(self, line: int, problem: str) -> None:
-        super().__init__(f"line {line}: {problem}")
+    def __init__(self, line: int | None, problem: str) -> None:
+        super().__init__(problem if line is None else f"line {line}: {problem}")
         self.line = line
         self.problem = problem
+
+
+class StoreNotReadyError(EventStoreError):
+    """The database has no event store tables: run ``tournament db upgrade``."""
+
+
+class StoreMissingError(StoreNotReadyError):
+    """There is no database at the configured place (a SQLite file that does not exist).
+    Nothing creates one on a read: a mistyped path must not leave an empty store behind."""
+
+
+class NotAStoreError(EventStoreError):
+    """The configured file or database is not a tournament store (not SQLite at all, or a
+    database of another program); it is neither read nor migrated."""
 
 
 class StoreNotEmptyError(EventStoreError):

@@ -10,19 +10,31 @@ True
 
 Alembic is imported only where it is used (~75 ms): a CLI command on a database already
 at head, the common case, never loads it.
+
+Before anything is migrated, a SQLite file is looked at read-only and each possible cause
+is told apart: no file (:class:`~tournament.eventstore.errors.StoreMissingError`; created
+only where the caller may create a store), not a SQLite file or a database of another
+program (:class:`~tournament.eventstore.errors.NotAStoreError`; never migrated), no tables
+yet, behind, or newer than this program. "Not migrated" is said only when that is the
+cause; a file that cannot be read or is locked raises the driver's error, which the CLI
+explains (:mod:`tournament.eventstore.failures`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import re
 import sqlite3
 from pathlib import Path
 from typing import TYPE_CHECKING
+from urllib.parse import quote
 
 import sqlalchemy as sa
 
-from tournament.db import make_engine
+from tournament import db
+from tournament.db import create_sqlite_file, make_engine, sqlite_path
 from tournament.eventstore.api import EventStoreError
+from tournament.eventstore.errors import NotAStoreError, StoreMissingError
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -47,10 +59,26 @@ def alembic_config(connection: sa.Connection | None = None) -> Config:
     return config
 
 
-def _engine(target: sa.Engine | str | None) -> tuple[sa.Engine, bool]:
+def _engine(target: sa.Engine | str | None, *, create: bool = False) -> tuple[sa.Engine, bool]:
+    """The engine of ``target``; for SQLite, the file must exist (or, ``create``, is made)."""
+    url = target.url if isinstance(target, sa.Engine) else db.parse_url(target)
+    path = sqlite_path(url)
+    if path is not None and not path.exists():
+        if not create:
+            raise missing_store(path)
+        create_sqlite_file(url)
     if isinstance(target, sa.Engine):
         return target, False
-    return make_engine(target), True
+    return make_engine(url), True
+
+
+def missing_store(path: Path) -> StoreMissingError:
+    """The error for a SQLite store file that is not there, naming a missing folder too."""
+    folder = "" if path.parent.exists() else f" (the folder {path.parent} does not exist either)"
+    return StoreMissingError(
+        f"there is no tournament store at {path}: no such file{folder}; check the path "
+        "(DATABASE_URL); `tournament create` or `tournament db upgrade` starts a new store"
+    )
 
 
 def upgrade(target: sa.Engine | str | None = None, revision: str = "head") -> None:
@@ -60,7 +88,7 @@ def upgrade(target: sa.Engine | str | None = None, revision: str = "head") -> No
 
     from tournament.eventstore.guards import repair_guards
 
-    engine, own = _engine(target)
+    engine, own = _engine(target, create=True)
     try:
         with engine.connect() as conn:
             command.upgrade(alembic_config(conn), revision)
@@ -100,7 +128,8 @@ def check(target: sa.Engine | str | None = None) -> None:
 
 
 def current(target: sa.Engine | str | None = None) -> str | None:
-    """The database's revision (None: not migrated)."""
+    """The database's revision (None: not migrated); a SQLite file that is not there
+    raises :class:`StoreMissingError` (it is not created)."""
     from alembic.runtime.migration import MigrationContext
 
     engine, own = _engine(target)
@@ -119,21 +148,37 @@ def alembic_heads() -> str | None:
     return ScriptDirectory.from_config(alembic_config()).get_current_head()
 
 
-def ensure_current(url: str, *, may_upgrade: bool = True) -> None:
+def ensure_current(url: str, *, may_upgrade: bool = True, may_create: bool | None = None) -> None:
     """Make sure the store at ``url`` is at the newest migration before a command uses it.
 
-    At head this costs a file read and one ``SELECT`` (no Alembic). A SQLite file behind
-    (or missing) is created and migrated here when ``may_upgrade``: a club laptop needs no
-    setup step. Otherwise -- and always for PostgreSQL, whose owner role migrates it as a
-    deploy step (docs/operations.md) -- a store behind raises :class:`NotMigratedError`.
+    At head this costs a file read and one ``SELECT`` (no Alembic). On SQLite a store
+    behind is migrated here when ``may_upgrade``, and a missing or empty file is created
+    and migrated when ``may_create`` (default: ``may_upgrade``): a club laptop needs no
+    setup step, and a read-only command, which may not create, says there is no store
+    instead of leaving an empty one behind. PostgreSQL is never migrated here (its owner
+    role migrates it as a deploy step, docs/operations.md). Otherwise a store behind
+    raises :class:`NotMigratedError`; a missing file :class:`StoreMissingError`; a file
+    that is not a tournament store :class:`NotAStoreError` (never migrated).
     """
+    create = may_upgrade if may_create is None else may_create
     head = migrations_head()
-    sqlite = url.startswith("sqlite:///")
-    found = _sqlite_revisions(Path(url.removeprefix("sqlite:///"))) if sqlite else _revisions(url)
+    path = sqlite_path(url)
+    found = _sqlite_revisions(path) if path is not None else _revisions(url)
     if head is not None and found == [head]:
         return
-    if sqlite and may_upgrade:
-        Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
+    if found is None:  # no such file
+        assert path is not None
+        if not create:
+            raise missing_store(path)
+        upgrade(url)
+        return
+    known = _known_revisions()
+    if known and any(revision not in known for revision in found):
+        raise NotMigratedError(
+            f"database revision is {', '.join(found)}, newer than this program knows "
+            f"({head}): update the program"
+        )
+    if path is not None and (create if not found else may_upgrade):
         upgrade(url)  # idempotent: also right for anything the quick check misread
         return
     head = head or alembic_heads()
@@ -161,15 +206,45 @@ def migrations_head() -> str | None:
     return heads.pop() if len(heads) == 1 else None
 
 
-def _sqlite_revisions(path: Path) -> list[str]:
-    """``alembic_version`` of a SQLite file, opened read-only (no file: none)."""
+def _known_revisions() -> set[str]:
+    """Every revision in ``migrations/``, read from the files without Alembic."""
+    found = (dict(_REVISION.findall(f.read_text())) for f in MIGRATIONS.glob("*.py"))
+    return {revision for names in found if (revision := names.get("revision"))}
+
+
+def _sqlite_revisions(path: Path) -> list[str] | None:
+    """``alembic_version`` of a SQLite file, opened read-only: None when there is no file,
+    [] when it has no tables yet. Raises :class:`NotAStoreError` for a folder, a file that
+    is not SQLite, and a database of another program; the driver's error when the file
+    cannot be read (permissions, a lock), for the caller to explain."""
+    if path.is_dir():
+        raise NotAStoreError(f"{path} is a folder, not a tournament database file")
     if not path.exists():
-        return []
+        return None
+    uri = f"file:{quote(str(path))}?mode=ro"
     try:
-        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
-            return [row[0] for row in db.execute("SELECT version_num FROM alembic_version")]
-    except sqlite3.Error:
+        timeout = db.BUSY_TIMEOUT_MS / 1000
+        with contextlib.closing(sqlite3.connect(uri, uri=True, timeout=timeout)) as conn:
+            try:
+                return [row[0] for row in conn.execute("SELECT version_num FROM alembic_version")]
+            except sqlite3.OperationalError as error:
+                if "no such table" not in str(error):
+                    raise
+            tables = sorted(
+                row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")
+            )
+    except sqlite3.DatabaseError as error:
+        if "not a database" not in str(error):  # SQLITE_NOTADB: not a SQLite file at all
+            raise
+        raise NotAStoreError(
+            f"{path} is not a tournament database: it is not a SQLite database file"
+        ) from None
+    if not tables or any(name.startswith("es_") for name in tables):
         return []
+    shown = ", ".join(tables[:5]) + (", ..." if len(tables) > 5 else "")
+    raise NotAStoreError(
+        f"{path} is not a tournament database: it holds the tables of another program ({shown})"
+    )
 
 
 def _revisions(url: str) -> list[str]:

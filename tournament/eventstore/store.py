@@ -21,6 +21,16 @@ check the idempotency key and the expected version, chain the hashes, insert wit
 positions ``max + 1 ...``, commit. Because the lock is held until the commit is visible,
 positions become visible in increasing order with no holes: a reader that has seen
 position ``p`` has seen everything below it (see docs/event-store.md).
+
+A writer that decides from the stream's newest state takes the stream's lock first and
+decides inside it, so nobody appends between its read and its append:
+
+    >>> def deal_once(since):  # the stream's events after after_version, read under the lock
+    ...     return [] if since else [NewEvent(dealt.type, dealt.payload, dealt.metadata)]
+    >>> store.append_decided("hand-2", deal_once).events[0].version
+    1
+    >>> store.append_decided("hand-2", deal_once).events  # dealt already: nothing to append
+    []
 """
 
 from __future__ import annotations
@@ -37,12 +47,21 @@ from typing import Any, cast
 import sqlalchemy as sa
 
 from tournament.db import make_engine
-from tournament.eventstore.api import ConcurrencyError, NewEvent, StoredEvent
+from tournament.eventstore.api import (
+    ConcurrencyError,
+    Decide,
+    Decided,
+    KeyRecord,
+    NewEvent,
+    StoredEvent,
+)
 from tournament.eventstore.backends import (
+    Appended,
     Conflict,
     Prepared,
     Replay,
     Row,
+    WriteTx,
     make_backend,
     text_time,
     text_uuid,
@@ -125,10 +144,65 @@ class SQLEventStore:
             raise MalformedEventError(
                 "expected_version", f"must be None or an int >= 0, not {expected_version!r}"
             )
-        if idempotency_key is not None and (
-            not isinstance(idempotency_key, str) or not 1 <= len(idempotency_key) <= 200
-        ):
-            raise MalformedEventError("idempotency_key", "must be a string of 1 to 200 characters")
+        _check_key(idempotency_key)
+        prepared = self._prepare_batch(events)
+        now = datetime.now(UTC)
+        result = self._backend.append(stream_id, prepared, expected_version, idempotency_key, now)
+        if isinstance(result, Replay):
+            return self._replayed(result, stream_id, idempotency_key)
+        if isinstance(result, Conflict):
+            raise ConcurrencyError(stream_id, expected_version, result.actual)
+        return self._stored(stream_id, prepared, result, now)
+
+    def append_decided(
+        self,
+        stream_id: str,
+        decide: Decide,
+        *,
+        after_version: int = 0,
+        idempotency_key: str | None = None,
+    ) -> Decided:
+        """Decide and append under ``stream_id``'s lock (docs/event-store.md, "Deciding
+        under the stream's lock").
+
+        Inside the lock: a used ``idempotency_key`` returns the events it stored the first
+        time (``replayed``; ``decide`` is not called, since deciding again could refuse
+        what was accepted then); otherwise ``decide(events)`` gets the stream's events
+        after ``after_version`` and returns the events to append after them. The append
+        still checks the expected version (a writer that appends without the lock loses
+        with :class:`ConcurrencyError`) and stores the key, and the whole is committed
+        at once. Anything ``decide`` raises propagates and nothing is stored.
+        """
+        _check_stream_id(stream_id)
+        if type(after_version) is not int or after_version < 0:
+            raise MalformedEventError(
+                "after_version", f"must be an int >= 0, not {after_version!r}"
+            )
+        _check_key(idempotency_key)
+        with self._backend.locked(stream_id) as tx:
+            if idempotency_key is not None:
+                used = tx.key(idempotency_key)
+                if used is not None:
+                    replay = Replay(used.stream_id, used.first, used.last)
+                    return Decided(self._replayed(replay, stream_id, idempotency_key, tx), True)
+            since = self._decode(tx.read_stream(stream_id, after_version + 1, MAX_VERSION))
+            prepared = self._prepare_batch(decide(since))
+            if not prepared:
+                return Decided([])
+            expected = since[-1].version if since else after_version
+            now = datetime.now(UTC)
+            # Its outcome is read with the commit's (one round trip on PostgreSQL): a
+            # replay or a conflict wrote nothing, so committing first changes nothing.
+            outcome = tx.append_then(stream_id, prepared, expected, idempotency_key, now)
+        result = outcome()
+        if isinstance(result, Replay):  # used by a plain append in the meantime
+            return Decided(self._replayed(result, stream_id, idempotency_key), True)
+        if isinstance(result, Conflict):  # a plain append without the stream's lock
+            raise ConcurrencyError(stream_id, expected, result.actual)
+        return Decided(self._stored(stream_id, prepared, result, now))
+
+    def _prepare_batch(self, events: Sequence[NewEvent]) -> list[Prepared]:
+        """Check every event of an append (before any lock is taken by ``append``)."""
         if isinstance(events, NewEvent) or not isinstance(events, Sequence):
             raise MalformedEventError("events", "must be a list of NewEvent")
         if len(events) > self.max_batch:
@@ -139,15 +213,20 @@ class SQLEventStore:
         ids = [p.event_id for p in prepared]
         if len(set(ids)) != len(ids):
             raise MalformedEventError("event_id", "the same event id twice in one append")
+        return prepared
 
-        now = datetime.now(UTC)
-        result = self._backend.append(stream_id, prepared, expected_version, idempotency_key, now)
-        if isinstance(result, Replay):
-            if result.stream_id != stream_id:
-                raise IdempotencyKeyReusedError(idempotency_key or "", result.stream_id, stream_id)
-            return self.read_stream(stream_id, result.first, result.last)
-        if isinstance(result, Conflict):
-            raise ConcurrencyError(stream_id, expected_version, result.actual)
+    def _replayed(
+        self, result: Replay, stream_id: str, key: str | None, tx: WriteTx | None = None
+    ) -> list[StoredEvent]:
+        if result.stream_id != stream_id:
+            raise IdempotencyKeyReusedError(key or "", result.stream_id, stream_id)
+        if tx is not None:
+            return self._decode(tx.read_stream(stream_id, result.first, result.last))
+        return self.read_stream(stream_id, result.first, result.last)
+
+    def _stored(
+        self, stream_id: str, prepared: list[Prepared], result: Appended, now: datetime
+    ) -> list[StoredEvent]:
         stored = [
             StoredEvent(
                 p.event_id, stream_id, version, position, p.type, p.schema_version,
@@ -240,6 +319,19 @@ class SQLEventStore:
         """The stream's current version (0: it does not exist)."""
         return self._backend.stream_version(stream_id)
 
+    def read_key(self, key: str) -> KeyRecord | None:
+        """What idempotency ``key`` names: the stream, the versions it stored and those
+        events (None: never used). The web API answers a repeated ``Idempotency-Key``
+        from it without deciding anything again."""
+        _check_key(key)
+        found = self._backend.read_key(key)
+        if found is None:
+            return None
+        used, rows = found
+        at = used.recorded_at if self._backend.native else text_time(used.recorded_at)
+        events = self._decode(rows)
+        return KeyRecord(key, used.stream_id, used.first, used.last, at, events)
+
     def _decode(self, rows: list[tuple[Any, ...]]) -> list[StoredEvent]:
         """Driver rows to events, upcast. The hot loop of every read (reads must reach
         100,000 events/s): one pass, conversions inline, and the frozen dataclass filled
@@ -295,6 +387,11 @@ def _check_metadata(metadata: dict[str, Any], index: int) -> None:
         raise MalformedEventError(
             "metadata.source", f"{source!r} is not one of {', '.join(SOURCES)}", index
         )
+
+
+def _check_key(key: object) -> None:
+    if key is not None and (not isinstance(key, str) or not 1 <= len(key) <= 200):
+        raise MalformedEventError("idempotency_key", "must be a string of 1 to 200 characters")
 
 
 def _check_stream_id(stream_id: object) -> None:
