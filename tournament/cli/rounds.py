@@ -136,6 +136,8 @@ def _print_round(t: Tournament, number: int | None) -> None:
             f"{ljust(m.labels[1], wide_b)}{_first_dealer_note(m, max(wide_a, wide_b))}"
             f"{result_note(m)}".rstrip()
         )
+    if not matches and not r.byes:  # a round robin round whose games are all dropped
+        click.echo("  no game this round: each of its games has a withdrawn player (dropped)")
     for pid in r.byes:
         click.echo(f"  bye      {group.get(pid, '')}  {t.label(pid)}")
 

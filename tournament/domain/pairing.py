@@ -78,6 +78,16 @@ def withdrawn(t: Tournament) -> set[str]:
     return {str(p.id) for p in t.players.values() if not p.active}
 
 
+def withdrawal_policies(t: Tournament) -> dict[str, WithdrawalPolicy]:
+    """Per withdrawn player, the policy chosen when they withdrew (``players withdraw
+    --policy``, default the tournament's): their remaining games are walkovers or dropped."""
+    return {
+        str(p.id): "drop" if p.withdrawal == "drop" else "forfeit"
+        for p in t.players.values()
+        if not p.active and p.withdrawal
+    }
+
+
 def games(t: Tournament) -> list[fm.Game]:
     out = []
     for m in t.matches.values():
@@ -105,7 +115,7 @@ def next_draw(t: Tournament, number: int, seed: int, fixed: Mapping[str, int]) -
     settings = t.settings
     assert settings is not None
     draw = _DRAWS[settings.format](t, settings, number, seed, fixed)
-    if not draw.pairing.pairings and not draw.pairing.walkovers:
+    if not _anything(draw.pairing) and not draw.pairing.idle:
         raise ConflictError(
             "round", "T-round", "the tournament is finished: nobody is left to pair"
         )
@@ -135,8 +145,24 @@ def _swiss(t: Tournament, s: Settings, number: int, seed: int, fixed: Mapping[st
     )
 
 
+def _anything(pairing: fm.RoundPairing) -> bool:
+    """Whether a round gives anybody anything: a game, a walkover or a bye."""
+    return bool(pairing.pairings or pairing.walkovers or pairing.byes)
+
+
 def _groups(t: Tournament) -> list[list[str]]:
     return [list(g) for g in frozen(t, "groups")]
+
+
+def _group_round(
+    t: Tournament, s: Settings, groups: list[list[str]], number: int, fixed: Mapping[str, int]
+) -> fm.RoundPairing:
+    """Round ``number`` of the groups' round robin: a withdrawn player's games are walkovers
+    or dropped as the withdrawal chose (``players withdraw --policy``)."""
+    return round_robin_round(
+        groups, number, withdrawn=withdrawn(t), withdrawal=s.withdrawal,
+        policies=withdrawal_policies(t), fixed_tables=fixed,
+    )  # fmt: skip
 
 
 def _round_robin(
@@ -154,9 +180,12 @@ def _round_robin(
         raise ConflictError(
             "round", "T-round", f"the round robin has {total} rounds; all are drawn"
         )
-    pairing = round_robin_round(
-        groups, number, withdrawn=withdrawn(t), withdrawal=s.withdrawal, fixed_tables=fixed
-    )
+    pairing = _group_round(t, s, groups, number, fixed)
+    later = (_group_round(t, s, groups, r, {}) for r in range(number + 1, total + 1))
+    if not _anything(pairing) and not any(_anything(r) for r in later):  # all dropped
+        raise ConflictError(
+            "round", "T-round", "the tournament is finished: every game left is dropped"
+        )
     return Draw(pairing, f"round robin, round {number} of {total}", info)
 
 
@@ -353,9 +382,7 @@ def _groups_knockout(
         groups = _groups(t)
     total = round_count(groups)
     if number <= total:
-        pairing = round_robin_round(
-            groups, number, withdrawn=withdrawn(t), withdrawal=s.withdrawal, fixed_tables=fixed
-        )
+        pairing = _group_round(t, s, groups, number, fixed)
         return Draw(
             pairing,
             f"group stage, round {number} of {total}",
