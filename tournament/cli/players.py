@@ -24,7 +24,7 @@ from tournament.cli.common import (
     tournament_id_of,
     tournament_option,
 )
-from tournament.cli.describe import match_standing
+from tournament.cli.describe import buy_back_line, match_standing
 from tournament.domain import commands as c
 from tournament.domain import events as ev
 from tournament.domain.csvio import (
@@ -140,12 +140,16 @@ def players_seed(method: str, order: str | None, tournament_id: str | None, acto
 
 
 @players.command("buy-life")
-@click.argument("player_id", type=int)
+@click.argument("player_id", type=int, required=False)
 @tournament_option
 @actor_option
 @cli_errors
-def players_buy_life(player_id: int, tournament_id: str | None, actor: str) -> None:
-    """Preisschnapsen: buy back a life for a player who has none left."""
+def players_buy_life(player_id: int | None, tournament_id: str | None, actor: str) -> None:
+    """Preisschnapsen: buy back a life for a player who has none left; without PLAYER_ID,
+    who may buy back a life now."""
+    if player_id is None:
+        click.echo(buy_back_line(get_service().state(tournament_id_of(tournament_id))))
+        return
     run_command(tournament_id, lambda t: c.buy_life(t, player_id, actor=actor))
     t = get_service().state(tournament_id_of(tournament_id))
     click.echo(f"{t.label(player_id)} bought back a life")

@@ -21,7 +21,13 @@ from tournament.cli.common import (
     tournament_id_of,
     tournament_option,
 )
-from tournament.cli.describe import result_note, tournament_groups
+from tournament.cli.describe import (
+    buy_back_line,
+    lives_notes,
+    result_note,
+    round_stage,
+    tournament_groups,
+)
 from tournament.domain import commands as c
 from tournament.domain.results import absent_warning
 from tournament.domain.state import Tournament
@@ -118,28 +124,38 @@ def _print_round(t: Tournament, number: int | None) -> None:
         raise click.ClickException(f"round: there is no round {number} yet (T-round)")
     r = t.rounds[number - 1]
     click.echo(
-        f"Round {r.number}: {r.stage} (seed {r.seed}){' - MANUAL PAIRING' if r.override else ''}"
+        f"Round {r.number}: {round_stage(t, r)} (seed {r.seed})"
+        f"{' - MANUAL PAIRING' if r.override else ''}"
     )
     for w in r.warnings:
         click.echo(f"  WARNING {w}")
     matches = [t.matches[mid] for mid in r.matches]
+    lives = lives_notes(t, r)  # lives format: each player's lives as the round was drawn
+
+    def name(m: Any, seat: int) -> str:
+        return str(m.labels[seat]) + lives.get(m.players[seat], "")
+
     # Columns sized to this round's longest id and names, so 20 tables read down cleanly.
     wide_id = max((len(m.match_id) for m in matches), default=4)
-    wide_a = max((width(m.labels[0]) for m in matches), default=10)
-    wide_b = max((width(m.labels[1]) for m in matches), default=10)
+    wide_a = max((width(name(m, 0)) for m in matches), default=10)
+    wide_b = max((width(name(m, 1)) for m in matches), default=10)
     group = _group_labels(t, r.number)
     for m in matches:
         table = f"table {m.table:>3}" if m.table else "walkover "
         table += group.get(m.players[0], "")
         click.echo(
-            f"  {table}  {m.match_id:<{wide_id}}  {ljust(m.labels[0], wide_a)}  v  "
-            f"{ljust(m.labels[1], wide_b)}{_first_dealer_note(m, max(wide_a, wide_b))}"
+            f"  {table}  {m.match_id:<{wide_id}}  {ljust(name(m, 0), wide_a)}  v  "
+            f"{ljust(name(m, 1), wide_b)}{_first_dealer_note(m, max(wide_a, wide_b))}"
             f"{result_note(m)}".rstrip()
         )
     if not matches and not r.byes:  # a round robin round whose games are all dropped
         click.echo("  no game this round: each of its games has a withdrawn player (dropped)")
-    for pid in r.byes:
-        click.echo(f"  bye      {group.get(pid, '')}  {t.label(pid)}")
+    slots = r.info.get("bye_slots") or [""] * len(r.byes)  # a bracket bye: its match
+    for pid, slot in zip(r.byes, slots, strict=True):
+        where = f"{slot:<{wide_id}}" if slot else group.get(pid, "")
+        click.echo(f"  bye      {where}  {t.label(pid)}{lives.get(pid, '')}")
+    if lives and r.number == t.current_round and (buy := buy_back_line(t, only_if_any=True)):
+        click.echo(buy)
 
 
 def _group_labels(t: Tournament, number: int) -> dict[int, str]:

@@ -25,7 +25,7 @@ from tournament.cli.common import (
     tournament_id_of,
     tournament_option,
 )
-from tournament.cli.describe import tournament_groups
+from tournament.cli.describe import buy_back_line, tournament_groups
 from tournament.domain.pairing import finished, lives_left, places
 from tournament.domain.settings import FIRST_DEALER_RULES, FORMATS, TIEBREAKS, WITHDRAWAL_POLICIES
 from tournament.domain.standings import standings as compute_standings
@@ -189,6 +189,8 @@ def show(tournament_id: str | None) -> None:
     problems = [m.match_id for m in t.matches.values() if m.problems]
     if problems:
         click.echo(f"matches with a PROBLEM (see `results show`): {', '.join(problems)}")
+    if s.format == "lives" and (buy := buy_back_line(t, only_if_any=True)):
+        click.echo(buy)
     if finished(t):
         _print_final(t)
 

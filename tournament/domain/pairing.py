@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from tournament.domain.errors import ConflictError
+from tournament.domain.lives import final_start, lives_games, lives_now, lives_places, lives_rules
+from tournament.domain.lives import lives_left as lives_left
 from tournament.domain.matchstate import MatchState
 from tournament.domain.registration import seed_order
 from tournament.domain.settings import Settings
@@ -34,15 +36,8 @@ from tournament.formats.bracket import (
 from tournament.formats.bracket import MatchState as BracketSlot
 from tournament.formats.double_elim import double_elimination
 from tournament.formats.groups import knockout_from_groups
-from tournament.formats.lives import (
-    BuyBack,
-    LivesRules,
-    LivesState,
-    lives_final_round,
-    lives_round,
-    lives_state,
-)
-from tournament.formats.round_robin import round_count, round_robin_round
+from tournament.formats.lives import BuyBack, final_round_count, lives_final_round, lives_round
+from tournament.formats.round_robin import WithdrawalPolicy, round_count, round_robin_round
 from tournament.formats.seeding import snake_groups
 from tournament.formats.single_elim import single_elimination
 from tournament.formats.swiss import recommended_rounds, swiss_round
@@ -429,54 +424,43 @@ def ko_record(row: Row, s: Settings) -> list[float]:
     return values
 
 
-def lives_rules(s: Settings) -> LivesRules:
-    return LivesRules(
-        lives=int(s.options.get("lives", 2)),
-        final_size=int(s.options.get("final_players", 2)),
-        # buy_backs is filled in by Settings (buy_back=true of older tournaments: one).
-        max_buy_backs=int(s.options.get("buy_backs", 0)),
-        last_buy_back_round=int(s.options.get("buy_back_until", 0)) or None,
-    )
-
-
-def lives_now(t: Tournament, before_round: int) -> LivesState:
-    """Lives per player before a round, as the lives format counts them."""
-    s = t.settings
-    assert s is not None
-    entrants = frozen(t, "entrants") or [str(p) for p in eligible(t)]
-    decided = [g for g in games(t) if g.winner is not None and g.round_no < before_round]
-    backs = [BuyBack(str(pid), r) for pid, r in t.buy_backs]
-    return lives_state(
-        entrants, lives_rules(s), decided, backs, withdrawn(t), before_round=before_round
-    )
-
-
 def _lives(t: Tournament, s: Settings, number: int, seed: int, fixed: Mapping[str, int]) -> Draw:
+    """A lives round among the players with lives left, or, once at most ``final_players``
+    are left, the final among them: its players recorded (``info.finalists``) and fixed
+    for good, one game for two, a whole round robin for more."""
     info: dict[str, Any] = {}
     entrants = frozen(t, "entrants")
     if entrants is None:
         entrants = [str(p) for p in eligible(t)]
         info["entrants"] = entrants
-    state = lives_now(t, number)
-    if not state.final:
-        decided = [g for g in games(t) if g.winner is not None]
-        backs = [BuyBack(str(pid), r) for pid, r in t.buy_backs]
-        pairing = lives_round(
-            number, entrants, lives_rules(s), decided, byes(t), backs,
-            seed=seed, withdrawn=withdrawn(t), fixed_tables=fixed,
-        )  # fmt: skip
-        alive = len(state.alive)
-        return Draw(pairing, f"lives round {number}: {alive} players with lives left", info)
-    if len(state.alive) < 2:
-        raise ConflictError("round", "T-round", "the tournament is finished: one player is left")
-    final_rounds = sum(1 for r in t.rounds if r.info.get("final"))
-    if len(state.alive) == 2 and final_rounds:
-        raise ConflictError("round", "T-round", "the final has been played")
-    if len(state.alive) > 2 and final_rounds >= len(state.alive) - 1 + len(state.alive) % 2:
-        raise ConflictError("round", "T-round", "the final round robin has been played")
-    pairing = lives_final_round(state, number, seed=seed, final_round=final_rounds + 1)
+    final = final_start(t)
+    if final is None:
+        state = lives_now(t, number)
+        if not state.final:
+            backs = [BuyBack(str(pid), r) for pid, r in t.buy_backs]
+            pairing = lives_round(
+                number, entrants, lives_rules(s), lives_games(t), byes(t), backs,
+                seed=seed, withdrawn=withdrawn(t), fixed_tables=fixed,
+            )  # fmt: skip
+            alive = len(state.alive)
+            return Draw(pairing, f"lives round {number}: {alive} players with lives left", info)
+        if len(state.alive) < 2:
+            left = ", ".join(t.label(int(p)) for p in state.alive) or "nobody"
+            raise ConflictError("round", "T-round", f"the tournament is finished: {left} left")
+        finalists, final_round = state.alive, 1
+        info["finalists"] = list(finalists)
+    else:
+        finalists, final_round = final[1], number - final[0] + 1
+        if final_round > final_round_count(finalists):
+            raise ConflictError("round", "T-round", "the final has been played")
+    pairing = lives_final_round(
+        finalists, number, seed=seed, final_round=final_round, withdrawn=withdrawn(t),
+        withdrawal=s.withdrawal, policies=withdrawal_policies(t), fixed_tables=fixed,
+    )  # fmt: skip
     info["final"] = True
-    return Draw(pairing, f"final of {', '.join(state.alive)}", info)
+    rounds = final_round_count(finalists)
+    of = f", round {final_round} of {rounds}" if rounds > 1 else ""
+    return Draw(pairing, f"final{of}: {', '.join(finalists)}", info)
 
 
 _DRAWS = {
@@ -507,36 +491,6 @@ def knockout_places(t: Tournament) -> dict[int, int]:
             {int(p): n - 1 for n, tier in enumerate(placements(bracket, state), 1) for p in tier}
         )
     return places
-
-
-def lives_places(t: Tournament) -> dict[int, int]:
-    """Lives format places: players with lives left first (0), then the players out, the
-    later out the better (the final's loser before those out in earlier rounds)."""
-    if t.settings is None or t.settings.format != "lives" or not t.rounds:
-        return {}
-    state = lives_now(t, t.current_round + 1)
-    out_round: dict[int, int] = {}
-    for pid_text, left in state.lives.items():
-        if left <= 0:
-            pid = int(pid_text)
-            rounds = [t.matches[mid].round for mid in t.player_matches.get(pid, [])]
-            out_round[pid] = max(rounds, default=0)
-    last = max(out_round.values(), default=0)
-    places = {int(p): 0 for p in state.alive}
-    places.update({pid: 1 + last - r for pid, r in out_round.items()})
-    return places
-
-
-def lives_left(t: Tournament) -> dict[int, int] | None:
-    """Lives format: lives left per player now, as the next draw counts them (0: out);
-    None in other formats."""
-    if t.settings is None or t.settings.format != "lives":
-        return None
-    if not t.rounds:
-        start = int(lives_rules(t.settings).lives)
-        return {pid: start for pid in t.players}
-    state = lives_now(t, t.current_round + 1)
-    return {int(p): max(0, left) for p, left in state.lives.items()}
 
 
 def finished(t: Tournament) -> bool:

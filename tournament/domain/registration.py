@@ -23,6 +23,7 @@ from typing import Any
 
 from tournament.domain import events as ev
 from tournament.domain.errors import ConflictError, DomainError, NotFoundError
+from tournament.domain.lives import buy_back_closed, lives_left
 from tournament.domain.settings import Settings
 from tournament.domain.state import Player, Tournament
 from tournament.eventstore.api import NewEvent
@@ -191,38 +192,55 @@ def seed_players(
 
 
 def buy_life(t: Tournament, player_id: int, *, actor: str | None = None) -> list[NewEvent]:
-    """Preisschnapsen: a player out of lives buys one back before the next round, at most
-    ``buy_backs`` times and not after round ``buy_back_until`` (options of the format)."""
-    settings = require_created(t)
-    allowed = int(settings.options.get("buy_backs", 0))
-    if settings.format != "lives" or not allowed:
-        raise ConflictError("player", "T-lives", "this tournament has no buy-back of lives")
-    p = player(t, player_id)
-    if p.lives_bought >= allowed:
-        raise ConflictError(
-            "player",
-            "T-lives",
-            f"player {player_id} ({p.name}) has bought back {p.lives_bought} "
-            f"{'life' if p.lives_bought == 1 else 'lives'} already, the most this tournament "
-            f"allows (buy_backs={allowed})",
-        )
-    until = int(settings.options.get("buy_back_until", 0))
-    if until and t.current_round + 1 > until:
-        raise ConflictError(
-            "player",
-            "T-lives",
-            f"buy-back closed: the last was before round {until} (buy_back_until={until})",
-        )
-    if lives_left(t, player_id) > 0:
-        raise ConflictError("player", "T-lives", f"player {player_id} ({p.name}) still has a life")
-    if not t.round_complete():
-        raise ConflictError("player", "T-lives", "a life is bought back between rounds")
+    """Preisschnapsen: a player out of lives buys one back between rounds, at most
+    ``buy_backs`` times and not after round ``buy_back_until`` (options of the format), and
+    never into the final: once it is drawn its players are fixed (T-lives)."""
+    require_created(t)
+    refusal = buy_back_closed(t) or _cannot_buy_back(t, player(t, player_id))
+    if refusal:
+        raise ConflictError("player", "T-lives", refusal)
     payload = {"player_id": player_id, "before_round": t.current_round + 1}
     return [ev.make_event(ev.LIFE_BOUGHT, payload, actor=actor)]
 
 
-def lives_left(t: Tournament, player_id: int) -> int:
-    """Lives format: starting lives plus bought ones minus matches lost."""
+def _cannot_buy_back(t: Tournament, p: Player) -> str | None:
+    """Why this player may not buy back a life now, whatever the round: withdrawn, bought
+    back as often as allowed, or still in with a life."""
     settings = require_created(t)
-    p = t.players[player_id]
-    return int(settings.options.get("lives", 0)) + p.lives_bought - t.stats[player_id].losses
+    allowed = int(settings.options.get("buy_backs", 0))
+    if not p.active:
+        return f"player {p.id} ({p.name}) has withdrawn"
+    if p.lives_bought >= allowed:
+        return (
+            f"player {p.id} ({p.name}) has bought back {p.lives_bought} "
+            f"{'life' if p.lives_bought == 1 else 'lives'} already, the most this tournament "
+            f"allows (buy_backs={allowed})"
+        )
+    left = lives_left(t) or {}
+    if p.id not in left:
+        return f"player {p.id} ({p.name}) was not in the draw of round 1, so not in the field"
+    if left[p.id] > 0:
+        return f"player {p.id} ({p.name}) still has a life"
+    return None
+
+
+def may_buy_back(t: Tournament) -> tuple[list[int], str | None]:
+    """Who may buy back a life now (start numbers), and why nobody may when nobody may.
+
+    >>> from tournament.domain.testing import registered
+    >>> from tournament.domain.state import fold
+    >>> may_buy_back(fold(registered(4, format="lives", options={"buy_backs": 1})))
+    ([], 'nobody is out of lives')
+    """
+    require_created(t)
+    closed = buy_back_closed(t)
+    if closed:
+        return [], closed
+    players = [p.id for p in t.players.values() if _cannot_buy_back(t, p) is None]
+    if players:
+        return players, None
+    left = lives_left(t) or {}
+    if any(left.get(p.id, 1) <= 0 for p in t.players.values() if p.active):
+        allowed = int(t.settings.options["buy_backs"]) if t.settings else 0
+        return [], f"everybody out of lives has bought back already (buy_backs={allowed})"
+    return [], "nobody is out of lives"

@@ -25,11 +25,11 @@ from typing import Any, TypeVar
 
 from tournament.domain import events as ev
 from tournament.domain.errors import ConflictError, DomainError, NotFoundError
+from tournament.domain.lives import lives_now
 from tournament.domain.pairing import (
     Draw,
     eligible,
     games,
-    lives_now,
     next_draw,
     round_seed,
     slot_match_id,
