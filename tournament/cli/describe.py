@@ -117,6 +117,8 @@ def _bracket_sides(m: Any, s: Any, name: Callable[[str | None], str]) -> tuple[s
     def side(pid: str | None, source: Any) -> str:
         if pid is not None:
             return name(pid)
+        if s.status in ("bye", "void"):  # the feeder is decided: nobody comes from it
+            return "(bye)"
         if isinstance(source, WinnerOf):
             return f"winner of {source.match_id}"
         if isinstance(source, LoserOf):

@@ -32,6 +32,7 @@ from tournament.formats.bracket import (
     layout_rows,
     placements,
     ready_pairings,
+    unscored_byes_and_walkovers,
 )
 from tournament.formats.bracket import MatchState as BracketSlot
 from tournament.formats.double_elim import double_elimination
@@ -306,37 +307,66 @@ def _knockout(
         else:
             bracket = single_elimination(seeds, third_place=s.options.get("third_place", False))
         info["bracket"] = layout(bracket)
-    pairing = _ready(bracket, t, number, seed, fixed)
-    return Draw(pairing, f"knockout round {number - first_ko + 1}", info)
+    pairing, scored = _ready(bracket, t, number, seed, fixed, first="bracket" in info)
+    return Draw(pairing, f"knockout round {number - first_ko + 1}", info | scored)
+
+
+def _scores_byes(t: Tournament) -> bool:
+    """Whether the bracket scores its byes and walkovers (every bracket drawn since they do:
+    its first round records ``bye_slots``); a bracket drawn before stays as it was."""
+    first = next((r for r in t.rounds if "seeds" in r.info), None)
+    return first is not None and "bye_slots" in first.info
 
 
 def _ready(
-    bracket: Bracket, t: Tournament, number: int, seed: int, fixed: Mapping[str, int]
-) -> fm.RoundPairing:
-    """The bracket's matches that can be played now."""
+    bracket: Bracket,
+    t: Tournament,
+    number: int,
+    seed: int,
+    fixed: Mapping[str, int],
+    *,
+    first: bool,
+) -> tuple[fm.RoundPairing, dict[str, Any]]:
+    """The bracket's matches that can be played now, with the byes and walkovers that have
+    come up since the last draw (the round's ``byes``, ``info.bye_slots`` and walkover
+    rows): a bracket bye scores like a Swiss bye, a walkover as a forfeit win (unless the
+    withdrawal dropped the player's games). ``first``: this draw lays out the bracket."""
     view = bracket_view(t)  # None before the first knockout round: nothing recorded yet
     state = bracket_state(bracket, (), withdrawn(t)) if view is None else view[0]
     held = _held_slots(t, state)
     if held:
         raise ConflictError("round", "T-correction", "; ".join(held))
+    holders = slot_holders(t)
+    byes_: tuple[tuple[str, str], ...] = ()
+    walkovers: tuple[fm.Walkover, ...] = ()
+    if first or _scores_byes(t):
+        done = {slot for r in t.rounds for slot in r.info.get("bye_slots", ())} | set(holders)
+        byes_, found = unscored_byes_and_walkovers(
+            bracket, state, recorded=done, withdrawn=withdrawn(t)
+        )
+        dropped = {p for p, policy in withdrawal_policies(t).items() if policy == "drop"}
+        walkovers = tuple(w for w in found if w.forfeited_by not in dropped)
+    scored = {"bye_slots": [slot for slot, _ in byes_]} if first or byes_ else {}
     wanted = [m.match_id for m in state.ready()]
-    if not wanted:
-        return fm.RoundPairing(number, ())
-    # Who dealt first per slot played: the grand-final reset gives it to the other player.
-    dealt = {
-        slot: str(m.players[m.first_dealer])
-        for slot, m in slot_holders(t).items()
-        if m.first_dealer is not None
-    }
-    return ready_pairings(
-        bracket,
-        state,
-        round_no=number,
-        seed=seed,
-        match_ids=wanted,
-        fixed_tables=fixed,
-        dealt_first=dealt,
-    )
+    pairing = fm.RoundPairing(number, ())
+    if wanted:
+        # Who dealt first per slot played: the grand-final reset gives it to the other.
+        dealt = {
+            slot: str(m.players[m.first_dealer])
+            for slot, m in holders.items()
+            if m.first_dealer is not None
+        }
+        pairing = ready_pairings(
+            bracket,
+            state,
+            round_no=number,
+            seed=seed,
+            match_ids=wanted,
+            fixed_tables=fixed,
+            dealt_first=dealt,
+        )
+    byes_of = tuple(p for _, p in byes_)
+    return dataclasses.replace(pairing, byes=byes_of, walkovers=walkovers), scored
 
 
 def _held_slots(t: Tournament, state: BracketState) -> list[str]:
@@ -409,8 +439,8 @@ def _groups_knockout(
         )
         info["seeds"] = list(bracket.seeds)
         info["bracket"] = layout(bracket)
-    pairing = _ready(bracket, t, number, seed, fixed)
-    return Draw(pairing, f"knockout round {number - total}", info)
+    pairing, scored = _ready(bracket, t, number, seed, fixed, first="bracket" in info)
+    return Draw(pairing, f"knockout round {number - total}", info | scored)
 
 
 def ko_record(row: Row, s: Settings) -> list[float]:
@@ -475,21 +505,16 @@ _DRAWS = {
 
 def knockout_places(t: Tournament) -> dict[int, int]:
     """Knockout place groups for the standings: 0 for players still in the bracket, then
-    1, 2, ... for the players out, best first (at the end 1 is the champion); players who
-    never reached the bracket (out in the groups) are left out, so they rank last."""
+    1, 2, ... for the places decided and the players out, best first (1 is the champion
+    once there is one; semi-final losers waiting for an open third-place match come after
+    the finalists); players who never reached the bracket (out in the groups) are left
+    out, so they rank last."""
     bracket = bracket_of(t)
     if bracket is None:
         return {}
     state = bracket_state(bracket, bracket_results(t), withdrawn(t))
     places = {int(p): 0 for p in bracket.seeds}
-    if state.champion is None:
-        places.update(
-            {int(p): n for n, tier in enumerate(placements(bracket, state), 1) for p in tier}
-        )
-    else:
-        places.update(
-            {int(p): n - 1 for n, tier in enumerate(placements(bracket, state), 1) for p in tier}
-        )
+    places.update({int(p): n for n, tier in enumerate(placements(bracket, state), 1) for p in tier})
     return places
 
 

@@ -1,0 +1,111 @@
+"""Bracket byes and walkovers score (docs/standings.md "Byes and forfeits", trial 3 #11):
+a bracket bye like a Swiss bye, a later walkover as a forfeit win, the same in single
+and double elimination and groups -> knockout; knockouts drawn before keep the old rule."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from typing import Any
+
+import pytest
+
+from tests.domain.test_formats_end_to_end import run
+from tournament.domain import commands as c
+from tournament.domain.pairing import bracket_of, bracket_view, withdrawn
+from tournament.domain.standings import standings
+from tournament.domain.state import Tournament, fold
+from tournament.domain.testing import Builder, random_match, registered
+from tournament.eventstore.api import NewEvent
+
+KNOCKOUTS = ["single_elimination", "double_elimination", "groups_knockout"]
+
+
+def bye_slots(t: Tournament) -> list[tuple[str, int]]:
+    """The bracket byes recorded, with their bracket match (knockout rounds only)."""
+    return [
+        (slot, pid)
+        for r in t.rounds
+        if "bye_slots" in r.info
+        for slot, pid in zip(r.info["bye_slots"], r.byes, strict=True)
+    ]
+
+
+@pytest.mark.parametrize("fmt", KNOCKOUTS)
+@pytest.mark.parametrize("players", [5, 11, 23])
+def test_every_bracket_bye_and_walkover_scores_once(fmt: str, players: int) -> None:
+    b = run(fmt, players, seed=players, withdrawals=2, best_of=1)
+    t = b.state
+    view = bracket_view(t)
+    assert view is not None
+    state, _ = view
+    recorded = bye_slots(t)
+    assert len(recorded) == len({slot for slot, _ in recorded})  # each bye once
+    byes = {m.match_id: m.winner for m in state.matches.values() if m.status == "bye"}
+    for slot, pid in recorded:
+        assert byes[slot] == str(pid)
+    gone = withdrawn(t)
+    for slot, winner in byes.items():  # a bye not scored went to a withdrawn player
+        assert (slot, int(winner or 0)) in recorded or winner in gone
+    group_byes = [p for r in t.rounds if "bye_slots" not in r.info for p in r.byes]
+    for pid, stats in t.stats.items():
+        assert stats.byes == [p for _, p in recorded].count(pid) + group_byes.count(pid)
+    # A walkover the bracket shows was recorded as a forfeit win at no table, or scores
+    # nothing because both players had withdrawn.
+    for m in state.matches.values():
+        if m.status == "walkover":
+            assert m.winner in gone
+
+
+def test_a_top_seed_with_a_round_one_bye_is_level_on_points_with_the_round_one_winners() -> None:
+    b = Builder(registered(6, format="single_elimination", seed=3))
+    b.add(c.start_round(b.state))
+    t = b.state
+    assert t.rounds[0].byes == [1, 2] and t.rounds[0].info["bye_slots"] == ["R1-1", "R1-3"]
+    for mid in t.rounds[0].matches:
+        b.add(c.record_forfeit(t, mid, winner=min(t.matches[mid].players)))
+    points = {r.player_id: r.points for r in standings(b.state)}
+    assert points == {1: 1, 2: 1, 3: 1, 4: 1, 5: 0, 6: 0}
+    assert b.state.stats[1].bummerl_won == b.state.settings.bye_score[0]  # type: ignore[union-attr]
+
+
+def old_style(events: list[NewEvent]) -> list[NewEvent]:
+    """The events as a knockout drawn before byes and walkovers scored recorded them: no
+    bracket byes in its rounds and no ``bye_slots``."""
+    out = []
+    for e in events:
+        if e.type == "round.started" and "bye_slots" in e.payload.get("info", {}):
+            info = {k: v for k, v in e.payload["info"].items() if k != "bye_slots"}
+            e = dataclasses.replace(e, payload={**e.payload, "info": info, "byes": []})
+        out.append(e)
+    return out
+
+
+def test_a_knockout_drawn_before_byes_scored_keeps_its_standings() -> None:
+    b = Builder(old_style(registered(6, format="double_elimination", seed=3)))
+    rng = random.Random(1)
+    b.add(old_style(c.start_round(b.state)))
+    for mid in b.state.rounds[0].matches:
+        random_match(b, b.state.matches[mid], rng)
+    b.add(c.withdraw(b.state, 3))
+    later = c.start_round(b.state)  # the old rule: no byes, no walkover rows
+    assert later[0].payload["byes"] == [] and "info" not in later[0].payload
+    assert all(row[1] != 0 for row in later[0].payload["matches"])  # nothing at no table
+    assert all(s.byes == 0 for s in fold(b.events).stats.values())
+
+
+def test_a_knockout_round_with_byes_and_walkovers_can_be_cancelled_and_drawn_again() -> None:
+    b = Builder(registered(5, format="single_elimination", seed=3))
+    b.add(c.start_round(b.state))  # R1-2 4 v 5 and R2-2 2 v 3; byes for 1, 2 and 3
+    b.add(c.withdraw(b.state, 4))  # 4 v 5 was open: 5 wins by forfeit now
+    b.add(c.record_forfeit(b.state, "R2-2", winner=2))
+    b.add(c.withdraw(b.state, 1))  # R2-1 (1 v 5) will be a walkover for 5
+    b.add(c.start_round(b.state))
+    # The walkover R2-1 is recorded at no table, and its winner plays the final at once.
+    assert [(r[0], r[1]) for r in b.events[-2].payload["matches"]] == [("R3-1", 1), ("R2-1", 0)]
+    before: dict[int, Any] = {p: dataclasses.asdict(s) for p, s in b.state.stats.items()}
+    b.add(c.cancel_round(b.state, why="wrong table"))
+    assert b.state.current_round == 1
+    b.add(c.start_round(b.state))
+    assert {p: dataclasses.asdict(s) for p, s in b.state.stats.items()} == before
+    assert bracket_of(b.state) is not None
