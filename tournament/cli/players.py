@@ -126,17 +126,31 @@ def players_withdraw(
 
 @players.command("seed")
 @click.option(
-    "--by", "method", type=click.Choice(["rating", "manual"]), default="rating", show_default=True
+    "--by",
+    "method",
+    type=click.Choice(["rating", "manual", "draw"]),
+    default="rating",
+    show_default=True,
+    help="draw: a random order from a seed recorded with it (docs/formats.md)",
 )
 @click.option("--order", help="manual: every start number, top seed first, comma separated")
+@click.option(
+    "--seed", type=int, help="draw: the seed [default: derived from the tournament's seed]"
+)
 @tournament_option
 @actor_option
 @cli_errors
-def players_seed(method: str, order: str | None, tournament_id: str | None, actor: str) -> None:
-    """Seed the players by rating or by hand (before round 1)."""
+def players_seed(
+    method: str, order: str | None, seed: int | None, tournament_id: str | None, actor: str
+) -> None:
+    """Seed the players by rating, by hand or by draw (before round 1)."""
     numbers = parse_ids(order) if order else None
-    stored = run_command(tournament_id, lambda t: c.seed_players(t, method, numbers, actor=actor))
-    click.echo(f"seeded: {', '.join(map(str, stored[0].payload['order']))}")
+    stored = run_command(
+        tournament_id, lambda t: c.seed_players(t, method, numbers, seed=seed, actor=actor)
+    )
+    payload = stored[0].payload
+    drawn = f" (drawn with seed {payload['seed']})" if "seed" in payload else ""
+    click.echo(f"seeded: {', '.join(map(str, payload['order']))}{drawn}")
 
 
 @players.command("buy-life")

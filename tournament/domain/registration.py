@@ -16,6 +16,7 @@ the folded state and raises :class:`DomainError` before anything is written.
 
 from __future__ import annotations
 
+import hashlib
 import random
 import unicodedata
 from collections.abc import Mapping, Sequence
@@ -27,6 +28,7 @@ from tournament.domain.lives import buy_back_closed, lives_left
 from tournament.domain.settings import Settings
 from tournament.domain.state import Player, Tournament
 from tournament.eventstore.api import NewEvent
+from tournament.formats.seeding import Entrant, seed_by_draw
 
 #: Formats whose draw is fixed by round 1: nobody can join after it.
 FIXED_FIELD = (
@@ -160,13 +162,19 @@ def seed_players(
     method: str = "rating",
     order: Sequence[int] | None = None,
     *,
+    seed: int | None = None,
     actor: str | None = None,
 ) -> list[NewEvent]:
-    """Seed by rating (highest first; unrated last, by start number) or by hand (``order``
-    lists every registered player once, top seed first). Only before round 1."""
-    require_created(t)
+    """Seed by rating (highest first; unrated last, by start number), by hand (``order``
+    lists every registered player once, top seed first) or by draw (a random order from a
+    seed recorded in the event: ``seed``, or derived from the tournament's master seed, so
+    anybody can draw it again: :func:`draw_seed`). Only before round 1."""
+    settings = require_created(t)
     if t.current_round > 0:
         raise ConflictError("seeding", "T-seeding", "seeding is fixed once round 1 has started")
+    if seed is not None and method != "draw":
+        raise DomainError("seed", "T-seeding", f"a seed is for seeding by draw, not by {method}")
+    payload: dict[str, Any] = {"method": method}
     if method == "rating":
         ranked = sorted(t.players, key=lambda pid: (-(t.players[pid].rating or -1), pid))
     elif method == "manual":
@@ -182,13 +190,31 @@ def seed_players(
                 "T-seeding",
                 f"every player needs a seed; missing: {', '.join(map(str, missing))}",
             )
+    elif method == "draw":
+        if not t.players:
+            raise ConflictError("seeding", "T-seeding", "there is nobody to seed yet")
+        payload["seed"] = draw_seed(settings.seed) if seed is None else seed
+        entrants = [Entrant(str(pid), registration_no=pid) for pid in t.players]
+        ranked = [int(pid) for pid in seed_by_draw(entrants, payload["seed"])]
     else:
         raise DomainError(
-            "method", "T-seeding", f"seeding is by 'rating' or 'manual', not {method!r}"
+            "method", "T-seeding", f"seeding is by 'rating', 'manual' or 'draw', not {method!r}"
         )
-    source = ev.SYSTEM if method == "rating" else ev.PAPER  # computed, or typed by hand
-    payload = {"method": method, "order": ranked}
+    source = ev.PAPER if method == "manual" else ev.SYSTEM  # typed by hand, or computed
+    payload["order"] = ranked
     return [ev.make_event(ev.PLAYERS_SEEDED, payload, actor=actor, source=source)]
+
+
+def draw_seed(master: int) -> int:
+    """The seed of a seeding by draw, derived from the tournament's master seed: the first
+    4 bytes (big-endian) of SHA-256 of ``seeding:<master seed>``. The order is
+    :func:`tournament.formats.seeding.seed_by_draw` of the start numbers with it.
+
+    >>> draw_seed(42)
+    3507749787
+    """
+    digest = hashlib.sha256(f"seeding:{master}".encode()).digest()
+    return int.from_bytes(digest[:4], "big")
 
 
 def buy_life(t: Tournament, player_id: int, *, actor: str | None = None) -> list[NewEvent]:
