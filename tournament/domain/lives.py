@@ -16,6 +16,7 @@ nobody buys back into the final, nobody drops out of it, and lives no longer cou
 
 from __future__ import annotations
 
+from tournament.domain.field import eligible, frozen, withdrawn
 from tournament.domain.settings import Settings
 from tournament.domain.state import Tournament
 from tournament.formats import model as fm
@@ -78,16 +79,12 @@ def final_over(t: Tournament) -> bool:
 def _entrants(t: Tournament) -> list[str]:
     """The lives field as round 1 recorded it (its order is part of what a draw's seed
     reproduces); before round 1, the players who can be drawn now."""
-    from tournament.domain.pairing import eligible, frozen  # pairing imports this module
-
     return list(frozen(t, "entrants") or [str(p) for p in eligible(t)])
 
 
 def lives_now(t: Tournament, before_round: int) -> LivesState:
     """Lives per player before a round, as the lives format counts them. From the final on,
     lives stand as they were when the final was drawn."""
-    from tournament.domain.pairing import withdrawn  # pairing imports this module
-
     s = t.settings
     assert s is not None
     final = final_start(t)

@@ -6,7 +6,7 @@ draw from the seed and get the same result. Matches are compact rows ``[match_id
 a, b, first_dealer]`` (see :data:`events.MatchRow`); ``round.started`` lists as many as
 fit in about 40 KB and one ``round.tables_listed`` event each further part, all
 appended together (a round of 4,096 players is two or three events). The round that
-draws a knockout bracket records its layout (:func:`pairing.layout`) in ``info.bracket``,
+draws a knockout bracket records its layout (:func:`knockout.layout`) in ``info.bracket``,
 its rows split over the same events (``"bracket"`` in ``round.tables_listed``).
 
     >>> from tournament.domain.testing import registered
