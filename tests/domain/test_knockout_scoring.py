@@ -12,7 +12,8 @@ import pytest
 
 from tests.domain.test_formats_end_to_end import run
 from tournament.domain import commands as c
-from tournament.domain.pairing import bracket_of, bracket_view, withdrawn
+from tournament.domain.knockout import bracket_of, bracket_view, knockout_places
+from tournament.domain.pairing import withdrawn
 from tournament.domain.standings import standings
 from tournament.domain.state import Tournament, fold
 from tournament.domain.testing import Builder, random_match, registered
@@ -109,3 +110,27 @@ def test_a_knockout_round_with_byes_and_walkovers_can_be_cancelled_and_drawn_aga
     b.add(c.start_round(b.state))
     assert {p: dataclasses.asdict(s) for p, s in b.state.stats.items()} == before
     assert bracket_of(b.state) is not None
+
+
+def test_in_groups_then_knockout_semi_final_losers_rank_below_the_finalists() -> None:
+    # The knockout of groups -> knockout is a single-elimination bracket: same rule (#6).
+    options = {"groups": 2, "advance": 2, "third_place": True}
+    b = Builder(registered(8, format="groups_knockout", seed=5, options=options))
+    b.add(c.start_round(b.state))
+    while "seeds" not in b.state.rounds[-1].info:
+        for mid in b.state.rounds[-1].matches:  # the lower start number wins every game
+            b.add(c.record_forfeit(b.state, mid, winner=min(b.state.matches[mid].players)))
+        b.add(c.start_round(b.state))
+    semis = b.state.rounds[-1].matches
+    for mid in semis:  # the group winners lose their semi-finals
+        m = b.state.matches[mid]
+        b.add(c.record_forfeit(b.state, mid, winner=max(m.players)))
+    finalists = {max(b.state.matches[mid].players) for mid in semis}
+    losers = {min(b.state.matches[mid].players) for mid in semis}
+    places = knockout_places(b.state)
+    assert {places[p] for p in finalists} == {0} and {places[p] for p in losers} == {1}
+    top = [r.player_id for r in standings(b.state, places=places)]
+    assert set(top[:2]) == finalists and set(top[2:4]) == losers
+    # The group winners have as many points as the finalists: only the place ranks them.
+    points = {r.player_id: r.points for r in standings(b.state)}
+    assert min(points[p] for p in losers) >= max(points[p] for p in finalists)
