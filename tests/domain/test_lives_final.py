@@ -64,3 +64,47 @@ def test_a_buy_back_an_older_version_stored_during_the_final_does_not_join_it() 
     assert max(places[p] for p in (3, 5, 6)) < places[1]  # the finalists stay in front
     drawn = c.start_round(b.state)[0].payload
     assert {p for row in drawn["matches"] for p in row[2:4]} | set(drawn["byes"]) == {3, 5, 6}
+
+
+def test_a_manual_pairing_of_an_eliminated_player_does_not_break_the_lives_count() -> None:
+    b = Builder(registered(8, format="lives", seed=3, options={"lives": 2}))
+    for _ in range(2):
+        b.add(c.start_round(b.state))
+        for mid in b.state.rounds[-1].matches:
+            b.add(c.record_forfeit(b.state, mid, winner=min(b.state.matches[mid].players)))
+    left = lives_left(b.state)
+    out = [p for p, n in left.items() if n == 0]
+    alive = [p for p, n in left.items() if n > 0]
+    pairs = [(out[0], alive[0]), *zip(alive[1::2], alive[2::2], strict=False)]
+    b.add(c.start_round(b.state, pairings=pairs))
+    assert any(w.startswith("eliminated_paired") for w in b.state.rounds[-1].warnings)
+    b.add(c.record_forfeit(b.state, b.state.rounds[-1].matches[0], winner=out[0]))
+    after = lives_left(b.state)  # replays without an error; the win brings no life back
+    assert after[out[0]] == 0 and after[alive[0]] == left[alive[0]] - 1
+    assert lives_places(b.state)[out[0]] > lives_places(b.state)[alive[0]]
+
+
+def test_a_double_no_show_stored_before_it_cost_a_life_still_folds() -> None:
+    # Trial 3 #4: older versions let a double no-show keep both lives, so such a player
+    # may have played on with lives the recount now takes away.
+    b = Builder(registered(8, format="lives", seed=3, options={"lives": 2}))
+    absent: set[int] = set()
+    for _ in range(2):
+        b.add(c.start_round(b.state))
+        for mid in b.state.rounds[-1].matches:
+            m = b.state.matches[mid]
+            if not absent or absent & set(m.players):  # the same two never show up
+                absent |= set(m.players)
+                b.add(c.record_forfeit(b.state, mid, winner=None))
+            else:
+                b.add(c.record_forfeit(b.state, mid, winner=min(m.players)))
+    gone = [p for p, n in lives_left(b.state).items() if n == 0]
+    assert set(gone) >= set(list(absent)[:2])
+    # As an older version drew round 3: the absentees still in, each against a player in.
+    others = [p for p, n in lives_left(b.state).items() if n > 0]
+    pairs = list(zip(gone, others, strict=False))
+    b.add(c.start_round(b.state, pairings=pairs))
+    for mid in b.state.rounds[-1].matches:
+        b.add(c.record_forfeit(b.state, mid, winner=min(b.state.matches[mid].players)))
+    left = lives_left(b.state)  # folds without an error, and nobody comes back
+    assert all(left[p] == 0 for p in gone)

@@ -222,16 +222,17 @@ def buy_life(t: Tournament, player_id: int, *, actor: str | None = None) -> list
     ``buy_backs`` times and not after round ``buy_back_until`` (options of the format), and
     never into the final: once it is drawn its players are fixed (T-lives)."""
     require_created(t)
-    refusal = buy_back_closed(t) or _cannot_buy_back(t, player(t, player_id))
+    refusal = buy_back_closed(t) or _cannot_buy_back(t, player(t, player_id), lives_left(t))
     if refusal:
         raise ConflictError("player", "T-lives", refusal)
     payload = {"player_id": player_id, "before_round": t.current_round + 1}
     return [ev.make_event(ev.LIFE_BOUGHT, payload, actor=actor)]
 
 
-def _cannot_buy_back(t: Tournament, p: Player) -> str | None:
+def _cannot_buy_back(t: Tournament, p: Player, left: Mapping[int, int] | None) -> str | None:
     """Why this player may not buy back a life now, whatever the round: withdrawn, bought
-    back as often as allowed, or still in with a life."""
+    back as often as allowed, never in the field, or still in with a life (``left``:
+    lives left per player, :func:`lives_left`)."""
     settings = require_created(t)
     allowed = int(settings.options.get("buy_backs", 0))
     if not p.active:
@@ -242,8 +243,7 @@ def _cannot_buy_back(t: Tournament, p: Player) -> str | None:
             f"{'life' if p.lives_bought == 1 else 'lives'} already, the most this tournament "
             f"allows (buy_backs={allowed})"
         )
-    left = lives_left(t) or {}
-    if p.id not in left:
+    if left is None or p.id not in left:
         return f"player {p.id} ({p.name}) was not in the draw of round 1, so not in the field"
     if left[p.id] > 0:
         return f"player {p.id} ({p.name}) still has a life"
@@ -262,10 +262,10 @@ def may_buy_back(t: Tournament) -> tuple[list[int], str | None]:
     closed = buy_back_closed(t)
     if closed:
         return [], closed
-    players = [p.id for p in t.players.values() if _cannot_buy_back(t, p) is None]
+    left = lives_left(t) or {}
+    players = [p.id for p in t.players.values() if _cannot_buy_back(t, p, left) is None]
     if players:
         return players, None
-    left = lives_left(t) or {}
     if any(left.get(p.id, 1) <= 0 for p in t.players.values() if p.active):
         allowed = int(t.settings.options["buy_backs"]) if t.settings else 0
         return [], f"everybody out of lives has bought back already (buy_backs={allowed})"

@@ -84,9 +84,10 @@ def lives_state(
     """Lives before round `before_round` (default: after every game given).
 
     A game without a winner counts only as a double no-show (`forfeit=True`): both players
-    lose a life. Checks the history as it replays it: unknown players, a missing winner, a
-    game of a player with no lives left, or a buy-back the rules do not allow raise
-    FormatError. Pass only the games before the final: lives do not count in it.
+    lose a life. Checks the history as it replays it: unknown players, a missing winner or
+    a buy-back the rules do not allow raise FormatError. A game of a player with no lives
+    left (paired by hand) leaves them out: a win brings no life back, only a buy-back
+    does. Pass only the games before the final: lives do not count in it.
     """
     rules.check()
     check_unique(players, "players")
@@ -118,12 +119,11 @@ def lives_state(
             if lives[b.player] >= rules.lives:
                 raise FormatError(f"buy_backs[{i}]", f"{b.player} has all lives already")
             lives[b.player] += 1
-        for i, g in by_round.get(r, []) if r < upto else []:
-            for p in g.players:
-                if lives[p] <= 0:
-                    raise FormatError(f"games[{i}]", f"{p} had no lives left in round {r}")
+        for _, g in by_round.get(r, []) if r < upto else []:
+            # A player out of lives can only have played by a manual pairing (recorded with
+            # the warning eliminated_paired) or by an older rule: they stay out at 0.
             for loser in g.players if g.winner is None else (_loser(g),):
-                lives[loser] -= 1
+                lives[loser] = max(0, lives[loser] - 1)
     gone = set(withdrawn)
     for p in gone & known:
         lives[p] = 0
