@@ -134,3 +134,30 @@ def test_in_groups_then_knockout_semi_final_losers_rank_below_the_finalists() ->
     # The group winners have as many points as the finalists: only the place ranks them.
     points = {r.player_id: r.points for r in standings(b.state)}
     assert min(points[p] for p in losers) >= max(points[p] for p in finalists)
+
+
+def test_a_recorded_bye_a_correction_would_move_stays_and_the_next_draw_says_so() -> None:
+    # Six players in double elimination: the loser of W1-2 gets the losers-bracket bye L1-1.
+    b = Builder(registered(6, format="double_elimination", seed=3))
+    b.add(c.start_round(b.state))
+    rids = {}
+    for _ in range(2):
+        for mid in b.state.rounds[-1].matches:
+            m = b.state.matches[mid]
+            b.add(c.record_forfeit(b.state, mid, winner=min(m.players)))
+            rids[mid] = b.events[-1].payload["result_id"]
+        if b.state.current_round == 1:
+            b.add(c.start_round(b.state))
+    assert bye_slots(b.state)[-2:] == [("L1-1", 5), ("L1-2", 6)]
+    # W1-2 corrected (5 won it), so 4 should have had the bye; the organiser voids W2-1
+    # (1 v 4), which no longer fits, and draws on.
+    b.add(c.correct_result(b.state, rids["W1-2"], {"winner": 5}, by="referee", reason="swap"))
+    b.add(c.correct_result(b.state, rids["W2-1"], None, by="referee", reason="no longer fits"))
+    drawn = c.start_round(b.state)
+    warnings = drawn[0].payload.get("warnings", [])
+    assert [w for w in warnings if w.startswith("bye_moved")] == [
+        "bye_moved: the bye of L1-1 was recorded for Player 5 (5) in round 2; after a "
+        "correction the bracket gives it to Player 4 (4): the recorded bye stays where it was"
+    ]
+    b.add(drawn)
+    assert b.state.stats[5].byes == 1 and b.state.stats[4].byes == 0  # it stays

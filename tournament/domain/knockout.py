@@ -166,8 +166,8 @@ def knockout_draw(
         else:
             bracket = single_elimination(seeds, third_place=s.options.get("third_place", False))
         info["bracket"] = layout(bracket)
-    pairing, scored = _ready(bracket, t, number, seed, fixed, first="bracket" in info)
-    return Draw(pairing, f"knockout round {number}", info | scored)
+    ready = _ready(bracket, t, number, seed, fixed, first="bracket" in info)
+    return dataclasses.replace(ready, stage=f"knockout round {number}", info={**info, **ready.info})
 
 
 def _scores_byes(t: Tournament) -> bool:
@@ -185,11 +185,12 @@ def _ready(
     fixed: Mapping[str, int],
     *,
     first: bool,
-) -> tuple[fm.RoundPairing, dict[str, Any]]:
+) -> Draw:
     """The bracket's matches that can be played now, with the byes and walkovers that have
     come up since the last draw (the round's ``byes``, ``info.bye_slots`` and walkover
     rows): a bracket bye scores like a Swiss bye, a walkover as a forfeit win (unless the
-    withdrawal dropped the player's games). ``first``: this draw lays out the bracket."""
+    withdrawal dropped the player's games). ``first``: this draw lays out the bracket.
+    Returned as a Draw without its stage; warnings name recorded byes a correction moved."""
     view = bracket_view(t)  # None before the first knockout round: nothing recorded yet
     state = bracket_state(bracket, (), withdrawn(t)) if view is None else view[0]
     held = _held_slots(t, state)
@@ -199,9 +200,9 @@ def _ready(
     byes_: tuple[tuple[str, str], ...] = ()
     walkovers: tuple[fm.Walkover, ...] = ()
     if first or _scores_byes(t):
-        done = {slot for r in t.rounds for slot in r.info.get("bye_slots", ())} | set(holders)
+        recorded = _recorded_byes(t)
         byes_, found = unscored_byes_and_walkovers(
-            bracket, state, recorded=done, withdrawn=withdrawn(t)
+            bracket, state, recorded={*recorded, *holders}, withdrawn=withdrawn(t)
         )
         dropped = {p for p, policy in withdrawal_policies(t).items() if policy == "drop"}
         walkovers = tuple(w for w in found if w.forfeited_by not in dropped)
@@ -225,7 +226,34 @@ def _ready(
             dealt_first=dealt,
         )
     byes_of = tuple(p for _, p in byes_)
-    return dataclasses.replace(pairing, byes=byes_of, walkovers=walkovers), scored
+    pairing = dataclasses.replace(pairing, byes=byes_of, walkovers=walkovers)
+    return Draw(pairing, info=scored, warnings=tuple(_moved_byes(t, state)))
+
+
+def _recorded_byes(t: Tournament) -> dict[str, tuple[int, int]]:
+    """Per bracket match, the bye recorded for it: (round, player)."""
+    return {
+        slot: (r.number, pid)
+        for r in t.rounds
+        if "bye_slots" in r.info  # a knockout round (a group round's byes have no slot)
+        for slot, pid in zip(r.info["bye_slots"], r.byes, strict=True)
+    }
+
+
+def _moved_byes(t: Tournament, state: BracketState) -> list[str]:
+    """Byes recorded for a player the bracket no longer sends there (a correction upstream
+    gave the place to another): the recorded bye stays, as any recorded bye does, so say
+    it where the organiser looks (the round's warnings)."""
+    out = []
+    for slot, (number, pid) in _recorded_byes(t).items():
+        now = state.matches[slot]
+        if now.status == "bye" and now.winner is not None and now.winner != str(pid):
+            out.append(
+                f"bye_moved: the bye of {slot} was recorded for {t.label(pid)} in round "
+                f"{number}; after a correction the bracket gives it to "
+                f"{t.label(int(now.winner))}: the recorded bye stays where it was"
+            )
+    return out
 
 
 def _held_slots(t: Tournament, state: BracketState) -> list[str]:
@@ -294,8 +322,9 @@ def groups_knockout_draw(
         )
         info["seeds"] = list(bracket.seeds)
         info["bracket"] = layout(bracket)
-    pairing, scored = _ready(bracket, t, number, seed, fixed, first="bracket" in info)
-    return Draw(pairing, f"knockout round {number - first_ko + 1}", info | scored)
+    ready = _ready(bracket, t, number, seed, fixed, first="bracket" in info)
+    stage = f"knockout round {number - first_ko + 1}"
+    return dataclasses.replace(ready, stage=stage, info={**info, **ready.info})
 
 
 def ko_record(row: Row, s: Settings) -> list[float]:
