@@ -10,14 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.cli.helpers import state
-
-
-def knockout(cli: Any, fmt: str, players: str, *args: str) -> None:
-    """Tournament ``cup``, best of 1, players named A, B, C, ..."""
-    cli("create", "K", "--id", "cup", "--format", fmt, "--best-of", "1", *args)
-    for name in players:
-        cli("players", "add", name)
+from tests.cli.helpers import lettered_cup, state
 
 
 def rows(cli: Any) -> list[dict[str, Any]]:
@@ -32,7 +25,7 @@ def dealer(match_id: str) -> int | None:
 @pytest.mark.parametrize("policy", ["higher_seed", "seeded_draw", "balanced", "as_entered"])
 def test_the_grand_final_reset_is_dealt_first_by_the_other_player(cli, policy: str) -> None:  # type: ignore[no-untyped-def]
     # Trial 3 #5: C wins the winners bracket, A comes back through the losers bracket.
-    knockout(cli, "double_elimination", "ABC", "--option", "grand_final_reset=true",
+    lettered_cup(cli, "double_elimination", "ABC", "--option", "grand_final_reset=true",
              "--seed", "3", "--first-dealer", policy)  # fmt: skip
     for mid, winner in (("W1-2", "3"), ("W2-1", "3"), ("L2-1", "1")):
         cli("round", "start")
@@ -49,7 +42,7 @@ def test_the_grand_final_reset_is_dealt_first_by_the_other_player(cli, policy: s
 
 
 def test_the_reset_stays_as_entered_when_nobody_knows_who_dealt_the_first_final(cli) -> None:  # type: ignore[no-untyped-def]
-    knockout(cli, "double_elimination", "AB", "--seed", "3", "--first-dealer", "as_entered")
+    lettered_cup(cli, "double_elimination", "AB", "--seed", "3", "--first-dealer", "as_entered")
     cli("round", "start")
     cli("results", "enter", "W1-1", "--forfeit", "1")
     cli("round", "start")
@@ -60,7 +53,7 @@ def test_the_reset_stays_as_entered_when_nobody_knows_who_dealt_the_first_final(
 
 def test_semi_final_losers_never_rank_above_the_finalists(cli) -> None:  # type: ignore[no-untyped-def]
     # Trial 3 #6: the finalists had round-1 byes; the semi-final losers won a match more.
-    knockout(cli, "single_elimination", "ABCDEF", "--option", "third_place=true",
+    lettered_cup(cli, "single_elimination", "ABCDEF", "--option", "third_place=true",
              "--tiebreaks", "game_points,lot", "--seed", "1")  # fmt: skip
     first = cli("round", "start").output
     assert "R1-4  C (3)  v  F (6)" in first and "R1-2  D (4)  v  E (5)" in first
@@ -82,7 +75,7 @@ def test_semi_final_losers_never_rank_above_the_finalists(cli) -> None:  # type:
 
 def test_higher_seed_in_the_knockout_of_groups_is_the_knockout_seed(cli) -> None:  # type: ignore[no-untyped-def]
     # Trial 3 #8: the knockout's seed 1 is the best group winner, whatever the ratings.
-    knockout(cli, "groups_knockout", "ABCDEFGH", "--option", "groups=2", "--option",
+    lettered_cup(cli, "groups_knockout", "ABCDEFGH", "--option", "groups=2", "--option",
              "advance=2", "--seed", "5", "--first-dealer", "higher_seed")  # fmt: skip
     cli("players", "seed", "--by", "manual", "--order", "1,2,3,4,5,6,7,8")
     t = state()
@@ -103,22 +96,27 @@ def test_higher_seed_in_the_knockout_of_groups_is_the_knockout_seed(cli) -> None
 
 def test_a_bracket_bye_scores_a_point_and_the_bye_score(cli) -> None:  # type: ignore[no-untyped-def]
     # Trial 3 #11: with three players, seed 1 has a round-1 bye.
-    knockout(cli, "single_elimination", "ABC", "--seed", "3", "--best-of", "3")
+    lettered_cup(cli, "single_elimination", "ABC", "--seed", "3", "--best-of", "3")
     shown = cli("round", "start").output
     assert "  bye      R1-1  A (1)" in shown
     a = next(r for r in rows(cli) if r["player_id"] == 1)
     assert (a["points"], a["byes"], a["played"], a["bummerl_won"]) == (1, 1, 0, 2)
 
 
-def test_a_walkover_later_in_the_bracket_is_a_forfeit_win(cli) -> None:  # type: ignore[no-untyped-def]
-    # Trial 3 #11 (de-1): player 3's withdrawal forfeits their open match, and the later
-    # losers-bracket match they would have played is a walkover for the opponent too.
-    knockout(cli, "double_elimination", "ABCD", "--seed", "3")
+def c_in_the_winners_final(cli: Any) -> None:
+    """Double elimination of four: C (3) plays A (1) in W2-1, B (2) has won L1-1."""
+    lettered_cup(cli, "double_elimination", "ABCD", "--seed", "3")
     cli("round", "start")
     cli("results", "enter", "W1-1", "--forfeit", "1")  # A beats D
     cli("results", "enter", "W1-2", "--forfeit", "3")  # C beats B
     cli("round", "start")  # W2-1 A v C, L1-1 D v B
     cli("results", "enter", "L1-1", "--tally", "7 5 / 7 4 1 0")  # B beats D
+
+
+def test_a_walkover_later_in_the_bracket_is_a_forfeit_win(cli) -> None:  # type: ignore[no-untyped-def]
+    # Trial 3 #11 (de-1): player 3's withdrawal forfeits their open match, and the later
+    # losers-bracket match they would have played is a walkover for the opponent too.
+    c_in_the_winners_final(cli)
     withdrawn = cli("players", "withdraw", "3").output
     assert "match W2-1: decided: A (1) wins 1:0 Bummerl by forfeit" in withdrawn
     drawn = cli("round", "start").output  # L2-1: B v loser of W2-1 (C, withdrawn)
@@ -130,12 +128,7 @@ def test_a_walkover_later_in_the_bracket_is_a_forfeit_win(cli) -> None:  # type:
 
 
 def test_a_walkover_of_a_player_whose_games_are_dropped_scores_nothing(cli) -> None:  # type: ignore[no-untyped-def]
-    knockout(cli, "double_elimination", "ABCD", "--seed", "3")
-    cli("round", "start")
-    cli("results", "enter", "W1-1", "--forfeit", "1")
-    cli("results", "enter", "W1-2", "--forfeit", "3")
-    cli("round", "start")
-    cli("results", "enter", "L1-1", "--tally", "7 5 / 7 4 1 0")
+    c_in_the_winners_final(cli)
     cli("players", "withdraw", "3", "--policy", "drop")
     drawn = cli("round", "start").output
     assert "walkover" not in drawn and "GF1" in drawn  # B goes on without a point

@@ -9,15 +9,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from tests.cli.helpers import state, stored
+from tests.cli.helpers import lettered_cup, state, stored
 
 
 def preis(cli: Any, seed: int, players: str, *options: str) -> None:
-    """Tournament ``cup`` in the lives format, best of 1, players named A, B, C, ..."""
-    cli("create", "Preis", "--id", "cup", "--format", "lives", "--best-of", "1",
-        "--seed", str(seed), *(x for o in options for x in ("--option", o)))  # fmt: skip
-    for name in players:
-        cli("players", "add", name)
+    """Tournament ``cup`` in the lives format with these options, players A, B, C, ..."""
+    lettered_cup(cli, "lives", players, "--seed", str(seed),
+                 *(x for o in options for x in ("--option", o)))  # fmt: skip
 
 
 def play(cli: Any, *rounds: dict[str, int]) -> None:

@@ -8,13 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.cli.helpers import state
-
-
-def round_robin(cli: Any, players: str, *args: str) -> None:
-    cli("create", "RR", "--id", "cup", "--format", "round_robin", "--best-of", "1", *args)
-    for name in players:
-        cli("players", "add", name)
+from tests.cli.helpers import lettered_cup, state
 
 
 def finish_round(cli: Any) -> None:
@@ -45,7 +39,7 @@ def first_dealers() -> tuple[Counter[int], Counter[int]]:
 
 
 def test_in_a_round_robin_the_default_deals_first_by_the_berger_tables(cli) -> None:  # type: ignore[no-untyped-def]
-    round_robin(cli, "ABCD", "--seed", "1")
+    lettered_cup(cli, "round_robin", "ABCD", "--seed", "1")
     cli("round", "start")
     cli("results", "enter", "1.1", "--forfeit", "1")
     cli("results", "enter", "1.2", "--forfeit", "2")
@@ -58,7 +52,7 @@ def test_in_a_round_robin_the_default_deals_first_by_the_berger_tables(cli) -> N
 
 @pytest.mark.parametrize("players", [4, 5, 8, 11])
 def test_everybody_deals_first_in_about_half_their_games(cli, players: int) -> None:  # type: ignore[no-untyped-def]
-    round_robin(cli, "ABCDEFGHIJK"[:players], "--seed", "2")
+    lettered_cup(cli, "round_robin", "ABCDEFGHIJK"[:players], "--seed", "2")
     play_all(cli)
     first, games = first_dealers()
     for p in range(1, players + 1):
@@ -66,10 +60,8 @@ def test_everybody_deals_first_in_about_half_their_games(cli, players: int) -> N
 
 
 def test_the_group_stage_of_groups_then_knockout_deals_first_the_same_way(cli) -> None:  # type: ignore[no-untyped-def]
-    cli("create", "G", "--id", "cup", "--format", "groups_knockout", "--best-of", "1",
-        "--seed", "2", "--option", "groups=2", "--option", "advance=1")  # fmt: skip
-    for name in "ABCDEFGHIJ":
-        cli("players", "add", name)
+    lettered_cup(cli, "groups_knockout", "ABCDEFGHIJ", "--seed", "2",
+                 "--option", "groups=2", "--option", "advance=1")  # fmt: skip
     while not any("seeds" in r.info for r in state().rounds):
         cli("round", "start")
         finish_round(cli)
@@ -80,7 +72,7 @@ def test_the_group_stage_of_groups_then_knockout_deals_first_the_same_way(cli) -
 
 
 def test_higher_seed_chosen_at_creation_still_deals_the_better_seed_first(cli) -> None:  # type: ignore[no-untyped-def]
-    round_robin(cli, "ABCD", "--seed", "1", "--first-dealer", "higher_seed")
+    lettered_cup(cli, "round_robin", "ABCD", "--seed", "1", "--first-dealer", "higher_seed")
     play_all(cli)
     first, _ = first_dealers()
     assert first == Counter({1: 3, 2: 2, 3: 1})  # seed 1 deals first in every game
@@ -89,7 +81,7 @@ def test_higher_seed_chosen_at_creation_still_deals_the_better_seed_first(cli) -
 def test_a_withdrawal_with_policy_drop_drops_the_remaining_games_too(cli) -> None:  # type: ignore[no-untyped-def]
     # Trial 3: in a round robin set to forfeit, `--policy drop` dropped the open match but
     # turned the remaining games into walkovers.
-    round_robin(cli, "ABCD", "--seed", "1", "--withdrawal", "forfeit")
+    lettered_cup(cli, "round_robin", "ABCD", "--seed", "1", "--withdrawal", "forfeit")
     cli("round", "start")
     cli("results", "enter", "1.1", "--forfeit", "1")
     assert "match 1.2: dropped" in cli("players", "withdraw", "3", "--policy", "drop").output
@@ -101,7 +93,7 @@ def test_a_withdrawal_with_policy_drop_drops_the_remaining_games_too(cli) -> Non
 
 
 def test_a_withdrawal_with_policy_forfeit_gives_walkovers_in_a_round_robin_set_to_drop(cli) -> None:  # type: ignore[no-untyped-def]
-    round_robin(cli, "ABCD", "--seed", "1", "--withdrawal", "drop")
+    lettered_cup(cli, "round_robin", "ABCD", "--seed", "1", "--withdrawal", "drop")
     cli("round", "start")
     cli("players", "withdraw", "3", "--policy", "forfeit")
     play_all(cli)
@@ -113,7 +105,7 @@ def test_a_withdrawal_with_policy_forfeit_gives_walkovers_in_a_round_robin_set_t
 def test_rounds_whose_games_are_all_dropped_do_not_end_the_round_robin_early(cli) -> None:  # type: ignore[no-untyped-def]
     # Six players, four withdraw after round 1 with their games dropped: rounds 2 and 3
     # have nothing left to play, round 4 still has E v F.
-    round_robin(cli, "ABCDEF", "--seed", "1", "--withdrawal", "drop")
+    lettered_cup(cli, "round_robin", "ABCDEF", "--seed", "1", "--withdrawal", "drop")
     cli("round", "start")
     for pid in (1, 2, 3, 4):
         cli("players", "withdraw", str(pid))
