@@ -70,3 +70,13 @@ def test_seeding_by_draw_is_fixed_once_round_one_has_started(cli) -> None:  # ty
     out = cli("players", "seed", "--by", "draw", ok=False)
     assert out.exit_code == 1
     assert "seeding is fixed once round 1 has started (T-seeding)" in out.output
+
+
+def test_a_withdrawn_player_is_not_in_the_draw_of_the_seeds(cli) -> None:  # type: ignore[no-untyped-def]
+    eight(cli)
+    cli("players", "withdraw", "4")
+    cli("players", "seed", "--by", "draw")
+    seeded = stored()[-1].payload
+    numbers = [1, 2, 3, 5, 6, 7, 8]  # registration order, without the withdrawn player
+    random.Random(f"seed-order:{seeded['seed']}").shuffle(numbers)
+    assert seeded["order"] == numbers

@@ -190,11 +190,13 @@ def seed_players(
                 "T-seeding",
                 f"every player needs a seed; missing: {', '.join(map(str, missing))}",
             )
-    elif method == "draw":
-        if not t.players:
+    elif method == "draw":  # withdrawn players are never drawn, so not seeded either
+        entrants = [
+            Entrant(str(pid), registration_no=pid) for pid, p in t.players.items() if p.active
+        ]
+        if not entrants:
             raise ConflictError("seeding", "T-seeding", "there is nobody to seed yet")
         payload["seed"] = draw_seed(settings.seed) if seed is None else seed
-        entrants = [Entrant(str(pid), registration_no=pid) for pid in t.players]
         ranked = [int(pid) for pid in seed_by_draw(entrants, payload["seed"])]
     else:
         raise DomainError(
