@@ -46,3 +46,11 @@ def friday_match(cli, best_of: str = "3") -> None:  # type: ignore[no-untyped-de
     cli("players", "add", "Franz", "--rating", "1500")
     cli("players", "seed", "--by", "rating")
     cli("round", "start")
+
+
+def lettered_cup(cli, fmt: str, players: str, *args: str) -> None:  # type: ignore[no-untyped-def]
+    """Tournament ``cup`` in format ``fmt``, best of 1, with ``args`` for `create` (seed,
+    options, ...), and one player per letter of ``players`` (A, B, C: start numbers 1-3)."""
+    cli("create", "Cup", "--id", "cup", "--format", fmt, "--best-of", "1", *args)
+    for name in players:
+        cli("players", "add", name)

@@ -198,5 +198,5 @@ def test_a_life_is_not_bought_back_after_the_final(cli) -> None:  # type: ignore
             cli("results", "enter", mid, "--forfeit", str(min(t.matches[mid].players)))
     assert "finished: champion" in cli("show").output
     assert refused(cli, "players", "buy-life", "3") == (
-        "Error: player: the tournament is finished: no more buy-backs (T-lives)"
+        "Error: player: the tournament is finished: the final has been played (T-lives)"
     )

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from tournament.domain import events as ev
-from tournament.domain import pairing
+from tournament.domain import knockout
 from tournament.domain.pairing import bracket_of, places
 from tournament.domain.registration import register_player
 from tournament.domain.rounds import start_round
@@ -61,14 +61,14 @@ def into_knockout(fmt: str, players: int = 11, ko_rounds: int = 2) -> tuple[Buil
     b = Builder(registered(players, format=fmt, seed=4, options=FORMATS[fmt]))
     rng = random.Random(players)
     drawn: list[Bracket] = []
-    real = getattr(pairing, BUILDERS[fmt])
+    real = getattr(knockout, BUILDERS[fmt])
 
     def spy(*args: Any, **kwargs: Any) -> Bracket:
         drawn.append(real(*args, **kwargs))
         return drawn[-1]
 
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(pairing, BUILDERS[fmt], spy)
+        mp.setattr(knockout, BUILDERS[fmt], spy)
         while knockout_rounds(b) < ko_rounds:
             play_round(b, rng)
     assert drawn, "the knockout was never drawn"
@@ -113,7 +113,7 @@ def test_changed_bracket_code_does_not_change_a_drawn_bracket_on_replay(
     b, drawn = into_knockout(fmt)
     before = snapshot(b.events)
     assert before[0] == drawn
-    monkeypatch.setattr(pairing, BUILDERS[fmt], other_layout)
+    monkeypatch.setattr(knockout, BUILDERS[fmt], other_layout)
     # The patched builder does give another bracket: rebuilt from code, it would change.
     seeds = drawn.seeds if fmt != "groups_knockout" else None
     if seeds is not None:
@@ -150,7 +150,7 @@ def test_an_old_round_without_a_layout_is_rebuilt_from_its_seeds(
     assert bracket_of(t) == drawn
     assert snapshot(old)[1:3] == snapshot(b.events)[1:3]
     # ... by the bracket code, as before (so there, and only there, a change shows).
-    monkeypatch.setattr(pairing, BUILDERS[fmt], other_layout)
+    monkeypatch.setattr(knockout, BUILDERS[fmt], other_layout)
     assert bracket_of(fold(old)) != drawn
 
 

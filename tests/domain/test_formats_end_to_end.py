@@ -36,6 +36,9 @@ FORMATS = {
 }
 
 
+KNOCKOUTS = ("single_elimination", "double_elimination", "groups_knockout")
+
+
 def in_round(t: Tournament) -> list[int]:
     r = t.rounds[-1]
     return [p for mid in r.matches for p in t.matches[mid].players] + list(r.byes)
@@ -79,6 +82,14 @@ def run(
             break
         t = b.state
         drawn = in_round(t)
+        if fmt in KNOCKOUTS and any("seeds" in r.info for r in t.rounds):
+            # A bracket bye or walkover passes one bracket match: the player may play a match
+            # of a later bracket round in the same round (5 players: seeds 2 and 3 meet in
+            # round 1), so only the matches at a table are one per player.
+            at_tables = [t.matches[mid] for mid in t.rounds[-1].matches if t.matches[mid].table]
+            drawn = [p for m in at_tables for p in m.players]
+            slots = t.rounds[-1].info.get("bye_slots", [])
+            assert len(slots) == len(set(slots)) == len(t.rounds[-1].byes)
         assert len(drawn) == len(set(drawn)), f"round {number}: a player twice"
         if fmt == "swiss":
             assert set(drawn) == set(eligible(t)), f"round {number}: somebody left out"

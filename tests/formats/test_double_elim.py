@@ -102,6 +102,10 @@ def test_the_reset_is_dealt_first_by_the_other_player_than_the_first_final(seed:
     gf2 = ready_pairings(b, state, round_no=3, seed=seed + 1, dealt_first=dealt).pairings[0]
     assert gf2.match_id == "GF2"
     assert {gf1.first_dealer, gf2.first_dealer} == {"a", "b"}
+    # Fixed by the format: every first-dealer policy of the tournament keeps it.
+    assert gf2.first_dealer_fixed and not gf1.first_dealer_fixed
+    unknown = ready_pairings(b, state, round_no=3, seed=seed + 1).pairings[0]
+    assert not unknown.first_dealer_fixed  # GF1's first dealer not known: drawn as usual
 
 
 def test_an_open_grand_final_ranks_the_unbeaten_winners_bracket_champion_first() -> None:

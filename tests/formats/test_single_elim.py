@@ -14,11 +14,13 @@ from tournament.formats import (
     FormatError,
     Seed,
     bracket_order,
+    bracket_size,
     bracket_state,
     placements,
     ready_pairings,
     single_elimination,
 )
+from tournament.formats.bracket import unscored_byes_and_walkovers
 
 from .sim import play_bracket, players
 
@@ -155,3 +157,50 @@ def test_two_withdrawn_players_the_later_withdrawal_takes_the_walkover() -> None
     as_set = bracket_state(b, [], {"a", "d"})
     assert as_set.matches["R1-1"].winner == "a"
     assert bracket_state(b, [], {"d", "a"}) == as_set
+
+
+@pytest.mark.parametrize("n", [4, 5, 6, 7, 8, 11, 16, 23])
+def test_semi_final_losers_never_rank_with_or_above_the_finalists(n: int) -> None:
+    b = single_elimination(players(n), third_place=True)
+    semis = [m.match_id for m in b.matches if m.loser_to == "3P"]
+    final = b.final_ids[0]
+    rng = random.Random(n)
+    results: list[BracketResult] = []
+    while True:
+        state = bracket_state(b, results)
+        tiers = placements(b, state)
+        placed = [p for tier in tiers for p in tier]
+        semi_losers = {state.matches[s].loser for s in semis if state.matches[s].decided}
+        finalists = {p for p in state.matches[final].players if p is not None}
+        if state.champion is None:
+            # Still in the final: unplaced (first); the semi-final losers are placed.
+            assert not finalists & set(placed) and semi_losers <= set(placed)
+        else:
+            assert tiers[:2] == ((state.champion,), tuple(finalists - {state.champion}))
+        if state.matches["3P"].status != "done":
+            known = {p for p in state.matches["3P"].players if p}
+            assert not known or known == set(next(t for t in tiers if set(t) & semi_losers))
+        ready = state.ready()
+        if not ready:
+            break
+        # Play the final before the third-place match when both are ready.
+        m = sorted(ready, key=lambda m: m.match_id != final)[0]
+        results.append(BracketResult(m.match_id, rng.choice(m.players) or ""))
+    assert [len(t) for t in placements(b, state)[:4]] == [1, 1, 1, 1]
+
+
+@pytest.mark.parametrize("n", range(2, 40))
+def test_bracket_byes_are_listed_once_for_the_draw_to_score(n: int) -> None:
+    b = single_elimination(players(n))
+    state = bracket_state(b)
+    byes, walkovers = unscored_byes_and_walkovers(b, state)
+    size = bracket_size(n)
+    assert [p for _, p in byes] == [m.winner for m in state.matches.values() if m.status == "bye"]
+    assert len(byes) == size - n and walkovers == ()
+    recorded = {mid for mid, _ in byes}
+    assert unscored_byes_and_walkovers(b, state, recorded=recorded) == ((), ())
+    quitter = players(n)[0]
+    gone = bracket_state(b, [], [quitter])
+    after, walkovers = unscored_byes_and_walkovers(b, gone, withdrawn=[quitter])
+    assert quitter not in {p for _, p in after}  # a withdrawn player scores no bye
+    assert all(w.forfeited_by == quitter and w.match_id for w in walkovers)

@@ -137,6 +137,8 @@ def _bracket_sides(m: Any, s: Any, name: Callable[[str | None], str]) -> tuple[s
     def side(pid: str | None, source: Any) -> str:
         if pid is not None:
             return name(pid)
+        if s.status in ("bye", "void"):  # the feeder is decided: nobody comes from it
+            return "(bye)"
         if isinstance(source, WinnerOf):
             return f"winner of {source.match_id}"
         if isinstance(source, LoserOf):
@@ -194,3 +196,46 @@ def format_words(t: Tournament) -> str:
         advance = o.get("advance", 2)
         return f"groups then knockout: {in_groups}, the best {advance} of each go on{third}"
     return f"lives (Preisschnapsen), a final of {o.get('final_players', 2)}"
+
+
+def buy_back_line(t: Tournament, *, only_if_any: bool = False) -> str:
+    """Lives format: who may buy back a life now, or why nobody may (``only_if_any``:
+    nothing then, for a printout where that would be noise)."""
+    from tournament.domain.registration import may_buy_back
+
+    players, why = may_buy_back(t)
+    if not players:
+        return "" if only_if_any else f"no buy-back now: {why}"
+    names = ", ".join(t.label(p) for p in players)
+    return (
+        f"may buy back a life before round {t.current_round + 1}: {names} "
+        "(tournament players buy-life N)"
+    )
+
+
+def round_stage(t: Tournament, r: Any) -> str:
+    """A round's stage as its header says it; a lives final names its players (the round
+    records their start numbers)."""
+    if not r.info.get("final"):
+        return str(r.stage)
+    from tournament.domain.lives import final_start
+    from tournament.formats.lives import final_round_count
+
+    final = final_start(t)
+    assert final is not None
+    start, finalists = final
+    rounds = final_round_count(finalists)
+    of = f", round {r.number - start + 1} of {rounds}" if rounds > 1 else ""
+    return f"final{of}: {', '.join(t.label(int(p)) for p in finalists)}"
+
+
+def lives_notes(t: Tournament, r: Any) -> dict[int, str]:
+    """Lives format: per player of round ``r`` its lives as the round was drawn
+    (`` [2 lives]``), as the caller announces them; nothing in the final, where lives no
+    longer count, nor in other formats."""
+    if t.settings is None or t.settings.format != "lives" or r.info.get("final"):
+        return {}
+    from tournament.domain.lives import lives_now
+
+    left = lives_now(t, r.number).lives
+    return {int(p): f" [{n} {'life' if n == 1 else 'lives'}]" for p, n in left.items() if n > 0}

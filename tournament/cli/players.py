@@ -15,6 +15,7 @@ from tournament.cli import main
 from tournament.cli.columns import ljust, width
 from tournament.cli.common import (
     CSV_FILE,
+    SEED,
     WHOLE,
     WHY,
     actor_option,
@@ -27,7 +28,7 @@ from tournament.cli.common import (
     tournament_id_of,
     tournament_option,
 )
-from tournament.cli.describe import match_standing
+from tournament.cli.describe import buy_back_line, match_standing
 from tournament.domain import commands as c
 from tournament.domain import events as ev
 from tournament.domain.csvio import (
@@ -250,21 +251,27 @@ def players_withdraw(
 @click.option(
     "--by",
     "method",
-    type=click.Choice(["rating", "manual"]),
+    type=click.Choice(["rating", "manual", "draw"]),
     default="rating",
     show_default=True,
-    help="rating: highest first, unrated last by start number; manual: as --order lists them",
+    help="rating: highest first, unrated last by start number; manual: as --order lists them; "
+    "draw: a random order from a seed recorded with it (docs/formats.md)",
 )
 @click.option(
     "--order",
     help="with --by manual: every start number, top seed first, comma separated, ranges "
     "allowed: 3,1,2,4-38 (withdrawn players may be left out: they are not seeded)",
 )
+@click.option(
+    "--seed", type=SEED, help="with --by draw: the seed [default: derived from the tournament's]"
+)
 @tournament_option
 @actor_option
 @cli_errors
-def players_seed(method: str, order: str | None, tournament_id: str | None, actor: str) -> None:
-    """Seed the players by rating or by hand (before round 1)."""
+def players_seed(
+    method: str, order: str | None, seed: int | None, tournament_id: str | None, actor: str
+) -> None:
+    """Seed the players by rating, by hand or by draw (before round 1)."""
     if order is not None and method != "manual":
         raise click.BadParameter(
             f"--order goes with --by manual, not --by {method}; nothing stored",
@@ -277,13 +284,15 @@ def players_seed(method: str, order: str | None, tournament_id: str | None, acto
     if order is not None:
         parse_id_ranges(order, option="--order")  # the syntax, before the store is opened
 
-    def seed(t: Tournament) -> list[Any]:
+    def seed_them(t: Tournament) -> list[Any]:
         numbers = parse_ids(order, t.players, option="--order") if order is not None else None
-        return c.seed_players(t, method, numbers, actor=actor)
+        return c.seed_players(t, method, numbers, seed=seed, actor=actor)
 
     tid = tournament_id_of(tournament_id)
-    stored = run_command(tid, seed)
-    click.echo(f"seeded: {', '.join(map(str, stored[0].payload['order']))}")
+    stored = run_command(tid, seed_them)
+    payload = stored[0].payload
+    drawn = f" (drawn with seed {payload['seed']})" if "seed" in payload else ""
+    click.echo(f"seeded: {', '.join(map(str, payload['order']))}{drawn}")
     t = get_service().state(tid)
     left_out = [t.label(p.id) for p in t.players.values() if not p.active]
     if left_out:
@@ -291,12 +300,16 @@ def players_seed(method: str, order: str | None, tournament_id: str | None, acto
 
 
 @players.command("buy-life")
-@click.argument("player_id", type=WHOLE)
+@click.argument("player_id", type=WHOLE, required=False)
 @tournament_option
 @actor_option
 @cli_errors
-def players_buy_life(player_id: int, tournament_id: str | None, actor: str) -> None:
-    """Preisschnapsen: buy back a life for a player who has none left."""
+def players_buy_life(player_id: int | None, tournament_id: str | None, actor: str) -> None:
+    """Preisschnapsen: buy back a life for a player who has none left; without PLAYER_ID,
+    who may buy back a life now."""
+    if player_id is None:
+        click.echo(buy_back_line(get_service().state(tournament_id_of(tournament_id))))
+        return
     run_command(tournament_id, lambda t: c.buy_life(t, player_id, actor=actor))
     t = get_service().state(tournament_id_of(tournament_id))
     click.echo(f"{t.label(player_id)} bought back a life")

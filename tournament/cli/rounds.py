@@ -5,7 +5,7 @@ tournament round start                       # prints pairings and tables
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import click
@@ -27,7 +27,13 @@ from tournament.cli.common import (
     tournament_id_of,
     tournament_option,
 )
-from tournament.cli.describe import result_note, tournament_groups
+from tournament.cli.describe import (
+    buy_back_line,
+    lives_notes,
+    result_note,
+    round_stage,
+    tournament_groups,
+)
 from tournament.domain import commands as c
 from tournament.domain.results import absent_warning
 from tournament.domain.state import Tournament
@@ -157,52 +163,76 @@ def _print_round(t: Tournament, number: int | None) -> None:
     r = t.rounds[number - 1]
     sections = _bracket_rounds(t, r.matches)
     click.echo(
-        f"Round {r.number}: {r.stage}{f' ({sections})' if sections else ''} (seed {r.seed})"
+        f"Round {r.number}: {round_stage(t, r)}{f' ({sections})' if sections else ''} "
+        f"(seed {r.seed})"
         f"{' - MANUAL PAIRING' if r.override else ''}"
     )
     for w in r.warnings:
         click.echo(f"  WARNING {w}")
     matches = [t.matches[mid] for mid in r.matches]
+    lives = lives_notes(t, r)  # lives format: each player's lives as the round was drawn
     group = _group_labels(t, r.number)
-    for line in _table_lines(matches, group):
+    for line in _table_lines(matches, group, lives):
         click.echo(line)
-    for pid in r.byes:
-        click.echo(f"  bye      {group.get(pid, '')}  {t.label(pid)}")
+    if not matches and not r.byes:  # a round robin round whose games are all dropped
+        click.echo("  no game this round: each of its games has a withdrawn player (dropped)")
+    wide_id = max((len(m.match_id) for m in matches), default=4)
+    slots = r.info.get("bye_slots") or [""] * len(r.byes)  # a bracket bye: its match
+    for pid, slot in zip(r.byes, slots, strict=True):
+        where = f"{slot:<{wide_id}}" if slot else group.get(pid, "")
+        click.echo(f"  bye      {where}  {t.label(pid)}{lives.get(pid, '')}")
+    if lives and r.number == t.current_round and (buy := buy_back_line(t, only_if_any=True)):
+        click.echo(buy)
 
 
-def _table_lines(matches: Sequence[Any], group: dict[int, str]) -> list[str]:
+def _table_lines(
+    matches: Sequence[Any], group: dict[int, str], notes: Mapping[int, str] | None = None
+) -> list[str]:
     """One line per table, columns sized to the round's longest id and names so 20 tables
     read down cleanly. Fits :data:`WIDTH` columns where it can: who deals first and who
-    won by start number only (the names are on the line already), then names abbreviated."""
+    won by start number only (the names are on the line already), then names abbreviated.
+    ``notes``: per player, what follows the name (the lives format's `` [2 lives]``)."""
+    notes = notes or {}
     wide_id = max((len(m.match_id) for m in matches), default=4)
-    full = max((width(x) for m in matches for x in m.labels), default=10)
+    full = max(
+        (width(m.labels[s] + notes.get(m.players[s], "")) for m in matches for s in (0, 1)),
+        default=10,
+    )
     lines: list[str] = []
     for numbers, names in ((False, full), (True, full), (True, 0)):
         if not names:  # what the rest of the widest line leaves for the two names
             rest = max(width(line) - 2 * full for line in lines)
             names = max(12, (WIDTH - rest) // 2)
-        lines = [_table_line(m, group, wide_id, names, numbers) for m in matches]
+        lines = [_table_line(m, group, wide_id, names, numbers, notes) for m in matches]
         if max(map(width, lines), default=0) <= WIDTH:
             break
     return lines
 
 
-def _table_line(m: Any, group: dict[int, str], wide_id: int, names: int, numbers: bool) -> str:
+def _table_line(
+    m: Any,
+    group: dict[int, str],
+    wide_id: int,
+    names: int,
+    numbers: bool,
+    notes: Mapping[int, str],
+) -> str:
     table = f"table {m.table:>3}" if m.table else "walkover "
     table += group.get(m.players[0], "")
-    a, b = (_fit_label(m, seat, names) for seat in (0, 1))
+    a, b = (_fit_label(m, seat, names, notes.get(m.players[seat], "")) for seat in (0, 1))
     return (
         f"  {table}  {m.match_id:<{wide_id}}  {ljust(a, names)}  v  {ljust(b, names)}"
         f"{_first_dealer_note(m, names, numbers)}{_result(m, numbers)}"
     ).rstrip()
 
 
-def _fit_label(m: Any, seat: int, columns: int) -> str:
-    """``Anna Huber (12)`` in ``columns``: the name abbreviated, the start number kept."""
-    label: str = m.labels[seat]
+def _fit_label(m: Any, seat: int, columns: int, note: str = "") -> str:
+    """``Anna Huber (12)`` and its ``note`` in ``columns``: the name abbreviated, the start
+    number and the note kept."""
+    label: str = m.labels[seat] + note
     if width(label) <= columns:
         return label
-    tail = f" ({m.players[seat]})"
+    tail = f" ({m.players[seat]}){note}"
     return abbreviate(label.removesuffix(tail), max(4, columns - len(tail))) + tail
 
 

@@ -28,7 +28,7 @@ from tournament.cli.common import (
     tournament_id_of,
     tournament_option,
 )
-from tournament.cli.describe import format_words, tournament_groups
+from tournament.cli.describe import buy_back_line, format_words, tournament_groups
 from tournament.cli.eventwords import in_words
 from tournament.domain.errors import DomainError
 from tournament.domain.pairing import finished, lives_left, places
@@ -307,6 +307,8 @@ def show(tournament_id: str | None) -> None:
     problems = [m.match_id for m in t.matches.values() if m.problems]
     if problems:
         click.echo(f"matches with a PROBLEM (see `results show`): {', '.join(problems)}")
+    if s.format == "lives" and (buy := buy_back_line(t, only_if_any=True)):
+        click.echo(buy)
     if finished(t):
         _print_final(t)
 

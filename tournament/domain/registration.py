@@ -16,6 +16,7 @@ the folded state and raises :class:`DomainError` before anything is written.
 
 from __future__ import annotations
 
+import hashlib
 import random
 import unicodedata
 from collections.abc import Mapping, Sequence
@@ -24,12 +25,14 @@ from typing import Any
 from tournament.domain import events as ev
 from tournament.domain import text
 from tournament.domain.errors import ConflictError, DomainError, NotFoundError
+from tournament.domain.lives import buy_back_closed, lives_left
 from tournament.domain.settings import Settings
 from tournament.domain.settings import missed_rounds_score as score_of_missed_rounds
 from tournament.domain.state import Player, Tournament
 from tournament.domain.text import excerpt, plain_text
 from tournament.domain.text import look_alike_keys as keys
 from tournament.eventstore.api import NewEvent
+from tournament.formats.seeding import Entrant, seed_by_draw
 
 #: Formats whose draw is fixed by round 1: nobody can join after it.
 FIXED_FIELD = (
@@ -239,15 +242,21 @@ def seed_players(
     method: str = "rating",
     order: Sequence[int] | None = None,
     *,
+    seed: int | None = None,
     actor: str | None = None,
 ) -> list[NewEvent]:
-    """Seed by rating (highest first; unrated last, by start number) or by hand (``order``
-    lists every registered player once, top seed first). Only before round 1. Withdrawn
-    players are never drawn, so they are not seeded: a manual order need not list them
-    (listed, they are left out)."""
-    require_created(t)
+    """Seed by rating (highest first; unrated last, by start number), by hand (``order``
+    lists every registered player once, top seed first) or by draw (a random order from a
+    seed recorded in the event: ``seed``, or derived from the tournament's master seed, so
+    anybody can draw it again: :func:`draw_seed`). Only before round 1. Withdrawn players
+    are never drawn, so they are not seeded: a manual order need not list them (listed,
+    they are left out)."""
+    settings = require_created(t)
     if t.current_round > 0:
         raise ConflictError("seeding", "T-seeding", "seeding is fixed once round 1 has started")
+    if seed is not None and method != "draw":
+        raise DomainError("seed", "T-seeding", f"a seed is for seeding by draw, not by {method}")
+    payload: dict[str, Any] = {"method": method}
     active = [pid for pid, p in t.players.items() if p.active]
     if method == "rating":
         ranked = rating_order(t, active)
@@ -265,12 +274,20 @@ def seed_players(
                 "T-seeding",
                 f"every player needs a seed; missing: {', '.join(map(str, missing))}",
             )
+    elif method == "draw":  # withdrawn players are never drawn, so not seeded either
+        entrants = [
+            Entrant(str(pid), registration_no=pid) for pid, p in t.players.items() if p.active
+        ]
+        if not entrants:
+            raise ConflictError("seeding", "T-seeding", "there is nobody to seed yet")
+        payload["seed"] = draw_seed(settings.seed) if seed is None else seed
+        ranked = [int(pid) for pid in seed_by_draw(entrants, payload["seed"])]
     else:
         raise DomainError(
-            "method", "T-seeding", f"seeding is by 'rating' or 'manual', not {method!r}"
+            "method", "T-seeding", f"seeding is by 'rating', 'manual' or 'draw', not {method!r}"
         )
-    source = ev.SYSTEM if method == "rating" else ev.PAPER  # computed, or typed by hand
-    payload = {"method": method, "order": ranked}
+    source = ev.PAPER if method == "manual" else ev.SYSTEM  # typed by hand, or computed
+    payload["order"] = ranked
     return [ev.make_event(ev.PLAYERS_SEEDED, payload, actor=actor, source=source)]
 
 
@@ -378,43 +395,68 @@ def check_out(t: Tournament, player_id: int, *, actor: str | None = None) -> lis
     return [ev.make_event(ev.PLAYER_CHECKED_OUT, {"player_id": player_id}, actor=actor)]
 
 
-def buy_life(t: Tournament, player_id: int, *, actor: str | None = None) -> list[NewEvent]:
-    """Preisschnapsen: a player out of lives buys one back before the next round, at most
-    ``buy_backs`` times and not after round ``buy_back_until`` (options of the format)."""
-    settings = require_created(t)
-    allowed = int(settings.options.get("buy_backs", 0))
-    if settings.format != "lives" or not allowed:
-        raise ConflictError("player", "T-lives", "this tournament has no buy-back of lives")
-    from tournament.domain.pairing import finished  # pairing imports this module
+def draw_seed(master: int) -> int:
+    """The seed of a seeding by draw, derived from the tournament's master seed: the first
+    4 bytes (big-endian) of SHA-256 of ``seeding:<master seed>``. The order is
+    :func:`tournament.formats.seeding.seed_by_draw` of the start numbers with it.
 
-    if finished(t):
-        raise ConflictError("player", "T-lives", "the tournament is finished: no more buy-backs")
-    p = player(t, player_id)
-    if p.lives_bought >= allowed:
-        raise ConflictError(
-            "player",
-            "T-lives",
-            f"player {player_id} ({p.name}) has bought back {p.lives_bought} "
-            f"{'life' if p.lives_bought == 1 else 'lives'} already, the most this tournament "
-            f"allows (buy_backs={allowed})",
-        )
-    until = int(settings.options.get("buy_back_until", 0))
-    if until and t.current_round + 1 > until:
-        raise ConflictError(
-            "player",
-            "T-lives",
-            f"buy-back closed: the last was before round {until} (buy_back_until={until})",
-        )
-    if lives_left(t, player_id) > 0:
-        raise ConflictError("player", "T-lives", f"player {player_id} ({p.name}) still has a life")
-    if not t.round_complete():
-        raise ConflictError("player", "T-lives", "a life is bought back between rounds")
+    >>> draw_seed(42)
+    3507749787
+    """
+    digest = hashlib.sha256(f"seeding:{master}".encode()).digest()
+    return int.from_bytes(digest[:4], "big")
+
+
+def buy_life(t: Tournament, player_id: int, *, actor: str | None = None) -> list[NewEvent]:
+    """Preisschnapsen: a player out of lives buys one back between rounds, at most
+    ``buy_backs`` times and not after round ``buy_back_until`` (options of the format), and
+    never into the final: once it is drawn its players are fixed (T-lives)."""
+    require_created(t)
+    refusal = buy_back_closed(t) or _cannot_buy_back(t, player(t, player_id), lives_left(t))
+    if refusal:
+        raise ConflictError("player", "T-lives", refusal)
     payload = {"player_id": player_id, "before_round": t.current_round + 1}
     return [ev.make_event(ev.LIFE_BOUGHT, payload, actor=actor)]
 
 
-def lives_left(t: Tournament, player_id: int) -> int:
-    """Lives format: starting lives plus bought ones minus matches lost."""
+def _cannot_buy_back(t: Tournament, p: Player, left: Mapping[int, int] | None) -> str | None:
+    """Why this player may not buy back a life now, whatever the round: withdrawn, bought
+    back as often as allowed, never in the field, or still in with a life (``left``:
+    lives left per player, :func:`lives_left`)."""
     settings = require_created(t)
-    p = t.players[player_id]
-    return int(settings.options.get("lives", 0)) + p.lives_bought - t.stats[player_id].losses
+    allowed = int(settings.options.get("buy_backs", 0))
+    if not p.active:
+        return f"player {p.id} ({p.name}) has withdrawn"
+    if p.lives_bought >= allowed:
+        return (
+            f"player {p.id} ({p.name}) has bought back {p.lives_bought} "
+            f"{'life' if p.lives_bought == 1 else 'lives'} already, the most this tournament "
+            f"allows (buy_backs={allowed})"
+        )
+    if left is None or p.id not in left:
+        return f"player {p.id} ({p.name}) was not in the draw of round 1, so not in the field"
+    if left[p.id] > 0:
+        return f"player {p.id} ({p.name}) still has a life"
+    return None
+
+
+def may_buy_back(t: Tournament) -> tuple[list[int], str | None]:
+    """Who may buy back a life now (start numbers), and why nobody may when nobody may.
+
+    >>> from tournament.domain.testing import registered
+    >>> from tournament.domain.state import fold
+    >>> may_buy_back(fold(registered(4, format="lives", options={"buy_backs": 1})))
+    ([], 'nobody is out of lives')
+    """
+    require_created(t)
+    closed = buy_back_closed(t)
+    if closed:
+        return [], closed
+    left = lives_left(t) or {}
+    players = [p.id for p in t.players.values() if _cannot_buy_back(t, p, left) is None]
+    if players:
+        return players, None
+    if any(left.get(p.id, 1) <= 0 for p in t.players.values() if p.active):
+        allowed = int(t.settings.options["buy_backs"]) if t.settings else 0
+        return [], f"everybody out of lives has bought back already (buy_backs={allowed})"
+    return [], "nobody is out of lives"

@@ -6,7 +6,7 @@ draw from the seed and get the same result. Matches are compact rows ``[match_id
 a, b, first_dealer]`` (see :data:`events.MatchRow`); ``round.started`` lists as many as
 fit in about 40 KB and one ``round.tables_listed`` event each further part, all
 appended together (a round of 4,096 players is two or three events). The round that
-draws a knockout bracket records its layout (:func:`pairing.layout`) in ``info.bracket``,
+draws a knockout bracket records its layout (:func:`knockout.layout`) in ``info.bracket``,
 its rows split over the same events (``"bracket"`` in ``round.tables_listed``).
 
     >>> from tournament.domain.testing import registered
@@ -25,11 +25,12 @@ from typing import Any, TypeVar
 
 from tournament.domain import events as ev
 from tournament.domain.errors import ConflictError, DomainError, NotFoundError
+from tournament.domain.lives import lives_now
 from tournament.domain.pairing import (
     Draw,
     eligible,
+    frozen,
     games,
-    lives_now,
     next_draw,
     round_seed,
     slot_match_id,
@@ -115,7 +116,7 @@ def cancel_round(
     corrected = {c.get("result_id") for c in t.corrections}
     for mid in r.matches:
         match = t.matches[mid]
-        walkover = mid.startswith(f"{r.number}.w") and all(
+        walkover = match.table == 0 and all(  # table 0: a walkover the draw recorded
             e.kind == "forfeit" and e.result_id not in corrected for e in match.entries
         )
         found = (
@@ -142,16 +143,23 @@ def _events(
     settings = t.settings
     assert settings is not None
     seed_rank = {str(p): i for i, p in enumerate(seed_order(t))}
+    # A knockout's "higher seed" is the bracket's seed (groups -> knockout: by group result).
+    bracket_seeds = draw.info.get("seeds") or frozen(t, "seeds") or ()
+    ko_rank = {str(p): i for i, p in enumerate(bracket_seeds)} or seed_rank
     rows = [
-        _row(settings.first_dealer, number, seed, seed_rank, p, slot_match_id(t, p.match_id))
+        _row(settings.first_dealer, number, seed, ko_rank, p, slot_match_id(t, p.match_id))
         if p.match_id
         else _row(settings.first_dealer, number, seed, seed_rank, p)
         for p in draw.pairing.pairings
     ]
     forfeits = []
     for k, w in enumerate(draw.pairing.walkovers, 1):
-        match_id = f"{number}.w{k}"
-        rows.append([match_id, 0, int(w.winner), int(w.forfeited_by), None])
+        if w.match_id:  # a bracket match: its slot, as a drawn match would be
+            match_id = slot_match_id(t, w.match_id)
+            slot: list[Any] = [True if match_id == w.match_id else w.match_id]
+        else:
+            match_id, slot = f"{number}.w{k}", []
+        rows.append([match_id, 0, int(w.winner), int(w.forfeited_by), None, *slot])
         forfeits.append(
             ev.make_event(
                 ev.MATCH_FORFEITED,
@@ -217,11 +225,18 @@ def _row(
     p: fm.Pairing,
     match_id: str | None = None,
 ) -> ev.MatchRow:
-    """One drawn table as a row (events.MatchRow), with its first dealer by ``rule``;
-    ``match_id`` of a bracket slot drawn again (``R4-1b``), else the slot or round.table."""
+    """One drawn table as a row (events.MatchRow), with its first dealer by ``rule``
+    (R18: who deals the first hand): ``higher_seed`` the better of ``seed_rank``,
+    ``seeded_draw`` a draw per match from the round's seed, ``as_entered`` nobody yet (set
+    with the first result), ``balanced`` the format's own rule (``p.first_dealer``). A
+    first dealer the format fixes (a grand-final reset: the other player than in GF1)
+    stands under every rule. ``match_id`` of a bracket slot drawn again (``R4-1b``), else
+    the slot or round.table."""
     match_id = match_id or p.match_id or f"{number}.{p.table}"
-    if rule == "higher_seed":
-        dealer: str | None = min(p.players, key=seed_rank.__getitem__)
+    if p.first_dealer_fixed:
+        dealer: str | None = p.first_dealer
+    elif rule == "higher_seed":
+        dealer = min(p.players, key=seed_rank.__getitem__)
     elif rule == "seeded_draw":
         dealer = draw_first_dealer(p.player_a, p.player_b, seed, match_id)
     elif rule == "as_entered":

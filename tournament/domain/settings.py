@@ -33,8 +33,17 @@ FORMATS: Final = (
 BEST_OF: Final = (1, 3, 5, 7)
 #: How the first dealer of a match is chosen (R18): the better seed, a seeded draw per
 #: match, as entered with the first result, or balanced by the format (Swiss: whoever dealt
-#: first less often so far).
+#: first less often so far; round robin: the Berger tables' first-named player; lives and
+#: knockouts: a seeded draw).
 FIRST_DEALER_RULES: Final = ("higher_seed", "seeded_draw", "as_entered", "balanced")
+#: The default first-dealer rule per format: the format's own balance where it has one
+#: (in a round robin ``higher_seed`` would make seed 1 deal first in every game).
+DEFAULT_FIRST_DEALER: Final = {
+    "swiss": "balanced",
+    "round_robin": "balanced",
+    "groups_knockout": "balanced",
+    "lives": "balanced",
+}
 #: What happens to the remaining matches of a withdrawn player.
 WITHDRAWAL_POLICIES: Final = ("forfeit", "drop")
 #: What a late entry (Swiss) scores for each round drawn before it entered: ``zero`` (an
@@ -153,7 +162,7 @@ class Settings:
                 data,
                 "first_dealer",
                 FIRST_DEALER_RULES,
-                "balanced" if fmt == "swiss" else "higher_seed",
+                DEFAULT_FIRST_DEALER.get(fmt, "higher_seed"),
             ),
             forfeit_score=_score(data, "forfeit_score", (target, 0), target),
             bye_score=_score(data, "bye_score", (target, 0), target),

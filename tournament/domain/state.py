@@ -45,6 +45,7 @@ class Player:
     checked_in: bool = False
     late: bool = False
     withdrawn: int | None = None  # the last round the player was in, once withdrawn
+    withdrawal: str = ""  # the withdrawal's policy: "forfeit" or "drop" (remaining games)
     lives_bought: int = 0
     missed: int = 0  # a late entry: rounds drawn before it entered (T-late-entry)
     missed_score: str = "zero"  # what each missed round scores: "zero" or "bye"
@@ -313,6 +314,7 @@ def _seeded(t: Tournament, p: Mapping[str, Any]) -> None:
 
 def _withdrawn(t: Tournament, p: Mapping[str, Any]) -> None:
     t.players[p["player_id"]].withdrawn = t.current_round
+    t.players[p["player_id"]].withdrawal = p.get("policy", "")
     for mid in p.get("dropped", ()):
         match = t.matches[mid]
         old = match.summary

@@ -25,10 +25,10 @@ slots sends nobody on (status "void"). Byes in losers brackets follow from this.
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from .model import FormatError, Pairing, RoundPairing
+from .model import FormatError, Pairing, RoundPairing, Walkover
 from .tables import assign_tables, draw_first_dealer
 
 
@@ -332,18 +332,23 @@ def placements(bracket: Bracket, state: BracketState) -> tuple[tuple[str, ...], 
     """Final places decided so far, best first; players out in the same round share a tuple.
 
     Single elimination: champion, runner-up, then the third-place match winner and loser
-    (or both semi-final losers together), then the losers of each earlier round. Double
-    elimination: champion, runner-up, then the losers of each losers-bracket round, last
-    round first. While a grand final is ready to play, its players come first (they can
-    only finish first or second): before GF1 the winners-bracket champion, the one player
-    without a loss, ahead of the losers-bracket champion; while the reset GF2 is open, both
-    together (one loss each).
+    (or both semi-final losers together), then the losers of each earlier round. While
+    the third-place match is open, the semi-final losers known so far share one place
+    there: they can finish third at best, so they never rank with the players still in
+    the final. Double elimination: champion, runner-up, then the losers of each
+    losers-bracket round, last round first. While a grand final is ready to play, its
+    players come first (they can only finish first or second): before GF1 the
+    winners-bracket champion, the one player without a loss, ahead of the losers-bracket
+    champion; while the reset GF2 is open, both together (one loss each).
 
     >>> from tournament.formats.single_elim import single_elimination
     >>> b = single_elimination(["a", "b", "c", "d"])
     >>> res = [BracketResult("R1-1", "a"), BracketResult("R1-2", "c"), BracketResult("R2-1", "c")]
     >>> placements(b, bracket_state(b, res))
     (('c',), ('a',), ('b', 'd'))
+    >>> b3 = single_elimination(["a", "b", "c", "d"], third_place=True)
+    >>> placements(b3, bracket_state(b3, res[:2]))  # the final and 3P open
+    (('b', 'd'),)
     """
     seed_rank = {p: i for i, p in enumerate(bracket.seeds)}
     out: list[tuple[str, ...]] = []
@@ -359,6 +364,8 @@ def placements(bracket: Bracket, state: BracketState) -> tuple[tuple[str, ...], 
     if third is not None and third.decided:
         out.append((third.winner,) if third.winner else ())
         out.append(tuple(p for p in third.players if p is not None and p != third.winner))
+    elif third is not None:  # open: the semi-final losers so far, below the finalists
+        out.append(tuple(sorted((p for p in third.players if p), key=seed_rank.__getitem__)))
     rounds = sorted({m.round_no for m in bracket.matches if m.section == section}, reverse=True)
     for r in rounds:
         if section == "R" and (r == rounds[0] or (third is not None and r == rounds[0] - 1)):
@@ -400,9 +407,10 @@ def ready_pairings(
 
     Table 1 holds the match with the best seed in it; the first dealer is a seeded draw
     per match id, so the same seed gives the same draw. The grand-final reset is the same
-    two players again, so its first dealer is the player who did not deal first in GF1;
-    pass `dealt_first` (match id -> who dealt first, for matches already played) for
-    that, otherwise it is drawn like any other match.
+    two players again, so its first dealer is the player who did not deal first in GF1
+    (`first_dealer_fixed`: every first-dealer policy keeps it); pass `dealt_first` (match
+    id -> who dealt first, for matches already played) for that, otherwise it is drawn
+    like any other match.
     """
     seed_rank = {p: i for i, p in enumerate(bracket.seeds)}
     wanted = [state.matches[mid] for mid in match_ids] if match_ids else list(state.ready())
@@ -412,21 +420,57 @@ def ready_pairings(
     ready = [m for m in wanted if m.player_a is not None and m.player_b is not None]
     ready.sort(key=lambda m: min(seed_rank[m.player_a or ""], seed_rank[m.player_b or ""]))
     games = []
+    fixed_dealer = set()
     for m in ready:
         a, b = m.player_a or "", m.player_b or ""
-        games.append((a, b, _first_dealer(bracket, m, seed, dealt_first or {})))
-    pairings: tuple[Pairing, ...] = assign_tables(
-        games, fixed_tables, match_ids=[m.match_id for m in ready]
+        dealer = _reset_dealer(bracket, m, dealt_first or {})
+        if dealer is None:
+            dealer = draw_first_dealer(a, b, seed, m.match_id)
+        else:
+            fixed_dealer.add(m.match_id)
+        games.append((a, b, dealer))
+    pairings: tuple[Pairing, ...] = tuple(
+        replace(p, first_dealer_fixed=p.match_id in fixed_dealer)
+        for p in assign_tables(games, fixed_tables, match_ids=[m.match_id for m in ready])
     )
     return RoundPairing(round_no=round_no, pairings=pairings)
 
 
-def _first_dealer(
-    bracket: Bracket, m: MatchState, seed: int | str, dealt: Mapping[str, str]
-) -> str:
-    """A seeded draw; in a grand-final reset, the other player than in the first final."""
+def _reset_dealer(bracket: Bracket, m: MatchState, dealt: Mapping[str, str]) -> str | None:
+    """In a grand-final reset, the other player than the one who dealt first in the first
+    final; None when that is not known (or the match is no reset)."""
     a, b = m.player_a or "", m.player_b or ""
     first = bracket.match(m.match_id).reset_of
     if first is not None and dealt.get(first) in (a, b):
         return b if dealt[first] == a else a
-    return draw_first_dealer(a, b, seed, m.match_id)
+    return None
+
+
+def unscored_byes_and_walkovers(
+    bracket: Bracket,
+    state: BracketState,
+    *,
+    recorded: Collection[str] = (),
+    withdrawn: Collection[str] = (),
+) -> tuple[tuple[tuple[str, str], ...], tuple[Walkover, ...]]:
+    """The bracket's byes (match id, player) and walkovers that are not `recorded` yet (by
+    match id), in bracket order, for the draw to score: a bye like a Swiss bye, a walkover
+    as a forfeit win. Nothing for a withdrawn player (a bye of theirs, or a walkover between
+    two withdrawn players: the later withdrawal goes on, but scores nothing).
+
+    >>> from tournament.formats.single_elim import single_elimination
+    >>> b = single_elimination(["a", "b", "c"])
+    >>> unscored_byes_and_walkovers(b, bracket_state(b, [], ["c"]), withdrawn=["c"])
+    ((('R1-1', 'a'),), (Walkover(winner='b', forfeited_by='c', match_id='R1-2'),))
+    """
+    gone = set(withdrawn)
+    byes: list[tuple[str, str]] = []
+    walkovers: list[Walkover] = []
+    for m in state.matches.values():
+        if m.match_id in recorded or m.winner is None or m.winner in gone:
+            continue
+        if m.status == "bye":
+            byes.append((m.match_id, m.winner))
+        elif m.status == "walkover" and m.loser is not None:
+            walkovers.append(Walkover(m.winner, m.loser, m.match_id))
+    return tuple(byes), tuple(walkovers)

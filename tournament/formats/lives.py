@@ -4,10 +4,14 @@ Every player starts with `rules.lives` lives (2 or 3). Each round is a fresh see
 draw among the players with lives left, avoiding players who have met before whenever
 possible; the loser of a game loses a life, and a player with no lives left is out. With
 an odd number of players the bye goes to a player with the fewest byes so far (the draw
-decides among them). Where the rules allow it, a player may buy back a life before a
-round (up to `max_buy_backs` times, not after `last_buy_back_round`), which also lets an
-eliminated player back in. When `final_size` (default 2) or fewer players are left, no
-more draws are made: they play the final (`lives_final_round`).
+decides among them; a win by forfeit counts as a bye). A double no-show (a game with no
+winner, `Game(winner=None, forfeit=True)`) costs both players a life. Where the rules
+allow it, a player may buy back a life before a round (up to `max_buy_backs` times, not
+after `last_buy_back_round`), which also lets an eliminated player back in. When
+`final_size` (default 2) or fewer players are left, no more draws are made: those players
+are the finalists, fixed for good, and play the final (`lives_final_round`): one game for
+two, a round robin for more, played out in full; lives no longer count in it, the final's
+own table (`final_places`) decides.
 
 >>> rules = LivesRules(lives=2)
 >>> r1 = lives_round(1, ["a", "b", "c", "d"], rules, seed=42)
@@ -28,7 +32,7 @@ from dataclasses import dataclass
 
 from . import _matching
 from .model import Bye, FormatError, Game, RoundPairing, bye_counts, check_unique, meetings
-from .round_robin import round_robin_round
+from .round_robin import WithdrawalPolicy, round_count, round_robin_round
 from .tables import assign_tables, draw_first_dealer
 
 
@@ -79,8 +83,11 @@ def lives_state(
 ) -> LivesState:
     """Lives before round `before_round` (default: after every game given).
 
-    Checks the history as it replays it: unknown players, a missing winner, a game of a
-    player with no lives left, or a buy-back the rules do not allow raise FormatError.
+    A game without a winner counts only as a double no-show (`forfeit=True`): both players
+    lose a life. Checks the history as it replays it: unknown players, a missing winner or
+    a buy-back the rules do not allow raise FormatError. A game of a player with no lives
+    left (paired by hand) leaves them out: a win brings no life back, only a buy-back
+    does. Pass only the games before the final: lives do not count in it.
     """
     rules.check()
     check_unique(players, "players")
@@ -95,7 +102,7 @@ def lives_state(
         for p in g.players:
             if p not in known:
                 raise FormatError(f"games[{i}]", f"{p!r} is not a player of this tournament")
-        if g.winner not in g.players:
+        if g.winner not in g.players and not (g.winner is None and g.forfeit):
             raise FormatError(f"games[{i}].winner", f"missing or not a player: {g.winner!r}")
         by_round.setdefault(g.round_no, []).append((i, g))
     backs: dict[int, list[tuple[int, BuyBack]]] = {}
@@ -112,17 +119,20 @@ def lives_state(
             if lives[b.player] >= rules.lives:
                 raise FormatError(f"buy_backs[{i}]", f"{b.player} has all lives already")
             lives[b.player] += 1
-        for i, g in by_round.get(r, []) if r < upto else []:
-            for p in g.players:
-                if lives[p] <= 0:
-                    raise FormatError(f"games[{i}]", f"{p} had no lives left in round {r}")
-            loser = g.player_b if g.winner == g.player_a else g.player_a
-            lives[loser] -= 1
+        for _, g in by_round.get(r, []) if r < upto else []:
+            # A player out of lives can only have played by a manual pairing (recorded with
+            # the warning eliminated_paired) or by an older rule: they stay out at 0.
+            for loser in g.players if g.winner is None else (_loser(g),):
+                lives[loser] = max(0, lives[loser] - 1)
     gone = set(withdrawn)
     for p in gone & known:
         lives[p] = 0
     alive = tuple(p for p in players if lives[p] > 0)
     return LivesState(lives, alive, len(alive) <= rules.final_size)
+
+
+def _loser(g: Game) -> str:
+    return g.player_b if g.winner == g.player_a else g.player_a
 
 
 def _check_buy_back(i: int, b: BuyBack, rules: LivesRules, known: set[str]) -> None:
@@ -195,18 +205,71 @@ def lives_round(
     )
 
 
+def final_round_count(finalists: Sequence[str]) -> int:
+    """Rounds of the final: one game for two finalists, a whole round robin for more."""
+    return 1 if len(finalists) == 2 else round_count([finalists])
+
+
 def lives_final_round(
-    state: LivesState, round_no: int, *, seed: int | str, final_round: int = 1
+    finalists: Sequence[str],
+    round_no: int,
+    *,
+    seed: int | str,
+    final_round: int = 1,
+    withdrawn: Collection[str] = (),
+    withdrawal: WithdrawalPolicy = "forfeit",
+    policies: Mapping[str, WithdrawalPolicy] | None = None,
+    fixed_tables: Mapping[str, int] | None = None,
 ) -> RoundPairing:
-    """The final among the players left: one game for two finalists (first dealer drawn),
-    otherwise round `final_round` of a round robin among them (Berger tables)."""
-    if not state.final:
-        raise FormatError("state", f"{len(state.alive)} players are still in: no final yet")
-    if len(state.alive) < 2:
-        raise FormatError("state", "a final needs two players")
-    if len(state.alive) == 2:
-        a, b = state.alive
+    """Round `final_round` of the final among `finalists` (fixed when the final is drawn):
+    one game for two (first dealer drawn), otherwise that round of a round robin among
+    them (Berger tables, first-named deals first). A finalist who has withdrawn loses the
+    remaining final games by walkover, or they are dropped (`withdrawal` and `policies`, as
+    in `round_robin_round`); nobody else leaves the final.
+
+    >>> lives_final_round(["c", "e", "f"], 4, seed=1).pairings[0].players
+    ('e', 'f')
+    """
+    check_unique(finalists, "finalists")
+    if len(finalists) < 2:
+        raise FormatError("finalists", "a final needs two players")
+    total = final_round_count(finalists)
+    if not 1 <= final_round <= total:
+        raise FormatError("final_round", f"the final has {total} round(s), not round {final_round}")
+    gone = set(withdrawn) & set(finalists)
+    if len(finalists) == 2 and not gone:
+        a, b = finalists
         game = (a, b, draw_first_dealer(a, b, seed, f"lives-final:{round_no}"))
-        return RoundPairing(round_no=round_no, pairings=assign_tables([game]))
-    rr = round_robin_round([state.alive], final_round)
-    return RoundPairing(round_no, rr.pairings, rr.byes)
+        return RoundPairing(round_no=round_no, pairings=assign_tables([game], fixed_tables))
+    rr = round_robin_round(
+        [finalists],
+        final_round,
+        withdrawn=gone,
+        withdrawal=withdrawal,
+        policies=policies,
+        fixed_tables=fixed_tables,
+    )
+    return RoundPairing(round_no, rr.pairings, rr.byes, rr.walkovers, rr.idle)
+
+
+def final_places(
+    finalists: Sequence[str], games: Sequence[Game] = (), byes: Sequence[Bye] = ()
+) -> tuple[tuple[str, ...], ...]:
+    """The final's table so far, best first: finalists by points in the final (a game won,
+    at the table or by walkover, and a bye of the final's round robin: 1 each); finalists
+    level on points share a place (the standings' usual order ranks them). Only games and
+    byes among the finalists count, so pass the final's rounds.
+
+    >>> final_places(["a", "b"], [Game(5, "a", "b", winner="b")])
+    (('b',), ('a',))
+    """
+    check_unique(finalists, "finalists")
+    points: Counter[str] = Counter(dict.fromkeys(finalists, 0))
+    for g in games:
+        if g.winner is not None and set(g.players) <= points.keys():
+            points[g.winner] += 1
+    for b in byes:
+        if b.player in points:
+            points[b.player] += 1
+    levels = sorted(set(points.values()), reverse=True)
+    return tuple(tuple(p for p in finalists if points[p] == level) for level in levels)

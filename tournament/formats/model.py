@@ -36,6 +36,8 @@ class Pairing:
     """One game of a round: who sits at which table and who deals first.
 
     `match_id` is set for bracket matches ("W1-3") and None in round-based formats.
+    `first_dealer_fixed`: a rule of the format fixes the first dealer whatever the
+    tournament's first-dealer policy (a grand-final reset: the other player than in GF1).
     """
 
     table: int
@@ -43,6 +45,7 @@ class Pairing:
     player_b: str
     first_dealer: str
     match_id: str | None = None
+    first_dealer_fixed: bool = False
 
     @property
     def players(self) -> tuple[str, str]:
@@ -51,10 +54,12 @@ class Pairing:
 
 @dataclass(frozen=True)
 class Walkover:
-    """A scheduled game that is not played because `forfeited_by` has withdrawn."""
+    """A scheduled game that is not played because `forfeited_by` has withdrawn;
+    `match_id` names the bracket match (None in round-based formats)."""
 
     winner: str
     forfeited_by: str
+    match_id: str | None = None
 
 
 @dataclass(frozen=True)

@@ -61,13 +61,19 @@ def round_robin_round(
     *,
     withdrawn: Collection[str] = (),
     withdrawal: WithdrawalPolicy = "forfeit",
+    policies: Mapping[str, WithdrawalPolicy] | None = None,
     fixed_tables: Mapping[str, int] | None = None,
 ) -> RoundPairing:
     """Round `round_no` (from 1) of every group, tables numbered group by group.
 
     `groups`: each group's players in seed order (see `seeding.snake_groups`). A withdrawn
     player's games are walkovers (`withdrawal="forfeit"`) or dropped, leaving the opponent
-    idle (`"drop"`). Players whose group has already finished are idle.
+    idle (`"drop"`); `policies` gives a withdrawn player's own policy where it differs
+    (chosen when they withdrew). Players whose group has already finished are idle.
+
+    >>> r = round_robin_round([list("abcd")], 1, withdrawn="cd", policies={"d": "drop"})
+    >>> [(w.winner, w.forfeited_by) for w in r.walkovers], r.idle
+    ([('b', 'c')], ('a',))
     """
     check_unique([p for g in groups for p in g], "groups")
     if not groups:
@@ -95,7 +101,7 @@ def round_robin_round(
                 continue
             if a in gone or b in gone:
                 winner, loser = (b, a) if a in gone else (a, b)
-                if withdrawal == "forfeit":
+                if (policies or {}).get(loser, withdrawal) == "forfeit":
                     walkovers.append(Walkover(winner, loser))
                 else:
                     idle.append(winner)

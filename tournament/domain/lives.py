@@ -1,0 +1,165 @@
+"""The lives format (Preisschnapsen) read off the folded tournament: lives per player, the
+final and its finalists, the places, and whether a life may be bought back now.
+
+The rules themselves are pure functions in :mod:`tournament.formats.lives`; this module
+gives them the tournament's games, byes and buy-backs. A double no-show is a lost game for
+both players, so it costs each a life. The finalists are the players with lives left when
+the final is drawn, recorded in that round (``info.finalists``) and fixed from then on:
+nobody buys back into the final, nobody drops out of it, and lives no longer count in it.
+
+    >>> from tournament.domain.testing import registered
+    >>> from tournament.domain.state import fold
+    >>> t = fold(registered(4, format="lives", options={"lives": 2}))
+    >>> lives_left(t)
+    {1: 2, 2: 2, 3: 2, 4: 2}
+"""
+
+from __future__ import annotations
+
+from tournament.domain.field import eligible, frozen, withdrawn
+from tournament.domain.settings import Settings
+from tournament.domain.state import Tournament
+from tournament.formats import model as fm
+from tournament.formats.lives import (
+    BuyBack,
+    LivesRules,
+    LivesState,
+    final_places,
+    final_round_count,
+    lives_state,
+)
+
+
+def lives_rules(s: Settings) -> LivesRules:
+    return LivesRules(
+        lives=int(s.options.get("lives", 2)),
+        final_size=int(s.options.get("final_players", 2)),
+        # buy_backs is filled in by Settings (buy_back=true of older tournaments: one).
+        max_buy_backs=int(s.options.get("buy_backs", 0)),
+        last_buy_back_round=int(s.options.get("buy_back_until", 0)) or None,
+    )
+
+
+def lives_games(t: Tournament) -> list[fm.Game]:
+    """The decided games as the lives rules count them: a loss costs a life, and a double
+    no-show (no winner) is a loss for both (``Game(winner=None, forfeit=True)``); dropped
+    and undecided matches count for nobody."""
+    out = []
+    for m in t.matches.values():
+        if not m.decided or m.dropped:
+            continue
+        a, b = m.players
+        winner = None if m.winner is None else str(m.winner)
+        out.append(fm.Game(m.round, str(a), str(b), winner=winner, forfeit=m.summary.forfeit))
+    return out
+
+
+def final_start(t: Tournament) -> tuple[int, tuple[str, ...]] | None:
+    """The round the final was drawn in and its finalists (None before the final). A final
+    drawn before the finalists were recorded: the players and byes of its first round."""
+    for r in t.rounds:
+        if r.info.get("final"):
+            recorded = r.info.get("finalists")
+            if recorded is not None:
+                return r.number, tuple(recorded)
+            drawn = {p for mid in r.matches for p in t.matches[mid].players} | set(r.byes)
+            return r.number, tuple(p for p in _entrants(t) if int(p) in drawn)
+    return None
+
+
+def final_over(t: Tournament) -> bool:
+    """Whether every round of the final has been drawn and played."""
+    final = final_start(t)
+    if final is None:
+        return False
+    start, finalists = final
+    return t.current_round - start + 1 >= final_round_count(finalists) and t.round_complete()
+
+
+def _entrants(t: Tournament) -> list[str]:
+    """The lives field as round 1 recorded it (its order is part of what a draw's seed
+    reproduces); before round 1, the players who can be drawn now."""
+    return list(frozen(t, "entrants") or [str(p) for p in eligible(t)])
+
+
+def lives_now(t: Tournament, before_round: int) -> LivesState:
+    """Lives per player before a round, as the lives format counts them. From the final on,
+    lives stand as they were when the final was drawn."""
+    s = t.settings
+    assert s is not None
+    final = final_start(t)
+    upto = before_round if final is None else min(before_round, final[0])
+    decided = [g for g in lives_games(t) if g.round_no < upto]
+    backs = [BuyBack(str(pid), r) for pid, r in t.buy_backs if r <= upto]
+    return lives_state(
+        _entrants(t), lives_rules(s), decided, backs, withdrawn(t), before_round=upto
+    )
+
+
+def lives_left(t: Tournament) -> dict[int, int] | None:
+    """Lives format: lives left per player now, as the next draw counts them (0: out);
+    None in other formats."""
+    if t.settings is None or t.settings.format != "lives":
+        return None
+    if not t.rounds:
+        start = int(lives_rules(t.settings).lives)
+        return {pid: start for pid in t.players}
+    state = lives_now(t, t.current_round + 1)
+    return {int(p): max(0, left) for p, left in state.lives.items()}
+
+
+def lives_places(t: Tournament) -> dict[int, int]:
+    """Lives format places, best first (0): before the final, the players with lives left,
+    then the players out, the later out the better; from the final on, the finalists by
+    the final's table (points in the final; level finalists share a place), then
+    everybody else, the later out the better."""
+    if t.settings is None or t.settings.format != "lives" or not t.rounds:
+        return {}
+    final = final_start(t)
+    if final is None:
+        state = lives_now(t, t.current_round + 1)
+        front: tuple[tuple[str, ...], ...] = (state.alive,) if state.alive else ()
+        before = t.current_round + 1
+    else:
+        before, finalists = final
+        games = [g for g in lives_games(t) if g.round_no >= before]
+        byes = [fm.Bye(r.number, str(p)) for r in t.rounds[before - 1 :] for p in r.byes]
+        front = final_places(finalists, games, byes)
+    places = {int(p): n for n, tier in enumerate(front) for p in tier}
+    out_round: dict[int, int] = {}
+    for pid_text in _entrants(t):
+        pid = int(pid_text)
+        if pid not in places:
+            rounds = [t.matches[mid].round for mid in t.player_matches.get(pid, [])]
+            out_round[pid] = max((r for r in rounds if r < before), default=0)
+    last = max(out_round.values(), default=0)
+    places.update({pid: len(front) + last - r for pid, r in out_round.items()})
+    return places
+
+
+def buy_back_closed(t: Tournament) -> str | None:
+    """Why nobody may buy back a life now (None: those out of lives may, within their own
+    limit); the rule ids are the caller's (T-lives)."""
+    s = t.settings
+    assert s is not None
+    if s.format != "lives" or not int(s.options.get("buy_backs", 0)):
+        return "this tournament has no buy-back of lives"
+    final = final_start(t)
+    if final is not None:
+        if final_over(t):
+            return "the tournament is finished: the final has been played"
+        names = ", ".join(t.label(int(p)) for p in final[1])
+        return (
+            f"the final has begun (round {final[0]}): its players are fixed ({names}), "
+            "nobody buys back into it"
+        )
+    until = int(s.options.get("buy_back_until", 0))
+    if until and t.current_round + 1 > until:
+        return f"buy-back closed: the last was before round {until} (buy_back_until={until})"
+    if not t.round_complete():
+        return f"a life is bought back between rounds: round {t.current_round} is being played"
+    alive = lives_now(t, t.current_round + 1).alive if t.rounds else ()
+    if t.rounds and len(alive) < 2:
+        left = ", ".join(t.label(int(p)) for p in alive) or "nobody"
+        return f"the tournament is finished: {left} left"
+    return None
