@@ -315,6 +315,66 @@ def players_buy_life(player_id: int | None, tournament_id: str | None, actor: st
     click.echo(f"{t.label(player_id)} bought back a life")
 
 
+@players.command("show")
+@click.argument("player_id", type=WHOLE)
+@tournament_option
+@cli_errors
+def players_show(player_id: int, tournament_id: str | None) -> None:
+    """One player's evening: details, then every round (table, opponent, who dealt first,
+    the result with Bummerl and game points), then the line in the standings."""
+    from tournament.domain.history import player_rounds
+    from tournament.domain.pairing import lives_left, places
+    from tournament.domain.registration import player
+    from tournament.domain.standings import standings
+
+    t = get_service().state(tournament_id_of(tournament_id))
+    p = player(t, player_id)
+    details = [x for x in (p.club, p.category and f"category {p.category}") if x]
+    if p.rating is not None:
+        details.append(f"rating {p.rating}")
+    if p.seed is not None:
+        details.append(f"seed {p.seed}")
+    status = "withdrawn" if not p.active else "checked in" if p.checked_in else ""
+    click.echo(f"{t.label(player_id)}" + "".join(f", {x}" for x in [*details, status] if x))
+    for line in player_rounds(t, player_id):
+        m = line.match
+        if m is None:
+            what = {"bye": "bye", "missed": "missed (late entry)", "none": "no game"}[line.kind]
+            click.echo(f"  round {line.round:>2}  {what}")
+            continue
+        dealt = "" if m.first_dealer is None else (
+            ", dealt first" if m.first_dealer == line.seat else ""
+        )  # fmt: skip
+        table = f"table {m.table}" if m.table else "walkover"
+        click.echo(
+            f"  round {line.round:>2}  {table}, {m.match_id}: v {m.labels[1 - line.seat]}"
+            f"{dealt}: {_result_for(line)}"
+        )
+    rows = standings(t, places=places(t), lives=lives_left(t))
+    row = next((r for r in rows if r.player_id == player_id), None)
+    if row is not None and t.rounds:
+        click.echo(
+            f"  standings: rank {row.rank} of {len(rows)}, {row.points} pts, "
+            f"W-L {row.wins + row.forfeit_wins}-{row.losses}, Bummerl "
+            f"{row.bummerl_won}:{row.bummerl_lost}, game points {row.gp_won}:{row.gp_lost}"
+        )
+
+
+def _result_for(line: Any) -> str:
+    """A match's result as its player reads it: ``won 2:1 Bummerl, game points 14:9``."""
+    m, seat = line.match, line.seat
+    s = m.summary
+    own = f"{s.bummerl[seat]}:{s.bummerl[1 - seat]} Bummerl"
+    points = f", game points {s.game_points[seat]}:{s.game_points[1 - seat]}"
+    outcome = line.outcome
+    if outcome in ("won", "lost"):
+        how = " by forfeit" if s.forfeit else points
+        return f"{outcome} {own}{how}"
+    if outcome == "open":
+        return f"open, {own}{points}"
+    return "both absent, a loss for each" if outcome == "both absent" else "dropped (withdrawal)"
+
+
 @players.command("list")
 @tournament_option
 @cli_errors

@@ -141,11 +141,45 @@ def round_cancel(why: str, by: str | None, tournament_id: str | None, actor: str
 
 @round_.command("show")
 @click.argument("number", type=WHOLE, required=False)
+@click.option(
+    "--by-name",
+    is_flag=True,
+    help="every player in alphabetical order with their table: the list for the wall",
+)
 @tournament_option
 @cli_errors
-def round_show(number: int | None, tournament_id: str | None) -> None:
+def round_show(number: int | None, by_name: bool, tournament_id: str | None) -> None:
     """Print a round's pairings, tables and results (default: the current round)."""
-    _print_round(get_service().state(tournament_id_of(tournament_id)), number)
+    t = get_service().state(tournament_id_of(tournament_id))
+    if by_name:
+        _print_by_name(t, number)
+        return
+    _print_round(t, number)
+
+
+def _print_by_name(t: Tournament, number: int | None) -> None:
+    """ "Find your table": every player of the round by name, with table, match and
+    opponent (or the bye), so a room of 40 finds its seats at a glance."""
+    if not t.current_round:
+        raise click.ClickException("round: no round has been drawn yet (T-round)")
+    number = number or t.current_round
+    if not 1 <= number <= t.current_round:
+        raise click.ClickException(
+            f"round: rounds 1 to {t.current_round} are drawn, not round {number} (T-round)"
+        )
+    r = t.rounds[number - 1]
+    seats: list[tuple[str, str]] = []
+    for mid in r.matches:
+        m = t.matches[mid]
+        for seat in (0, 1):
+            where = f"table {m.table:>3}  {mid}" if m.table else f"walkover   {mid}"
+            seats.append((m.labels[seat], f"{where}  v {m.labels[1 - seat]}"))
+    seats += [(t.label(pid), "bye") for pid in r.byes]
+    seats.sort(key=lambda x: x[0].casefold())
+    wide = max((width(name) for name, _ in seats), default=10)
+    click.echo(f"Round {r.number}: find your table")
+    for name, where in seats:
+        click.echo(f"  {ljust(name, wide)}  {where}")
 
 
 #: The printout aims to fit this many columns (an 80-100 column window, A4 portrait).

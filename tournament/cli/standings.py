@@ -35,6 +35,11 @@ from tournament.domain.state import Tournament
 @click.option("--csv", "as_csv", is_flag=True, help="CSV (docs/csv-formats.md)")
 @click.option("--excel", is_flag=True, help="with --csv: for Excel (BOM, ';', decimal comma)")
 @click.option("--json", "as_json", is_flag=True, help="JSON")
+@click.option(
+    "--crosstable",
+    is_flag=True,
+    help="the progress table: per round each player's opponent and result (12+, 12-, bye)",
+)
 @click.option("--as-of", type=WHOLE, help="as after event N (see `tournament log`)")
 @click.option(
     "--round",
@@ -57,6 +62,7 @@ def standings(
     as_csv: bool,
     excel: bool,
     as_json: bool,
+    crosstable: bool,
     as_of: int | None,
     round_: int | None,
     category: str | None,
@@ -73,6 +79,8 @@ def standings(
         raise click.ClickException("round: give --round or --as-of, not both")
     if as_csv and as_json:
         raise click.ClickException("csv: give --csv or --json, not both")
+    if crosstable and (as_csv or as_json):
+        raise click.ClickException("crosstable: it is a printout; --csv and --json have the data")
     tid = tournament_id_of(tournament_id)
     note = ""
     if round_ is not None:
@@ -99,6 +107,9 @@ def standings(
     _print_heading(t, group, category, output, note)
     if not t.rounds:
         _print_start_list(t, rows, output)
+        return
+    if crosstable:
+        _print_crosstable(t, rows, output)
         return
     _print_table(t, rows, output)
     _print_tiebreak_order(t, output)
@@ -449,3 +460,25 @@ def _no_bracket(t: Tournament) -> str:
             "complete; until then see `tournament standings`"
         )
     return "a knockout draw needs at least 2 players (registered, checked in, not withdrawn)"
+
+
+def _print_crosstable(t: Tournament, rows: Sequence[Any], output: Any) -> None:
+    """The progress table (Fortschrittstabelle): per player in standings order, each round's
+    opponent and result, then the match points. Names are shortened to keep 100 columns."""
+    from tournament.domain.history import LEGEND, cell, player_rounds
+
+    cells = {r.player_id: [cell(line) for line in player_rounds(t, r.player_id)] for r in rows}
+    wide = max([3, *(len(c) for line in cells.values() for c in line)])
+    rounds = len(t.rounds)
+    room = 100 - 4 - 2 - rounds * (wide + 2) - 5
+    labels = [f"{r.name} ({r.player_id})" for r in rows]
+    names = max(12, min(max(map(width, labels), default=6), room))
+    heads = "".join(f"  {'R' + str(n):>{wide}}" for n in range(1, rounds + 1))
+    click.echo(f"{'#':>3}  {ljust('player', names)}{heads}  {'pts':>3}", file=output)
+    for r, label in zip(rows, labels, strict=True):
+        if width(label) > names:
+            tail = f" ({r.player_id})"
+            label = abbreviate(r.name, max(4, names - len(tail))) + tail
+        line = "".join(f"  {c:>{wide}}" for c in cells[r.player_id])
+        click.echo(f"{r.rank:>3}  {ljust(label, names)}{line}  {r.points:>3}", file=output)
+    click.echo(LEGEND, file=output)

@@ -1,0 +1,99 @@
+"""Each player's evening round by round: for ``players show``, the crosstable and the
+"find your table" list.
+
+A player's round is a match (against whom, at which table, who dealt first, the result),
+a bye, a round missed by a late entry, or no game at all (not drawn: absent, withdrawn,
+or nothing left to play in a round robin group).
+
+    >>> from tournament.domain.testing import played
+    >>> t = played(players=4, rounds=2, seed=3)
+    >>> [line.kind for line in player_rounds(t, 1)]
+    ['match', 'match']
+    >>> cell(player_rounds(t, 1)[0]) in ("3+", "3-", "2+", "2-", "4+", "4-")
+    True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Literal
+
+from tournament.domain.matchstate import MatchState
+from tournament.domain.state import Tournament
+
+Kind = Literal["match", "bye", "missed", "none"]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class RoundLine:
+    """One round of one player."""
+
+    round: int
+    kind: Kind
+    match: MatchState | None = None  # kind "match"
+    seat: int = 0  # the player's seat in ``match``
+
+    @property
+    def opponent(self) -> int | None:
+        return None if self.match is None else self.match.players[1 - self.seat]
+
+    @property
+    def outcome(self) -> str:
+        """``won``, ``lost``, ``open``, ``dropped`` or ``both absent`` (a match), else the kind."""
+        m = self.match
+        if m is None:
+            return self.kind
+        s = m.summary
+        if s.dropped:
+            return "dropped"
+        if not s.decided:
+            return "open"
+        if s.winner is None:
+            return "both absent"
+        return "won" if s.winner == self.seat else "lost"
+
+
+def player_rounds(t: Tournament, player_id: int) -> list[RoundLine]:
+    """The player's rounds 1 to the current one, in order (a cancelled round is not one)."""
+    p = t.players[player_id]
+    by_round: dict[int, MatchState] = {}
+    for mid in t.player_matches.get(player_id, []):
+        m = t.matches[mid]
+        by_round.setdefault(m.round, m)  # a bracket round holds one match per player
+    out = []
+    for r in t.rounds:
+        found = by_round.get(r.number)
+        if found is not None:
+            out.append(RoundLine(r.number, "match", found, found.seat_of(player_id)))
+        elif player_id in r.byes:
+            out.append(RoundLine(r.number, "bye"))
+        elif p.late and r.number <= p.missed:
+            out.append(RoundLine(r.number, "missed"))
+        else:
+            out.append(RoundLine(r.number, "none"))
+    return out
+
+
+def cell(line: RoundLine) -> str:
+    """A crosstable cell, as club crosstables write them: the opponent's start number and
+    ``+`` (won) or ``-`` (lost), ``k`` when not played (kampflos: a forfeit or walkover),
+    ``?`` while open; ``bye``; ``x`` dropped; ``..`` a round missed or without a game."""
+    if line.kind == "bye":
+        return "bye"
+    if line.kind != "match" or line.match is None:
+        return ".."
+    outcome = line.outcome
+    opponent = str(line.opponent)
+    if outcome == "dropped":
+        return f"{opponent}x"
+    if outcome == "open":
+        return f"{opponent}?"
+    sign = "+" if outcome == "won" else "-"
+    return f"{opponent}{sign}{'k' if line.match.summary.forfeit else ''}"
+
+
+#: The crosstable's legend, printed under it (two lines of at most 100 columns).
+LEGEND = (
+    "12+ won against player 12, 12- lost, k not played (forfeit, walkover), 12? open,\n"
+    "12x dropped (withdrawal), bye: a bye, ..: no game (a missed round, absent, nothing to play)"
+)
