@@ -19,7 +19,7 @@ from tournament.formats import (
     recommended_rounds,
     swiss_round,
 )
-from tournament.formats.model import bye_counts, meetings
+from tournament.formats.model import bye_counts, first_deal_balance, meetings
 
 from .sim import check_round, players, record, repeat_free_round_exists
 
@@ -179,7 +179,7 @@ def test_bye_goes_to_the_lowest_ranked_player_without_a_bye() -> None:
     assert swiss_round(2, table, walkover, byes=[Bye(1, "e")]).byes == ("c",)
 
 
-def test_the_player_who_dealt_first_less_often_deals_first() -> None:
+def test_rule_7_the_player_with_the_lower_dealing_balance_deals_first() -> None:
     games = [Game(1, "a", "c", "a", "a"), Game(1, "b", "d", "d", "b")]
     rp = swiss_round(
         2, [Standing("a", 1), Standing("b", 1), Standing("c", 0), Standing("d", 0)], games
@@ -187,6 +187,22 @@ def test_the_player_who_dealt_first_less_often_deals_first() -> None:
     dealer = {frozenset(p.players): p.first_dealer for p in rp.pairings}
     assert dealer[frozenset(("a", "b"))] == "b"
     assert dealer[frozenset(("c", "d"))] == "c"
+
+
+def test_the_dealing_history_leaves_out_games_not_decided_at_the_table() -> None:
+    # A no-show, a double no-show, a walkover after a withdrawal (all forfeits) and a game
+    # dropped after a withdrawal count for neither player, whatever was dealt before.
+    history = [
+        Game(1, "a", "b", "a", "a"),  # counts: a +1, b -1
+        Game(2, "a", "c", "a", "c", forfeit=True),  # a no-show
+        Game(3, "a", "d", "a", None, forfeit=True),  # both absent
+        Game(4, "a", "e", "a", "a", forfeit=True),  # e withdrew: a walkover
+        Game(5, "a", "f", "a", dropped=True),  # f withdrew, the game was dropped
+    ]
+    balance, latest = first_deal_balance(history)
+    assert (balance["a"], balance["b"], balance["c"], balance["f"]) == (1, -1, 0, 0)
+    assert latest == {"a": "a", "b": "a"}
+    assert meetings(history) == {frozenset("ab")}
 
 
 @pytest.mark.parametrize("n", [10, 64])

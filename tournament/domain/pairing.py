@@ -79,12 +79,16 @@ def withdrawn(t: Tournament) -> set[str]:
 
 
 def games(t: Tournament) -> list[fm.Game]:
+    """Every match drawn so far as the formats see it. A forfeit (no-show, walkover, double
+    no-show) or a match dropped after a withdrawal is marked so, from its summary alone:
+    the formats then leave it out of the meetings and of the dealing history."""
     out = []
     for m in t.matches.values():
         a, b = m.players
         fd = None if m.first_dealer is None else str(m.players[m.first_dealer])
         winner = None if m.winner is None else str(m.winner)
-        out.append(fm.Game(m.round, str(a), str(b), fd, winner, m.summary.forfeit))
+        s = m.summary
+        out.append(fm.Game(m.round, str(a), str(b), fd, winner, s.forfeit, s.dropped))
     return out
 
 

@@ -13,8 +13,9 @@ version with an example is docs/formats.md, "Swiss":
    twice more often than not are kept apart where possible, so nobody's balance reaches 3;
 6. inside a score group the top half plays the bottom half (1 v 5, 2 v 6, ... in a group
    of 8), the Dutch pattern; a floater meets the top of the group below;
-7. first dealer: the player who has dealt first less often (relative to games played); on
-   a tie, the one who did not deal first in their latest game; then a seeded draw.
+7. first dealer: the player with the lower dealing balance (games dealt first minus games
+   dealt second, counting only games decided at the table: `model.first_deal_balance`);
+   on a tie, the one who did not deal first in their latest game; then a seeded draw.
 
 >>> st = [Standing(p, 0.0) for p in ("p1", "p2", "p3", "p4", "p5")]
 >>> r = swiss_round(1, st, seed=1)
@@ -102,7 +103,7 @@ def swiss_round(
     rank = field.rank
 
     def dealer(a: str, b: str) -> str:
-        if balance[a] != balance[b]:  # the one who dealt first less often deals first
+        if balance[a] != balance[b]:  # the lower dealing balance deals first
             return a if balance[a] < balance[b] else b
         a_last, b_last = latest.get(a) == a, latest.get(b) == b
         if a_last != b_last:
