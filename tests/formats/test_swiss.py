@@ -163,6 +163,16 @@ def test_leaders_who_all_met_each_other_float_as_they_must() -> None:
     assert not pairs_of(rp) & {frozenset("gi"), frozenset("gs"), frozenset("is")}
 
 
+def test_a_floater_from_above_is_paired_before_a_player_of_the_group_floats() -> None:
+    # Rule 4. L (alone on 3) may only play d; a may play only d among the 2-pointers.
+    # Floating L on would let the 2-pointers pair among themselves, but a floater received
+    # comes first: L v d, and a (who then has nobody left) floats.
+    score = {"L": 3, "a": 2, "b": 2, "c": 2, "d": 2, "x": 1, "y": 1, "z": 1}
+    history = [Game(1, u, v) for u, v in ("La", "Lb", "Lc", "ab", "ac")]  # dealers unknown
+    rp = swiss_round(4, [Standing(p, s) for p, s in score.items()], history)
+    assert pairs_of(rp) == {frozenset("Ld"), frozenset("bc"), frozenset("ax"), frozenset("yz")}
+
+
 def test_a_repeat_is_avoided_by_the_next_best_opponent() -> None:
     field = players(8)
     met = [Game(1, "p001", "p005", "p001", "p001")]

@@ -205,12 +205,14 @@ class _Field:
         total += sum(self.who_at[k] * len(self.members[k]) for k in range(gu + 1, gv))
         return total
 
-    def keep_out(self, floaters: Collection[str]) -> Callable[[str], int]:
-        """For a group's pool: how bad it is to leave p unpaired (to float on)."""
+    def keep_out(self, k: int, floaters: Collection[str]) -> Callable[[str], int]:
+        """For the pool of group k: how bad it is to leave p unpaired (to float on), in the
+        units of `who_at[k]`: a floater received is worse than any player of group k (the
+        size of group k, not of the group it came from, as in `cost`)."""
+        size = len(self.members[k])
 
         def penalty(p: str) -> int:
-            size = len(self.members[self.group[p]])
-            return size + 1 if p in floaters else size - 1 - self.depth(p)
+            return size if p in floaters else size - 1 - self.depth(p)
 
         return penalty
 
@@ -244,12 +246,14 @@ def _pair(field: _Field, problem: _matching.Problem) -> tuple[list[tuple[str, st
     bye = problem.bye_preference[0] if len(problem.players) % 2 else None
     carry: list[str] = []
     pairs: list[tuple[str, str]] = []
-    for members in field.members:
+    for k, members in enumerate(field.members):
         residents = [p for p in members if p != bye]
         order, spare = _pool_order(carry, residents)
         games = _matching.repair(order, problem)
         if games is None:
-            games, spare = _matching.best_partial(carry + residents, problem, field.keep_out(carry))
+            games, spare = _matching.best_partial(
+                carry + residents, problem, field.keep_out(k, carry)
+            )
         pairs += games
         carry = sorted(spare, key=field.rank.__getitem__)
     if not carry:
