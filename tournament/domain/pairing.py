@@ -132,7 +132,15 @@ def _swiss(t: Tournament, s: Settings, number: int, seed: int, fixed: Mapping[st
             if r.player_id in wanted
         ]
     pairing = swiss_round(
-        number, table, games(t), byes(t), seed=seed, withdrawn=withdrawn(t), fixed_tables=fixed
+        number,
+        table,
+        games(t),
+        byes(t),
+        seed=seed,
+        withdrawn=withdrawn(t),
+        fixed_tables=fixed,
+        # Only a draw whose first dealers are played can keep dealing balanced.
+        balance_dealing=s.first_dealer == "balanced",
     )
     return Draw(
         pairing, f"Swiss round {number} of {total}", {"rounds": total} if number == 1 else {}
