@@ -141,10 +141,13 @@ def worst_cases(players: int, runs: int) -> dict[str, float]:
 def domain_rounds(players: int) -> list[float]:
     """`start_round` per round through the domain, first dealer balanced."""
     from tournament.domain import commands as c
-    from tournament.domain.testing import Builder, random_match, registered
+    from tournament.domain.testing import Builder, random_match
 
     rounds = recommended_rounds(players) + 2
-    b = Builder(registered(players, seed=1, best_of=3, options={"rounds": rounds}))
+    config = {"name": "Bench", "format": "swiss", "best_of": 3, "seed": 1}
+    b = Builder(c.create_tournament("bench", {**config, "options": {"rounds": rounds}}))
+    for i in range(players):  # ratings stay in 0..4000 for any field size
+        b.add(c.register_player(b.state, f"Player {i + 1}", rating=3999 - i * 4000 // players))
     rng = random.Random(1)
     times = []
     for _ in range(rounds):
