@@ -97,3 +97,14 @@ def test_rule_3_in_a_large_field_the_bye_moves_up_only_as_far_as_it_must() -> No
     check_round(rp, field)
     assert not {frozenset(p.players) for p in rp.pairings} & meetings(history)
     assert rp.byes == ("p200",)
+
+
+def test_rule_1_a_large_group_pairs_a_player_whose_only_opponent_is_far_below_him() -> None:
+    # One score group of 200: its best player has met all of it but its lowest player, far
+    # beyond any repair window; augmenting paths inside the group pair the two.
+    table = [Standing(p, 3) for p in FIELD]
+    history = [Game(1, FIELD[0], p) for p in FIELD[1:-1]]
+    rp = swiss_round(5, table, history)
+    check_round(rp, FIELD)
+    assert frozenset((FIELD[0], FIELD[-1])) in {frozenset(p.players) for p in rp.pairings}
+    assert not {frozenset(p.players) for p in rp.pairings} & meetings(history)
