@@ -135,7 +135,7 @@ def test_the_two_leaders_meet_and_the_lowest_leader_floats_past_a_repeat() -> No
 
 
 def test_the_top_group_stays_complete_before_the_in_group_order() -> None:
-    # Rule 4 over rule 7: 1 v 3 and 2 v 4 are repeats, so 1 v 4 and 2 v 3; nobody floats.
+    # Rule 4 over rule 6: 1 v 3 and 2 v 4 are repeats, so 1 v 4 and 2 v 3; nobody floats.
     score = {"a": 2, "b": 2, "c": 2, "d": 2, "e": 1, "f": 1}
     rp = swiss_round(3, [Standing(p, s) for p, s in score.items()], met("ac", "bd"))
     assert pairs_of(rp) == {frozenset("ad"), frozenset("bc"), frozenset("ef")}
@@ -196,8 +196,8 @@ def dealt(**balance: int) -> list[Game]:
     return out
 
 
-# Rule 8, who deals first.
-def test_rule_8_the_player_with_the_lower_dealing_balance_deals_first() -> None:
+# Rule 7, who deals first.
+def test_rule_7_the_player_with_the_lower_dealing_balance_deals_first() -> None:
     games = [Game(1, "a", "c", "a", "a"), Game(1, "b", "d", "d", "b")]
     rp = swiss_round(
         2, [Standing("a", 1), Standing("b", 1), Standing("c", 0), Standing("d", 0)], games
@@ -207,7 +207,7 @@ def test_rule_8_the_player_with_the_lower_dealing_balance_deals_first() -> None:
     assert dealer[frozenset(("c", "d"))] == "c"
 
 
-def test_rule_8_on_equal_balances_who_did_not_deal_first_last_time_deals_first() -> None:
+def test_rule_7_on_equal_balances_who_did_not_deal_first_last_time_deals_first() -> None:
     # a: first then second (0, latest second); b: second then first (0, latest first).
     games = [
         Game(1, "a", "x", "a", "a"),
@@ -219,7 +219,7 @@ def test_rule_8_on_equal_balances_who_did_not_deal_first_last_time_deals_first()
     assert rp.pairings[0].first_dealer == "a"
 
 
-def test_rule_8_a_tie_in_everything_is_drawn_from_the_seed() -> None:
+def test_rule_7_a_tie_in_everything_is_drawn_from_the_seed() -> None:
     dealers = {
         swiss_round(1, table({"a": 0, "b": 0}), seed=s).pairings[0].first_dealer for s in range(20)
     }
@@ -265,7 +265,7 @@ def test_rule_2_holds_when_every_ideal_game_of_a_large_field_is_a_clash() -> Non
     assert all((p.player_a in high) != (p.player_b in high) for p in rp.pairings)
 
 
-# Rule 6, the dealing preference, below rules 4 and 5.
+# Rule 6, the dealing preference: below rules 4 and 5, above the in-group order.
 def test_rule_6_players_who_both_dealt_first_more_often_are_paired_apart_in_their_group() -> None:
     # The ideal a v c and b v d would take a or c to +2 and b or d to -2.
     rp = swiss_round(2, table({"a": 1, "b": 1, "c": 1, "d": 1}), dealt(a=1, b=-1, c=1, d=-1))

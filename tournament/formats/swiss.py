@@ -15,15 +15,16 @@ decided at the table (`model.first_deal_balance`).
 4. score groups are paired top-down, each as completely as possible (with the floaters it
    received) before the next one is looked at;
 5. a group's floater is its lowest-ranked player that the rules above allow;
-6. dealing preference: as few games as possible between two players whose balances are
-   both positive (or both negative), so that balances stay within ±1;
-7. inside a score group the top half plays the bottom half (1 v 5, 2 v 6, ... in a group
-   of 8), the Dutch pattern; a floater meets the top of the group below;
-8. first dealer: the player with the lower balance; on a tie, the one who did not deal
+6. inside a score group, first the dealing preference: as few games as possible between
+   two players whose balances are both positive (or both negative), so that balances stay
+   within ±1; then the top half plays the bottom half (1 v 5, 2 v 6, ... in a group of 8),
+   the Dutch pattern, and a floater meets the top of the group below;
+7. first dealer: the player with the lower balance; on a tie, the one who did not deal
    first in their latest game; then a seeded draw.
 
-Rules 2 and 6 apply only where the pairing decides the first dealer (`balance_dealing`:
-the tournament's first-dealer rule is `balanced`); otherwise dealing is left alone.
+Rule 2 and the dealing preference apply only where the pairing decides the first dealer
+(`balance_dealing`: the tournament's first-dealer rule is `balanced`); otherwise dealing
+is left alone.
 
 >>> st = [Standing(p, 0.0) for p in ("p1", "p2", "p3", "p4", "p5")]
 >>> r = swiss_round(1, st, seed=1)
@@ -137,12 +138,12 @@ def swiss_round(
 class _Field:
     """The players of a round in score groups, and what a game between two of them costs.
 
-    The cost of a game is a single int that encodes rules 4-7 as strict tiers (a
+    The cost of a game is a single int that encodes rules 4-6 as strict tiers (a
     mixed-radix number, most important tier in the highest digit), so that summed over a
     round no amount of a lower tier ever outweighs one unit of a higher tier. From the
     top: for each score group k, best group first, the games that cross below group k
     (a float out of k), then who floats out of k (the higher in k, the worse); then the
-    dealing preference (rule 6); then the in-group order (rule 7). Rules 1 and 2 are not
+    dealing preference, then the in-group order (both rule 6). Rules 1 and 2 are not
     costs: they forbid a game (`_matching.Problem.allowed`).
     """
 
@@ -202,7 +203,8 @@ class _Field:
         return high >= 2 or low >= 2
 
     def soft(self, u: str, v: str) -> bool:
-        """Rule 6: both dealt first more often (or both second): one moves away from 0."""
+        """Rule 6, the dealing preference: both dealt first more often (or both second): one
+        moves away from 0."""
         bu, bv = self.balance.get(u, 0), self.balance.get(v, 0)
         return (bu >= 1 and bv >= 1) or (bu <= -1 and bv <= -1)
 
