@@ -19,7 +19,7 @@ from tournament.formats import (
     recommended_rounds,
     swiss_round,
 )
-from tournament.formats.model import bye_counts, meetings
+from tournament.formats.model import bye_counts, first_deal_balance, meetings
 
 from .sim import check_round, players, record, repeat_free_round_exists
 
@@ -37,7 +37,7 @@ def run(
     check_top: bool = False,
 ) -> None:
     """Play `rounds` rounds with random results, checking every round's pairing (with
-    `check_top`, also rules (b) and (c) for the top score group, by brute force)."""
+    `check_top`, also rules 4 and 5 for the top score group, by brute force)."""
     rng = random.Random(seed)
     field = players(n)
     score = dict.fromkeys(field, 0.0)
@@ -60,20 +60,21 @@ def run(
             fewest = min(had[p] for p in active)
             eligible = [p for p in active if had[p] == fewest]
             assert not repeat_free_round_exists(active, met, eligible), (r, repeats)
+        apart = met | clashes(games, active)  # rules 1 and 2
         if rp.byes:
             had = bye_counts(byes)
             ranked = [s.player_id for s in table if s.player_id in active]
             fewest = min(had[p] for p in active)
             if not repeats:
                 # The bye goes to the lowest-ranked player with the fewest byes, unless
-                # that would force a repeat.
+                # that would force a repeat or a dealing clash.
                 lowest = [p for p in ranked if had[p] == fewest][-1]
                 assert rp.byes == (lowest,) or not repeat_free_round_exists(
-                    [p for p in active if p != lowest], met, ()
+                    [p for p in active if p != lowest], apart, ()
                 )
             assert had[rp.byes[0]] == fewest or repeats
         if check_top:
-            check_top_group(rp, table, met)
+            check_top_group(rp, table, apart)
         for p, pts in record(rp, rng, games, byes).items():
             score[p] += pts
 
@@ -121,7 +122,7 @@ def met(*pairs: str) -> list[Game]:
     return [Game(1, a, b, a, a) for a, b in pairs]
 
 
-# Priority (b) then (c): the reviewer's round 5. Three players on 4-0; the lowest of them
+# Rule 4 then rule 5: the reviewer's round 5. Three players on 4-0; the lowest of them
 # has already met the top of the 3-point group. The two leaders must still meet, and the
 # lowest leader floats (to the best 3-pointer he has not met), not the second leader.
 LEADERS = {"g": 4, "i": 4, "s": 4, "a": 3, "b": 3, "c": 3, "d": 3, "e": 3}
@@ -134,21 +135,21 @@ def test_the_two_leaders_meet_and_the_lowest_leader_floats_past_a_repeat() -> No
 
 
 def test_the_top_group_stays_complete_before_the_in_group_order() -> None:
-    # (b) over (d): 1 v 3 and 2 v 4 are repeats, so 1 v 4 and 2 v 3; nobody floats.
+    # Rule 4 over rule 6: 1 v 3 and 2 v 4 are repeats, so 1 v 4 and 2 v 3; nobody floats.
     score = {"a": 2, "b": 2, "c": 2, "d": 2, "e": 1, "f": 1}
     rp = swiss_round(3, [Standing(p, s) for p, s in score.items()], met("ac", "bd"))
     assert pairs_of(rp) == {frozenset("ad"), frozenset("bc"), frozenset("ef")}
 
 
 def test_the_floater_is_the_lowest_player_who_leaves_no_repeat_in_his_group() -> None:
-    # (c): a has met b, so a v c and b floats; c, the lowest, floating would force a v b.
+    # Rule 5: a has met b, so a v c and b floats; c, the lowest, floating would force a v b.
     score = {"a": 2, "b": 2, "c": 2, "d": 1, "e": 1, "f": 1}
     rp = swiss_round(3, [Standing(p, s) for p, s in score.items()], met("ab"))
     assert pairs_of(rp) == {frozenset("ac"), frozenset("bd"), frozenset("ef")}
 
 
 def test_a_leader_who_met_the_whole_group_below_floats_on_and_nobody_repeats() -> None:
-    # (a) over everything: s met every 3-pointer, so he floats two groups down.
+    # Rule 1 over everything: s met every 3-pointer, so he floats two groups down.
     score = {**LEADERS, "x": 2, "y": 2}
     rp = swiss_round(
         5, [Standing(p, s) for p, s in score.items()], met(*("s" + p for p in "abcde"))
@@ -179,7 +180,24 @@ def test_bye_goes_to_the_lowest_ranked_player_without_a_bye() -> None:
     assert swiss_round(2, table, walkover, byes=[Bye(1, "e")]).byes == ("c",)
 
 
-def test_the_player_who_dealt_first_less_often_deals_first() -> None:
+def table(score: dict[str, float]) -> list[Standing]:
+    """The standings in the order given."""
+    return [Standing(p, s) for p, s in score.items()]
+
+
+def dealt(**balance: int) -> list[Game]:
+    """Round-1 games against players outside the field that give each player the dealing
+    balance wanted (+2: dealt first twice; -1: dealt second once)."""
+    out = []
+    for p, b in balance.items():
+        for i in range(abs(b)):
+            other = f"{p}-opponent-{i}"
+            out.append(Game(1, p, other, p if b > 0 else other, p))
+    return out
+
+
+# Rule 7, who deals first.
+def test_rule_7_the_player_with_the_lower_dealing_balance_deals_first() -> None:
     games = [Game(1, "a", "c", "a", "a"), Game(1, "b", "d", "d", "b")]
     rp = swiss_round(
         2, [Standing("a", 1), Standing("b", 1), Standing("c", 0), Standing("d", 0)], games
@@ -187,6 +205,120 @@ def test_the_player_who_dealt_first_less_often_deals_first() -> None:
     dealer = {frozenset(p.players): p.first_dealer for p in rp.pairings}
     assert dealer[frozenset(("a", "b"))] == "b"
     assert dealer[frozenset(("c", "d"))] == "c"
+
+
+def test_rule_7_on_equal_balances_who_did_not_deal_first_last_time_deals_first() -> None:
+    # a: first then second (0, latest second); b: second then first (0, latest first).
+    games = [
+        Game(1, "a", "x", "a", "a"),
+        Game(2, "a", "y", "y", "a"),
+        Game(1, "b", "z", "z", "b"),
+        Game(2, "b", "w", "b", "b"),
+    ]
+    rp = swiss_round(3, table({"a": 2, "b": 2}), games)
+    assert rp.pairings[0].first_dealer == "a"
+
+
+def test_rule_7_a_tie_in_everything_is_drawn_from_the_seed() -> None:
+    dealers = {
+        swiss_round(1, table({"a": 0, "b": 0}), seed=s).pairings[0].first_dealer for s in range(20)
+    }
+    assert dealers == {"a", "b"}
+    assert swiss_round(1, table({"a": 0, "b": 0}), seed=7) == swiss_round(
+        1, table({"a": 0, "b": 0}), seed=7
+    )
+
+
+# Rule 2, the dealing limit: nobody goes beyond +-2.
+def test_rule_2_two_players_on_plus_two_never_meet_even_if_their_group_stays_incomplete() -> None:
+    rp = swiss_round(5, table({"a": 3, "b": 3, "c": 2, "d": 2}), dealt(a=2, b=2))
+    assert pairs_of(rp) == {frozenset("ac"), frozenset("bd")}
+
+
+def test_rule_2_two_players_on_minus_two_never_meet_either() -> None:
+    rp = swiss_round(5, table({"a": 3, "b": 3, "c": 2, "d": 2}), dealt(a=-2, b=-2))
+    assert pairs_of(rp) == {frozenset("ac"), frozenset("bd")}
+
+
+def test_rule_1_a_repeat_is_worse_than_a_dealing_clash() -> None:
+    # c and d have met both leaders: the only round without a repeat has a v b.
+    history = dealt(a=2, b=2) + met("ac", "ad", "bc", "bd")
+    rp = swiss_round(5, table({"a": 3, "b": 3, "c": 2, "d": 2}), history)
+    assert pairs_of(rp) == {frozenset("ab"), frozenset("cd")}
+
+
+def test_rule_2_the_bye_moves_up_when_the_lowest_players_bye_would_force_a_clash() -> None:
+    # With the bye for c (the lowest), a and b (both +2) would have to meet.
+    rp = swiss_round(3, table({"a": 1, "b": 1, "c": 1}), dealt(a=2, b=2))
+    assert rp.byes == ("b",)
+    assert pairs_of(rp) == {frozenset("ac")}
+
+
+def test_rule_2_holds_when_every_ideal_game_of_a_large_field_is_a_clash() -> None:
+    # 300 players on one score, alternately on +2 and -2: the ideal 1 v 151, 2 v 152, ...
+    # always pairs two on the same side, and yet everybody meets one of the other side.
+    field = players(300)
+    high, low = field[0::2], field[1::2]
+    history = dealt(**dict.fromkeys(high, 2)) + dealt(**dict.fromkeys(low, -2))
+    rp = swiss_round(5, [Standing(p, 0) for p in field], history)
+    check_round(rp, field)
+    assert all((p.player_a in high) != (p.player_b in high) for p in rp.pairings)
+
+
+# Rule 6, the dealing preference: below rules 4 and 5, above the in-group order.
+def test_rule_6_players_who_both_dealt_first_more_often_are_paired_apart_in_their_group() -> None:
+    # The ideal a v c and b v d would take a or c to +2 and b or d to -2.
+    rp = swiss_round(2, table({"a": 1, "b": 1, "c": 1, "d": 1}), dealt(a=1, b=-1, c=1, d=-1))
+    assert pairs_of(rp) == {frozenset("ad"), frozenset("bc")}
+    assert {p.first_dealer for p in rp.pairings} == {"d", "b"}  # everybody back to 0
+
+
+def test_rule_5_the_lowest_player_still_floats_when_a_higher_one_would_even_out_dealing() -> None:
+    # Floating b instead of c would give a v c (no clash), but c is the lowest of the group.
+    score = {"a": 2, "b": 2, "c": 2, "d": 1, "e": 1, "f": 1}
+    rp = swiss_round(3, table(score), dealt(a=1, b=1, c=-1))
+    assert pairs_of(rp) == {frozenset("ab"), frozenset("cd"), frozenset("ef")}
+
+
+def test_rule_4_the_dealing_preference_never_breaks_up_a_score_group() -> None:
+    score = {"a": 2, "b": 2, "c": 1, "d": 1}
+    rp = swiss_round(3, table(score), dealt(a=1, b=1, c=-1, d=-1))
+    assert pairs_of(rp) == {frozenset("ab"), frozenset("cd")}
+
+
+def test_with_another_first_dealer_rule_the_pairing_leaves_dealing_alone() -> None:
+    # The domain's higher_seed, seeded_draw or as_entered: the dealer is not ours to pick.
+    rp = swiss_round(
+        5, table({"a": 3, "b": 3, "c": 2, "d": 2}), dealt(a=2, b=2), balance_dealing=False
+    )
+    assert pairs_of(rp) == {frozenset("ab"), frozenset("cd")}
+
+
+# Rule 5: a floater received is paired before any player of the group floats.
+def test_rule_5_a_floater_from_above_is_paired_before_a_player_of_the_group_floats() -> None:
+    # L (alone on 3) may only play d; a may play only d among the 2-pointers. Floating L on
+    # would let the 2-pointers pair among themselves, but a floater received comes first:
+    # L v d, and a (who then has nobody left) floats.
+    score = {"L": 3, "a": 2, "b": 2, "c": 2, "d": 2, "x": 1, "y": 1, "z": 1}
+    history = [Game(1, u, v) for u, v in ("La", "Lb", "Lc", "ab", "ac")]  # dealers unknown
+    rp = swiss_round(4, table(score), history)
+    assert pairs_of(rp) == {frozenset("Ld"), frozenset("bc"), frozenset("ax"), frozenset("yz")}
+
+
+def test_the_dealing_history_leaves_out_games_not_decided_at_the_table() -> None:
+    # A no-show, a double no-show, a walkover after a withdrawal (all forfeits) and a game
+    # dropped after a withdrawal count for neither player, whatever was dealt before.
+    history = [
+        Game(1, "a", "b", "a", "a"),  # counts: a +1, b -1
+        Game(2, "a", "c", "a", "c", forfeit=True),  # a no-show
+        Game(3, "a", "d", "a", None, forfeit=True),  # both absent
+        Game(4, "a", "e", "a", "a", forfeit=True),  # e withdrew: a walkover
+        Game(5, "a", "f", "a", dropped=True),  # f withdrew, the game was dropped
+    ]
+    balance, latest = first_deal_balance(history)
+    assert (balance["a"], balance["b"], balance["c"], balance["f"]) == (1, -1, 0, 0)
+    assert latest == {"a": "a", "b": "a"}
+    assert meetings(history) == {frozenset("ab")}
 
 
 @pytest.mark.parametrize("n", [10, 64])
@@ -281,15 +413,24 @@ def fewest_top_leftovers(
     return top_group_leftovers({frozenset(m) for m in mate}, top)
 
 
+def clashes(games: list[Game], active: list[str]) -> set[frozenset[str]]:
+    """Rule 2: pairs of players on +2 or more (or both on -2 or less)."""
+    balance, _ = first_deal_balance(games)
+    high = [p for p in active if balance[p] >= 2]
+    low = [p for p in active if balance[p] <= -2]
+    return {frozenset((u, v)) for side in (high, low) for u in side for v in side if u < v}
+
+
 def check_top_group(rp: RoundPairing, table: list[Standing], met: set[frozenset[str]]) -> None:
-    """Rules (b) and (c) for the players with the maximum score: as few as possible play
-    outside their group, and those who must are the lowest possible."""
+    """Rules 4 and 5 for the players with the maximum score: as few as possible play
+    outside their group, and those who must are the lowest possible. `met`: the pairs
+    rules 1 and 2 keep apart."""
     playing = [s for s in table if s.player_id in rp.players_in_round()]
     best = max(s.score for s in playing)
     top = [s.player_id for s in playing if s.score == best and s.player_id not in rp.byes]
     people = [s.player_id for s in playing if s.player_id not in rp.byes]
     fewest = fewest_top_leftovers(people, met, top)
-    if fewest is not None:  # a repeat-free round exists with this bye: rule (a) holds
+    if fewest is not None:  # rules 1 and 2 can hold with this bye: they do
         assert not pairs_of(rp) & met
         assert top_group_leftovers(pairs_of(rp), top) == fewest
 

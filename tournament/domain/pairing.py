@@ -79,12 +79,16 @@ def round_seed(master: int, number: int, redraw: int = 0) -> int:
 
 
 def games(t: Tournament) -> list[fm.Game]:
+    """Every match drawn so far as the formats see it. A forfeit (no-show, walkover, double
+    no-show) or a match dropped after a withdrawal is marked so, from its summary alone:
+    the formats then leave it out of the meetings and of the dealing history."""
     out = []
     for m in t.matches.values():
         a, b = m.players
         fd = None if m.first_dealer is None else str(m.players[m.first_dealer])
         winner = None if m.winner is None else str(m.winner)
-        out.append(fm.Game(m.round, str(a), str(b), fd, winner, m.summary.forfeit))
+        s = m.summary
+        out.append(fm.Game(m.round, str(a), str(b), fd, winner, s.forfeit, s.dropped))
     return out
 
 
@@ -126,7 +130,15 @@ def _swiss(t: Tournament, s: Settings, number: int, seed: int, fixed: Mapping[st
             if r.player_id in wanted
         ]
     pairing = swiss_round(
-        number, table, games(t), byes(t), seed=seed, withdrawn=withdrawn(t), fixed_tables=fixed
+        number,
+        table,
+        games(t),
+        byes(t),
+        seed=seed,
+        withdrawn=withdrawn(t),
+        fixed_tables=fixed,
+        # Only a draw whose first dealers are played can keep dealing balanced.
+        balance_dealing=s.first_dealer == "balanced",
     )
     return Draw(
         pairing, f"Swiss round {number} of {total}", {"rounds": total} if number == 1 else {}

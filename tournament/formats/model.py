@@ -94,8 +94,11 @@ class Game:
     """A game of an earlier round, as the domain recorded it.
 
     `winner` is needed by lives knockout only; `first_dealer` feeds the dealing balance.
-    `forfeit=True` means it was not played (a walkover): it does not count as a meeting
-    for the no-repeat rule, and the winner may not get a Swiss bye later (FIDE C.04.1).
+    `forfeit=True` means it was decided by forfeit (a no-show, a walkover after a
+    withdrawal, a double no-show), `dropped=True` that it was voided because a player
+    withdrew. Either way it was not decided at the table (`at_table` is False): it is not a
+    meeting for the no-repeat rule and not part of anybody's dealing history, even if some
+    hands had been dealt before. A forfeit winner may not get a Swiss bye later (FIDE C.04.1).
     """
 
     round_no: int
@@ -104,10 +107,16 @@ class Game:
     first_dealer: str | None = None
     winner: str | None = None
     forfeit: bool = False
+    dropped: bool = False
 
     @property
     def players(self) -> tuple[str, str]:
         return (self.player_a, self.player_b)
+
+    @property
+    def at_table(self) -> bool:
+        """Decided by playing it out: neither forfeited nor dropped."""
+        return not (self.forfeit or self.dropped)
 
 
 @dataclass(frozen=True)
@@ -150,8 +159,9 @@ Pair = frozenset[str]
 
 
 def meetings(games: Iterable[Game]) -> set[Pair]:
-    """Pairs of players who really played each other (walkovers do not count)."""
-    return {frozenset(g.players) for g in games if not g.forfeit}
+    """Pairs of players who played each other at the table (forfeits and dropped games do
+    not count)."""
+    return {frozenset(g.players) for g in games if g.at_table}
 
 
 def bye_counts(byes: Iterable[Bye], games: Iterable[Game] = ()) -> Counter[str]:
@@ -164,16 +174,26 @@ def bye_counts(byes: Iterable[Bye], games: Iterable[Game] = ()) -> Counter[str]:
 
 
 def first_deal_balance(games: Iterable[Game]) -> tuple[Counter[str], dict[str, str]]:
-    """Per player: games dealing first minus games dealing second; and in their latest
-    game, who dealt first."""
+    """Per player, the dealing balance: games in which they dealt first minus games in which
+    they dealt second; and for each player, who dealt first in their latest game.
+
+    Only games decided at the table count (`Game.at_table`), and only once their first
+    dealer is known: a forfeit, a double no-show, a walkover or a game dropped after a
+    withdrawal is left out for both players, whatever was dealt before it ended.
+
+    >>> balance, latest = first_deal_balance(
+    ...     [Game(1, "a", "b", "a"), Game(2, "a", "c", "a"), Game(3, "a", "d", "d", forfeit=True)]
+    ... )
+    >>> balance["a"], balance["b"], balance["d"], latest["a"]
+    (2, -1, 0, 'a')
+    """
     counts: Counter[str] = Counter()
     latest: dict[str, tuple[int, str]] = {}
     for g in games:
-        if g.forfeit or g.first_dealer is None:
+        if not g.at_table or g.first_dealer is None:
             continue
         for p in g.players:
             counts[p] += 1 if p == g.first_dealer else -1
-        for p in g.players:
             if p not in latest or latest[p][0] <= g.round_no:
                 latest[p] = (g.round_no, g.first_dealer)
     return counts, {p: dealer for p, (_, dealer) in latest.items()}
