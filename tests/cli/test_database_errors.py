@@ -22,7 +22,7 @@ from tournament import db as tournament_db
 from tournament.cli import main
 from tournament.cli.common import service_at
 
-ROOT = os.geteuid() == 0  # chmod denies root nothing: those assertions are skipped
+ROOT = os.geteuid() == 0  # chmod denies root nothing: those commands run as nobody
 
 
 @pytest.fixture
@@ -224,42 +224,82 @@ def test_an_exclusively_locked_database_is_one_line_for_reads_too(
         one_line_error(cli(*command), "another program is writing to the database")
 
 
-@pytest.mark.skipif(ROOT, reason="chmod does not deny root")
+@pytest.fixture
+def unprivileged() -> Iterator[Callable[..., subprocess.CompletedProcess[str]]]:
+    """``run(*args)``: ``tournament ARGS`` in a process of its own on a SQLite store in a
+    fresh folder, as a user that file modes bind: as ``nobody`` when the tests run as root
+    (chmod denies root nothing), else as the tests' own user."""
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp(prefix="schnapsen-perm-"))
+    folder.chmod(0o777)  # nobody creates the store and the instance folder in it
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{folder / 'club.sqlite3'}",
+        "SCHNAPSEN_INSTANCE": str(folder / "instance"),
+        "HOME": str(folder),
+    }
+    env.pop("SCHNAPSEN_TOURNAMENT", None)
+    as_user = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"] if ROOT else []
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        command = [*as_user, sys.executable, "-m", "tournament", *args]
+        return subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+
+    run.folder = folder  # type: ignore[attr-defined]
+    yield run
+    folder.chmod(0o755)
+    for path in folder.rglob("*"):
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    shutil.rmtree(folder)
+
+
+def one_line_failure(done: subprocess.CompletedProcess[str], *fragments: str) -> None:
+    """A command in its own process that failed with one ``Error:`` line, status 1."""
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr
+    [line] = [x for x in done.stderr.splitlines() if x.startswith("Error:")]
+    for fragment in fragments:
+        assert fragment in line, line
+
+
+def set_up(run: Callable[..., subprocess.CompletedProcess[str]]) -> list[str]:
+    """Tournament ``cup`` with one player; the players list as printed."""
+    for args in (("create", "Cup", "--id", "cup"), ("players", "add", "Anna")):
+        assert run(*args).returncode == 0
+    listed = run("players", "list")
+    assert listed.returncode == 0, listed.stderr
+    return listed.stdout.splitlines()
+
+
 def test_a_read_only_database_file_is_one_line_and_reads_still_work(
-    cli: Callable[..., Result], tmp_path: Path
+    unprivileged: Callable[..., subprocess.CompletedProcess[str]],
 ) -> None:
-    a_tournament(cli)
-    before = players(cli)
-    as_a_new_process(tmp_path)
-    (tmp_path / "club.sqlite3").chmod(0o444)
-    one_line_error(cli("players", "add", "Berti"), "the database file is read-only; nothing stored")
-    assert players(cli) == before
+    before = set_up(unprivileged)
+    (unprivileged.folder / "club.sqlite3").chmod(0o444)  # type: ignore[attr-defined]
+    one_line_failure(
+        unprivileged("players", "add", "Berti"), "the database file is read-only; nothing stored"
+    )
+    assert unprivileged("players", "list").stdout.splitlines() == before
 
 
-@pytest.mark.skipif(ROOT, reason="chmod does not deny root")
-def test_a_read_only_folder_is_one_line(cli: Callable[..., Result], tmp_path: Path) -> None:
-    a_tournament(cli)
-    as_a_new_process(tmp_path)
-    tmp_path.chmod(0o555)
-    try:
-        one_line_error(cli("players", "add", "Berti"), f"its folder {tmp_path} is read-only")
-    finally:
-        tmp_path.chmod(0o755)
+def test_a_read_only_folder_is_one_line(
+    unprivileged: Callable[..., subprocess.CompletedProcess[str]],
+) -> None:
+    set_up(unprivileged)
+    folder: Path = unprivileged.folder  # type: ignore[attr-defined]
+    folder.chmod(0o555)
+    one_line_failure(unprivileged("players", "add", "Berti"), f"its folder {folder} is read-only")
 
 
-@pytest.mark.skipif(ROOT, reason="chmod does not deny root")
 def test_an_unreadable_file_is_not_called_not_migrated(
-    cli: Callable[..., Result], tmp_path: Path
+    unprivileged: Callable[..., subprocess.CompletedProcess[str]],
 ) -> None:
-    a_tournament(cli)
-    path = tmp_path / "club.sqlite3"
-    as_a_new_process(tmp_path)
+    set_up(unprivileged)
+    path = unprivileged.folder / "club.sqlite3"  # type: ignore[attr-defined]
     path.chmod(0o000)
-    try:
-        for command in (["standings"], ["players", "add", "Berti"], ["verify"]):
-            one_line_error(cli(*command), f"cannot read {path}: permission denied")
-    finally:
-        path.chmod(0o644)
+    for command in (["standings"], ["players", "add", "Berti"], ["verify"]):
+        one_line_failure(unprivileged(*command), f"cannot read {path}: permission denied")
 
 
 def _read_only_mount(folder: Path) -> list[str]:
