@@ -26,8 +26,7 @@ from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
-import networkx as nx  # type: ignore[import-untyped]
-
+from ._lazy import nx
 from .model import Pair
 
 _BYE = "\x00bye"

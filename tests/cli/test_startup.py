@@ -1,0 +1,180 @@
+"""Start-up: each command imports what it needs, and ``--help`` next to nothing.
+
+The organiser waits for every command to start (15-20 commands per best-of-3 match
+entered hand by hand), so ``tournament --help`` loads no command module, no domain, no
+engine and no database library, and entering a result or printing the standings loads
+neither networkx (pairing only) nor the formats nor the store tools. Each check runs a
+fresh interpreter: what one test imported must not hide what another command imports.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+import pytest
+
+import tournament.cli as cli_package
+from tournament.cli import COMMANDS, command_modules, main
+
+REPO = Path(__file__).resolve().parents[2]
+
+#: Libraries a command that does not need them must not pay for at start-up.
+HEAVY = ("networkx", "sqlalchemy", "alembic", "tqdm", "psycopg")
+
+
+def loaded_by(code: str, env: dict[str, str] | None = None) -> set[str]:
+    """The modules loaded after running ``code`` in a fresh interpreter (even one that
+    ends by SystemExit, as click does)."""
+    script = (
+        "import atexit, json, sys\n"
+        "atexit.register(lambda: print('\\nMODULES ' + json.dumps(sorted(sys.modules))))\n" + code
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env={**os.environ, **(env or {})},
+    )
+    marker = done.stdout.rpartition("MODULES ")[2]
+    assert marker, done.stdout + done.stderr
+    return set(json.loads(marker))
+
+
+def of(modules: set[str], *prefixes: str) -> set[str]:
+    return {m for m in modules if any(m == p or m.startswith(p + ".") for p in prefixes)}
+
+
+def test_help_lists_every_command_without_importing_any_of_them() -> None:
+    modules = loaded_by("from tournament.cli import main\nmain(['--help'])")
+    assert not of(modules, *HEAVY)
+    assert not of(modules, "engine", "tournament.domain", "tournament.formats")
+    assert not of(modules, "tournament.eventstore", "tournament.db")
+    assert not of(modules, *command_modules())
+
+
+def test_help_shows_each_command_with_the_first_sentence_of_its_own_help() -> None:
+    code = "from tournament.cli import main\nmain(['--help'], prog_name='tournament')"
+    listed = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO
+    ).stdout
+    for module in command_modules():
+        __import__(module)
+    eager = click.Group(name="tournament", commands=dict(main.commands), help=main.help)
+    context = click.Context(eager, info_name="tournament")
+    context.help_option_names = ["-h", "--help"]
+    assert listed == eager.get_help(context) + "\n"
+
+
+def test_the_command_table_names_every_command_where_it_is_registered() -> None:
+    for module in command_modules():
+        __import__(module)
+    assert set(main.commands) == set(COMMANDS), "add the command to tournament.cli.COMMANDS"
+    for name, command in main.commands.items():
+        module, summary = COMMANDS[name]
+        assert command.callback is not None
+        assert command.callback.__module__ == module, name
+        stand_in = click.Command(name, help=summary)
+        for limit in (20, 45, 60, 300):
+            assert stand_in.get_short_help_str(limit) == command.get_short_help_str(limit), name
+
+
+def test_a_command_missing_from_the_table_still_runs() -> None:
+    code = "import tournament.cli as c\ndel c.COMMANDS['use']\nc.main(['use', '--help'])\n"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO)
+    assert done.returncode == 0, done.stderr
+    assert "Make TOURNAMENT_ID the current tournament." in done.stdout
+
+
+def test_an_unknown_command_is_one_error_line(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "tournament", "standigns"],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env={**os.environ, "SCHNAPSEN_INSTANCE": str(tmp_path)},
+    )
+    assert done.returncode == 2
+    assert "Error: No such command 'standigns'." in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+@pytest.fixture
+def store_env(tmp_path: Path) -> dict[str, str]:
+    """A SQLite store with a drawn first round of four players (through the CLI)."""
+    env = {
+        "SCHNAPSEN_INSTANCE": str(tmp_path),
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'club.sqlite3'}",
+        "SCHNAPSEN_TOURNAMENT": "cup",
+    }
+    steps = [
+        ["create", "Cup", "--id", "cup", "--best-of", "1"],
+        *(["players", "add", name] for name in ("Anna", "Berti", "Carla", "Dora")),
+        ["round", "start"],
+    ]
+    for step in steps:
+        done = subprocess.run(
+            [sys.executable, "-m", "tournament", *step],
+            capture_output=True,
+            text=True,
+            cwd=REPO,
+            env={**os.environ, **env},
+        )
+        assert done.returncode == 0, done.stdout + done.stderr
+    return env
+
+
+def test_entering_a_result_loads_neither_networkx_nor_the_formats(
+    store_env: dict[str, str],
+) -> None:
+    modules = loaded_by(
+        "from tournament.cli import main\n"
+        "main(['results', 'enter', '1.1', '--winner', '1', '--points', '3'])",
+        store_env,
+    )
+    assert "tournament.cli.results" in modules
+    assert not of(modules, "networkx", "alembic", "tqdm", "psycopg")
+    assert not of(modules, "tournament.formats", "tournament.domain.pairing")
+    assert not of(modules, *(m for m in command_modules() if m != "tournament.cli.results"))
+
+
+def test_the_standings_load_no_networkx(store_env: dict[str, str]) -> None:
+    modules = loaded_by("from tournament.cli import main\nmain(['standings'])", store_env)
+    assert "tournament.cli.standings" in modules
+    assert not of(modules, "networkx", "alembic", "tqdm", "psycopg")
+
+
+def test_every_name_of_the_formats_package_is_its_modules_own() -> None:
+    import tournament.formats as formats
+
+    for name in formats.__all__:
+        value = getattr(formats, name)
+        module = formats._MODULE_OF[name]
+        assert value is getattr(__import__(f"tournament.formats.{module}", fromlist=[name]), name)
+    assert set(formats.__all__) == set(formats._MODULE_OF)
+    assert set(formats.__all__) <= set(dir(formats))
+    with pytest.raises(AttributeError, match="no attribute 'swiss_rounds'"):
+        _ = formats.swiss_rounds  # type: ignore[attr-defined]
+
+
+def test_one_format_loads_without_the_others_or_networkx() -> None:
+    modules = loaded_by("import tournament.formats.round_robin")
+    assert not of(modules, "networkx")
+    assert not of(modules, "tournament.formats.swiss", "tournament.formats.lives")
+
+
+def test_the_round_commands_load_at_first_use() -> None:
+    modules = loaded_by(
+        "from tournament.domain import commands as c\n"
+        "import sys\n"
+        "assert 'tournament.domain.rounds' not in sys.modules\n"
+        "from tournament.domain.rounds import start_round\n"
+        "assert c.start_round is start_round\n"
+    )
+    assert "tournament.domain.rounds" in modules
+    assert cli_package.main is main
