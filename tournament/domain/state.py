@@ -198,8 +198,8 @@ class Tournament:
     def _account(self, match: MatchState, old: Summary) -> None:
         """Move a match's contribution to the players' totals from ``old`` to its summary."""
         new = match.summary
-        if new == old:
-            return
+        if new == old or not (new.decided or old.decided):
+            return  # an open match counts for nothing, before as after
         a, b = match.players
         self._touch(a, b)
         if new.decided and not new.dropped:
@@ -455,7 +455,8 @@ def _result(kind: str) -> Callable[[Tournament, Mapping[str, Any]], None]:
         t.result_match[rid] = match.match_id
         if stream is not None:
             t.live_results[stream] = rid
-        match.void_signatures_after(f"result {rid} entered")
+        if match.signed_by:  # (no message built for the many unsigned sheets)
+            match.void_signatures_after(f"result {rid} entered")
         old = match.summary
         match.add(Entry(rid, kind, dict(p)))
         t._account(match, old)
