@@ -13,11 +13,13 @@ same interpreter (CPU time beside it, which a busy machine disturbs less):
 - ``tournament results enter R.T --winner P --points 1``: one paper hand, in a different
   open match each run (target: at most 6x the floor).
 
-Then splits the start-up of ``results enter`` into what it imports, in the order it
-happens (median of ``--runs`` processes): click and the command group; the event store
-(SQLAlchemy and ``tournament.eventstore``, owned by the store); everything else the
-command imports (the CLI module, the domain, the engine). What is left of the command's
-time is the interpreter and the work itself (read, fold, decide, append).
+Then splits ``results enter`` into parts, timed inside one process (medians of ``--runs``
+more processes): what it imports, in the order it happens -- click and the command group;
+the event store (SQLAlchemy and ``tournament.eventstore``, owned by the store); everything
+else (the CLI module, the domain, the engine) -- and the command itself (open the store,
+read and fold the tournament, decide, append, print). What is left of its wall time is
+the interpreter's start and exit. Each entry needs an open match: ``--runs`` at most
+(players / 2 - 2) / 2.
 
 The commands run as an installed checkout runs them: bytecode cached (``__pycache__``, here
 in a temporary ``PYTHONPYCACHEPREFIX``, filled by one warm-up run of each command), even
@@ -46,9 +48,10 @@ sys.path.insert(0, str(ROOT))
 
 TARGETS = {"help_ratio": 4.0, "results_enter_ratio": 6.0}
 
-#: Imports of ``results enter`` in three parts, timed in one process (milliseconds).
+#: ``results enter`` in one process, in parts (milliseconds): its imports in three, then
+#: the command itself (argv[1:]).
 SPLIT = """
-import json, time
+import json, sys, time
 t0 = time.perf_counter()
 import click, tournament.cli
 t1 = time.perf_counter()
@@ -56,7 +59,9 @@ import sqlalchemy, tournament.eventstore, tournament.eventstore.migrate
 t2 = time.perf_counter()
 import tournament.cli.results
 t3 = time.perf_counter()
-print(json.dumps([1000 * (t1 - t0), 1000 * (t2 - t1), 1000 * (t3 - t2)]))
+tournament.cli.main(sys.argv[1:], standalone_mode=False)
+t4 = time.perf_counter()
+print(json.dumps([1000 * (b - a) for a, b in [(t0, t1), (t1, t2), (t2, t3), (t3, t4)]]))
 """
 
 
@@ -115,8 +120,8 @@ def main() -> None:
 
 def measure(args: argparse.Namespace, folder: Path) -> None:
     url, winners = build_store(folder, args.players, args.rounds, args.seed)
-    if len(winners) < args.runs + 1:
-        raise SystemExit(f"only {len(winners)} open matches for {args.runs + 1} entries")
+    if len(winners) < 2 * args.runs + 1:
+        raise SystemExit(f"only {len(winners)} open matches for {2 * args.runs + 1} entries")
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env.update(
         DATABASE_URL=url,
@@ -150,7 +155,9 @@ def measure(args: argparse.Namespace, folder: Path) -> None:
             w, c, _ = run(argv(), env)
             wall[label].append(w)
             cpu[label].append(c)
-        split.append(json.loads(run([python, "-c", SPLIT], env)[2]))
+        entry = enter()[len(cli) :]
+        whole, _, output = run([python, "-c", SPLIT, *entry], env)
+        split.append([*json.loads(output.splitlines()[-1]), whole * 1000])
 
     median = {label: statistics.median(ts) for label, ts in wall.items()}
     floor = median["python -c pass"]
@@ -161,17 +168,20 @@ def measure(args: argparse.Namespace, folder: Path) -> None:
             f"{label:26} {seconds * 1000:7.1f} ms  {seconds / floor:5.1f}x the floor  "
             f"(CPU {used * 1000:6.1f} ms)"
         )
-    frame, store, rest = (statistics.median(part) for part in zip(*split, strict=True))
+    parts = [statistics.median(part) for part in zip(*split, strict=True)]
+    frame, store, rest, work, whole = parts
     entered = median["tournament results enter"] * 1000
-    left = entered - frame - store - rest
-    print("results enter, where the time goes:")
+    left = statistics.median(s[4] - sum(s[:4]) for s in split)
+    print("results enter, where the time goes (inside one process):")
     print(f"  click and the command group   {frame:6.1f} ms")
     print(f"  the event store's imports     {store:6.1f} ms (SQLAlchemy, tournament.eventstore)")
     print(f"  the command's other imports   {rest:6.1f} ms (CLI module, domain, engine)")
-    print(f"  interpreter and the work      {left:6.1f} ms (floor {floor * 1000:.1f} ms)")
+    print(f"  the command itself            {work:6.1f} ms (open, read, fold, decide, append)")
+    print(f"  start and exit of the process {left:6.1f} ms (python -c pass: {floor * 1000:.1f} ms)")
+    print(f"  that process in all           {whole:6.1f} ms (as run above: {entered:.1f} ms)")
     without_store = entered - store
     print(
-        f"  without the store's imports   {without_store:6.1f} ms = "
+        f"  all but the store's imports   {without_store:6.1f} ms = "
         f"{without_store / (floor * 1000):.1f}x the floor"
     )
 
@@ -189,6 +199,7 @@ def measure(args: argparse.Namespace, folder: Path) -> None:
         "results_enter_ratio": round(median["tournament results enter"] / floor, 2),
         "results_enter_store_imports_ms": round(store, 1),
         "results_enter_other_imports_ms": round(frame + rest, 1),
+        "results_enter_command_ms": round(work, 1),
         "results_enter_without_store_ratio": round(without_store / (floor * 1000), 2),
         "targets": TARGETS,
     }
