@@ -19,6 +19,9 @@ for a nearly sorted list takes linear time. A row whose content is the same is k
 one result in a field of 4,096 costs a few milliseconds instead of a whole ranking.
 tests/domain/test_ranking.py compares it after every event of random tournaments with a
 ranking from scratch done step by step as docs/standings.md describes it.
+
+Like the folded tournament it belongs to (``TournamentService.state`` folds new events
+into the same object), a ranking changes in place: one thread at a time per tournament.
 """
 
 from __future__ import annotations
