@@ -61,7 +61,14 @@ import tournament.cli.results
 t3 = time.perf_counter()
 tournament.cli.main(sys.argv[1:], standalone_mode=False)
 t4 = time.perf_counter()
-print(json.dumps([1000 * (b - a) for a, b in [(t0, t1), (t1, t2), (t2, t3), (t3, t4)]]))
+from tournament.cli.common import get_service
+from tournament.domain.state import fold
+events = get_service().events("test")
+t5 = time.perf_counter()
+fold(events)
+t6 = time.perf_counter()
+parts = [(t0, t1), (t1, t2), (t2, t3), (t3, t4), (t5, t6), (t4, t6)]
+print(json.dumps([1000 * (b - a) for a, b in parts] + [len(events)]))
 """
 
 
@@ -157,7 +164,8 @@ def measure(args: argparse.Namespace, folder: Path) -> None:
             cpu[label].append(c)
         entry = enter()[len(cli) :]
         whole, _, output = run([python, "-c", SPLIT, *entry], env)
-        split.append([*json.loads(output.splitlines()[-1]), whole * 1000])
+        *timed, count = json.loads(output.splitlines()[-1])
+        split.append([*timed, whole * 1000])
 
     median = {label: statistics.median(ts) for label, ts in wall.items()}
     floor = median["python -c pass"]
@@ -169,14 +177,16 @@ def measure(args: argparse.Namespace, folder: Path) -> None:
             f"(CPU {used * 1000:6.1f} ms)"
         )
     parts = [statistics.median(part) for part in zip(*split, strict=True)]
-    frame, store, rest, work, whole = parts
+    frame, store, rest, work, folding, _, whole = parts
     entered = median["tournament results enter"] * 1000
-    left = statistics.median(s[4] - sum(s[:4]) for s in split)
+    # The process's wall time less everything timed inside it (the fold again included).
+    left = statistics.median(s[6] - sum(s[:4]) - s[5] for s in split)
     print("results enter, where the time goes (inside one process):")
     print(f"  click and the command group   {frame:6.1f} ms")
     print(f"  the event store's imports     {store:6.1f} ms (SQLAlchemy, tournament.eventstore)")
     print(f"  the command's other imports   {rest:6.1f} ms (CLI module, domain, engine)")
     print(f"  the command itself            {work:6.1f} ms (open, read, fold, decide, append)")
+    print(f"    of which folding {count:,} events {folding:6.1f} ms (timed again after it)")
     print(f"  start and exit of the process {left:6.1f} ms (python -c pass: {floor * 1000:.1f} ms)")
     print(f"  that process in all           {whole:6.1f} ms (as run above: {entered:.1f} ms)")
     without_store = entered - store
@@ -200,6 +210,7 @@ def measure(args: argparse.Namespace, folder: Path) -> None:
         "results_enter_store_imports_ms": round(store, 1),
         "results_enter_other_imports_ms": round(frame + rest, 1),
         "results_enter_command_ms": round(work, 1),
+        "results_enter_fold_ms": round(folding, 1),
         "results_enter_without_store_ratio": round(without_store / (floor * 1000), 2),
         "targets": TARGETS,
     }
