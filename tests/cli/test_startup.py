@@ -3,8 +3,8 @@
 The organiser waits for every command to start (15-20 commands per best-of-3 match
 entered hand by hand), so ``tournament --help`` loads no command module, no domain, no
 engine and no database library, and entering a result or printing the standings loads
-neither networkx (pairing only) nor the formats nor the store tools. Each check runs a
-fresh interpreter: what one test imported must not hide what another command imports.
+neither networkx (pairing only) nor the store tools nor the other commands. Each check
+runs a fresh interpreter: what one test imported must not hide what another imports.
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ from pathlib import Path
 import click
 import pytest
 
-import tournament.cli as cli_package
 from tournament.cli import COMMANDS, command_modules, main
 
 REPO = Path(__file__).resolve().parents[2]
@@ -129,7 +128,7 @@ def store_env(tmp_path: Path) -> dict[str, str]:
     return env
 
 
-def test_entering_a_result_loads_neither_networkx_nor_the_formats(
+def test_entering_a_result_loads_neither_networkx_nor_the_other_commands(
     store_env: dict[str, str],
 ) -> None:
     modules = loaded_by(
@@ -139,7 +138,6 @@ def test_entering_a_result_loads_neither_networkx_nor_the_formats(
     )
     assert "tournament.cli.results" in modules
     assert not of(modules, "networkx", "alembic", "tqdm", "psycopg")
-    assert not of(modules, "tournament.formats", "tournament.domain.pairing")
     assert not of(modules, *(m for m in command_modules() if m != "tournament.cli.results"))
 
 
@@ -171,32 +169,8 @@ def test_the_standings_load_no_networkx(store_env: dict[str, str]) -> None:
     assert not of(modules, "networkx", "alembic", "tqdm", "psycopg")
 
 
-def test_every_name_of_the_formats_package_is_its_modules_own() -> None:
-    import tournament.formats as formats
-
-    for name in formats.__all__:
-        value = getattr(formats, name)
-        module = formats._MODULE_OF[name]
-        assert value is getattr(__import__(f"tournament.formats.{module}", fromlist=[name]), name)
-    assert set(formats.__all__) == set(formats._MODULE_OF)
-    assert set(formats.__all__) <= set(dir(formats))
-    with pytest.raises(AttributeError, match="no attribute 'swiss_rounds'"):
-        _ = formats.swiss_rounds  # type: ignore[attr-defined]
-
-
-def test_one_format_loads_without_the_others_or_networkx() -> None:
-    modules = loaded_by("import tournament.formats.round_robin")
+def test_the_formats_load_without_networkx() -> None:
+    """networkx (the blossom matching) is imported by the draw that first needs it."""
+    modules = loaded_by("import tournament.formats, tournament.domain.pairing")
+    assert "tournament.formats.swiss" in modules
     assert not of(modules, "networkx")
-    assert not of(modules, "tournament.formats.swiss", "tournament.formats.lives")
-
-
-def test_the_round_commands_load_at_first_use() -> None:
-    modules = loaded_by(
-        "from tournament.domain import commands as c\n"
-        "import sys\n"
-        "assert 'tournament.domain.rounds' not in sys.modules\n"
-        "from tournament.domain.rounds import start_round\n"
-        "assert c.start_round is start_round\n"
-    )
-    assert "tournament.domain.rounds" in modules
-    assert cli_package.main is main

@@ -3,15 +3,7 @@
 >>> from tournament.domain import commands as c
 >>> sorted(name for name in c.__all__)[:3]
 ['buy_life', 'cancel_round', 'check_in']
-
-The round commands (``start_round``, ``cancel_round``) are imported when first used: they
-bring every format and the pairing engine with them, which a command that only records a
-result or prints the standings does not need at start-up.
 """
-
-from __future__ import annotations
-
-from typing import TYPE_CHECKING, Any
 
 from tournament.domain.corrections import clear_flag, correct_result, reversal, strike_hand
 from tournament.domain.registration import (
@@ -22,22 +14,8 @@ from tournament.domain.registration import (
     seed_players,
 )
 from tournament.domain.results import record_forfeit, record_hand, record_tally, sign_sheet
+from tournament.domain.rounds import cancel_round, start_round
 from tournament.domain.withdrawal import withdraw
-
-if TYPE_CHECKING:
-    from tournament.domain.rounds import cancel_round, start_round
-
-
-def __getattr__(name: str) -> Any:
-    """``start_round`` and ``cancel_round``, imported at first use (PEP 562)."""
-    if name in ("cancel_round", "start_round"):
-        from tournament.domain import rounds
-
-        value = getattr(rounds, name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
 
 __all__ = [
     "buy_life",

@@ -30,11 +30,22 @@ from typing import Any
 
 from tournament.domain.errors import DomainError
 from tournament.domain.events import EventLike
+from tournament.domain.pairing import (
+    bracket_of,
+    bracket_results,
+    bracket_view,
+    lives_left,
+    next_draw,
+    places,
+    round_seed,
+    slot_match_id,
+    void_command,
+    withdrawn,
+)
 from tournament.domain.standings import Row, standings
 from tournament.domain.state import Tournament, fold
-
-# The pairing (and with it every format) is imported by the functions that use it: the
-# results commands import this module, and entering a result previews nothing.
+from tournament.formats.bracket import bracket_state
+from tournament.formats.model import FormatError
 
 
 @dataclasses.dataclass(frozen=True)
@@ -139,9 +150,6 @@ def _flags(before: Tournament, after: Tournament) -> list[str]:
 
 # --- the bracket ----------------------------------------------------------------------------
 def _bracket_changes(before: Tournament, after: Tournament) -> list[str]:
-    from tournament.domain.pairing import bracket_of, bracket_results, withdrawn
-    from tournament.formats.bracket import bracket_state
-
     bracket = bracket_of(after)
     if bracket is None:
         return []
@@ -159,8 +167,6 @@ def _bracket_changes(before: Tournament, after: Tournament) -> list[str]:
 
 def _misfits(before: Tournament, after: Tournament) -> list[str]:
     """Recorded bracket matches that would no longer fit their slot, and what that means."""
-    from tournament.domain.pairing import bracket_view, slot_match_id, void_command
-
     was, now = bracket_view(before), bracket_view(after)
     if now is None:
         return []
@@ -191,8 +197,6 @@ def _name(t: Tournament, pid: str | int | None) -> str:
 
 # --- the standings ----------------------------------------------------------------------------
 def _table(t: Tournament) -> dict[int, Row]:
-    from tournament.domain.pairing import lives_left, places
-
     return {r.player_id: r for r in standings(t, places=places(t), lives=lives_left(t))}
 
 
@@ -260,9 +264,6 @@ def _value(value: float | None) -> str:
 # --- the next draw ----------------------------------------------------------------------------
 def _next_round(before: Tournament, after: Tournament) -> list[str]:
     """The next round's draw before and after, when the current round is complete."""
-    from tournament.domain.pairing import next_draw, round_seed
-    from tournament.formats.model import FormatError
-
     if not after.rounds or not after.round_complete() or before.settings is None:
         return []
     number = after.current_round + 1

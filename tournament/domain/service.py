@@ -20,7 +20,7 @@ from typing import Any
 from tournament.domain import events as ev
 from tournament.domain.errors import ConflictError, NotFoundError
 from tournament.domain.registration import create_tournament
-from tournament.domain.state import Tournament, collector_paused, fold
+from tournament.domain.state import Tournament, fold
 from tournament.eventstore.api import NO_STREAM, ConcurrencyError, EventStore, NewEvent, StoredEvent
 
 Command = Callable[[Tournament], list[NewEvent]]
@@ -40,15 +40,14 @@ class TournamentService:
 
     def state(self, tournament_id: str, *, as_of: int | None = None) -> Tournament:
         """The tournament now (incrementally from the cached state), or after event ``as_of``."""
-        stream = ev.stream_id(tournament_id)
-        # Reading and folding allocate much and free little: no collector walks meanwhile.
-        with collector_paused():
-            if as_of is not None:
-                t = fold(self.store.read_stream(stream, 1, as_of))
-            else:
-                t = self._cache.get(tournament_id) or Tournament()
-                t.apply_all(self.store.read_stream(stream, t.version + 1))
-                self._cache[tournament_id] = t
+        if as_of is not None:
+            events = self.store.read_stream(ev.stream_id(tournament_id), 1, as_of)
+            t = fold(events)
+        else:
+            t = self._cache.get(tournament_id) or Tournament()
+            for event in self.store.read_stream(ev.stream_id(tournament_id), t.version + 1):
+                t.apply(event)
+            self._cache[tournament_id] = t
         if not t.created:
             raise NotFoundError(
                 "tournament", "T-settings", f"there is no tournament {tournament_id!r}"

@@ -14,13 +14,11 @@ from __future__ import annotations
 import dataclasses
 import datetime
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from engine import VARIANTS
 from tournament.domain.errors import DomainError
-
-if TYPE_CHECKING:  # a type only: the formats are not loaded to read the settings
-    from tournament.formats.round_robin import WithdrawalPolicy
+from tournament.formats.round_robin import WithdrawalPolicy
 
 FORMATS: Final = (
     "single_elimination",

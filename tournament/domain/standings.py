@@ -26,8 +26,10 @@ from tournament.domain.state import Tournament
 
 __all__ = ["Row", "standings"]
 
-#: Above this share of the field touched since the last ranking, ranking afresh is faster.
+#: With more players touched since the last ranking than this share of the field (and
+#: more than a handful), ranking afresh is faster than updating.
 _AFRESH = 0.25
+_FEW = 64
 
 
 def standings(
@@ -54,7 +56,7 @@ def standings(
     if (
         ranking is None
         or touched is None
-        or len(touched) > _AFRESH * len(chosen)
+        or len(touched) > max(_FEW, _AFRESH * len(chosen))
         or ranking.players != set(chosen)
         or ranking.places != (places or {})
         or ranking.lives != (None if lives is None else dict(lives))

@@ -121,8 +121,8 @@ class Tournament:
         #: Called with a match id whenever a match's contribution to the standings changes.
         self.on_change: Callable[[str], None] | None = None
         #: Players whose line in the standings may have changed since the last ranking
-        #: (totals, record, status); None: rank everybody afresh (a player registered or
-        #: seeded, a check-in, a round cancelled). See :mod:`tournament.domain.ranking`.
+        #: (a match's result changed); None: rank everybody afresh (after any event but a
+        #: result, see ``_TOUCHING``). See :mod:`tournament.domain.ranking`.
         self.touched: set[int] | None = None
         #: The last ranking, which the next standings update from ``touched``.
         self.ranking: Ranking | None = None
@@ -178,6 +178,8 @@ class Tournament:
         handler = _HANDLERS.get(event.type)
         if handler is not None:
             handler(self, event.payload)
+            if event.type not in _TOUCHING:
+                self.touched = None  # whose line changed is not known: rank afresh
         self.version += 1
 
     def apply_all(self, events: Iterable[ev.EventLike]) -> None:
@@ -190,10 +192,6 @@ class Tournament:
     def _touch(self, *players: int) -> None:
         if self.touched is not None:
             self.touched.update(players)
-
-    def _reshape(self) -> None:
-        """Something every line of the standings may depend on changed."""
-        self.touched = None
 
     def _account(self, match: MatchState, old: Summary) -> None:
         """Move a match's contribution to the players' totals from ``old`` to its summary."""
@@ -297,7 +295,6 @@ def collector_paused() -> Iterator[None]:
 def _created(t: Tournament, p: Mapping[str, Any]) -> None:
     t.id = p["tournament_id"]
     t.settings = Settings.from_payload(p["settings"])
-    t._reshape()
 
 
 def _registered(t: Tournament, p: Mapping[str, Any]) -> None:
@@ -313,12 +310,10 @@ def _registered(t: Tournament, p: Mapping[str, Any]) -> None:
     t.stats[pid] = Stats()
     t.player_matches[pid] = []
     t.records[pid] = {}
-    t._reshape()
 
 
 def _checked_in(t: Tournament, p: Mapping[str, Any]) -> None:
     t.players[p["player_id"]].checked_in = True
-    t._reshape()  # from the first check-in on, who has not checked in (or played) is absent
 
 
 def _seeded(t: Tournament, p: Mapping[str, Any]) -> None:
@@ -326,12 +321,10 @@ def _seeded(t: Tournament, p: Mapping[str, Any]) -> None:
         player.seed = None
     for rank, pid in enumerate(p["order"], 1):
         t.players[pid].seed = rank
-    t._reshape()
 
 
 def _withdrawn(t: Tournament, p: Mapping[str, Any]) -> None:
     t.players[p["player_id"]].withdrawn = t.current_round
-    t._touch(p["player_id"])
     for mid in p.get("dropped", ()):
         match = t.matches[mid]
         old = match.summary
@@ -342,7 +335,6 @@ def _withdrawn(t: Tournament, p: Mapping[str, Any]) -> None:
 
 def _life_bought(t: Tournament, p: Mapping[str, Any]) -> None:
     t.players[p["player_id"]].lives_bought += 1
-    t._touch(p["player_id"])
     t.buy_backs.append((p["player_id"], p["before_round"]))
 
 
@@ -355,7 +347,6 @@ def _round_started(t: Tournament, p: Mapping[str, Any]) -> None:
         stats.byes += 1
         stats.bummerl_won += settings.bye_score[0]
         stats.bummerl_lost += settings.bye_score[1]
-        t._touch(pid)
     t.rounds.append(
         Round(
             number,
@@ -400,7 +391,6 @@ def _round_cancelled(t: Tournament, p: Mapping[str, Any]) -> None:
         if number == 1:  # nobody registered so far came after round 1 was drawn
             player.late = False
     t.cancellations.append(dict(p))
-    t._reshape()
 
 
 def _info(info: Mapping[str, Any]) -> dict[str, Any]:
@@ -510,6 +500,28 @@ def _live_started(t: Tournament, p: Mapping[str, Any]) -> None:
 def _live_abandoned(t: Tournament, p: Mapping[str, Any]) -> None:
     t.live_abandoned.add(p["hand_stream"])
 
+
+#: Events whose handlers say whose standings line they change (through
+#: ``Tournament._account``, for every match whose contribution changes). After any other
+#: event -- a registration, check-in, seeding, withdrawal, a round drawn or cancelled,
+#: and whatever is added later -- the next standings rank everybody afresh: rare events,
+#: and a new one cannot leave the kept ranking behind by being forgotten here.
+_TOUCHING = frozenset(
+    {
+        ev.HAND_RECORDED,
+        ev.TALLY_RECORDED,
+        ev.LIVE_HAND_RECORDED,
+        ev.MATCH_FORFEITED,
+        ev.RESULT_CORRECTED,
+        ev.HAND_STRUCK,
+        ev.FIRST_DEALER_SET,
+        ev.ROUND_TABLES,
+        ev.SHEET_SIGNED,
+        ev.FLAG_CLEARED,
+        ev.LIVE_HAND_STARTED,
+        ev.LIVE_HAND_ABANDONED,
+    }
+)
 
 _HANDLERS: dict[str, Callable[[Tournament, Mapping[str, Any]], None]] = {
     ev.TOURNAMENT_CREATED: _created,
