@@ -59,7 +59,8 @@ import sqlalchemy, tournament.eventstore, tournament.eventstore.migrate
 t2 = time.perf_counter()
 import tournament.cli.results
 t3 = time.perf_counter()
-tournament.cli.main(sys.argv[1:], standalone_mode=False)
+sys.argv[0] = "tournament"  # the arguments from the command line, as the program runs
+tournament.cli.main(standalone_mode=False)
 t4 = time.perf_counter()
 from tournament.cli.common import get_service
 from tournament.domain.state import fold

@@ -174,3 +174,27 @@ def test_the_formats_load_without_networkx() -> None:
     modules = loaded_by("import tournament.formats, tournament.domain.pairing")
     assert "tournament.formats.swiss" in modules
     assert not of(modules, "networkx")
+
+
+def test_only_the_program_itself_freezes_what_it_imported(tmp_path: Path) -> None:
+    """Run as the program, a command moves what it imported out of the collector's way
+    (gc.freeze); called with arguments, as tests and scripts call it, it leaves the
+    caller's collector alone."""
+    code = (
+        "import gc, sys\n"
+        "from tournament.cli import main\n"
+        "main(['players', '--help'], standalone_mode=False)\n"
+        "print(gc.get_freeze_count())\n"
+        "sys.argv[1:] = ['players', '--help']\n"
+        "main(standalone_mode=False)\n"
+        "print(gc.get_freeze_count())\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env={**os.environ, "SCHNAPSEN_INSTANCE": str(tmp_path)},
+    )
+    counts = [line for line in done.stdout.splitlines() if line.isdigit()]
+    assert counts[0] == "0" and int(counts[1]) > 0, done.stdout + done.stderr

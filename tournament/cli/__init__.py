@@ -17,6 +17,8 @@ from __future__ import annotations
 import atexit
 import gc
 import importlib
+from collections.abc import Sequence
+from typing import Any
 
 import click
 
@@ -89,6 +91,13 @@ class LazyGroup(click.Group):
     its commands from :data:`COMMANDS` without importing anything."""
 
     _listing = False
+    _from_command_line = False
+
+    def main(self, args: Sequence[str] | None = None, *pargs: Any, **kwargs: Any) -> Any:
+        # Run as the program (not called with arguments, as tests and scripts do): what
+        # the command imports lives as long as the process.
+        self._from_command_line = args is None
+        return super().main(args, *pargs, **kwargs)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*COMMANDS, *self.commands})
@@ -101,6 +110,13 @@ class LazyGroup(click.Group):
             modules = [COMMANDS[cmd_name][0]] if cmd_name in COMMANDS else command_modules()
             for module in modules:
                 _load(module)
+        if self._from_command_line and not self._listing:
+            # The modules, classes and functions loaded by now stay until the process
+            # ends: out of the collector's way, so that a collection while the command
+            # reads and folds the tournament walks what the command made, not all of
+            # SQLAlchemy (~20 ms of entering a result).
+            gc.freeze()
+            self._from_command_line = False
         return self.commands.get(cmd_name)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
