@@ -73,14 +73,17 @@ def test_help_shows_each_command_with_the_first_sentence_of_its_own_help() -> No
 def test_the_command_table_names_every_command_where_it_is_registered() -> None:
     for module in command_modules():
         __import__(module)
-    assert set(main.commands) == set(COMMANDS), "add the command to tournament.cli.COMMANDS"
     for name, command in main.commands.items():
-        module, summary = COMMANDS[name]
         assert command.callback is not None
-        assert command.callback.__module__ == module, name
-        stand_in = click.Command(name, help=summary)
-        for limit in (20, 45, 60, 300):
-            assert stand_in.get_short_help_str(limit) == command.get_short_help_str(limit), name
+        module = command.callback.__module__
+        line = f"{name!r}: ({module!r}, {command.get_short_help_str(1000)!r}),"
+        assert name in COMMANDS, f"add to tournament.cli.COMMANDS: {line}"
+        assert COMMANDS[name][0] == module, f"in tournament.cli.COMMANDS write: {line}"
+        stand_in = click.Command(name, help=COMMANDS[name][1])
+        for limit in (20, 45, 60, 1000):
+            same = stand_in.get_short_help_str(limit) == command.get_short_help_str(limit)
+            assert same, f"in tournament.cli.COMMANDS write: {line}"
+    assert set(COMMANDS) <= set(main.commands), "a command in the table is registered nowhere"
 
 
 def test_a_command_missing_from_the_table_still_runs() -> None:
