@@ -96,7 +96,7 @@ class Ranking:
         return tuple(parts)
 
     def _rank_class(self, members: set[int]) -> None:
-        """Direct encounter among one class: its members' values and keys (R: only the
+        """Direct encounter within one class: its members' values and keys (only the
         matches among them count, docs/standings.md)."""
         if len(members) > 1:
             found = TIEBREAK_KEYS[DIRECT](self.ctx, sorted(members))
