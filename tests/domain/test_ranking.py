@@ -4,9 +4,10 @@
 the new events touched (tournament.domain.ranking). After every event of random
 tournaments -- hands, tallies, forfeits, byes, withdrawals, corrections, voids, strikes,
 late entries, check-ins, a cancelled round -- its rows must equal, field by field, those of
-the ranking docs/standings.md describes, done here step by step from scratch: place and
-points, then each tie-break in turn on the groups still tied, head-to-head among the
-players still tied at that point, shared ranks for whoever is tied after the last.
+the ranking docs/standings.md describes, done step by step from scratch by
+``standings.rank``: place and points, then each tie-break in turn on the groups still
+tied, head-to-head among the players still tied at that point, shared ranks for whoever is
+tied after the last.
 """
 
 from __future__ import annotations
@@ -28,10 +29,10 @@ from tournament.domain.errors import DomainError
 from tournament.domain.registration import seed_order
 from tournament.domain.rows import Row
 from tournament.domain.settings import TIEBREAKS
-from tournament.domain.standings import standings
+from tournament.domain.standings import rank, standings
 from tournament.domain.state import Tournament, fold
 from tournament.domain.testing import Builder, random_hands, random_tally, registered
-from tournament.domain.tiebreaks import GROUP_FREE, TIEBREAK_KEYS, Context
+from tournament.domain.tiebreaks import Context
 
 # --- the ranking from scratch, step by step as docs/standings.md says -----------------------
 
@@ -43,60 +44,20 @@ def from_scratch(
     places: Mapping[int, int] | None = None,
     lives: Mapping[int, int] | None = None,
 ) -> list[Row]:
+    """The rows of :func:`rank` (the ranking step by step as docs/standings.md has it),
+    each player's rank the position of the first of the players tied with it."""
     s = t.settings
     assert s is not None
     places = places or {}
     chosen = [p for p in t.players if category is None or t.players[p].category == category]
     ctx = Context(t.stats, t.records, {p: i for i, p in enumerate(seed_order(t))}, s.seed)
-    big = 10**9
-    # 1-2: place, then match points; within a group by start number until split.
-    chosen.sort(key=lambda p: (places.get(p, big), -ctx.points[p], p))
-    groups: list[list[int]] = []
-    split_by: dict[int, str] = {}  # the first player of each group: what split it off
-    for p in chosen:
-        key = (places.get(p, big), ctx.points[p])
-        if groups and (places.get(groups[-1][0], big), ctx.points[groups[-1][0]]) == key:
-            groups[-1].append(p)
-        else:
-            if groups:
-                above = groups[-1][0]
-                split_by[p] = "place" if places.get(above, big) != key[0] else "points"
-            groups.append([p])
-    # 3: each tie-break on the groups still tied; head-to-head among that group only.
-    shown: dict[str, dict[int, float]] = {}
-    for tb in s.tiebreaks:
-        every = TIEBREAK_KEYS[tb](ctx, chosen) if tb in GROUP_FREE else {}
-        shown[tb] = dict(every)
-        next_groups: list[list[int]] = []
-        for group in groups:
-            if len(group) == 1:
-                next_groups.append(group)
-                continue
-            values = every if tb in GROUP_FREE else TIEBREAK_KEYS[tb](ctx, group)
-            if tb not in GROUP_FREE and len(set(values.values())) > 1:
-                shown[tb].update(values)
-            incoming = split_by.pop(group[0], None)
-            group.sort(key=lambda p: (-values[p], p))
-            if incoming is not None:
-                split_by[group[0]] = incoming
-            current = [group[0]]
-            for p in group[1:]:
-                if values[p] == values[current[-1]]:
-                    current.append(p)
-                else:
-                    next_groups.append(current)
-                    current = [p]
-                    split_by[p] = tb
-            next_groups.append(current)
-        groups = next_groups
-    # 4: rows; players tied after every tie-break share the rank of the first of them.
+    order, shown = rank(ctx, chosen, s.tiebreaks, places)
     checking_in = any(p.checked_in for p in t.players.values())
     rows: list[Row] = []
-    for group in groups:
-        for i, pid in enumerate(group):
-            decided = None if i or not rows else split_by.get(pid)
-            rank = rows[-1].rank if rows and decided is None else len(rows) + 1
-            rows.append(row(t, pid, rank, decided, ctx, shown, places, lives, checking_in))
+    for position, (pid, decided) in enumerate(order, 1):
+        decided = decided if rows else None
+        number = rows[-1].rank if rows and decided is None else position
+        rows.append(row(t, pid, number, decided, ctx, shown, places, lives, checking_in))
     return rows
 
 

@@ -23,8 +23,9 @@ from collections.abc import Iterable, Mapping
 from tournament.domain.ranking import Ranking
 from tournament.domain.rows import Row
 from tournament.domain.state import Tournament
+from tournament.domain.tiebreaks import GROUP_FREE, TIEBREAK_KEYS, Context
 
-__all__ = ["Row", "standings"]
+__all__ = ["Row", "rank", "standings"]
 
 #: With more players touched since the last ranking than this share of the field (and
 #: more than a handful), ranking afresh is faster than updating.
@@ -66,3 +67,66 @@ def standings(
         ranking.update(t, touched)
     t.touched = set()
     return list(ranking.rows)
+
+
+def rank(
+    ctx: Context, players: list[int], tiebreaks: Iterable[str], places: Mapping[int, int]
+) -> tuple[list[tuple[int, str | None]], dict[str, dict[int, float]]]:
+    """The ranking from scratch, step by step as docs/standings.md describes it (the
+    standings keep theirs up to date instead, :mod:`tournament.domain.ranking`, and a
+    property test holds the two equal): players best first, each with what separated it
+    from the one before ("place", "points" or a tie-break; None: still tied with it, or
+    the first), and the value of each tie-break per player. Direct encounter has a value
+    only for the players of a tied group it split: elsewhere a number would be noise (a 0
+    for everybody not tied, or a value shared by the whole group that the next tie-break
+    then decides)."""
+    big = 10**9
+    groups: list[list[int]] = []
+    decided: dict[int, str] = {}  # first player of each group split off: what split it
+    keyed = sorted(players, key=lambda p: (places.get(p, big), -ctx.points[p], p))
+    for p in keyed:
+        key = (places.get(p, big), ctx.points[p])
+        if groups and (places.get(groups[-1][0], big), ctx.points[groups[-1][0]]) == key:
+            groups[-1].append(p)
+        else:
+            if groups:
+                above = groups[-1][0]
+                decided[p] = "place" if places.get(above, big) != key[0] else "points"
+            groups.append([p])
+    values: dict[str, dict[int, float]] = {}
+    for tb in tiebreaks:
+        compute = TIEBREAK_KEYS[tb]
+        if tb in GROUP_FREE:
+            values[tb] = compute(ctx, players)
+        else:
+            values[tb] = {}
+        split: list[list[int]] = []
+        for group in groups:
+            if len(group) == 1:
+                split.append(group)
+                continue
+            if tb in GROUP_FREE:
+                vals = values[tb]
+            else:
+                vals = compute(ctx, group)
+                if len(set(vals.values())) > 1:
+                    values[tb].update(vals)
+            # Whatever split this group from the one above now belongs to its new first.
+            incoming = decided.pop(group[0], None)
+            group.sort(key=lambda p: (-vals[p], p))
+            if incoming is not None:
+                decided[group[0]] = incoming
+            current = [group[0]]
+            for p in group[1:]:
+                if vals[p] == vals[current[-1]]:
+                    current.append(p)
+                else:
+                    split.append(current)
+                    current = [p]
+                    decided[p] = tb
+            split.append(current)
+        groups = split
+    out: list[tuple[int, str | None]] = []
+    for group in groups:
+        out.extend((p, None if i else decided.get(p)) for i, p in enumerate(group))
+    return out, values
