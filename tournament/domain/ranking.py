@@ -12,11 +12,11 @@ a *class*. It is worked out per class.
 
 A :class:`Ranking` keeps the keys, the order and the rows. After some results it
 recomputes the keys of the players whose line may have changed (``Tournament.touched``:
-the players of a changed match, a bye, a withdrawal; for Buchholz, its cut and median
-forms and Sonneborn-Berger also everybody who met a player whose points changed; for
-direct encounter every member of a class somebody left or joined) and sorts again, which
-for a nearly sorted list takes linear time. A row whose content is the same is kept, so
-one result in a field of 4,096 costs a few milliseconds instead of a whole ranking.
+the players of a match whose result changed; for Buchholz, its cut and median forms and
+Sonneborn-Berger also everybody who met a player whose points changed; for direct
+encounter every member of a class somebody left or joined) and sorts again, which for a
+nearly sorted list takes linear time. A line whose content is the same is kept, so one
+result in a field of 4,096 costs a few milliseconds instead of a whole ranking.
 tests/domain/test_ranking.py compares it after every event of random tournaments with a
 ranking from scratch done step by step as docs/standings.md describes it.
 
@@ -27,11 +27,9 @@ into the same object), a ranking changes in place: one thread at a time per tour
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from types import MappingProxyType
 from typing import Any
 
 from tournament.domain.registration import seed_order
-from tournament.domain.rows import Row
 from tournament.domain.state import Tournament
 from tournament.domain.tiebreaks import GROUP_FREE, OPPONENT_POINTS, TIEBREAK_KEYS, Context
 
@@ -40,6 +38,11 @@ UNPLACED = 10**9
 DIRECT = "direct_encounter"
 
 Key = tuple[Any, ...]
+
+#: A line of the standings: the fields of ``standings.Row`` in order. Lines are kept and
+#: shared from one ranking to the next; callers get rows made from them.
+Line = tuple[Any, ...]
+RANK, DECIDED_BY = 0, 18  # where ``rank`` and ``decided_by`` are in a line
 
 
 class Ranking:
@@ -79,9 +82,9 @@ class Ranking:
             for members in self.classes.values():
                 self._rank_class(members)
         self.order = sorted(players, key=self.keys.__getitem__)
-        self.row_of: dict[int, Row] = {}
+        self.line_of: dict[int, Line] = {}
         self.before: dict[int, int | None] = {}  # the player ranked just above, per player
-        self.rows = self._rows(t, self.players)
+        self.lines = self._lines(t, self.players)
 
     # --- keys -------------------------------------------------------------------------
     def _group_free(self) -> list[str]:
@@ -113,8 +116,8 @@ class Ranking:
             self.keys[p] = (*key[: self.direct], -value, *key[self.direct + 1 :])
 
     # --- updating ---------------------------------------------------------------------
-    def update(self, t: Tournament, touched: set[int]) -> list[Row]:
-        """The rows after the changes to ``touched`` players (see the module's docstring)."""
+    def update(self, t: Tournament, touched: set[int]) -> list[Line]:
+        """The lines after the changes to ``touched`` players (see the module's docstring)."""
         ctx = self.ctx
         changed = set(touched)
         by_opponents = not OPPONENT_POINTS.isdisjoint(self.tiebreaks)
@@ -147,35 +150,35 @@ class Ranking:
             self._rank_class(members)
             changed |= members
         self.order.sort(key=self.keys.__getitem__)  # nearly sorted: linear
-        self.rows = self._rows(t, changed)
-        return self.rows
+        self.lines = self._lines(t, changed)
+        return self.lines
 
-    # --- rows -------------------------------------------------------------------------
-    def _rows(self, t: Tournament, changed: set[int]) -> list[Row]:
-        """Rank and ``decided_by`` down the order; a new row where anything differs."""
-        keys, names, row_of, before = self.keys, self.names, self.row_of, self.before
-        rows: list[Row] = []
+    # --- lines ------------------------------------------------------------------------
+    def _lines(self, t: Tournament, changed: set[int]) -> list[Line]:
+        """Rank and ``decided_by`` down the order; a new line where anything differs."""
+        keys, names, line_of, before = self.keys, self.names, self.line_of, self.before
+        lines: list[Line] = []
         above: int | None = None
         rank = 0
         for position, p in enumerate(self.order, 1):
-            old = row_of.get(p)
+            old = line_of.get(p)
             same_neighbour = before.get(p, -1) == above and above not in changed
             if above is None:
                 decided = None
             elif old is not None and same_neighbour and p not in changed:
-                decided = old.decided_by
+                decided = old[DECIDED_BY]
             else:
                 decided = _first_difference(keys[above], keys[p], names)
             if above is None or decided is not None:
                 rank = position
-            if old is None or p in changed or old.rank != rank or old.decided_by != decided:
-                old = row_of[p] = self._row(t, p, rank, decided)
-            rows.append(old)
+            if old is None or p in changed or old[RANK] != rank or old[DECIDED_BY] != decided:
+                old = line_of[p] = self._line(t, p, rank, decided)
+            lines.append(old)
             before[p] = above
             above = p
-        return rows
+        return lines
 
-    def _row(self, t: Tournament, pid: int, rank: int, decided_by: str | None) -> Row:
+    def _line(self, t: Tournament, pid: int, rank: int, decided_by: str | None) -> Line:
         p = t.players[pid]
         s = t.stats[pid]
         shown: dict[str, float | None] = {}
@@ -187,7 +190,7 @@ class Ranking:
             elif tb != "lot":
                 shown[tb] = self.values[tb][pid]
         lives = self.lives
-        return Row(
+        return (
             rank,
             pid,
             p.name,
@@ -205,7 +208,7 @@ class Ranking:
             s.gp_won,
             s.gp_lost,
             s.schneider,
-            MappingProxyType(shown),
+            shown,
             decided_by,
             self.places.get(pid),
             None if lives is None else lives.get(pid, 0),

@@ -7,8 +7,8 @@ a rank. "As of" a past event is the same function over ``fold(events, upto=n)``.
 
 The whole field's ranking is kept on the tournament (:mod:`tournament.domain.ranking`)
 and brought up to date from the players the events since touched, so the standings after
-one more result cost a few milliseconds even for 4,096 players; the rows are the same as a
-ranking from scratch, and immutable (a row that did not change is handed out again).
+one more result cost a few milliseconds even for 4,096 players. The rows are the same as a
+ranking from scratch, and each call gets rows of its own to keep or change.
 
     >>> from tournament.domain.testing import played
     >>> rows = standings(played(players=4, rounds=1, seed=3))
@@ -18,14 +18,49 @@ ranking from scratch, and immutable (a row that did not change is handed out aga
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import dataclasses
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
-from tournament.domain.ranking import Ranking
-from tournament.domain.rows import Row
+from tournament.domain.ranking import Line, Ranking
 from tournament.domain.state import Tournament
 from tournament.domain.tiebreaks import GROUP_FREE, TIEBREAK_KEYS, Context
 
-__all__ = ["Row", "rank", "standings"]
+
+@dataclasses.dataclass(slots=True)
+class Row:
+    """One line of the standings (plain and mutable only for speed: 1,024 per request)."""
+
+    rank: int
+    player_id: int
+    name: str
+    club: str
+    category: str
+    status: str  # active, withdrawn, absent (registered, never checked in: see _status)
+    points: int
+    played: int
+    wins: int
+    forfeit_wins: int
+    losses: int
+    byes: int
+    bummerl_won: int
+    bummerl_lost: int
+    gp_won: int
+    gp_lost: int
+    schneider: int
+    tiebreaks: Mapping[str, float | None]  # None: blank, the tie-break decided nothing here
+    #: What ranked this player below the one above: "place", "points" or a tie-break's
+    #: name; None for the first row and for a rank shared with the row above.
+    decided_by: str | None = None
+    place: int | None = None  # knockout place group (1 = champion), if any
+    lives: int | None = None  # lives format: lives left now
+    lives_bought: int | None = None  # lives format: lives bought back
+
+    def to_json(self) -> dict[str, Any]:
+        data = dataclasses.asdict(self)
+        data["tiebreaks"] = dict(self.tiebreaks)
+        return data
+
 
 #: With more players touched since the last ranking than this share of the field (and
 #: more than a handful), ranking afresh is faster than updating.
@@ -51,7 +86,7 @@ def standings(
     if category is not None:
         chosen = [p for p in chosen if t.players[p].category.casefold() == category.casefold()]
     if players is not None:  # a group of a group format: small, ranked afresh each time
-        return list(Ranking(t, chosen, places or {}, lives).rows)
+        return _rows(Ranking(t, chosen, places or {}, lives).lines)
     ranking = t.ranking
     touched = t.touched
     if (
@@ -66,7 +101,15 @@ def standings(
     elif touched:
         ranking.update(t, touched)
     t.touched = set()
-    return list(ranking.rows)
+    return _rows(ranking.lines)
+
+
+def _rows(lines: Sequence[Line]) -> list[Row]:
+    """Rows of the caller's own from the ranking's lines (which stay as they are)."""
+    rows = [Row(*line) for line in lines]
+    for row in rows:
+        row.tiebreaks = dict(row.tiebreaks)
+    return rows
 
 
 def rank(
