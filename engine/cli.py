@@ -15,68 +15,77 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TextIO
 
 from engine.errors import EngineError, RecordFormatError
-from engine.record import GameRecord, decode_json, iter_json_lines
+from engine.record import GameRecord, decode_json, read_jsonl
 from engine.rules import VARIANTS
 
 
-def _inputs(path: str, stdin: TextIO) -> Iterator[Any]:
-    """Decoded records of FILE, or a RecordFormatError in place of an unreadable one."""
+def _records(path: str, stdin: TextIO) -> Iterator[GameRecord | EngineError]:
+    """The records of FILE, each or the error in its place (one per line of JSON Lines;
+    a line that is not UTF-8 is an error for that line only)."""
     try:
         if path == "-":
-            text = stdin.read()
+            buffer = getattr(stdin, "buffer", None)  # bytes, unless a test's StringIO
+            data: bytes | str = stdin.read() if buffer is None else buffer.read()
         else:
-            with open(path, encoding="utf-8") as handle:
-                text = handle.read()
-    except (OSError, UnicodeDecodeError) as error:
+            with open(path, "rb") as handle:
+                data = handle.read()
+    except OSError as error:
         yield RecordFormatError("format", f"cannot read {path}: {error}")
         return
-    if path.endswith(".json"):
-        try:
-            data = decode_json(text)
-        except RecordFormatError as error:
-            yield error
-            return
-        yield from data if isinstance(data, list) else [data]
+    if not path.endswith(".json"):
+        yield from read_jsonl(data)
         return
-    for _, item in iter_json_lines(text.splitlines()):
-        yield item
+    try:  # one document: one record or a list of them
+        text = data if isinstance(data, str) else data.decode("utf-8-sig")
+        decoded = decode_json(text)
+    except UnicodeDecodeError as error:
+        yield RecordFormatError("format", f"cannot read {path}: {error}")
+        return
+    except RecordFormatError as error:
+        yield error
+        return
+    for item in decoded if isinstance(decoded, list) else [decoded]:
+        try:
+            yield GameRecord.from_json(item)
+        except EngineError as error:
+            yield error
 
 
-def _record(item: Any) -> GameRecord:
-    if isinstance(item, EngineError):
-        raise item
-    return GameRecord.from_json(item)
+#: ``json.dumps(obj, ensure_ascii=False)``, without building an encoder per line.
+_encode = json.JSONEncoder(ensure_ascii=False).encode
 
 
 def _dump(obj: Any, out: TextIO) -> None:
-    out.write(json.dumps(obj, ensure_ascii=False) + "\n")
+    out.write(_encode(obj) + "\n")
+
+
+def _each(path: str, stdin: TextIO, out: TextIO, answer: Callable[[GameRecord], Any]) -> int:
+    """Print ``answer(record)`` for each record of FILE, or its error object; the exit
+    status is 1 if any record was bad."""
+    status = 0
+    for item in _records(path, stdin):
+        try:
+            if isinstance(item, EngineError):
+                raise item
+            _dump(answer(item), out)
+        except EngineError as error:
+            _dump({"error": error.to_json()}, out)
+            status = 1
+    return status
 
 
 def cmd_replay(path: str, out: TextIO, stdin: TextIO) -> int:
-    status = 0
-    for item in _inputs(path, stdin):
-        try:
-            _dump(_record(item).outcome().to_json(), out)
-        except EngineError as error:
-            _dump({"error": error.to_json()}, out)
-            status = 1
-    return status
+    return _each(path, stdin, out, lambda record: record.outcome().to_json())
 
 
 def cmd_legal(path: str, out: TextIO, stdin: TextIO) -> int:
-    status = 0
-    for item in _inputs(path, stdin):
-        try:
-            state = _record(item).replay()
-            _dump([action.to_json() for action in state.legal_actions()], out)
-        except EngineError as error:
-            _dump({"error": error.to_json()}, out)
-            status = 1
-    return status
+    return _each(
+        path, stdin, out, lambda record: [a.to_json() for a in record.replay().legal_actions()]
+    )
 
 
 def cmd_random(seed: int, count: int, variants: Sequence[str], out: TextIO) -> int:

@@ -220,6 +220,28 @@ class Match:
     def hand_count(self) -> int:
         return sum(len(b._hands) for b in self._bummerls)
 
+    def sheet_totals(self) -> tuple[tuple[int, int], tuple[int, int]]:
+        """Per seat, the game points struck off over every Bummerl (R17) and the
+        Schneider Bummerl won (R19): a scoresheet's totals, in one pass.
+
+        >>> m = Match(best_of=3)
+        >>> for winner, points in [(1, 3), (0, 2), (1, 3), (1, 1), (0, 3), (0, 3), (0, 1)]:
+        ...     m.record(HandResult(winner, points))
+        >>> m.sheet_totals(), m.bummerl_wins  # Bummerl 2 a Schneider: counts 2 (R19)
+        (((9, 7), (1, 0)), (2, 1))
+        """
+        struck = [0, 0]
+        schneider = [0, 0]
+        for bummerl in self._bummerls:
+            first, second = bummerl._scores
+            struck[0] += START - first
+            struck[1] += START - second
+            if first == 0 and second == START:
+                schneider[0] += 1
+            elif second == 0 and first == START:
+                schneider[1] += 1
+        return (struck[0], struck[1]), (schneider[0], schneider[1])
+
     def record(self, result: HandResult) -> None:
         """Record a hand in place; refused once the match is decided (R20)."""
         if self.is_decided:

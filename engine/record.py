@@ -17,10 +17,15 @@ Reading is strict about the shape (a typo such as ``"mariage"`` is an error, not
 ignored field) and lenient about card spelling (``10H`` and ``♥10`` read as ``TH``). Fields
 beyond the format's own (for example ``outcome``, or a club's ``event`` tag) are kept and
 written back unchanged, so reading and writing a record loses nothing.
+
+Text in the exact form :meth:`GameRecord.dumps` writes is read by a shortcut
+(:mod:`engine.fastread`) with the same result; anything else by strict JSON and
+:meth:`GameRecord.from_json`.
 """
 
 from __future__ import annotations
 
+import codecs
 import dataclasses
 import json
 from collections.abc import Iterable, Iterator
@@ -29,6 +34,7 @@ from typing import Any, Final
 from engine.actions import Action
 from engine.cards import Card, is_seat
 from engine.errors import EngineError, IllegalActionError, RecordFormatError
+from engine.fastread import canonical_record
 from engine.hand import HandState, _read_deck
 from engine.outcome import Outcome
 from engine.rules import Ruleset
@@ -123,11 +129,19 @@ class GameRecord:
 
     @classmethod
     def loads(cls, text: str) -> GameRecord:
+        """Read one record from JSON text (strict JSON, see :func:`decode_json`)."""
+        record = canonical_record(text, cls)
+        if record is not None:
+            return record
         return cls.from_json(decode_json(text))
 
     def dumps(self) -> str:
         """One line of JSON (the JSON Lines form)."""
-        return json.dumps(self.to_json(), ensure_ascii=False)
+        return _encode(self.to_json())
+
+
+#: ``json.dumps(obj, ensure_ascii=False)`` without building an encoder per call.
+_encode: Final = json.JSONEncoder(ensure_ascii=False).encode
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -169,27 +183,67 @@ def replay_result(data: Any) -> dict[str, Any]:
         return {"error": error.to_json()}
 
 
-def iter_json_lines(lines: Iterable[str]) -> Iterator[tuple[int, Any]]:
-    """(line number, decoded JSON or a RecordFormatError) for each non-blank line."""
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            yield number, decode_json(line)
-        except RecordFormatError as error:
-            yield number, RecordFormatError("format", f"line {number}: {error.message}")
+def _on_line(number: int, error: RecordFormatError) -> RecordFormatError:
+    return RecordFormatError("format", f"line {number}: {error.message}")
+
+
+def read_line(number: int, line: str) -> GameRecord | EngineError | None:
+    """Line ``number`` of a JSON Lines text as a record, or the error it gives (a JSON
+    error names the line); None for a blank line."""
+    record = canonical_record(line, GameRecord)
+    if record is not None:
+        return record
+    if not line.strip():
+        return None
+    try:
+        data = decode_json(line)
+    except RecordFormatError as error:
+        return _on_line(number, error)
+    try:
+        return GameRecord.from_json(data)
+    except EngineError as error:
+        return error
 
 
 def read_records(lines: Iterable[str]) -> Iterator[GameRecord | EngineError]:
     """Records of a JSON Lines text; a bad line yields its error instead of stopping."""
-    for _, data in iter_json_lines(lines):
-        if isinstance(data, EngineError):
-            yield data
-            continue
+    for number, line in enumerate(lines, start=1):
+        item = read_line(number, line)
+        if item is not None:
+            yield item
+
+
+def read_jsonl(data: bytes | str) -> Iterator[GameRecord | EngineError]:
+    """Records of a JSON Lines file, one per line, as :func:`read_records`.
+
+    Lines end with ``\\n`` (``\\r\\n`` too); a UTF-8 byte order mark at the start is skipped.
+    A line that is not UTF-8 is an error for that line only: the other lines are read.
+    """
+    lines: Iterable[str | RecordFormatError]
+    if isinstance(data, str):
+        lines = data.removeprefix("\ufeff").split("\n")
+    else:
+        data = data.removeprefix(codecs.BOM_UTF8)
         try:
-            yield GameRecord.from_json(data)
-        except EngineError as error:
-            yield error
+            lines = data.decode("utf-8").split("\n")
+        except UnicodeDecodeError:  # rare: find the lines that are not UTF-8
+            lines = map(_utf8_line, data.split(b"\n"))
+    for number, line in enumerate(lines, start=1):
+        if isinstance(line, RecordFormatError):
+            yield _on_line(number, line)
+            continue
+        item = read_line(number, line.removesuffix("\r"))
+        if item is not None:
+            yield item
+
+
+def _utf8_line(line: bytes) -> str | RecordFormatError:
+    try:
+        return line.decode("utf-8")
+    except UnicodeDecodeError as error:
+        byte = error.object[error.start]
+        where = f"byte 0x{byte:02x} at position {error.start} ({error.reason})"
+        return RecordFormatError("format", f"cannot read it as UTF-8: {where}")
 
 
 def write_records(records: Iterable[GameRecord]) -> str:

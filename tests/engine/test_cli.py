@@ -120,6 +120,30 @@ def test_a_file_that_is_not_utf8_is_an_error(tmp_path: Path) -> None:
     assert status == 1 and "cannot read" in json.loads(lines[0])["error"]["message"]
 
 
+def test_one_line_that_is_not_utf8_is_an_error_for_that_line_only(tmp_path: Path) -> None:
+    good = json.dumps(GOOD).encode()
+    latin1 = json.dumps(dict(GOOD, player="Jörg"), ensure_ascii=False).encode("latin-1")
+    data = b"\n".join([good, latin1, good]) + b"\n"
+    (tmp_path / "hands.jsonl").write_bytes(data)
+    for status, lines in [
+        run("replay", str(tmp_path / "hands.jsonl")),
+        run_bytes("replay", "-", stdin=data),
+    ]:
+        assert status == 1 and len(lines) == 3
+        assert json.loads(lines[0]) == json.loads(lines[2]) == GOOD["outcome"]
+        error = json.loads(lines[1])["error"]
+        assert (error["rule"], error["index"]) == ("format", None)
+        assert error["message"].startswith("line 2: cannot read it as UTF-8: byte 0xf6")
+
+
+def run_bytes(*args: str, stdin: bytes) -> tuple[int, list[str]]:
+    result = subprocess.run(
+        [sys.executable, "-m", "engine", *args], input=stdin, capture_output=True
+    )
+    assert b"Traceback" not in result.stderr, result.stderr
+    return result.returncode, result.stdout.decode().splitlines()
+
+
 def test_a_missing_file_is_an_error_not_a_traceback() -> None:
     status, lines = run("replay", "/no/such/file.jsonl")
     assert status == 1 and json.loads(lines[0])["error"]["rule"] == "format"

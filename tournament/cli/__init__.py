@@ -3,36 +3,145 @@
 Each concern keeps its commands in its own module and registers them here, so the
 event store's commands (db, verify, export, import) and the organiser's commands
 (create, players, rounds, results, standings) stay apart.
+
+The group loads a command's module only when that command runs: ``tournament --help``
+lists every command from :data:`COMMANDS` without importing any of them (no domain, no
+engine, no SQLAlchemy), and ``tournament results enter`` imports the results module and
+what it needs, not the store tools or the live view. A command module registers its
+commands on :data:`main` as it always did (``@main.command()``); :data:`COMMANDS` only
+says where each lives and what its help's first line is, and a test checks the two agree.
 """
 
 from __future__ import annotations
 
+import atexit
+import gc
 import importlib
+from collections.abc import Sequence
+from typing import Any
 
 import click
 
 from tournament.cli.usage import TournamentGroup
 
+# The last thing Python does before it exits is a full collection of reference cycles,
+# which walks every object still alive -- after SQLAlchemy is imported some 40 ms per
+# command -- only to free memory the operating system takes back anyway. Freezing them
+# first skips that walk; everything a command stores is committed before it returns.
+atexit.register(gc.freeze)
 
-@click.group(cls=TournamentGroup, context_settings={"help_option_names": ["-h", "--help"]})
+#: Every command of ``tournament``: name -> (the module that registers it, the first
+#: sentence of its help, as ``tournament --help`` lists it). A command a module registers
+#: without a line here still runs (every module is loaded to find it), but ``--help``
+#: does not list it and tests/cli/test_startup.py fails until the line is added.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "bracket": (
+        "tournament.cli.standings",
+        "The knockout bracket as it stands; before round 1, the draw the seeding gives.",
+    ),
+    "create": ("tournament.cli.tournaments", "Create a tournament (and make it the current one)."),
+    "db": ("tournament.cli.store", "The database: apply and inspect migrations."),
+    "export": (
+        "tournament.cli.store",
+        "Write the whole store to FILE as JSON Lines ('-' for stdout).",
+    ),
+    "import": (
+        "tournament.cli.store",
+        "Restore FILE (an export) into an empty store, verifying every hash chain; a new "
+        "SQLite file is created and migrated first.",
+    ),
+    "list": (
+        "tournament.cli.tournaments",
+        "The tournaments in the store: id, name, date, format, players, rounds played, status.",
+    ),
+    "live": (
+        "tournament.cli.live",
+        "Play hands live, action by action, through the rules engine.",
+    ),
+    "log": (
+        "tournament.cli.tournaments",
+        "The latest events, numbered (the numbers --as-of takes), each in words.",
+    ),
+    "players": (
+        "tournament.cli.players",
+        "Register, import, check in, seed and withdraw players.",
+    ),
+    "results": ("tournament.cli.results", "Enter, import, correct and strike results."),
+    "round": ("tournament.cli.rounds", "Draw rounds and print their pairings."),
+    "serve": (
+        "tournament.cli.serve",
+        "Start the service (for now: a demo hand through the rules engine).",
+    ),
+    "show": ("tournament.cli.tournaments", "Settings and progress of the tournament."),
+    "standings": (
+        "tournament.cli.standings",
+        "The standings now, at the end of a round, or as of a past event; one table per "
+        "group in group formats, then the bracket in groups -> knockout.",
+    ),
+    "use": ("tournament.cli.tournaments", "Make TOURNAMENT_ID the current tournament."),
+    "verify": (
+        "tournament.cli.store",
+        "Check every stream's hash chain (report the first broken link of each) and the "
+        "append-only guards.",
+    ),
+}
+
+
+def command_modules() -> list[str]:
+    """The modules that register commands, each once, in a stable order."""
+    return list(dict.fromkeys(module for module, _ in COMMANDS.values()))
+
+
+class LazyGroup(TournamentGroup):
+    """A group that imports a command's module when the command is looked up, and lists
+    its commands from :data:`COMMANDS` without importing anything."""
+
+    _listing = False
+    _from_command_line = False
+
+    def main(self, args: Sequence[str] | None = None, *pargs: Any, **kwargs: Any) -> Any:
+        # Run as the program (not called with arguments, as tests and scripts do): what
+        # the command imports lives as long as the process.
+        self._from_command_line = args is None
+        return super().main(args, *pargs, **kwargs)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*COMMANDS, *self.commands})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands:
+            if self._listing and cmd_name in COMMANDS:
+                # Only its name and help are wanted: a stand-in, nothing imported.
+                return click.Command(cmd_name, help=COMMANDS[cmd_name][1])
+            modules = [COMMANDS[cmd_name][0]] if cmd_name in COMMANDS else command_modules()
+            for module in modules:
+                _load(module)
+        if self._from_command_line and not self._listing:
+            # The modules, classes and functions loaded by now stay until the process
+            # ends: out of the collector's way, so that a collection while the command
+            # reads and folds the tournament walks what the command made, not all of
+            # SQLAlchemy (~20 ms of entering a result).
+            gc.freeze()
+            self._from_command_line = False
+        return self.commands.get(cmd_name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        self._listing = True
+        try:
+            super().format_commands(ctx, formatter)
+        finally:
+            self._listing = False
+
+
+def _load(module: str) -> None:
+    """Import a command module; one that is not there (yet) simply adds no command."""
+    try:
+        importlib.import_module(module)
+    except ModuleNotFoundError as error:
+        if error.name != module:
+            raise
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 def main() -> None:
     """Run Schnapsen tournaments: events, players, rounds, results, standings."""
-
-
-# Modules that add commands to ``main`` when imported; missing ones are simply not there yet.
-_COMMAND_MODULES = (
-    "tournament.cli.store",
-    "tournament.cli.tournaments",
-    "tournament.cli.players",
-    "tournament.cli.rounds",
-    "tournament.cli.results",
-    "tournament.cli.standings",
-    "tournament.cli.live",
-    "tournament.cli.serve",
-)
-for _name in _COMMAND_MODULES:
-    try:
-        importlib.import_module(_name)
-    except ModuleNotFoundError as _error:
-        if _error.name != _name:
-            raise

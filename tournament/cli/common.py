@@ -12,6 +12,7 @@ database, :func:`one_line_errors`), exit with status 1, and store nothing.
 from __future__ import annotations
 
 import contextlib
+import atexit
 import contextvars
 import functools
 import hashlib
@@ -163,6 +164,11 @@ class ReadyStore:
 
             migrate.ensure_current(self.url, may_create=write)
             self._store = SQLEventStore(self.url)
+            # Closed before the process exits, though the exit skips its last garbage
+            # collection (tournament/cli/__init__.py): the last SQLite connection to close
+            # checkpoints the write-ahead log into the file, so a copy of the .sqlite3 file
+            # alone (a USB stick at the end of the evening) holds every result.
+            atexit.register(self.dispose)
         return self._store
 
     def append(

@@ -6,8 +6,9 @@
     'Club Cup'
 
 Modules: :mod:`events` (types), :mod:`state` (the fold), :mod:`commands`,
-:mod:`standings` and :mod:`tiebreaks`, :mod:`preview` (what a correction changes),
-:mod:`csvio` (CSV import/export), :mod:`service` (load, decide, append against a store).
+:mod:`standings`, :mod:`tiebreaks` and :mod:`ranking` (the ranking kept up to date),
+:mod:`preview` (what a correction changes), :mod:`csvio` (CSV import/export),
+:mod:`service` (load, decide, append against a store).
 """
 
 from tournament.domain.errors import ConflictError, DomainError, NotFoundError

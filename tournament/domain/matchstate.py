@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 
 from engine import EngineError, HandResult, Match
 from tournament.domain.errors import DomainError
-from tournament.domain.tally import START, tally_hands
+from tournament.domain.tally import tally_hands
 
 #: A hand as an entry yields it: (winner seat, game points, dealer seat or None, reason).
 Hand = tuple[int, int, "int | None", "str | None"]
@@ -272,7 +272,8 @@ class MatchState:
         self.summary = self._summarise()
 
     def _play(self, entry: Entry) -> None:
-        whole = Entry(entry.result_id, entry.kind, entry.payload)
+        # Every hand, struck ones included (a struck hand still passes the deal).
+        whole = Entry(entry.result_id, entry.kind, entry.payload) if entry.struck else entry
         hands = whole.hands(self.players, self.first_dealer is not None)
         for number, (winner, gp, dealer, reason) in enumerate(hands, 1):
             if number in entry.struck:
@@ -302,21 +303,8 @@ class MatchState:
             bummerl = (score[0], score[1]) if seat == 0 else (score[1], score[0])
             return Summary(True, seat, bummerl, forfeit=True)
         engine = self.engine
-        gp = [0, 0]
-        schneider = [0, 0]
-        for b in engine.bummerls:
-            scores = b.scores
-            gp[0] += START - scores[0]
-            gp[1] += START - scores[1]
-            if b.is_schneider:
-                schneider[b.winner or 0] += 1
-        return Summary(
-            engine.is_decided,
-            engine.winner,
-            engine.bummerl_wins,
-            (gp[0], gp[1]),
-            (schneider[0], schneider[1]),
-        )
+        struck, schneider = engine.sheet_totals()
+        return Summary(engine.is_decided, engine.winner, engine.bummerl_wins, struck, schneider)
 
     # --- checking commands --------------------------------------------------------------
     def check_new(self, entry: Entry) -> None:

@@ -38,8 +38,17 @@ def registered(players: int, *, seed: int = 1, **settings: Any) -> list[NewEvent
     config = {"name": "Test", "format": "swiss", "best_of": 1, "seed": seed, **settings}
     b = Builder(create_tournament("test", config))
     for i in range(1, players + 1):
-        b.add(register_player(b.state, f"Player {i}", rating=2000 - i))
+        b.add(register_player(b.state, f"Player {i}", rating=_rating(i, players)))
     return b.events
+
+
+def _rating(number: int, players: int) -> int:
+    """Ratings falling with the start number: 1999, 1998, ... for up to 1,999 players (what
+    the tests were written against), spread over 4000-0 for bigger fields, since a rating
+    is between 0 and 4000 (T-player) and 2000 - i would fall below 0 after 2,000 players."""
+    if players < 2000:
+        return 2000 - number
+    return 4000 * (players - number) // (players - 1)
 
 
 def paired(players: int = 2, **settings: Any) -> list[NewEvent]:

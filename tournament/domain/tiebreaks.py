@@ -20,12 +20,15 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from tournament.domain.state import Stats
 
-#: Per player: (opponent, won) for every decided match that counts.
-Record = Mapping[int, Sequence[tuple[int, bool]]]
+#: Per player, per decided match that counts (by match id): (opponent, won). The fold
+#: keeps it as ``Tournament.records``.
+Record = Mapping[int, Mapping[str, tuple[int, bool]]]
+
+_NO_MATCHES: Mapping[str, tuple[int, bool]] = {}
 
 
 class Context:
@@ -42,11 +45,16 @@ class Context:
         self.record = record
         self.seed_rank = seed_rank
         self.lot_seed = lot_seed
+        #: Match points per player; the ranking updates it as results come in.
         self.points = {pid: s.points for pid, s in stats.items()}
+
+    def matches(self, pid: int) -> Iterable[tuple[int, bool]]:
+        """(opponent, won) for each of the player's decided matches that count."""
+        return self.record.get(pid, _NO_MATCHES).values()
 
     def opponent_points(self, pid: int) -> list[int]:
         points = self.points
-        return [points[o] for o, _ in self.record.get(pid, ())]
+        return [points[o] for o, _ in self.matches(pid)]
 
 
 def _buchholz(ctx: Context, group: Sequence[int]) -> dict[int, float]:
@@ -71,12 +79,12 @@ def _median(ctx: Context, group: Sequence[int]) -> dict[int, float]:
 
 def _sonneborn(ctx: Context, group: Sequence[int]) -> dict[int, float]:
     points = ctx.points
-    return {p: sum(points[o] for o, won in ctx.record.get(p, ()) if won) for p in group}
+    return {p: sum(points[o] for o, won in ctx.matches(p) if won) for p in group}
 
 
 def _direct(ctx: Context, group: Sequence[int]) -> dict[int, float]:
     tied = set(group)
-    return {p: sum(1 for o, won in ctx.record.get(p, ()) if won and o in tied) for p in group}
+    return {p: sum(1 for o, won in ctx.matches(p) if won and o in tied) for p in group}
 
 
 def _stat(read: Callable[[Stats], int]) -> Callable[[Context, Sequence[int]], dict[int, float]]:
@@ -107,3 +115,7 @@ TIEBREAK_KEYS: dict[str, Callable[[Context, Sequence[int]], dict[int, float]]] =
 
 #: Tie-breaks whose value depends only on the player (not on who else is tied).
 GROUP_FREE = frozenset(TIEBREAK_KEYS) - {"direct_encounter"}
+
+#: Tie-breaks that read the opponents' match points: a player's points changing changes
+#: them for everybody the player met.
+OPPONENT_POINTS = frozenset({"buchholz", "buchholz_cut1", "median_buchholz", "sonneborn_berger"})

@@ -32,9 +32,8 @@ from collections.abc import Callable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
-import networkx as nx  # type: ignore[import-untyped]
-
 from ._augment import augment
+from ._lazy import nx
 from .model import Pair
 
 _BYE = "\x00bye"

@@ -26,8 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-import networkx as nx  # type: ignore[import-untyped]
-
+from ._lazy import nx
 from .bracket import Bracket, Seed, Source
 from .model import FormatError, check_unique
 from .seeding import bracket_order
