@@ -11,8 +11,8 @@ database, :func:`one_line_errors`), exit with status 1, and store nothing.
 
 from __future__ import annotations
 
-import contextlib
 import atexit
+import contextlib
 import contextvars
 import functools
 import hashlib

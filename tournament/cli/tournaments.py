@@ -45,7 +45,7 @@ from tournament.domain.settings import (
 )
 from tournament.domain.standings import standings as compute_standings
 from tournament.domain.state import Tournament
-from tournament.domain.text import excerpt, whole_number
+from tournament.domain.text import excerpt, printable, whole_number
 
 #: What each format option means, for ``create --help`` (defaults: OPTION_DEFAULTS).
 OPTION_MEANINGS = {
@@ -388,11 +388,13 @@ def log(tournament_id: str | None, limit: int, action: str | None, as_json: bool
         f"{ljust('type', kind)} what"
     )
     for e in shown:
-        who = e.metadata.get("actor", "")
+        # What an older version stored unchecked (an actor, a name) is shown escaped.
+        who = printable(str(e.metadata.get("actor", "")), 40)
         source = e.metadata.get("source", "")
+        what = printable(in_words(t, e.type, e.payload), 500)
         click.echo(
             f"{e.version:6} {e.recorded_at:%Y-%m-%d %H:%M:%S} {_correlation(e)[:8] or '-':8} "
-            f"{who:12} {source:6} {ljust(e.type, kind)} {in_words(t, e.type, e.payload)}"
+            f"{who:12} {source:6} {ljust(e.type, kind)} {what}"
         )
 
 

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 from tournament.domain import events as ev
 from tournament.domain.matchstate import Entry, MatchState, Summary
 from tournament.domain.settings import Settings
+from tournament.domain.text import printable
 
 if TYPE_CHECKING:
     from tournament.domain.ranking import Ranking
@@ -322,16 +323,21 @@ def collector_paused() -> Iterator[None]:
 # --- handlers, one per event type -----------------------------------------------------------
 def _created(t: Tournament, p: Mapping[str, Any]) -> None:
     t.id = p["tournament_id"]
-    t.settings = Settings.from_payload(p["settings"])
+    settings = Settings.from_payload(p["settings"])
+    t.settings = dataclasses.replace(
+        settings, name=printable(settings.name), venue=printable(settings.venue)
+    )
 
 
 def _registered(t: Tournament, p: Mapping[str, Any]) -> None:
     pid = p["player_id"]
+    # Printable forms: a name stored before names were checked (plain_text) may hold a
+    # terminal escape; the event keeps it as typed, every printout shows it escaped.
     t.players[pid] = Player(
         pid,
-        p["name"],
-        p.get("club", ""),
-        p.get("category", ""),
+        printable(p["name"]),
+        printable(p.get("club", "")),
+        printable(p.get("category", "")),
         p.get("rating"),
         late=p.get("late", False),
     )
@@ -357,7 +363,7 @@ def _edited(t: Tournament, p: Mapping[str, Any]) -> None:
     pid = p["player_id"]
     player = t.players[pid]
     for key, value in p["changes"].items():
-        setattr(player, key, value)
+        setattr(player, key, printable(value) if isinstance(value, str) else value)
     for mid in t.player_matches.get(pid, []):
         match = t.matches[mid]
         labels = list(match.labels)

@@ -109,6 +109,20 @@ def clean(message: str, line_limit: int = LINE_LIMIT) -> str:
     return "\n".join(lines)
 
 
+def printable(text: str, limit: int = 200) -> str:
+    """Stored text as a printout may show it: what the checks of :func:`plain_text` would
+    have refused (a name stored before they existed) escaped, and cut after ``limit``
+    characters, so no terminal escape, bidi control or 60 KB name reaches a table.
+
+    >>> printable("Anna Huber"), printable("Evil\x1b[2J"), printable("B" * 300, 4)
+    ('Anna Huber', 'Evil\\x1b[2J', 'BBBB…')
+    """
+    if len(text) <= limit and text.isprintable():
+        return text
+    safe = "".join(_escaped(ch) for ch in text)
+    return safe if len(safe) <= limit else f"{safe[:limit]}…"
+
+
 def _escaped(ch: str) -> str:
     if _is_control(ch) or ord(ch) in BIDI or 0xD800 <= ord(ch) <= 0xDFFF:
         return repr(ch)[1:-1]
