@@ -115,7 +115,7 @@ def printable(text: str, limit: int = 200) -> str:
     characters, so no terminal escape, bidi control or 60 KB name reaches a table.
 
     >>> printable("Anna Huber"), printable("Evil\x1b[2J"), printable("B" * 300, 4)
-    ('Anna Huber', 'Evil\\x1b[2J', 'BBBB…')
+    ('Anna Huber', 'Evil\\\\x1b[2J', 'BBBB…')
     """
     if len(text) <= limit and text.isprintable():
         return text
