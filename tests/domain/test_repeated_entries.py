@@ -8,13 +8,8 @@ import pytest
 from tournament.domain import events as ev
 from tournament.domain.corrections import correct_result
 from tournament.domain.errors import ConflictError
-from tournament.domain.results import (
-    check_not_repeated,
-    record_forfeit,
-    record_hand,
-    record_tally,
-    repeated_entry,
-)
+from tournament.domain.repeats import check_not_repeated, repeated_entry
+from tournament.domain.results import record_forfeit, record_hand, record_tally
 from tournament.domain.state import Tournament, fold
 from tournament.domain.testing import paired
 from tournament.eventstore.api import NewEvent

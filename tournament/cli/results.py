@@ -44,8 +44,9 @@ from tournament.domain.csvio import (
 )
 from tournament.domain.errors import DomainError
 from tournament.domain.handpoints import PAPER_REASONS as REASONS
+from tournament.domain.notices import absent_warning
 from tournament.domain.preview import preview
-from tournament.domain.results import absent_warning, check_not_repeated
+from tournament.domain.repeats import check_not_repeated
 from tournament.domain.state import Tournament
 
 
@@ -174,7 +175,7 @@ def _warn_flagged(t: Tournament, m: Any, result_id: str) -> None:
 
 
 def _warn_scorers(t: Tournament, match_ids: Sequence[str]) -> None:
-    from tournament.domain.results import scorer_warning
+    from tournament.domain.notices import scorer_warning
 
     for mid in dict.fromkeys(match_ids):
         warning = scorer_warning(t.matches[mid])
@@ -261,7 +262,7 @@ def results_show(match: str, tournament_id: str | None) -> None:
         click.echo(f"  signed by {m.label(pid)}")
     for pid, why in m.void_signatures:
         click.echo(f"  signature of {m.label(pid)} VOID: {why}")
-    from tournament.domain.results import scorer_warning
+    from tournament.domain.notices import scorer_warning
 
     if warning := scorer_warning(m):
         click.echo(f"  WARNING {warning}")

@@ -35,7 +35,7 @@ from tournament.cli.describe import (
     tournament_groups,
 )
 from tournament.domain import commands as c
-from tournament.domain.results import absent_warning
+from tournament.domain.notices import absent_warning
 from tournament.domain.state import Tournament
 
 

@@ -20,9 +20,9 @@ from tournament.domain.results import (
     record_hand,
     record_tallies,
     record_tally,
-    sign_sheet,
 )
 from tournament.domain.rounds import cancel_round, start_round
+from tournament.domain.signing import sign_sheet
 from tournament.domain.withdrawal import withdraw
 
 __all__ = [

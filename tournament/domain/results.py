@@ -18,9 +18,8 @@ recorded so far (R13-R20) and refused with the hand and the rule named::
 from __future__ import annotations
 
 import copy
-import json
 import uuid
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tournament.domain import events as ev
@@ -50,7 +49,7 @@ def find_match(t: Tournament, match_id: str) -> MatchState:
     return match
 
 
-def _player_in(match: MatchState, player_id: Any, field: str) -> int:
+def player_in(match: MatchState, player_id: Any, field: str) -> int:
     if player_id not in match.players:
         a, b = match.labels
         raise DomainError(
@@ -118,14 +117,14 @@ def _hand_fields(
     card_points: Sequence[int] | None,
     closed: bool | None,
 ) -> dict[str, Any]:
-    _player_in(match, winner, "winner")
+    player_in(match, winner, "winner")
     if type(game_points) is not int or not 1 <= game_points <= 3:
         raise DomainError(
             "game_points", "R13", f"a hand gives 1, 2 or 3 game points, not {game_points!r}"
         )
     payload: dict[str, Any] = {"winner": winner, "game_points": game_points}
     if dealer is not None:
-        payload["dealer"] = _player_in(match, dealer, "dealer")
+        payload["dealer"] = player_in(match, dealer, "dealer")
     if reason is not None and reason not in hp.PAPER_REASONS:
         raise DomainError(
             "reason", "T-result", f"reason is one of {', '.join(hp.PAPER_REASONS)}, not {reason!r}"
@@ -201,7 +200,7 @@ def _first_dealer_events(
         first_dealer = dealer
     if first_dealer is None:
         return [], None
-    seat = match.seat_of(_player_in(match, first_dealer, "first_dealer"))
+    seat = match.seat_of(player_in(match, first_dealer, "first_dealer"))
     event = ev.make_event(
         ev.FIRST_DEALER_SET, {"match_id": match.match_id, "player_id": first_dealer}, actor=actor
     )
@@ -245,7 +244,7 @@ def record_hand(
     try:
         pre, seat = _first_dealer_events(match, first_dealer, dealer, actor)
         if scorer is not None:
-            fields["scorer"] = _player_in(match, scorer, "scorer")
+            fields["scorer"] = player_in(match, scorer, "scorer")
     except DomainError as error:
         raise at_place(error, match, match.next_place()) from None
     payload = {"result_id": result_id or new_id(), "match_id": match_id, **fields}
@@ -300,7 +299,7 @@ def record_tally(
     try:
         fields: dict[str, Any] = {"tally": tally_fields(match, tally, order)}
         if scorer is not None:
-            fields["scorer"] = _player_in(match, scorer, "scorer")
+            fields["scorer"] = player_in(match, scorer, "scorer")
         pre, seat = _first_dealer_events(match, first_dealer, None, actor)
     except DomainError as error:
         # A tally is a whole Bummerl: its own messages name the hand of the sheet.
@@ -338,7 +337,7 @@ def record_tallies(
             which = f"tally {number} of {len(tallies)}"
             raise type(error)(error.field, error.rule, f"{which}: {error.message}") from None
         trial = copy.copy(t)  # the same tournament, with this match as it would be
-        trial.matches = {**t.matches, match_id: _with(t.matches[match_id], out)}
+        trial.matches = {**t.matches, match_id: with_new(t.matches[match_id], out)}
     return out
 
 
@@ -367,43 +366,13 @@ def record_forfeit(
     settings = require_created(t)
     match = find_match(t, match_id)
     if winner is not None:
-        _player_in(match, winner, "winner")
+        player_in(match, winner, "winner")
     payload = forfeit_payload(settings, match_id, winner, reason)
     match.check_new(Entry(payload["result_id"], "forfeit", payload))
     return [ev.make_event(ev.MATCH_FORFEITED, payload, actor=actor)]
 
 
-def sign_sheet(
-    t: Tournament,
-    match_id: str,
-    player_id: int,
-    *,
-    actor: str | None = None,
-    new: Sequence[NewEvent] = (),
-) -> list[NewEvent]:
-    """A player signs the match's finished scoresheet (Austrian practice: both players
-    sign once the match is decided). ``new``: result events of the same command, signed
-    with them (``results enter ... --signed``). A later result, correction or strike of
-    the match voids the signatures (the fold keeps them as void)."""
-    match = find_match(t, match_id)
-    _player_in(match, player_id, "player")
-    after = _with(match, new) if new else match
-    if not after.decided:
-        a, b = after.summary.bummerl
-        raise ConflictError(
-            "match",
-            "T-sheet",
-            f"match {match_id} is not decided yet (Bummerl {a}:{b}, {after.next_place()} "
-            "next); players sign the finished sheet",
-        )
-    if player_id in match.signed_by:
-        return []
-    return [
-        ev.make_event(ev.SHEET_SIGNED, {"match_id": match_id, "player_id": player_id}, actor=actor)
-    ]
-
-
-def _with(match: MatchState, new: Sequence[NewEvent]) -> MatchState:
+def with_new(match: MatchState, new: Sequence[NewEvent]) -> MatchState:
     """The match as it would be with the result events ``new`` appended."""
     entries = list(match.entries)
     first = match.first_dealer
@@ -413,134 +382,3 @@ def _with(match: MatchState, new: Sequence[NewEvent]) -> MatchState:
         elif e.type in ENTRY_KINDS:
             entries.append(Entry(e.payload["result_id"], ENTRY_KINDS[e.type], dict(e.payload)))
     return match.trial(entries, first_dealer=first)
-
-
-def scorer_warning(match: MatchState) -> str | None:
-    """Both players of the table recorded as scorer in one match: one keeps the sheet."""
-    scorers = match.scorers()
-    if len(scorers) < 2:
-        return None
-    return (
-        f"match {match.match_id}: both {match.label(scorers[0])} and {match.label(scorers[1])} "
-        "are recorded as scorer; one player keeps the sheet (check who wrote which hands)"
-    )
-
-
-def absent_warning(
-    t: Tournament, match_ids: Sequence[str], drawn_in: int | None = None
-) -> list[str]:
-    """Double no-shows among ``match_ids`` whose players are still in the tournament: the
-    draw pairs them again (nothing withdraws a player but the organiser), each against a
-    new opponent, so say so; ``drawn_in``: the round just drawn, whose matches are named."""
-    out = []
-    for mid in dict.fromkeys(match_ids):
-        m = t.matches[mid]
-        if not (m.summary.forfeit and m.summary.decided and m.winner is None):
-            continue
-        still_in = [p for p in m.players if t.players[p].active]
-        if not still_in:
-            continue
-        names = " and ".join(t.label(p) for p in still_in)
-        both = len(still_in) == 2
-        if drawn_in is None:
-            where = ("are both" if both else "is") + " in the next draw again"
-            if both:  # not "paired again": that reads as with each other
-                where += (
-                    " (each on their own: a double no-show is no game played, so the draw "
-                    "may also pair them together again)"
-                )
-                both = False
-        else:
-            now = [_match_in(t, p, drawn_in) for p in still_in]
-            where = ("are both" if both else "is") + f" drawn again in round {drawn_in}"
-            if both and now[0] == now[1]:  # they never played: the draw may repeat it
-                where = (
-                    f"are paired with each other again in round {drawn_in} ({now[0]}): a "
-                    "double no-show is no game played"
-                )
-                both = False
-            else:
-                where += f" ({' and '.join(now)})"
-        if both:
-            where += ", each against a new opponent"
-        cmds = ", ".join(f"`tournament players withdraw {p}`" for p in still_in)
-        out.append(
-            f"match {mid}: both players were absent; {names} {where}; "
-            f"if they have left, withdraw them ({cmds})"
-        )
-    return out
-
-
-def _match_in(t: Tournament, player_id: int, number: int) -> str:
-    """Where a player is in round ``number``: its match id, ``bye`` or ``not drawn``."""
-    r = t.rounds[number - 1]
-    if player_id in r.byes:
-        return "bye"
-    return next((mid for mid in r.matches if player_id in t.matches[mid].players), "not drawn")
-
-
-def repeated_entry(t: Tournament, new: Sequence[NewEvent]) -> tuple[MatchState, Entry] | None:
-    """The match and its last entry when ``new`` enters exactly that again: the same kind
-    (a hand, a tally) with the same content (winner, points, dealer ... or the same
-    tally), as a retried or double-submitted command would. None otherwise."""
-    for event in new:
-        kind = ENTRY_KINDS.get(event.type)
-        if kind not in ("hand", "tally"):
-            continue
-        match = t.matches.get(event.payload.get("match_id", ""))
-        if match is None or not match.entries:
-            continue
-        last = match.entries[-1]
-        same = last.payload is not None and _content(last.payload) == _content(event.payload)
-        if last.kind == kind and same:
-            return match, last
-    return None
-
-
-def _content(payload: Mapping[str, Any]) -> str:
-    """A result's content, whatever its id (and lists or tuples alike)."""
-    return json.dumps({k: v for k, v in payload.items() if k != "result_id"}, sort_keys=True)
-
-
-def check_not_repeated(
-    t: Tournament, new: Sequence[NewEvent], entered_when: Callable[[str], str]
-) -> None:
-    """Refuse (``T-repeat``) a hand or tally that is exactly its match's last entry again:
-    a retry after a lost connection, a double click, up-arrow and Enter at the desk. The
-    message names the earlier result and when it was entered (``entered_when(result_id)``,
-    e.g. ``21:14``); a hand or Bummerl that really went the same way again is entered on
-    purpose (``results enter ... --again``).
-
-    >>> from tournament.domain.state import fold
-    >>> from tournament.domain.testing import paired
-    >>> events = paired(players=2, best_of=3)
-    >>> events += record_hand(fold(events), "1.1", winner=1, game_points=2)
-    >>> t = fold(events)
-    >>> again = record_hand(t, "1.1", winner=1, game_points=2)
-    >>> check_not_repeated(t, again, lambda result_id: "21:14")  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    tournament.domain.errors.ConflictError: result: match 1.1: this hand is exactly the ...
-    >>> check_not_repeated(t, record_hand(t, "1.1", winner=2, game_points=2), str)  # another
-    """
-    found = repeated_entry(t, new)
-    if found is None:
-        return
-    match, entry = found
-    places = match.hand_places().get(entry.result_id) or []
-    if entry.kind == "tally":
-        what, again = "tally", "Bummerl with the same tally"
-        where = places[0].split(" hand")[0] if places else "a Bummerl"
-    else:
-        assert entry.payload is not None
-        what, again = "hand", "hand with the same result"
-        won = f"{match.label(entry.payload['winner'])} wins {entry.payload['game_points']}"
-        where = f"{places[0]}: {won}" if places else won
-    at = entered_when(entry.result_id)
-    raise ConflictError(
-        "result",
-        "T-repeat",
-        f"match {match.match_id}: this {what} is exactly the match's last entry, result "
-        f"{entry.result_id} ({where})" + (f", entered at {at}" if at else "") + "; nothing "
-        f"stored; if it really is another {again}, enter it with --again",
-    )

@@ -1,0 +1,73 @@
+"""What the desk is told after an entry or a draw, though nothing is refused: both
+players of a table recorded as scorer, and double no-shows whose players are drawn again."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tournament.domain.matchstate import MatchState
+from tournament.domain.state import Tournament
+
+
+def scorer_warning(match: MatchState) -> str | None:
+    """Both players of the table recorded as scorer in one match: one keeps the sheet."""
+    scorers = match.scorers()
+    if len(scorers) < 2:
+        return None
+    return (
+        f"match {match.match_id}: both {match.label(scorers[0])} and {match.label(scorers[1])} "
+        "are recorded as scorer; one player keeps the sheet (check who wrote which hands)"
+    )
+
+
+def absent_warning(
+    t: Tournament, match_ids: Sequence[str], drawn_in: int | None = None
+) -> list[str]:
+    """Double no-shows among ``match_ids`` whose players are still in the tournament: the
+    draw pairs them again (nothing withdraws a player but the organiser), each against a
+    new opponent, so say so; ``drawn_in``: the round just drawn, whose matches are named."""
+    out = []
+    for mid in dict.fromkeys(match_ids):
+        m = t.matches[mid]
+        if not (m.summary.forfeit and m.summary.decided and m.winner is None):
+            continue
+        still_in = [p for p in m.players if t.players[p].active]
+        if not still_in:
+            continue
+        names = " and ".join(t.label(p) for p in still_in)
+        both = len(still_in) == 2
+        if drawn_in is None:
+            where = ("are both" if both else "is") + " in the next draw again"
+            if both:  # not "paired again": that reads as with each other
+                where += (
+                    " (each on their own: a double no-show is no game played, so the draw "
+                    "may also pair them together again)"
+                )
+                both = False
+        else:
+            now = [_match_in(t, p, drawn_in) for p in still_in]
+            where = ("are both" if both else "is") + f" drawn again in round {drawn_in}"
+            if both and now[0] == now[1]:  # they never played: the draw may repeat it
+                where = (
+                    f"are paired with each other again in round {drawn_in} ({now[0]}): a "
+                    "double no-show is no game played"
+                )
+                both = False
+            else:
+                where += f" ({' and '.join(now)})"
+        if both:
+            where += ", each against a new opponent"
+        cmds = ", ".join(f"`tournament players withdraw {p}`" for p in still_in)
+        out.append(
+            f"match {mid}: both players were absent; {names} {where}; "
+            f"if they have left, withdraw them ({cmds})"
+        )
+    return out
+
+
+def _match_in(t: Tournament, player_id: int, number: int) -> str:
+    """Where a player is in round ``number``: its match id, ``bye`` or ``not drawn``."""
+    r = t.rounds[number - 1]
+    if player_id in r.byes:
+        return "bye"
+    return next((mid for mid in r.matches if player_id in t.matches[mid].players), "not drawn")

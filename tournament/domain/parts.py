@@ -1,0 +1,67 @@
+"""The plain values a tournament's state is made of: players, their running totals, rounds.
+
+Kept apart from :class:`tournament.domain.state.Tournament` and the fold's handlers
+(:mod:`tournament.domain.handlers`), which both build them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+
+@dataclasses.dataclass(slots=True)
+class Player:
+    id: int
+    name: str
+    club: str = ""
+    category: str = ""
+    rating: int | None = None
+    seed: int | None = None  # 1 is the top seed
+    checked_in: bool = False
+    late: bool = False
+    withdrawn: int | None = None  # the last round the player was in, once withdrawn
+    withdrawal: str = ""  # the withdrawal's policy: "forfeit" or "drop" (remaining games)
+    lives_bought: int = 0
+    missed: int = 0  # a late entry: rounds drawn before it entered (T-late-entry)
+    missed_score: str = "zero"  # what each missed round scores: "zero" or "bye"
+
+    @property
+    def active(self) -> bool:
+        return self.withdrawn is None
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+@dataclasses.dataclass(slots=True)
+class Stats:
+    """A player's running totals, kept up to date match by match (decided matches only)."""
+
+    played: int = 0  # decided matches, forfeits included
+    wins: int = 0  # matches won at the table
+    forfeit_wins: int = 0
+    losses: int = 0
+    byes: int = 0
+    bummerl_won: int = 0
+    bummerl_lost: int = 0
+    gp_won: int = 0
+    gp_lost: int = 0
+    schneider: int = 0
+
+    @property
+    def points(self) -> int:
+        """Match points: a win, a forfeit win and a bye count 1 each."""
+        return self.wins + self.forfeit_wins + self.byes
+
+
+@dataclasses.dataclass(slots=True)
+class Round:
+    number: int
+    matches: list[str]
+    byes: list[int]
+    seed: int
+    stage: str = ""
+    warnings: list[str] = dataclasses.field(default_factory=list)
+    override: bool = False
+    info: dict[str, Any] = dataclasses.field(default_factory=dict)

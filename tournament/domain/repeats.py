@@ -1,0 +1,81 @@
+"""A retry never doubles a sheet (T-repeat): a hand or tally that is exactly its match's
+last entry again is refused unless the organiser says it is another one (``--again``)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from tournament.domain.errors import ConflictError
+from tournament.domain.matchstate import Entry, MatchState
+from tournament.domain.state import ENTRY_KINDS, Tournament
+from tournament.eventstore.api import NewEvent
+
+
+def repeated_entry(t: Tournament, new: Sequence[NewEvent]) -> tuple[MatchState, Entry] | None:
+    """The match and its last entry when ``new`` enters exactly that again: the same kind
+    (a hand, a tally) with the same content (winner, points, dealer ... or the same
+    tally), as a retried or double-submitted command would. None otherwise."""
+    for event in new:
+        kind = ENTRY_KINDS.get(event.type)
+        if kind not in ("hand", "tally"):
+            continue
+        match = t.matches.get(event.payload.get("match_id", ""))
+        if match is None or not match.entries:
+            continue
+        last = match.entries[-1]
+        same = last.payload is not None and _content(last.payload) == _content(event.payload)
+        if last.kind == kind and same:
+            return match, last
+    return None
+
+
+def _content(payload: Mapping[str, Any]) -> str:
+    """A result's content, whatever its id (and lists or tuples alike)."""
+    return json.dumps({k: v for k, v in payload.items() if k != "result_id"}, sort_keys=True)
+
+
+def check_not_repeated(
+    t: Tournament, new: Sequence[NewEvent], entered_when: Callable[[str], str]
+) -> None:
+    """Refuse (``T-repeat``) a hand or tally that is exactly its match's last entry again:
+    a retry after a lost connection, a double click, up-arrow and Enter at the desk. The
+    message names the earlier result and when it was entered (``entered_when(result_id)``,
+    e.g. ``21:14``); a hand or Bummerl that really went the same way again is entered on
+    purpose (``results enter ... --again``).
+
+    >>> from tournament.domain.results import record_hand
+    >>> from tournament.domain.state import fold
+    >>> from tournament.domain.testing import paired
+    >>> events = paired(players=2, best_of=3)
+    >>> events += record_hand(fold(events), "1.1", winner=1, game_points=2)
+    >>> t = fold(events)
+    >>> again = record_hand(t, "1.1", winner=1, game_points=2)
+    >>> check_not_repeated(t, again, lambda result_id: "21:14")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    tournament.domain.errors.ConflictError: result: match 1.1: this hand is exactly the ...
+    >>> check_not_repeated(t, record_hand(t, "1.1", winner=2, game_points=2), str)  # another
+    """
+    found = repeated_entry(t, new)
+    if found is None:
+        return
+    match, entry = found
+    places = match.hand_places().get(entry.result_id) or []
+    if entry.kind == "tally":
+        what, again = "tally", "Bummerl with the same tally"
+        where = places[0].split(" hand")[0] if places else "a Bummerl"
+    else:
+        assert entry.payload is not None
+        what, again = "hand", "hand with the same result"
+        won = f"{match.label(entry.payload['winner'])} wins {entry.payload['game_points']}"
+        where = f"{places[0]}: {won}" if places else won
+    at = entered_when(entry.result_id)
+    raise ConflictError(
+        "result",
+        "T-repeat",
+        f"match {match.match_id}: this {what} is exactly the match's last entry, result "
+        f"{entry.result_id} ({where})" + (f", entered at {at}" if at else "") + "; nothing "
+        f"stored; if it really is another {again}, enter it with --again",
+    )
