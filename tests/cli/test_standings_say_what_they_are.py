@@ -43,7 +43,7 @@ def test_the_heading_says_drawn_during_and_after(cli) -> None:  # type: ignore[n
     five_players(cli)
     cli("round", "start")
     assert heading(cli).startswith(
-        "Cup: standings round 1 drawn: 0 of 2 matches decided, the bye counted"
+        "Cup: standings before any result (round 1 drawn: 0 of 2 matches decided, the bye counted)"
     )
     cli("results", "enter", "1.1", "--forfeit", str(min(state().matches["1.1"].players)))
     assert heading(cli).startswith("Cup: standings during round 1: 1 of 2 matches decided")

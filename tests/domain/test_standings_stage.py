@@ -15,7 +15,9 @@ def test_the_heading_says_before_drawn_during_and_after_a_round() -> None:
     b = Builder(registered(players=5, seed=4))
     assert Stage.of(b.state).heading() == "before round 1 (in seed order)"
     b.add(c.start_round(b.state))
-    assert Stage.of(b.state).heading() == "round 1 drawn: 0 of 2 matches decided, the bye counted"
+    assert Stage.of(b.state).heading() == (
+        "before any result (round 1 drawn: 0 of 2 matches decided, the bye counted)"
+    )
     rng = random.Random(1)
     first, second = b.state.rounds[0].matches
     random_match(b, b.state.matches[first], rng)

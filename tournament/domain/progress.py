@@ -9,7 +9,7 @@ missing`` lists them; the standings' heading says which state of the tournament 
     >>> from tournament.domain.state import fold
     >>> t = fold(paired(players=4))
     >>> [m.match_id for m in open_matches(t)], Stage.of(t).heading()
-    (['1.1', '1.2'], 'round 1 drawn: 0 of 2 matches decided')
+    (['1.1', '1.2'], 'before any result (round 1 drawn: 0 of 2 matches decided)')
 """
 
 from __future__ import annotations
@@ -108,7 +108,7 @@ class Stage:
             bye = ", the bye counted" if self.byes == 1 else ""
             bye = f", the {self.byes} byes counted" if self.byes > 1 else bye
             drawn = f"round {n} drawn: {of} decided{bye}"
-            text = drawn if n == 1 else f"after round {n - 1} ({drawn})"
+            text = f"before any result ({drawn})" if n == 1 else f"after round {n - 1} ({drawn})"
         else:
             text = f"during round {n}: {of} decided"
         if self.reopened:
