@@ -160,14 +160,7 @@ def round_show(number: int | None, by_name: bool, tournament_id: str | None) -> 
 def _print_by_name(t: Tournament, number: int | None) -> None:
     """ "Find your table": every player of the round by name, with table, match and
     opponent (or the bye), so a room of 40 finds its seats at a glance."""
-    if not t.current_round:
-        raise click.ClickException("round: no round has been drawn yet (T-round)")
-    number = number or t.current_round
-    if not 1 <= number <= t.current_round:
-        raise click.ClickException(
-            f"round: rounds 1 to {t.current_round} are drawn, not round {number} (T-round)"
-        )
-    r = t.rounds[number - 1]
+    r = _drawn_round(t, number)
     seats: list[tuple[str, str]] = []
     for mid in r.matches:
         m = t.matches[mid]
@@ -182,11 +175,8 @@ def _print_by_name(t: Tournament, number: int | None) -> None:
         click.echo(f"  {ljust(name, wide)}  {where}")
 
 
-#: The printout aims to fit this many columns (an 80-100 column window, A4 portrait).
-WIDTH = 100
-
-
-def _print_round(t: Tournament, number: int | None) -> None:
+def _drawn_round(t: Tournament, number: int | None) -> Any:
+    """Round ``number`` (default: the current one), or a one-line refusal (T-round)."""
     if not t.current_round:
         raise click.ClickException("round: no round has been drawn yet (T-round)")
     number = number or t.current_round
@@ -194,7 +184,15 @@ def _print_round(t: Tournament, number: int | None) -> None:
         raise click.ClickException(
             f"round: rounds 1 to {t.current_round} are drawn, not round {number} (T-round)"
         )
-    r = t.rounds[number - 1]
+    return t.rounds[number - 1]
+
+
+#: The printout aims to fit this many columns (an 80-100 column window, A4 portrait).
+WIDTH = 100
+
+
+def _print_round(t: Tournament, number: int | None) -> None:
+    r = _drawn_round(t, number)
     sections = _bracket_rounds(t, r.matches)
     click.echo(
         f"Round {r.number}: {round_stage(t, r)}{f' ({sections})' if sections else ''} "
