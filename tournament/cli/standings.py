@@ -86,6 +86,8 @@ def standings(
     if round_ is not None:
         as_of, note = _end_of_round(tid, round_)
     t = get_service().state(tid, as_of=_as_of(tid, as_of))
+    if category is not None:
+        _known_category(t, category)
     groups = tournament_groups(t)
     if group is not None:
         rows = _group_rows(tid, t, groups, group, category)
@@ -115,6 +117,15 @@ def standings(
     _print_tiebreak_order(t, output)
     if any(r.status == "absent" for r in rows):
         click.echo("[absent]: registered but never checked in, so never drawn", file=output)
+
+
+def _known_category(t: Tournament, category: str) -> None:
+    """Refuse a category nobody has: a typo would print an empty table as if nobody of
+    that category had played."""
+    known = sorted({p.category for p in t.players.values() if p.category}, key=str.casefold)
+    if not any(c.casefold() == category.casefold() for c in known):
+        these = f"categories here: {', '.join(known)}" if known else "no player has a category"
+        raise click.ClickException(f"category: no player has category {category!r} ({these})")
 
 
 def _end_of_round(tid: str, number: int) -> tuple[int | None, str]:
@@ -288,7 +299,7 @@ def _print_table(t: Tournament, rows: Sequence[Any], output: Any) -> None:
     for short, game_points, least in layouts:
         heads, cells = _columns(t, rows, tbs, short, game_points)
         widths = [
-            max(width(h), *(width(c) for c in column))
+            max([width(h), *(width(c) for c in column)])
             for h, column in zip(heads, cells, strict=True)
         ]
         room = WIDTH - 5 - sum(w + 2 for w in widths)  # rank, mark and spaces; each column
