@@ -56,6 +56,28 @@ def test_a_correction_changes_the_result_and_its_reversal_restores_it() -> None:
     assert [r.to_json() for r in standings(b.state)] == before
 
 
+def test_a_correction_refuses_what_the_kind_of_result_has_not() -> None:
+    """A hand's game points for a tally, a tally for a hand, points for a forfeit: merged
+    in, they would count for nothing while the log said "corrected"."""
+    b = Builder(paired(players=2, best_of=3))
+    tally = b.add(c.record_tally(b.state, "1.1", "7 4 1 0 / 7 5"))[-1].payload["result_id"]
+    hand = b.add(c.record_hand(b.state, "1.1", winner=2, game_points=2))[-1].payload["result_id"]
+    for rid, changes, field in (
+        (tally, {"game_points": 3}, "game_points"),
+        (tally, {"winner": 2}, "winner"),
+        (hand, {"tally": "7 6 / 7 4 2 0"}, "tally"),
+    ):
+        with pytest.raises(DomainError) as caught:
+            c.correct_result(b.state, rid, changes, by="ref", reason="x")
+        assert caught.value.field == field and caught.value.rule == "T-correction"
+        assert "cannot be corrected on it" in caught.value.message
+    b2 = Builder(paired(players=2, best_of=3))
+    forfeit = b2.add(c.record_forfeit(b2.state, "1.1", winner=1))[-1].payload["result_id"]
+    with pytest.raises(DomainError, match="a forfeit takes winner"):
+        c.correct_result(b2.state, forfeit, {"game_points": 2}, by="ref", reason="x")
+    assert c.correct_result(b2.state, forfeit, {"winner": 2}, by="ref", reason="x")
+
+
 def test_striking_a_hand_removes_it_and_is_recorded_with_who_and_why() -> None:
     b = Builder(paired(players=2, best_of=1))
     rid = b.add(c.record_tally(b.state, "1.1", "7 5 4 1 0 / 7 6 3"))[-1].payload["result_id"]

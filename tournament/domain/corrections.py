@@ -87,6 +87,7 @@ def correct_result(
         replacement = None
     else:
         base = dict(previous or _before_void(t, result_id))
+        _fits_kind(entry.kind, result_id, [k for k in changes if k not in _IDS and k not in base])
         replacement = {**base, **{k: v for k, v in changes.items() if k not in _IDS}}
         _validate(settings, match, entry.kind, replacement, result_id)
         if replacement == previous:
@@ -126,6 +127,30 @@ def reversal(
                 )
             return correct_result(t, result_id, previous, by=by, reason=reason, actor=actor)
     raise ConflictError("result_id", "T-correction", f"result {result_id} was never corrected")
+
+
+#: What a correction may change, per kind of result (a hand's fields, a tally, the winner
+#: of a forfeit); a field the result already holds (a reversal restores them all) too.
+CORRECTABLE = {
+    "hand": ("winner", "game_points", "dealer", "reason", "card_points", "closed"),
+    "live": ("winner", "game_points", "dealer", "reason", "card_points", "closed"),
+    "tally": ("tally",),
+    "forfeit": ("winner",),
+}
+
+
+def _fits_kind(kind: str, result_id: str, fields: list[str]) -> None:
+    """Refuse fields the result's kind has not (a hand's game points for a tally): merged
+    in, they would be stored and count for nothing, and the preview would say unchanged."""
+    wrong = [f for f in fields if f not in CORRECTABLE[kind]]
+    if wrong:
+        takes = ", ".join(CORRECTABLE[kind])
+        raise DomainError(
+            wrong[0],
+            "T-correction",
+            f"result {result_id} is a {kind}: {', '.join(wrong)} cannot be corrected on it "
+            f"(a {kind} takes {takes}); nothing stored",
+        )
 
 
 def _validate(
