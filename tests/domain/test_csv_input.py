@@ -145,3 +145,19 @@ def test_tallies_as_the_sheet_gives_them_are_checked_in_order_as_one_action() ->
     with pytest.raises(DomainError) as refused:
         c.record_tallies(t, "1.1", ["7 4 1 0 / 7 6"] * 3)
     assert "tally 3 of 3" in str(refused.value) and "(R20)" in str(refused.value)
+
+
+def test_a_row_that_is_two_kinds_of_result_is_refused_with_its_line() -> None:
+    """A forfeit and a hand, or a tally and a hand's columns, in one row: what the other
+    columns say would be dropped without a word (trial 1, #2, as a CSV row)."""
+    events = paired(players=4, best_of=1)
+    for row, named in (
+        ("1.1,1,2,,3", "forfeit and a hand (winner, game_points)"),
+        ("1.1,,,7 4 1 0 / 7 5,3", "forfeit and tally"),
+        ("1.1,1,,7 4 1 0 / 7 5,", "tally and a hand (winner)"),
+    ):
+        sheet = io.StringIO(f"match,winner,game_points,tally,forfeit\n{row}\n")
+        with pytest.raises(CsvImportError) as caught:
+            import_results(events, sheet)
+        [(line, message)] = caught.value.problems
+        assert line == 2 and named in message and "not several" in message

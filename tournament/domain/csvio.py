@@ -339,6 +339,26 @@ def forfeit_winner(text: str, rule: str = "T-input") -> int | None:
         ) from None
 
 
+#: The columns of a hand row (a tally or a forfeit row leaves them empty).
+HAND_COLUMNS = ("winner", "game_points", "dealer", "reason", "card_points", "closed")
+
+
+def _one_kind(row: Mapping[str, str]) -> None:
+    """A row is a hand, a tally or a forfeit, never two: what the other columns say would
+    be dropped without a word (T-csv), as on the command line."""
+    hand = [c for c in HAND_COLUMNS if row.get(c)]
+    kinds = [k for k in ("forfeit", "tally") if row.get(k)]
+    if hand:
+        kinds.append("a hand (" + ", ".join(hand) + ")")
+    if len(kinds) > 1:
+        raise DomainError(
+            "row",
+            "T-csv",
+            f"a row is a hand, a tally or a forfeit, not several: {' and '.join(kinds)}; "
+            "write each in a row of its own",
+        )
+
+
 def import_results(
     events: Sequence[EventLike], source: IO[str], *, actor: str | None = None
 ) -> list[NewEvent]:
@@ -348,6 +368,7 @@ def import_results(
     def decide(t: Tournament, row: dict[str, str]) -> list[NewEvent]:
         if not row.get("match"):
             raise DomainError("match", "T-csv", "every row names its match (round.table, e.g. 2.5)")
+        _one_kind(row)
         match_id = resolve_match(t, row["match"])
         scorer = _int(row.get("scorer", ""), "scorer")
         if row.get("forfeit"):
