@@ -31,6 +31,7 @@ REPO = Path(__file__).resolve().parents[2]
         (("--forfeit", "1", "--first-dealer", "1"), "--forfeit with --first-dealer"),
         (("--forfeit", "1", "--scorer", "1"), "--forfeit with --scorer"),
         (("--forfeit", "1", "--reason", "claim"), "--forfeit with --reason"),
+        (("--forfeit", "5", "--signed"), "--forfeit with --signed"),  # the absent one signs?
     ],
 )  # fmt: skip
 def test_conflicting_result_options_are_refused_and_store_nothing(

@@ -24,6 +24,7 @@ def refuse_mixed(
     *,
     first_dealer: int | None = None,
     scorer: int | None = None,
+    signed: bool = False,
 ) -> None:
     """One kind of result per command: a hand (``hand``: the hand options given), the
     sheet's tallies, or a forfeit. Anything given beside it would be dropped without a word
@@ -35,12 +36,13 @@ def refuse_mixed(
         play += [
             o for o, v in (("--first-dealer", first_dealer), ("--scorer", scorer)) if v is not None
         ]
+        play += ["--signed"] if signed else []  # an absent player signs no sheet
         if play:
             raise DomainError(
                 "options",
                 "T-result",
                 f"--forfeit with {', '.join(play)}: {either} (a forfeit is not played: no "
-                "hand, dealer or scorer goes with it); nothing stored",
+                "hand, dealer, scorer or signed sheet goes with it); nothing stored",
             )
     elif tallies and hand:
         raise DomainError(

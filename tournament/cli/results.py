@@ -89,7 +89,7 @@ def results() -> None:
     "--signed",
     is_flag=True,
     help="both players signed the sheet: only with the entry that decides the match "
-    "(a best of 3 in one go: --tally ... --tally ... --signed)",
+    "(a best of 3 in one go: --tally ... --tally ... --signed); not with a forfeit",
 )
 @click.option(
     "--again",
@@ -114,7 +114,7 @@ def results_enter(
         "--card-points": card_points is not None,
     }  # fmt: skip
     given = [name for name, on in hand.items() if on]
-    refuse_mixed(given, tallies, forfeit, first_dealer=first_dealer, scorer=scorer)
+    refuse_mixed(given, tallies, forfeit, first_dealer=first_dealer, scorer=scorer, signed=signed)
     won = forfeit_winner(forfeit) if forfeit is not None else None
     cp = parse_card_points(card_points)
     tid = tournament_id_of(tournament_id)
