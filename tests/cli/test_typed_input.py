@@ -13,7 +13,7 @@ import pytest
 import tournament.cli.common
 from tests.cli.helpers import state, stored
 from tournament.cli import main
-from tournament.domain.settings import OPTION_DEFAULTS
+from tournament.domain.settings import FORMATS, OPTION_DEFAULTS, Settings
 
 LATIN1_JOERG = "J\udcf6rg"  # "Jörg" from a Latin-1 terminal: the byte 0xf6, not UTF-8
 
@@ -277,9 +277,13 @@ def test_help_says_how_values_are_written(cli) -> None:  # type: ignore[no-untyp
         for key, default in options.items():
             if key not in ("double", "buy_back"):  # kept for stored tournaments only
                 assert f"{key}={str(default).lower()}" in create, key
-    assert "[default: balanced in swiss, higher_seed in the other formats]" in " ".join(
-        create.split()
-    )
+    # The default first dealer per format, as Settings fills it in.
+    words = " ".join(create.split())
+    for fmt in FORMATS:
+        default = Settings.from_payload({"name": "x", "format": fmt}).first_dealer
+        named = f"balanced in {words.split('balanced in ')[1].split(';')[0]}"
+        assert (fmt in named) == (default == "balanced"), (fmt, default)
+    assert "higher_seed in the knockouts]" in words
     assert "27.11.2026" in create
     enter = " ".join(cli("results", "enter", "--help").output.split())
     assert "repeat it for the sheet's Bummerl in order" in enter

@@ -34,6 +34,7 @@ from tournament.domain.errors import DomainError
 from tournament.domain.pairing import finished, lives_left, places
 from tournament.domain.progress import open_matches
 from tournament.domain.settings import (
+    DEFAULT_FIRST_DEALER,
     DEFAULT_TIEBREAKS,
     FIRST_DEALER_RULES,
     FORMATS,
@@ -125,8 +126,8 @@ def _create_help() -> str:
 @click.option(
     "--first-dealer",
     type=click.Choice(FIRST_DEALER_RULES),
-    help="how each match's first dealer is chosen (R18) [default: balanced in swiss, "
-    "higher_seed in the other formats]",
+    help="how each match's first dealer is chosen (R18) [default: balanced in "
+    f"{', '.join(DEFAULT_FIRST_DEALER)}; higher_seed in the knockouts]",
 )
 @click.option("--forfeit-score", help="Bummerl of a forfeit, e.g. 2:0 [default: (N+1)/2:0]")
 @click.option("--bye-score", help="Bummerl of a bye, e.g. 2:0 [default: (N+1)/2:0]")
