@@ -161,3 +161,13 @@ def test_a_row_that_is_two_kinds_of_result_is_refused_with_its_line() -> None:
             import_results(events, sheet)
         [(line, message)] = caught.value.problems
         assert line == 2 and named in message and "not several" in message
+
+
+def test_a_byte_that_is_not_utf8_after_a_byte_order_mark_is_named_where_it_is() -> None:
+    """Excel's BOM is three bytes before the text: the bad byte and its line are the
+    file's, not three bytes off."""
+    with pytest.raises(CsvImportError) as caught:
+        csvio.decode(b"\xef\xbb\xbfname;club\nA;X\nGr\xfcner;X\n")
+    assert caught.value.problems == [
+        (3, "the file is not UTF-8 text (byte 0xfc); save it as 'CSV UTF-8'")
+    ]

@@ -18,6 +18,7 @@ good -- so a file with one bad row stores nothing::
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import json
@@ -120,12 +121,19 @@ def decode(data: bytes) -> str:
     ...
     tournament.domain.csvio.CsvImportError: 1 bad row, nothing imported:
     line 2: the file is not UTF-8 text (byte 0xe9); save it as 'CSV UTF-8'
+    >>> decode(b"\\xef\\xbb\\xbfname;club\\nA;X\\nGr\\xfcner;X\\n")  # after a BOM too
+    Traceback (most recent call last):
+    ...
+    tournament.domain.csvio.CsvImportError: 1 bad row, nothing imported:
+    line 3: the file is not UTF-8 text (byte 0xfc); save it as 'CSV UTF-8'
     """
+    bom = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
     try:
-        return data.decode("utf-8-sig")
+        return data[bom:].decode("utf-8")
     except UnicodeDecodeError as error:
-        line = data.count(b"\n", 0, error.start) + 1
-        byte = data[error.start]
+        at = bom + error.start  # the position in the file, the byte order mark counted
+        line = data.count(b"\n", 0, at) + 1
+        byte = data[at]
         raise CsvImportError(
             [
                 (
