@@ -5,6 +5,7 @@ tournament standings [--csv | --json] [--as-of 120] [--category W]
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -53,7 +54,6 @@ from tournament.domain.state import Tournament
     "-o",
     "--output",
     type=click.File("w", encoding="utf-8"),
-    default="-",
     help="write to this file [default: the terminal]",
 )
 @tournament_option
@@ -81,6 +81,7 @@ def standings(
         raise click.ClickException("csv: give --csv or --json, not both")
     if crosstable and (as_csv or as_json):
         raise click.ClickException("crosstable: it is a printout; --csv and --json have the data")
+    output = output or sys.stdout  # the terminal, quiet once a pipe's reader has gone
     tid = tournament_id_of(tournament_id)
     note = ""
     if round_ is not None:

@@ -16,6 +16,9 @@ bad input is quoted short (a 1 MB value is not echoed back).
 
 from __future__ import annotations
 
+import contextlib
+import os
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -42,6 +45,8 @@ class TournamentGroup(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         args = ctx.meta.get(_ARGS, ())
+        stdout = sys.stdout
+        sys.stdout = QuietWhenClosed(stdout)
         try:
             return super().invoke(ctx)
         except click.MissingParameter:  # a usage error (exit 2, usage shown) naming no input
@@ -54,6 +59,45 @@ class TournamentGroup(click.Group):
             if type(error).exit_code != Refused.exit_code:
                 raise
             raise Refused(safe(error.format_message(), args)) from None
+        finally:
+            sys.stdout = stdout
+
+
+class QuietWhenClosed:
+    """Standard output that goes quiet when its reader has gone (``tournament standings |
+    head -3``): the command goes on and does what it was told -- a correction piped into
+    ``head`` is still stored -- instead of failing on "Broken pipe" halfway."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+        self._gone = False
+
+    def write(self, text: str) -> int:
+        if not self._gone:
+            try:
+                return int(self._stream.write(text))
+            except BrokenPipeError:
+                self._reader_gone()
+        return len(text)
+
+    def flush(self) -> None:
+        if not self._gone:
+            try:
+                self._stream.flush()
+            except BrokenPipeError:
+                self._reader_gone()
+
+    def _reader_gone(self) -> None:
+        self._gone = True
+        # Python flushes standard output once more at exit; point the descriptor at
+        # /dev/null so that last flush has somewhere to go and says nothing.
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, self._stream.fileno())
+            os.close(devnull)
+
+    def __getattr__(self, name: str) -> Any:  # encoding, isatty, fileno ... as the stream's
+        return getattr(self._stream, name)
 
 
 def _refusal(error: click.BadParameter) -> str:
