@@ -201,3 +201,22 @@ def test_a_life_is_not_bought_back_after_the_final(cli) -> None:  # type: ignore
     assert refused(cli, "players", "buy-life", "3") == (
         "Error: player: the tournament is finished: the final has been played (T-lives)"
     )
+
+
+def test_a_forfeit_for_somebody_not_at_the_table_names_the_forfeit(cli) -> None:  # type: ignore[no-untyped-def]
+    eight_players(cli)
+    line = refused(cli, "results", "enter", "1.1", "--forfeit", "3")
+    assert line.startswith("Error: forfeit: match 1.1: player 3 does not play here")
+
+
+def test_results_missing_of_round_0_is_refused_not_the_current_round(cli) -> None:  # type: ignore[no-untyped-def]
+    eight_players(cli)
+    line = refused(cli, "results", "missing", "--round", "0")
+    assert line == "Error: round: rounds 1 to 1 are drawn, not 0 (T-round)"
+
+
+def test_a_withdrawal_takes_why_like_every_other_command(cli) -> None:  # type: ignore[no-untyped-def]
+    eight_players(cli)
+    cli("players", "withdraw", "8", "--why", "went home ill")
+    withdrawn = next(e for e in stored() if e.type == "player.withdrawn")
+    assert withdrawn.payload["reason"] == "went home ill"

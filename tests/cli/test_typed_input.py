@@ -49,7 +49,7 @@ def count() -> int:
 @pytest.mark.parametrize(
     ("args", "where"),
     [
-        (("players", "add", LATIN1_JOERG), "argument 3"),
+        (("players", "add", LATIN1_JOERG), "word 3 of the command"),
         (("players", "add", "Jörg", "--club", LATIN1_JOERG), "--club"),
         (("players", "add", "Jörg", f"--category={LATIN1_JOERG}"), "--category"),
         (("players", "add", "Jörg", "--actor", LATIN1_JOERG), "--actor"),
@@ -128,7 +128,7 @@ def test_an_absurd_range_is_checked_against_the_registered_players_before_it_is_
     line = refused(cli, "players", "checkin", "1-999999999999")
     assert (
         line
-        == "Error: IDS: '1-999999999999': there is no player 999999999999 (start numbers 1 to 8)"
+        == "Error: start numbers: '1-999999999999': there is no player 999999999999 (start numbers 1 to 8)"
     )
     assert "there is no player 9 " in refused(cli, "players", "checkin", "1,9")
     assert "there is no player 0 " in refused(cli, "players", "checkin", "0-3")

@@ -124,11 +124,11 @@ def players_import(file: Path, tournament_id: str | None, actor: str) -> None:
 def players_checkin(ids: str, tournament_id: str | None, actor: str) -> None:
     """Check players in. IDS: start numbers, comma separated, and ranges: 1-38,40. Once
     anybody is checked in, only checked-in players are drawn."""
-    parse_id_ranges(ids, option="IDS")  # the syntax, before the store is opened
+    parse_id_ranges(ids, option="start numbers")  # the syntax, before the store is opened
     numbers: list[int] = []
 
     def check_in(t: Tournament) -> list[Any]:
-        numbers[:] = dict.fromkeys(parse_ids(ids, t.players, option="IDS"))
+        numbers[:] = dict.fromkeys(parse_ids(ids, t.players, option="start numbers"))
         return [e for pid in numbers for e in c.check_in(t, pid, actor=actor)]
 
     stored = run_command(tournament_id, check_in)
@@ -225,7 +225,7 @@ def _shown(value: Any) -> str:
     help="forfeit: open matches go to the opponents; drop: they count for nobody "
     "[default: the tournament's]",
 )
-@click.option("--reason", default="", type=WHY, help="why, for the log")
+@click.option("--reason", "--why", "reason", default="", type=WHY, help="why, for the log")
 @tournament_option
 @actor_option
 @cli_errors

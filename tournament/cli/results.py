@@ -122,7 +122,12 @@ def results_enter(
     def command(t: Tournament) -> list[Any]:
         mid = resolve_match(t, match)
         if forfeit is not None:
-            events = c.record_forfeit(t, mid, winner=won, actor=actor)
+            try:
+                events = c.record_forfeit(t, mid, winner=won, actor=actor)
+            except DomainError as error:  # the winner was typed as --forfeit's value
+                if error.field != "winner":
+                    raise
+                raise type(error)("forfeit", error.rule, error.message) from None
         elif tallies:
             events = c.record_tallies(
                 t, mid, tallies, scorer=scorer, first_dealer=first_dealer, actor=actor
@@ -209,7 +214,7 @@ def results_missing(number: int | None, tournament_id: str | None) -> None:
     t = get_service().state(tournament_id_of(tournament_id))
     if not t.current_round:
         raise click.ClickException("round: no round has been drawn yet (T-round)")
-    shown = number or t.current_round
+    shown = t.current_round if number is None else number
     if not 1 <= shown <= t.current_round:
         raise click.ClickException(
             f"round: rounds 1 to {t.current_round} are drawn, not {shown} (T-round)"

@@ -125,8 +125,8 @@ def refuse_undecodable(args: Sequence[str]) -> None:
                 where, bad = option, value
             elif before.startswith("-") and "=" not in before and len(before) > 1:
                 where, bad = before, arg
-            else:
-                where, bad = f"argument {position + 1}", arg
+            else:  # a command's own argument (a name): said by its place on the line
+                where, bad = f"word {position + 1} of the command", arg
             raise Refused(
                 f"{where}: {_shown(bad)} is not UTF-8 text: set your terminal to UTF-8 "
                 "(nothing stored)"
