@@ -46,6 +46,22 @@ def test_a_rerun_results_import_is_refused_and_stores_nothing(cli, sheet: Path) 
     assert hands(cli) == before and len(stored()) == events
 
 
+def test_the_same_sheet_saved_again_by_excel_is_the_same_import(cli, sheet: Path) -> None:  # type: ignore[no-untyped-def]
+    """Other bytes, the same rows: semicolons and CRLF, a byte order mark, German column
+    names, an empty column, a blank line at the end -- still the sheet imported before."""
+    friday_match(cli)
+    cli("results", "import", str(sheet))
+    before = len(stored())
+    resaved = sheet.with_name("Blatt.csv")
+    resaved.write_bytes(
+        "\ufeffPartie;Sieger;Spielpunkte;Geber\r\n1.1;1;2;\r\n1.1;2;1;\r\n1.1;1;3;\r\n\r\n"
+        .encode()
+    )  # fmt: skip
+    again = cli("results", "import", str(resaved), ok=False)
+    assert again.exit_code == 1 and "this file was imported at" in again.output
+    assert len(stored()) == before
+
+
 def test_a_rerun_players_import_is_refused_and_stores_nothing(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     cli("create", "Cup")
     players = tmp_path / "players.csv"

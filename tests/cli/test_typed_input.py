@@ -127,8 +127,8 @@ def test_an_absurd_range_is_checked_against_the_registered_players_before_it_is_
     eight_players(cli)
     line = refused(cli, "players", "checkin", "1-999999999999")
     assert (
-        line
-        == "Error: start numbers: '1-999999999999': there is no player 999999999999 (start numbers 1 to 8)"
+        line == "Error: start numbers: '1-999999999999': there is no player 999999999999 "
+        "(start numbers 1 to 8)"
     )
     assert "there is no player 9 " in refused(cli, "players", "checkin", "1,9")
     assert "there is no player 0 " in refused(cli, "players", "checkin", "0-3")

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from tournament.domain.csvio import CsvImportError, decode
+from tournament.domain.csvio import CsvImportError, decode, file_content
 from tournament.domain.errors import DomainError
 from tournament.domain.state import Tournament
 from tournament.domain.text import MAX_DIGITS, NAME_LIMIT, excerpt, plain_text, whole_number
@@ -431,10 +431,11 @@ def import_csv_file(file: Path, tid: str, rows: Callable[..., list[Any]], actor:
     """Decode ``file`` (UTF-8, BOM or not) and import it in one append; every problem
     of the file or its rows is one ClickException naming the file, nothing stored.
 
-    A re-run of the same file (the same bytes, into the same tournament) is refused,
-    naming when it was imported and as which action: the import's idempotency key is the
-    SHA-256 of the import's kind, the tournament and the bytes, so a retry after a lost
-    connection or a crash never stores the sheet twice."""
+    A re-run of the same file into the same tournament is refused, naming when it was
+    imported and as which action: the import's idempotency key is the SHA-256 of the
+    import's kind, the tournament and what the file says (:func:`file_content`: its rows
+    as read, so the same sheet saved again by Excel, with other bytes, is the same file),
+    so a retry after a lost connection or a crash never stores the sheet twice."""
     service = get_service()
     data = file.read_bytes()
     try:
@@ -442,7 +443,7 @@ def import_csv_file(file: Path, tid: str, rows: Callable[..., list[Any]], actor:
         done = service.submit(
             tid,
             lambda t: rows(service.events(tid), io.StringIO(text), actor=actor),
-            idempotency_key=import_key(rows.__name__, tid, data),
+            idempotency_key=import_key(rows.__name__, tid, file_content(text, rows.__name__)),
             metadata=event_meta(),
         )
     except CsvImportError as error:
@@ -470,9 +471,9 @@ def entered_when(tid: str) -> Callable[[str], str]:
     return lookup
 
 
-def import_key(kind: str, tid: str, data: bytes) -> str:
-    """The idempotency key of importing ``data`` as ``kind`` into tournament ``tid``."""
-    digest = hashlib.sha256(f"{kind}\0{tid}\0".encode() + data).hexdigest()
+def import_key(kind: str, tid: str, content: str) -> str:
+    """The idempotency key of importing ``content`` as ``kind`` into tournament ``tid``."""
+    digest = hashlib.sha256(f"{kind}\0{tid}\0{content}".encode()).hexdigest()
     return f"csv:{digest}"
 
 

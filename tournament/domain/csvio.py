@@ -367,6 +367,34 @@ def _one_kind(row: Mapping[str, str]) -> None:
         )
 
 
+#: Per import: the columns it requires and knows, and what its rows are.
+IMPORTS: Final[Mapping[str, tuple[tuple[str, ...], tuple[str, ...], str]]] = {
+    "import_players": (("name",), PLAYER_COLUMNS, "players"),
+    "import_results": (("match",), RESULT_COLUMNS, "results"),
+}
+
+
+def file_content(text: str, kind: str) -> str:
+    """What a CSV file of ``kind`` says, whatever its bytes: its rows as read (columns by
+    their English names, values trimmed, empty cells and rows left out), as canonical JSON. The same
+    sheet saved again by Excel (semicolons, CRLF, a byte order mark, a blank line at the
+    end, German column names) says the same; a file that cannot be read says its text.
+
+    >>> file_content("match,winner\\n1.1,3\\n", "import_results") == file_content(
+    ...     "\\ufeffPartie;Sieger\\r\\n1.1;3\\r\\n\\r\\n", "import_results")
+    True
+    """
+    required, known, what = IMPORTS[kind]
+    try:
+        source = io.StringIO(text.removeprefix("\ufeff"))
+        rows = [
+            {k: v for k, v in row.items() if v} for _, row in _rows(source, required, known, what)
+        ]
+    except CsvImportError:
+        return text  # refused by the import anyway; nothing is stored under its key
+    return json.dumps(rows, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
 def import_results(
     events: Sequence[EventLike], source: IO[str], *, actor: str | None = None
 ) -> list[NewEvent]:
