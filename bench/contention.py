@@ -5,7 +5,9 @@
 
 Each writer is a process of its own (forked, its own service and connections) that
 registers players one command at a time on the same tournament, as the desk terminals
-or the web app's workers would. Two ways of deciding are compared on the same database:
+or the web app's workers would; on SQLite it opens the store by its URL, through the
+sqlite3 module, as every organiser command does. Two ways of deciding are compared on
+the same database:
 
 * ``locked`` -- what the service does: decide under the tournament's lock
   (``EventStore.append_decided``), folding only what others appended meanwhile;
@@ -83,9 +85,11 @@ def _engine(url: str, schema: str | None) -> sa.Engine:
 
 
 def _writer(url: str, schema: str | None, way: str, writer: int, count: int, out: Any) -> None:
-    engine = _engine(url, schema)
+    # On SQLite a writer opens the store as a command does: by its URL, through sqlite3.
+    by_url = url.startswith("sqlite:")
+    store = SQLEventStore(url) if by_url else SQLEventStore(_engine(url, schema))
     kind = TournamentService if way == "locked" else OptimisticService
-    service = kind(SQLEventStore(engine))
+    service = kind(store)
     refused, latencies = 0, []
     for n in range(count):
         start = time.perf_counter()
@@ -94,7 +98,9 @@ def _writer(url: str, schema: str | None, way: str, writer: int, count: int, out
         except DomainError:
             refused += 1
         latencies.append(time.perf_counter() - start)
-    engine.dispose()
+    store.close()
+    if not by_url:
+        store.engine.dispose()  # the engine it was given
     out.put((refused, latencies))
 
 

@@ -14,6 +14,10 @@ For each database, in one run and on the same database:
   against a raw SQLAlchemy select of the same rows;
 * folds: hands/s to load and fold a hand stream (is a snapshot cache needed?).
 
+The store is given the engine, as before; on SQLite the single appends, batched appends
+and stream reads are also timed on a store opened by the URL (``*_by_url``), through the
+``sqlite3`` module without SQLAlchemy, as every organiser command opens it.
+
 Medians of several repetitions. Targets: batched >= 0.8x raw, single >= 2x the recorder
 on PostgreSQL, reads >= 100,000 events/s. The last line is JSON.
 """
@@ -143,9 +147,12 @@ def es_events(count: int) -> list[Any]:
     return [StoredEvent(oid, i + 1, "hand.action", state) for i in range(count)]
 
 
-def bench(kind: str, engine: sa.Engine, es_location: str, repeat: int) -> dict[str, float]:
+def bench(
+    kind: str, engine: sa.Engine, es_location: str, repeat: int, url: str | None = None
+) -> dict[str, float]:
     migrate.upgrade(engine)
     store = SQLEventStore(engine)
+    by_url = SQLEventStore(url) if url else None  # SQLite through sqlite3, no SQLAlchemy
     raw = Raw(engine)
     recorder = es_recorder(kind, es_location)
     out: dict[str, float] = {}
@@ -195,6 +202,25 @@ def bench(kind: str, engine: sa.Engine, es_location: str, repeat: int) -> dict[s
         ("raw_batched_events_per_s", 100 * n_batches, raw_batched),
         ("stream_read_events_per_s", 5000, lambda: _times(5, lambda: store.read_stream("long"))),
     ]
+    if by_url is not None:
+
+        def by_url_single() -> None:
+            stream = f"u-{uuid.uuid4().hex[:8]}"
+            for i in range(n_single):
+                by_url.append(stream, [new_event(i)], i, idempotency_key=uuid.uuid4().hex)
+
+        def by_url_batched() -> None:
+            for _ in range(n_batches):
+                batch = [new_event(i) for i in range(100)]
+                stream = f"ub-{uuid.uuid4().hex[:8]}"
+                by_url.append(stream, batch, 0, idempotency_key=uuid.uuid4().hex)
+
+        cases += [
+            ("single_appends_by_url_per_s", n_single, by_url_single),
+            ("batched_events_by_url_per_s", 100 * n_batches, by_url_batched),
+            ("stream_read_events_by_url_per_s", 5000,
+             lambda: _times(5, lambda: by_url.read_stream("long"))),
+        ]  # fmt: skip
     if recorder is not None:
         oid = uuid.uuid4()
         from eventsourcing.persistence import StoredEvent
@@ -231,6 +257,8 @@ def bench(kind: str, engine: sa.Engine, es_location: str, repeat: int) -> dict[s
         hands.append(stream)
     out["hand_loads_per_s"] = rate(len(hands), lambda: [load_hand(store, h) for h in hands], repeat)
     out["events"] = float(len(store.read_all()))
+    if by_url is not None:
+        by_url.close()
     return out
 
 
@@ -251,8 +279,9 @@ def main() -> None:
     results: dict[str, dict[str, float]] = {}
 
     with tempfile.TemporaryDirectory() as folder:
-        engine = make_engine(f"sqlite:///{folder}/bench.sqlite3")
-        results["sqlite"] = bench("sqlite", engine, f"{folder}/es.sqlite3", repeat)
+        url = f"sqlite:///{folder}/bench.sqlite3"
+        engine = make_engine(url)
+        results["sqlite"] = bench("sqlite", engine, f"{folder}/es.sqlite3", repeat, url)
         engine.dispose()
 
     if postgres_reachable():
@@ -286,9 +315,15 @@ def main() -> None:
             targets[f"{kind}_single_vs_eventsourcing"] = round(
                 r["single_appends_per_s"] / r["eventsourcing_single_per_s"], 2
             )
+        reads = [r["stream_read_events_per_s"], r["global_read_events_per_s"]]
         targets[f"{kind}_min_read_events_per_s"] = round(
-            min(r["stream_read_events_per_s"], r["global_read_events_per_s"])
+            min(*reads, r.get("stream_read_events_by_url_per_s", reads[0]))
         )
+        for case in ("single_appends", "batched_events", "stream_read_events"):
+            if f"{case}_by_url_per_s" in r:  # the same store by URL (sqlite3) / on the engine
+                targets[f"{kind}_{case}_by_url_vs_engine"] = round(
+                    r[f"{case}_by_url_per_s"] / r[f"{case}_per_s"], 2
+                )
     met = {
         "batched_at_least_0.8x_raw": all(
             v >= 0.8 for k, v in targets.items() if k.endswith("batched_vs_raw")

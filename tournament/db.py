@@ -1,4 +1,4 @@
-"""SQLAlchemy engines configured for the event store's guarantees.
+"""Database connections configured for the event store's guarantees.
 
     >>> engine = make_engine("sqlite://")  # in memory, for a quick look
     >>> with engine.connect() as conn:
@@ -7,13 +7,19 @@
 
 SQLite gets WAL mode (readers never block the writer), a busy timeout (writers queue
 instead of failing at once), ``synchronous=FULL`` (an acknowledged commit survives a
-power cut) and explicit transaction control, so that the store can ``BEGIN IMMEDIATE``:
-taking the write lock before reading the stream head is what makes an append atomic.
-Use the execution option ``sqlite_begin="IMMEDIATE"`` for any other read-then-write
-transaction on SQLite (projections do).
+power cut), foreign keys, and explicit transaction control, so that the store can ``BEGIN
+IMMEDIATE``: taking the write lock before reading the stream head is what makes an append
+atomic. Use the execution option ``sqlite_begin="IMMEDIATE"`` for any other
+read-then-write transaction on SQLite (projections do).
 
-An engine never creates a SQLite file or its folder: connecting to a file that is not
-there fails (``unable to open database file``). Only :func:`create_sqlite_file`, which
+A SQLite file is reached two ways with the same settings (:func:`configure_sqlite`):
+through SQLAlchemy (:func:`make_engine`: Alembic, backups, projections, PostgreSQL), and
+straight through the ``sqlite3`` module (:func:`connect_sqlite`), which is how the event
+store opens a plain ``sqlite:///PATH`` URL: an organiser's command then never imports
+SQLAlchemy, a third of its start-up. This module imports SQLAlchemy only where it is used.
+
+Neither way creates a SQLite file or its folder: connecting to a file that is not there
+fails (``unable to open database file``). Only :func:`create_sqlite_file`, which
 ``tournament db upgrade`` and the organiser's first write call, brings one into being, so
 a mistyped path or a read-only command leaves nothing behind.
 
@@ -27,17 +33,23 @@ a mistyped path or a read-only command leaves nothing behind.
 from __future__ import annotations
 
 import re
+import sqlite3
 from pathlib import Path
-from typing import Any
-from urllib.parse import quote
-
-import sqlalchemy as sa
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote, unquote
 
 from tournament.config import database_url
+
+if TYPE_CHECKING:
+    import sqlalchemy as sa
 
 BUSY_TIMEOUT_MS = 30_000
 #: Seconds to wait for a PostgreSQL server that does not answer (a wrong host, a firewall).
 PG_CONNECT_TIMEOUT = 10
+
+#: A SQLite URL naming a file and nothing else (no host, no options after ``?``): the
+#: URLs :func:`sqlite_file` reads without SQLAlchemy, exactly as ``sa.make_url`` does.
+_PLAIN_SQLITE = re.compile(r"sqlite(?:\+pysqlite)?:///(?P<database>[^?]*)\Z")
 
 
 class DatabaseURLError(ValueError):
@@ -47,6 +59,8 @@ class DatabaseURLError(ValueError):
 def parse_url(url: str | sa.URL | None = None) -> sa.URL:
     """``url`` (default: :func:`tournament.config.database_url`) checked: SQLite, or
     PostgreSQL through psycopg 3 (``postgresql://`` without a driver means psycopg)."""
+    import sqlalchemy as sa
+
     text = url or database_url()
     try:
         parsed = sa.make_url(text)
@@ -78,14 +92,39 @@ def safe_url(url: str | sa.URL) -> str:
     >>> safe_url("postgresql://app:secret@db:port/club")
     "'postgresql://app:***@db:port/club'"
     """
+    import sqlalchemy as sa
+
     try:
         return sa.make_url(url).render_as_string(hide_password=True)
     except (sa.exc.ArgumentError, ValueError):
         return repr(re.sub(r"(://[^/@:]*:)[^/@]*@", r"\1***@", str(url)))
 
 
+def sqlite_file(url: str) -> Path | None:
+    """The file of a plain SQLite URL (``sqlite:///PATH``, no options after ``?``), read
+    without SQLAlchemy and as it reads it (``%20`` is a space); None for anything else:
+    PostgreSQL, a database in memory, a URL with options.
+
+    >>> sqlite_file("sqlite:////srv/club/turnier%202026.sqlite3")
+    PosixPath('/srv/club/turnier 2026.sqlite3')
+    >>> sqlite_file("sqlite:///:memory:"), sqlite_file("sqlite:////srv/club.sqlite3?mode=ro")
+    (None, None)
+    """
+    match = _PLAIN_SQLITE.match(url)
+    if match is None:
+        return None
+    database = unquote(match["database"])
+    if database in ("", ":memory:"):
+        return None
+    return Path(database).absolute()
+
+
 def sqlite_path(url: str | sa.URL) -> Path | None:
     """The file of a SQLite URL (None: not SQLite, or in memory)."""
+    if isinstance(url, str) and _PLAIN_SQLITE.match(url):
+        return sqlite_file(url)
+    import sqlalchemy as sa
+
     try:
         parsed = sa.make_url(url)
     except (sa.exc.ArgumentError, ValueError):
@@ -98,8 +137,6 @@ def sqlite_path(url: str | sa.URL) -> Path | None:
 def create_sqlite_file(url: str | sa.URL) -> None:
     """Create the SQLite file of ``url`` (and its folder) if it is not there yet: the one
     place a store file comes into being (``tournament db upgrade``, the first write)."""
-    import sqlite3
-
     path = sqlite_path(url)
     if path is None or path.exists():
         return
@@ -107,8 +144,43 @@ def create_sqlite_file(url: str | sa.URL) -> None:
     sqlite3.connect(path).close()  # an empty file: a database with no tables
 
 
+def configure_sqlite(connection: sqlite3.Connection) -> None:
+    """The settings of every connection to a SQLite store, whichever way it was opened."""
+    # Take transaction control away from the sqlite3 module (it would BEGIN DEFERRED on
+    # its own): the store says BEGIN IMMEDIATE itself, SQLAlchemy's "begin" event BEGIN.
+    connection.isolation_level = None
+    cursor = connection.cursor()
+    try:
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        cursor.execute("PRAGMA synchronous=FULL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+    finally:
+        cursor.close()
+
+
+def connect_sqlite(path: Path) -> sqlite3.Connection:
+    """A connection to the SQLite file at ``path`` through the ``sqlite3`` module, set up
+    as an engine's (:func:`configure_sqlite`); usable from any thread, one at a time. A
+    file that is not there is not created (``unable to open database file``)."""
+    connection = sqlite3.connect(
+        f"file:{quote(str(path))}?mode=rw",  # mode=rw opens only a file that exists
+        uri=True,
+        timeout=BUSY_TIMEOUT_MS / 1000,
+        check_same_thread=False,
+    )
+    try:
+        configure_sqlite(connection)
+    except BaseException:
+        connection.close()
+        raise
+    return connection
+
+
 def make_engine(url: str | sa.URL | None = None, **kwargs: Any) -> sa.Engine:
     """An engine for ``url`` (default: :func:`tournament.config.database_url`)."""
+    import sqlalchemy as sa
+
     parsed = parse_url(url)
     if parsed.get_backend_name() == "sqlite":
         return _sqlite_engine(parsed, **kwargs)
@@ -130,6 +202,8 @@ def make_engine(url: str | sa.URL | None = None, **kwargs: Any) -> sa.Engine:
 
 
 def _sqlite_engine(url: sa.URL, **kwargs: Any) -> sa.Engine:
+    import sqlalchemy as sa
+
     in_memory = not url.database or url.database == ":memory:"
     connect_args = kwargs.pop("connect_args", {})
     connect_args.setdefault("check_same_thread", False)
@@ -154,15 +228,7 @@ def _sqlite_engine(url: sa.URL, **kwargs: Any) -> sa.Engine:
 
     @sa.event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
-        # Take transaction control away from the sqlite3 module (it would BEGIN
-        # DEFERRED on its own); SQLAlchemy's "begin" event below emits BEGIN instead.
-        dbapi_connection.isolation_level = None
-        cursor = dbapi_connection.cursor()
-        cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-        cursor.execute("PRAGMA synchronous=FULL")
-        cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.close()
+        configure_sqlite(dbapi_connection)
 
     @sa.event.listens_for(engine, "begin")
     def _on_begin(connection: sa.Connection) -> None:

@@ -2,7 +2,7 @@
 
 The store's append on PostgreSQL (lock, idempotency key, expected version, hash chain,
 positions, inserts) runs here, so an append is one round trip and one implicit
-transaction. It does exactly what tournament.eventstore.backends.SQLiteBackend does in
+transaction. It does exactly what tournament.eventstore.sqlite_backend.SQLiteBackend does in
 Python; the contract tests run both. The hash body is spliced from text: every field
 except metadata and payload is restricted (stream ids, type names, uuids, numbers, the
 time stamp) to characters JSON never escapes, and metadata and payload arrive as

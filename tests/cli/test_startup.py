@@ -3,8 +3,9 @@
 The organiser waits for every command to start (15-20 commands per best-of-3 match
 entered hand by hand), so ``tournament --help`` loads no command module, no domain, no
 engine and no database library, and entering a result or printing the standings loads
-neither networkx (pairing only) nor the store tools nor the other commands. Each check
-runs a fresh interpreter: what one test imported must not hide what another imports.
+neither networkx (pairing only) nor the store tools nor the other commands; no organiser
+command on a SQLite store loads SQLAlchemy or Alembic. Each check runs a fresh interpreter:
+what one test imported must not hide what another imports.
 """
 
 from __future__ import annotations
@@ -106,18 +107,18 @@ def test_an_unknown_command_is_one_error_line(tmp_path: Path) -> None:
     assert "Traceback" not in done.stderr
 
 
-@pytest.fixture
-def store_env(tmp_path: Path) -> dict[str, str]:
-    """A SQLite store with a drawn first round of four players (through the CLI)."""
+def club_store(folder: Path, *, drawn: bool) -> dict[str, str]:
+    """The environment of a SQLite store in ``folder`` with tournament ``cup``: four
+    players and, if ``drawn``, round 1 drawn (set up through the CLI)."""
     env = {
-        "SCHNAPSEN_INSTANCE": str(tmp_path),
-        "DATABASE_URL": f"sqlite:///{tmp_path / 'club.sqlite3'}",
+        "SCHNAPSEN_INSTANCE": str(folder),
+        "DATABASE_URL": f"sqlite:///{folder / 'club.sqlite3'}",
         "SCHNAPSEN_TOURNAMENT": "cup",
     }
     steps = [
         ["create", "Cup", "--id", "cup", "--best-of", "1"],
         *(["players", "add", name] for name in ("Anna", "Berti", "Carla", "Dora")),
-        ["round", "start"],
+        *([["round", "start"]] if drawn else []),
     ]
     for step in steps:
         done = subprocess.run(
@@ -131,6 +132,69 @@ def store_env(tmp_path: Path) -> dict[str, str]:
     return env
 
 
+@pytest.fixture
+def store_env(tmp_path: Path) -> dict[str, str]:
+    """A SQLite store with a drawn first round of four players (through the CLI)."""
+    return club_store(tmp_path, drawn=True)
+
+
+def loaded_by_command(args: list[str], env: dict[str, str]) -> set[str]:
+    """The modules ``tournament ARGS`` loaded, run as the program runs (its arguments
+    from the command line), which must succeed."""
+    script = (
+        "import atexit, json, sys\n"
+        "atexit.register(lambda: print('\\nMODULES ' + json.dumps(sorted(sys.modules))))\n"
+        "from tournament.cli import main\n"
+        f"sys.argv[1:] = {args!r}\n"
+        "main(prog_name='tournament')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env={**os.environ, **env},
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    return set(json.loads(done.stdout.rpartition("MODULES ")[2]))
+
+
+#: What the event store needs only for migrations and its own tools (db, verify, export,
+#: import): no organiser command loads it on a SQLite store at head.
+STORE_TOOLS = ("sqlalchemy", "alembic", "psycopg", "tqdm")
+
+ORGANISER_COMMANDS = [
+    ["create", "Zweites Turnier", "--id", "two"],
+    ["use", "cup"],
+    ["list"],
+    ["show"],
+    ["log"],
+    ["players", "add", "Emil"],
+    ["players", "list"],
+    ["players", "checkin", "1"],
+    ["round", "show"],
+    ["results", "enter", "1.1", "--winner", "1", "--points", "3"],
+    ["results", "show", "1.1"],
+    ["standings"],
+]
+
+
+@pytest.mark.parametrize("command", ORGANISER_COMMANDS, ids=" ".join)
+def test_an_organiser_command_on_a_sqlite_store_loads_no_sqlalchemy(
+    store_env: dict[str, str], command: list[str]
+) -> None:
+    """The store opens a SQLite file through the sqlite3 module and checks its migration
+    revision with one SELECT: SQLAlchemy (~100 ms) and Alembic are not imported."""
+    modules = loaded_by_command(command, store_env)
+    assert not of(modules, *STORE_TOOLS)
+
+
+def test_drawing_a_round_loads_no_sqlalchemy(tmp_path: Path) -> None:
+    modules = loaded_by_command(["round", "start"], club_store(tmp_path, drawn=False))
+    assert "tournament.domain.rounds" in modules
+    assert not of(modules, *STORE_TOOLS)
+
+
 def test_entering_a_result_loads_neither_networkx_nor_the_other_commands(
     store_env: dict[str, str],
 ) -> None:
@@ -140,8 +204,11 @@ def test_entering_a_result_loads_neither_networkx_nor_the_other_commands(
         store_env,
     )
     assert "tournament.cli.results" in modules
-    assert not of(modules, "networkx", "alembic", "tqdm", "psycopg")
+    assert not of(modules, "networkx", *STORE_TOOLS)
     assert not of(modules, *(m for m in command_modules() if m != "tournament.cli.results"))
+    # Nor the draw's code: the round commands, the pairing and the formats it needs.
+    assert not of(modules, "tournament.domain.rounds", "tournament.domain.pairing")
+    assert not of(modules, "tournament.formats.swiss", "tournament.formats.bracket")
 
 
 def test_what_a_command_stored_is_there_although_its_exit_skips_the_last_collection(
@@ -169,7 +236,7 @@ def test_what_a_command_stored_is_there_although_its_exit_skips_the_last_collect
 def test_the_standings_load_no_networkx(store_env: dict[str, str]) -> None:
     modules = loaded_by("from tournament.cli import main\nmain(['standings'])", store_env)
     assert "tournament.cli.standings" in modules
-    assert not of(modules, "networkx", "alembic", "tqdm", "psycopg")
+    assert not of(modules, "networkx", *STORE_TOOLS)
 
 
 def test_the_formats_load_without_networkx() -> None:

@@ -1,13 +1,19 @@
 """A writer in its own process, for the multi-process and SIGKILL tests.
 
-python tests/eventstore/_worker.py race URL SCHEMA STREAM WRITER COUNT
+Every mode opens the store the way its test does: WAY ``url`` (a SQLite file by its URL,
+through the sqlite3 module) or ``engine`` (an engine from make_engine; SCHEMA, unless
+``-``, is PostgreSQL's search path).
+
+python tests/eventstore/_worker.py race WAY URL SCHEMA STREAM WRITER COUNT
     append COUNT events to STREAM, each with the version just read, retrying on
     ConcurrencyError; prints {"wins": COUNT, "conflicts": n} at the end
-python tests/eventstore/_worker.py decide URL SCHEMA STREAM WRITER COUNT
+python tests/eventstore/_worker.py decide WAY URL SCHEMA STREAM WRITER COUNT
     append COUNT events to STREAM with append_decided, each recording (metadata
     "decided_on") the stream version its decision saw; prints {"appended": COUNT,
     "conflicts": n} (n must be 0: under the stream's lock nobody appends in between)
-python tests/eventstore/_worker.py batches URL SCHEMA BATCH
+python tests/eventstore/_worker.py once WAY URL SCHEMA STREAM KEY
+    append two events to STREAM with idempotency key KEY; prints their event ids
+python tests/eventstore/_worker.py batches WAY URL SCHEMA BATCH
     append batches of BATCH events to fresh streams forever, printing
     "ack STREAM VERSION POSITION" after each append returns (until killed)
 """
@@ -29,11 +35,11 @@ def event(writer: str, n: int) -> NewEvent:
 
 
 def main(argv: list[str]) -> None:
-    mode, url, schema = argv[:3]
+    mode, way, url, schema, *args = argv
     kwargs = {"connect_args": {"options": f"-csearch_path={schema}"}} if schema != "-" else {}
-    store = SQLEventStore(make_engine(url, **kwargs))
+    store = SQLEventStore(make_engine(url, **kwargs) if way == "engine" else url)
     if mode == "race":
-        stream, writer, count = argv[3], argv[4], int(argv[5])
+        stream, writer, count = args[0], args[1], int(args[2])
         wins = conflicts = 0
         while wins < count:
             version = store.stream_version(stream)
@@ -44,7 +50,7 @@ def main(argv: list[str]) -> None:
                 conflicts += 1
         print(json.dumps({"wins": wins, "conflicts": conflicts}), flush=True)
     elif mode == "decide":
-        stream, writer, count = argv[3], argv[4], int(argv[5])
+        stream, writer, count = args[0], args[1], int(args[2])
         seen, appended, conflicts = 0, 0, 0
 
         def decide(since: list[StoredEvent]) -> list[NewEvent]:
@@ -63,11 +69,11 @@ def main(argv: list[str]) -> None:
                 conflicts += 1
         print(json.dumps({"appended": appended, "conflicts": conflicts}), flush=True)
     elif mode == "once":
-        stream, key = argv[3], argv[4]
+        stream, key = args[0], args[1]
         stored = store.append(stream, [event("once", 0), event("once", 1)], None, key)
         print(json.dumps([str(e.event_id) for e in stored]), flush=True)
     elif mode == "batches":
-        size = int(argv[3])
+        size = int(args[0])
         print("ready", flush=True)
         while True:
             stream = f"crash-{uuid.uuid4().hex[:8]}"

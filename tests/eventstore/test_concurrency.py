@@ -18,7 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from tests.databases import Database
+from tests.eventstore.conftest import StoreDatabase
 from tournament.eventstore import ConcurrencyError, NewEvent, SQLEventStore
+from tournament.eventstore.sqlite_backend import SQLiteBackend
 
 WORKER = Path(__file__).with_name("_worker.py")
 
@@ -95,15 +97,15 @@ def test_twenty_threads_free_running(store: SQLEventStore) -> None:
     assert Counter(e.metadata["actor"] for e in events) == {str(i): each for i in range(threads)}
 
 
-def _worker(db: Database, *args: str) -> subprocess.Popen[str]:
+def _worker(db: StoreDatabase, *args: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [sys.executable, str(WORKER), args[0], db.url, db.schema or "-", *args[1:]],
+        [sys.executable, str(WORKER), args[0], db.way, db.url, db.schema or "-", *args[1:]],
         stdout=subprocess.PIPE,
         text=True,
     )
 
 
-def test_processes_race_on_one_stream(db: Database, store: SQLEventStore) -> None:
+def test_processes_race_on_one_stream(db: StoreDatabase, store: SQLEventStore) -> None:
     processes, each = 4, 15
     workers = [_worker(db, "race", "procs", f"p{i}", str(each)) for i in range(processes)]
     results = [json.loads(w.communicate(timeout=120)[0]) for w in workers]
@@ -115,7 +117,7 @@ def test_processes_race_on_one_stream(db: Database, store: SQLEventStore) -> Non
 
 
 def test_processes_deciding_under_the_stream_lock_never_conflict(
-    db: Database, store: SQLEventStore
+    db: StoreDatabase, store: SQLEventStore
 ) -> None:
     """Each decision is made on the stream's newest version: nobody appends in between,
     so no writer ever loses a race (no ConcurrencyError, no retry)."""
@@ -215,7 +217,7 @@ def test_a_plain_append_meanwhile_makes_the_decided_append_a_conflict(pg_db: Dat
     store.engine.dispose()
 
 
-def test_idempotency_key_across_processes(db: Database, store: SQLEventStore) -> None:
+def test_idempotency_key_across_processes(db: StoreDatabase, store: SQLEventStore) -> None:
     """A client that retries from a new process (after a crash, a deploy) stores nothing
     twice and gets the first result back."""
     first, again = (
@@ -231,7 +233,7 @@ def before_commit(store: SQLEventStore, pause: Callable[[], object]) -> Iterator
     """Call ``pause()`` inside each append's transaction, after its INSERTs and before its
     COMMIT: the moment at which a log numbered by a sequence would show a hole."""
     backend = store._backend
-    if store.engine.dialect.name == "sqlite":
+    if isinstance(backend, SQLiteBackend):
         original = backend.write
 
         @contextmanager

@@ -1,8 +1,10 @@
-"""The contract of the EventStore interface, run on SQLite and on PostgreSQL alike."""
+"""The contract of the EventStore interface, run alike on every way to a database: SQLite
+through the sqlite3 module, SQLite through SQLAlchemy, PostgreSQL (tests/eventstore/conftest.py)."""
 
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from datetime import UTC, datetime
 
 import pytest
@@ -40,8 +42,8 @@ def ev(n: int = 0, **meta: object) -> NewEvent:
 
 
 @pytest.fixture
-def es(store: SQLEventStore) -> SQLEventStore:
-    return SQLEventStore(store.engine, registry=registry(), max_payload_bytes=2000)
+def es(open_store: Callable[..., SQLEventStore]) -> SQLEventStore:
+    return open_store(registry=registry(), max_payload_bytes=2000)
 
 
 class TestEventStoreContract:
@@ -93,15 +95,15 @@ class TestEventStoreContract:
         es.append("s", [ev(2)], None)  # no check
         assert es.stream_version("s") == 2
 
-    def test_idempotency_key_returns_the_original(self, es: SQLEventStore) -> None:
+    def test_idempotency_key_returns_the_original(
+        self, es: SQLEventStore, open_store: Callable[..., SQLEventStore]
+    ) -> None:
         first = es.append("s", [ev(1), ev(2)], NO_STREAM, idempotency_key="k-1")
         again = es.append("s", [ev(1), ev(2)], NO_STREAM, idempotency_key="k-1")
         assert again == first
         assert len(es.read_all()) == 2
-        # Survives a restart: a new store (new engine, new connections) knows the key.
-        fresh = SQLEventStore(es.engine.url.render_as_string(False), registry=es.registry)
-        if es.engine.dialect.name == "postgresql":
-            fresh = SQLEventStore(_same_engine(es), registry=es.registry)
+        # Survives a restart: a new store (new connections) knows the key.
+        fresh = open_store(registry=es.registry)
         assert fresh.append("s", [ev(9)], 0, idempotency_key="k-1") == first
         with pytest.raises(IdempotencyKeyReusedError):
             es.append("other", [ev(1)], NO_STREAM, idempotency_key="k-1")
@@ -286,11 +288,3 @@ class TestDecidedAppends:
         ]  # fmt: skip
         assert done.events == log[1:3]
         assert log[2].prev_hash == log[1].hash
-
-
-def _same_engine(es: SQLEventStore):  # a second engine on the same schema
-    from tests.databases import Database
-
-    url = es.engine.url.render_as_string(False)
-    schema = es.engine.dialect.default_schema_name
-    return Database("postgresql", url, schema).engine()

@@ -8,7 +8,7 @@ import sys
 import time
 from pathlib import Path
 
-from tests.databases import Database
+from tests.eventstore.conftest import StoreDatabase
 from tournament.eventstore import SQLEventStore
 from tournament.eventstore.verify import verify
 
@@ -16,10 +16,10 @@ WORKER = Path(__file__).with_name("_worker.py")
 BATCH = 7
 
 
-def test_sigkill_mid_append(db: Database, store: SQLEventStore) -> None:
+def test_sigkill_mid_append(db: StoreDatabase, store: SQLEventStore) -> None:
     for attempt in range(3):  # three kills at different moments
         writer = subprocess.Popen(
-            [sys.executable, str(WORKER), "batches", db.url, db.schema or "-", str(BATCH)],
+            [sys.executable, str(WORKER), "batches", db.way, db.url, db.schema or "-", str(BATCH)],
             stdout=subprocess.PIPE,
             text=True,
         )

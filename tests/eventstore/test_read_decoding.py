@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from tournament.eventstore.backends import text_time, text_uuid
+from tournament.eventstore.sqlite_backend import text_time, text_uuid
 from tournament.eventstore.store import _loads
 
 JSON_TEXTS = [

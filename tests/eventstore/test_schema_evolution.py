@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.databases import Database
 from tournament.eventstore import EventRegistry, NewEvent, SchemaVersionError, SQLEventStore
 from tournament.eventstore.backup import import_store
 from tournament.eventstore.verify import verify
@@ -37,8 +37,8 @@ def registry() -> EventRegistry:
     return reg
 
 
-def test_golden_v1_events_read_as_v3(db: Database) -> None:
-    store = SQLEventStore(db.engine(), registry=registry())
+def test_golden_v1_events_read_as_v3(open_store: Callable[..., SQLEventStore]) -> None:
+    store = open_store(registry=registry())
     with GOLDEN.open() as lines:
         assert import_store(store, lines, progress=False) == 3
     events = store.read_stream("tournament-golden")

@@ -7,7 +7,8 @@ event store's commands (db, verify, export, import) and the organiser's commands
 The group loads a command's module only when that command runs: ``tournament --help``
 lists every command from :data:`COMMANDS` without importing any of them (no domain, no
 engine, no SQLAlchemy), and ``tournament results enter`` imports the results module and
-what it needs, not the store tools or the live view. A command module registers its
+what it needs, not the store tools or the live view (nor, on SQLite, SQLAlchemy: the
+store runs on the ``sqlite3`` module, docs/event-store.md). A command module registers its
 commands on :data:`main` as it always did (``@main.command()``); :data:`COMMANDS` only
 says where each lives and what its help's first line is, and a test checks the two agree.
 """
@@ -25,9 +26,10 @@ import click
 from tournament.cli.usage import TournamentGroup
 
 # The last thing Python does before it exits is a full collection of reference cycles,
-# which walks every object still alive -- after SQLAlchemy is imported some 40 ms per
-# command -- only to free memory the operating system takes back anyway. Freezing them
-# first skips that walk; everything a command stores is committed before it returns.
+# which walks every object still alive -- some 40 ms per command when SQLAlchemy was
+# imported, still milliseconds of the domain and the engine -- only to free memory the
+# operating system takes back anyway. Freezing them first skips that walk; everything a
+# command stores is committed before it returns.
 atexit.register(gc.freeze)
 
 #: Every command of ``tournament``: name -> (the module that registers it, the first
@@ -119,8 +121,8 @@ class LazyGroup(TournamentGroup):
         if self._from_command_line and not self._listing:
             # The modules, classes and functions loaded by now stay until the process
             # ends: out of the collector's way, so that a collection while the command
-            # reads and folds the tournament walks what the command made, not all of
-            # SQLAlchemy (~20 ms of entering a result).
+            # reads and folds the tournament walks what the command made, not every
+            # module it imported (~20 ms of entering a result when SQLAlchemy was one).
             gc.freeze()
             self._from_command_line = False
         return self.commands.get(cmd_name)

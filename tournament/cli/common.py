@@ -32,7 +32,7 @@ from tournament.domain.errors import DomainError
 from tournament.domain.state import Tournament
 from tournament.domain.text import MAX_DIGITS, NAME_LIMIT, excerpt, plain_text, whole_number
 
-if TYPE_CHECKING:  # the service imports the store (SQLAlchemy): loaded when first used
+if TYPE_CHECKING:  # the service and the store: loaded when the command first uses them
     from tournament.domain.service import TournamentService
     from tournament.eventstore import SQLEventStore
     from tournament.eventstore.api import Decide, Decided, KeyRecord, NewEvent, StoredEvent
@@ -152,7 +152,8 @@ class ReadyStore:
     """The store at ``url``, checked (:func:`~tournament.eventstore.migrate.ensure_current`)
     on first use: a SQLite store behind is migrated; a missing one is created and migrated
     by a write (a club laptop needs no setup step) and never by a read, which says there is
-    no store instead of leaving an empty one behind a mistyped path."""
+    no store instead of leaving an empty one behind a mistyped path. A SQLite store at head
+    is checked and used through the ``sqlite3`` module: no SQLAlchemy, no Alembic."""
 
     def __init__(self, url: str) -> None:
         self.url = url
@@ -209,7 +210,7 @@ class ReadyStore:
     def dispose(self) -> None:
         """Close the pooled connections (another program may then lock the file)."""
         if self._store is not None:
-            self._store.engine.dispose()
+            self._store.close()
 
 
 def make_current(tid: str) -> None:

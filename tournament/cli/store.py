@@ -217,7 +217,7 @@ def import_(file: Any, database_url: str | None) -> None:
         except (ImportFormatError, ChainError) as error:
             raise click.ClickException(f"{file.name}: {error}") from None
         finally:
-            store.engine.dispose()
+            store.close()  # its connections, before a refused import removes the file
     for note in notes:
         click.echo(f"note: {note}", err=True)
     click.echo(f"imported {count} events; all chains verify")

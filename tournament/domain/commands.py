@@ -3,7 +3,16 @@
 >>> from tournament.domain import commands as c
 >>> sorted(name for name in c.__all__)[:3]
 ['buy_life', 'cancel_round', 'check_in']
+
+The round commands (:mod:`tournament.domain.rounds`: the draw, every format's pairing
+code) are loaded the first time one is used (PEP 562), not by every command that imports
+this module: entering a result draws nothing.
+
+>>> c.start_round.__module__
+'tournament.domain.rounds'
 """
+
+from typing import TYPE_CHECKING, Any
 
 from tournament.domain.corrections import clear_flag, correct_result, reversal, strike_hand
 from tournament.domain.registration import (
@@ -21,9 +30,26 @@ from tournament.domain.results import (
     record_tallies,
     record_tally,
 )
-from tournament.domain.rounds import cancel_round, start_round
 from tournament.domain.signing import sign_sheet
 from tournament.domain.withdrawal import withdraw
+
+if TYPE_CHECKING:
+    from tournament.domain.rounds import cancel_round, start_round
+
+#: The commands loaded when first used: name -> its module.
+_LAZY = {"cancel_round": "tournament.domain.rounds", "start_round": "tournament.domain.rounds"}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # looked up once
+    return value
+
 
 __all__ = [
     "buy_life",

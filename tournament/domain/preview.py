@@ -31,22 +31,8 @@ from typing import Any
 from tournament.domain.errors import DomainError
 from tournament.domain.events import EventLike
 from tournament.domain.matchstate import schneider_note
-from tournament.domain.pairing import (
-    bracket_of,
-    bracket_results,
-    bracket_view,
-    lives_left,
-    next_draw,
-    places,
-    round_seed,
-    slot_match_id,
-    void_command,
-    withdrawn,
-)
-from tournament.domain.progress import draw_refusal, still_needed
 from tournament.domain.standings import Row, standings
 from tournament.domain.state import Tournament, fold
-from tournament.formats.bracket import bracket_state
 from tournament.formats.model import FormatError
 
 #: Places at the top of the standings whose every change the preview names.
@@ -190,6 +176,8 @@ def _describe(t: Tournament, match_id: str) -> str:
 def _reopened(before: Tournament, after: Tournament, match_ids: Sequence[str]) -> list[str]:
     """The matches the change leaves undecided again: what each needs, and that no round
     is drawn until then (T-round)."""
+    from tournament.domain.progress import still_needed  # the draw's code: see _bracket_changes
+
     out = []
     for mid in match_ids:
         m = after.matches[mid]
@@ -212,6 +200,11 @@ def _flags(before: Tournament, after: Tournament) -> list[str]:
 
 # --- the bracket ----------------------------------------------------------------------------
 def _bracket_changes(before: Tournament, after: Tournament) -> list[str]:
+    # The draw's code (pairing, progress, the formats) is loaded by a preview that needs
+    # it, not by every command that imports this module (entering a result).
+    from tournament.domain.pairing import bracket_of, bracket_results, withdrawn
+    from tournament.formats.bracket import bracket_state
+
     bracket = bracket_of(after)
     if bracket is None:
         return []
@@ -229,6 +222,8 @@ def _bracket_changes(before: Tournament, after: Tournament) -> list[str]:
 
 def _misfits(before: Tournament, after: Tournament) -> list[str]:
     """Recorded bracket matches that would no longer fit their slot, and what that means."""
+    from tournament.domain.pairing import bracket_view, slot_match_id, void_command
+
     was, now = bracket_view(before), bracket_view(after)
     if now is None:
         return []
@@ -259,6 +254,8 @@ def _name(t: Tournament, pid: str | int | None) -> str:
 
 # --- the standings ----------------------------------------------------------------------------
 def _table(t: Tournament) -> dict[int, Row]:
+    from tournament.domain.pairing import lives_left, places
+
     return {r.player_id: r for r in standings(t, places=places(t), lives=lives_left(t))}
 
 
@@ -347,8 +344,12 @@ def _next_round(before: Tournament, after: Tournament) -> list[str]:
     """The next round's draw before and after, when the current round is complete: a
     heading, then one line per table that changes (old pairing -> new pairing) and the
     bye."""
+    from tournament.domain.progress import draw_refusal
+
     if not after.rounds or draw_refusal(after) or before.settings is None:
         return []  # not drawable yet: an open match (T-round)
+    from tournament.domain.pairing import next_draw, round_seed
+
     number = after.current_round + 1
     seed = round_seed(before.settings.seed, number, redraw=len(before.cancellations))
     try:

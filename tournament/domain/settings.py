@@ -15,12 +15,14 @@ import dataclasses
 import datetime
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from engine import VARIANTS
 from tournament.domain.errors import DomainError
 from tournament.domain.text import excerpt
-from tournament.formats.round_robin import WithdrawalPolicy
+
+if TYPE_CHECKING:  # a type only: reading settings loads no format
+    from tournament.formats.round_robin import WithdrawalPolicy
 
 FORMATS: Final = (
     "single_elimination",

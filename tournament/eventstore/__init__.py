@@ -8,7 +8,19 @@
     state, version = load_aggregate(store, "match-7", initial, apply)  # .fold
 
 See docs/event-store.md for the design and the guarantees.
+
+What the domain needs (the values and the interface of :mod:`.api`, the typed errors,
+the registry) is imported here at once: a few small modules, no database driver. The
+store itself (:class:`SQLEventStore`, with the database code behind it) is imported the
+first time it is named (PEP 562), so that ``import tournament.eventstore.api`` from a pure
+module does not load it.
+
+    >>> import tournament.eventstore as es
+    >>> es.SQLEventStore.__module__
+    'tournament.eventstore.store'
 """
+
+from typing import TYPE_CHECKING, Any
 
 from tournament.eventstore.api import (
     NO_STREAM,
@@ -37,7 +49,28 @@ from tournament.eventstore.errors import (
     UnknownEventTypeError,
 )
 from tournament.eventstore.registry import REGISTRY, EventRegistry, register_event_type
-from tournament.eventstore.store import SQLEventStore
+
+if TYPE_CHECKING:
+    from tournament.eventstore.store import SQLEventStore
+
+#: Names imported when first used: name -> the module that defines it.
+_LAZY = {"SQLEventStore": "tournament.eventstore.store"}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # looked up once
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})
+
 
 __all__ = [
     "NO_STREAM",

@@ -10,7 +10,9 @@ command of the CLI turns an error through :func:`explain` (``tournament.cli.comm
     >>> explain(ValueError("not a database problem"), "sqlite:////srv/club.sqlite3") is None
     True
 
-A password in the URL is never shown (:func:`tournament.db.safe_url`).
+A password in the URL is never shown (:func:`tournament.db.safe_url`). Neither SQLAlchemy
+nor psycopg is imported here: an error of a library the command never loaded cannot have
+been raised, so a command on SQLite through ``sqlite3`` loads neither to explain one.
 """
 
 from __future__ import annotations
@@ -20,8 +22,6 @@ import sqlite3
 import sys
 from pathlib import Path
 
-import sqlalchemy as sa
-
 from tournament.db import PG_CONNECT_TIMEOUT, DatabaseURLError, safe_url, sqlite_path
 
 
@@ -30,12 +30,13 @@ def explain(error: BaseException, url: str | None) -> str | None:
     not about the database (the caller reports it otherwise)."""
     if isinstance(error, DatabaseURLError):
         return str(error)
-    if isinstance(error, sa.exc.NoSuchModuleError | sa.exc.ArgumentError):
+    sa = sys.modules.get("sqlalchemy")  # loaded by everything that could raise its errors
+    if sa is not None and isinstance(error, sa.exc.NoSuchModuleError | sa.exc.ArgumentError):
         return (
             f"{safe_url(url or '')} is not a database URL the event store can use: give a "
             "file path, sqlite:///PATH or postgresql://USER@HOST/DATABASE"
         )
-    if isinstance(error, sa.exc.DBAPIError) and error.orig is not None:
+    if sa is not None and isinstance(error, sa.exc.DBAPIError) and error.orig is not None:
         error = error.orig
     if isinstance(error, sqlite3.Error):
         return _sqlite(error, url)
@@ -111,6 +112,8 @@ def _cannot_open(path: Path, error: sqlite3.Error) -> str:
 
 
 def _postgres(error: Exception, url: str | None) -> str:
+    import sqlalchemy as sa  # a PostgreSQL store runs on SQLAlchemy's pool: loaded already
+
     text = str(error).lower()
     try:
         parsed = sa.make_url(url or "")

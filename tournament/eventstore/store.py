@@ -39,14 +39,14 @@ import dataclasses
 import json
 import json.scanner
 import re
+import threading
 import uuid
 from collections.abc import Iterator, Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
-import sqlalchemy as sa
-
-from tournament.db import make_engine
+from tournament import db
+from tournament.config import database_url
 from tournament.eventstore.api import (
     ConcurrencyError,
     Decide,
@@ -57,14 +57,13 @@ from tournament.eventstore.api import (
 )
 from tournament.eventstore.backends import (
     Appended,
+    Backend,
     Conflict,
     Prepared,
     Replay,
     Row,
     WriteTx,
     make_backend,
-    text_time,
-    text_uuid,
 )
 from tournament.eventstore.chain import canonical, to_json_value
 from tournament.eventstore.errors import (
@@ -75,14 +74,19 @@ from tournament.eventstore.errors import (
     UnknownEventTypeError,
 )
 from tournament.eventstore.registry import REGISTRY, EventRegistry
+from tournament.eventstore.sqlite_backend import SQLiteBackend, text_time, text_uuid
+from tournament.eventstore.sqlite_connections import SQLitePool
+
+if TYPE_CHECKING:
+    import sqlalchemy as sa
 
 #: Stream ids: printable, no spaces, at most 200 characters (``hand-<uuid>``, ``match-7``).
 STREAM_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:/@+=-]{0,199}$")
 MAX_VERSION = 2**31 - 1
 
 # Reads spent most of their time decoding JSON (and, on SQLite, ids and times: see
-# backends.text_uuid, text_time). These helpers return and raise exactly what the general
-# functions would, but skip work those do for inputs the store never writes.
+# sqlite_backend.text_uuid, text_time). These helpers return and raise exactly what the
+# general functions would, but skip work those do for inputs the store never writes.
 _scan_once = json.scanner.make_scanner(cast(Any, json.JSONDecoder()))  # the C scanner
 
 
@@ -99,8 +103,12 @@ def _loads(text: str) -> Any:
 class SQLEventStore:
     """An :class:`~tournament.eventstore.api.EventStore` on SQLite or PostgreSQL.
 
-    ``engine`` is an engine from :func:`tournament.db.make_engine` or a URL (default:
-    ``DATABASE_URL``). The tables come from the migrations (``tournament db upgrade``).
+    ``engine`` is a URL (default: ``DATABASE_URL``) or an engine from
+    :func:`tournament.db.make_engine`. A plain SQLite URL (``sqlite:///PATH``) is opened
+    through the ``sqlite3`` module, without SQLAlchemy (the command line's way: a third of
+    its start-up); any other URL, and an engine, through SQLAlchemy's pool. Both give the
+    same guarantees, errors and connection settings (the contract tests run both). The
+    tables come from the migrations (``tournament db upgrade``).
     """
 
     def __init__(
@@ -112,14 +120,51 @@ class SQLEventStore:
         max_metadata_bytes: int = 8 * 1024,
         max_batch: int = 10_000,
     ) -> None:
-        self.engine = engine if isinstance(engine, sa.Engine) else make_engine(engine)
         self.registry = registry
         self.max_payload_bytes = max_payload_bytes
         self.max_metadata_bytes = max_metadata_bytes
         self.max_batch = max_batch
-        self._backend = make_backend(self.engine)
+        self._engine_lock = threading.Lock()
+        self._backend: Backend
+        self._engine: sa.Engine | None
+        if isinstance(engine, str | None):
+            self._url = engine or database_url()
+            self._given_engine = False
+            path = db.sqlite_file(self._url)
+            if path is not None:
+                self._engine = None  # made only if a tool asks for it (.engine)
+                self._backend = SQLiteBackend(SQLitePool(path))
+                return
+            self._engine = db.make_engine(self._url)
+        else:
+            self._url = ""  # the engine's own (its password stays with it)
+            self._given_engine = True
+            self._engine = engine
+        self._backend = make_backend(self._engine)
+
+    @property
+    def engine(self) -> sa.Engine:
+        """A SQLAlchemy engine on the store's database, for the tools that need one
+        (verify, export, projections); a store opened on a SQLite file through ``sqlite3``
+        makes one the first time it is asked, and closes it with :meth:`close`."""
+        with self._engine_lock:
+            if self._engine is None:
+                self._engine = db.make_engine(self._url)
+            return self._engine
+
+    def close(self) -> None:
+        """Close the connections the store opened itself: its own ``sqlite3`` connections
+        and an engine it made from a URL (an engine it was given stays the caller's).
+        Another program may then lock the file; the last connection to close checkpoints
+        SQLite's write-ahead log into it."""
+        self._backend.close()
+        with self._engine_lock:
+            if self._engine is not None and not self._given_engine:
+                self._engine.dispose()
 
     def __repr__(self) -> str:
+        if not self._given_engine and db.sqlite_file(self._url) is not None:
+            return f"SQLEventStore({self._url!r})"  # a file: no password to hide
         return f"SQLEventStore({self.engine.url.render_as_string(hide_password=True)!r})"
 
     # --- writing ---------------------------------------------------------------------

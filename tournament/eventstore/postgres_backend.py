@@ -1,0 +1,250 @@
+"""The store on PostgreSQL: the append algorithm in the server, ``es_append()``.
+
+A single append is one call of ``es_append()`` (migrations/versions/0002): one round trip
+and one implicit transaction, under ``pg_advisory_xact_lock`` on a key derived from the
+events table's oid (an advisory lock needs no privilege beyond the app role's SELECT and
+INSERT, unlike ``LOCK TABLE``). A decision and its append (:meth:`PostgresBackend.locked`)
+take the stream's own advisory lock first and call ``es_append()`` inside the same
+transaction, pipelined: two round trips. The connections are psycopg 3's, checked out of
+a SQLAlchemy engine's pool; psycopg is imported only by a store on PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import uuid
+from collections.abc import Callable, Iterator, Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from tournament.eventstore.backends import (
+    SQL,
+    Appended,
+    AppendResult,
+    Backend,
+    Conflict,
+    Prepared,
+    Replay,
+    Row,
+    Statements,
+    WriteTx,
+    not_ready,
+)
+from tournament.eventstore.chain import format_time
+from tournament.eventstore.errors import DuplicateEventError
+
+if TYPE_CHECKING:
+    import sqlalchemy as sa
+
+
+def _pyformat(sql: str) -> str:
+    """``:name`` placeholders to psycopg's ``%(name)s``."""
+    return re.sub(r":(\w+)", r"%(\1)s", sql)
+
+
+#: psycopg's ``%(name)s`` placeholders.
+PG_SQL = Statements(*map(_pyformat, SQL))
+_PG_APPEND = (
+    "SELECT * FROM es_append(%s, %s, %s, %s, %s, %s::uuid[], %s::text[], %s::int[], "
+    "%s::text[], %s::text[])"
+)
+
+
+def _text_array(values: list[str]) -> str:
+    """A PostgreSQL array literal of ``values`` (each quoted, ``\\`` and ``"`` escaped)."""
+    if not values:
+        return "{}"
+    quoted = [v.replace("\\", "\\\\").replace('"', '\\"') for v in values]
+    return '{"' + '","'.join(quoted) + '"}'
+
+
+#: A stream's lock: an advisory transaction lock on a 64-bit hash of the stream id,
+#: seeded with the events table's oid so that each schema has its own keys. Two streams
+#: whose hashes collide merely wait for each other.
+_PG_STREAM_LOCK = (
+    "SELECT pg_advisory_xact_lock(hashtextextended(%s, ('es_events'::regclass::oid)::bigint))"
+)
+
+
+def _es_append(
+    conn: Any,
+    stream_id: str,
+    events: Sequence[Prepared],
+    expected: int | None,
+    key: str | None,
+    now: datetime,
+) -> AppendResult:
+    """One call of ``es_append()`` on ``conn`` (in autocommit: its own transaction)."""
+    import psycopg
+
+    params = _es_append_params(stream_id, events, expected, key, now)
+    try:
+        rows = conn.execute(_PG_APPEND, params, prepare=True, binary=True).fetchall()
+    except psycopg.errors.UniqueViolation as error:
+        raise DuplicateEventError(f"an event id is already stored: {error}") from None
+    except psycopg.errors.UndefinedFunction as error:
+        raise not_ready(error) from None
+    return _append_result(rows)
+
+
+def _es_append_params(
+    stream_id: str,
+    events: Sequence[Prepared],
+    expected: int | None,
+    key: str | None,
+    now: datetime,
+) -> tuple[Any, ...]:
+    # Arrays are passed as array literals: psycopg's list adaptation costs more than
+    # the rest of a single append's client side together.
+    return (
+        stream_id, expected, key, now, format_time(now),
+        "{" + ",".join([str(e.event_id) for e in events]) + "}",
+        _text_array([e.type for e in events]),
+        "{" + ",".join([str(e.schema_version) for e in events]) + "}",
+        _text_array([e.payload_json for e in events]),
+        _text_array([e.metadata_json for e in events]),
+    )  # fmt: skip
+
+
+def _append_result(rows: list[Any]) -> AppendResult:
+    """What ``es_append()`` returned: a replay, a conflict, or the appended links."""
+    if rows and rows[0][0] == "replay":
+        _, _, first, key_stream, last = rows[0]
+        return Replay(key_stream, first, int(last))
+    if rows and rows[0][0] == "conflict":
+        return Conflict(rows[0][2])
+    return Appended([(p, v, ph, h) for _, p, v, ph, h in rows])
+
+
+class _PostgresWrite(WriteTx):
+    sql = PG_SQL
+
+    def insert(self, rows: Sequence[Any], key_row: dict[str, Any] | None) -> None:
+        if rows:
+            with self.conn.cursor() as cur:
+                cur.executemany(self.sql.insert, rows)
+        if key_row is not None:
+            self.conn.execute(self.sql.insert_key, key_row)
+
+
+class _PostgresLocked(WriteTx):
+    """A stream's transaction (in pipeline mode): the append runs ``es_append()`` inside
+    it, which takes the append lock until this transaction commits."""
+
+    sql = PG_SQL
+
+    def append(
+        self,
+        stream_id: str,
+        events: Sequence[Prepared],
+        expected: int | None,
+        key: str | None,
+        now: datetime,
+    ) -> AppendResult:
+        return _es_append(self.conn, stream_id, events, expected, key, now)
+
+    def append_then(
+        self,
+        stream_id: str,
+        events: Sequence[Prepared],
+        expected: int | None,
+        key: str | None,
+        now: datetime,
+    ) -> Callable[[], AppendResult]:
+        # Queued, not fetched: its rows arrive with the COMMIT's reply, and an error (a
+        # duplicate event id) when the transaction ends (Backend.locked maps it).
+        cursor = self.conn.execute(
+            _PG_APPEND, _es_append_params(stream_id, events, expected, key, now),
+            prepare=True, binary=True,
+        )  # fmt: skip
+        return lambda: _append_result(cursor.fetchall())
+
+
+class PostgresBackend(Backend):
+    sql = PG_SQL
+    native = True
+
+    def __init__(self, engine: sa.Engine) -> None:
+        self.engine = engine
+
+    @contextlib.contextmanager
+    def _connect(self) -> Iterator[Any]:
+        import psycopg
+
+        # The pool's raw connection, switched to autocommit while the store holds it (a
+        # read is one statement, an append one es_append() call: no BEGIN/COMMIT round
+        # trips) and switched back before it returns to the pool, where SQLAlchemy users
+        # of the same engine expect a transactional connection.
+        pooled = self.engine.raw_connection()
+        conn: Any = pooled.driver_connection
+        try:
+            conn.autocommit = True
+            try:
+                yield conn
+            finally:
+                conn.autocommit = False
+        except psycopg.errors.UndefinedTable as error:
+            pooled.close()
+            raise not_ready(error) from None
+        except psycopg.OperationalError:
+            pooled.invalidate()  # a broken connection must not go back to the pool
+            raise
+        except BaseException:
+            pooled.close()
+            raise
+        pooled.close()
+
+    def append(
+        self,
+        stream_id: str,
+        events: Sequence[Prepared],
+        expected: int | None,
+        key: str | None,
+        now: datetime,
+    ) -> AppendResult:
+        with self._connect() as conn:
+            # One round trip, one implicit transaction: see migrations/versions/0002.
+            return _es_append(conn, stream_id, events, expected, key, now)
+
+    @contextlib.contextmanager
+    def write(self) -> Iterator[WriteTx]:
+        import psycopg
+
+        with self._connect() as conn:
+            try:
+                with conn.pipeline(), conn.transaction():
+                    # The lock es_append() takes (migration 0002), held until COMMIT and
+                    # released only after the commit is visible.
+                    conn.execute("SELECT es_append_lock()")
+                    yield _PostgresWrite(conn, self)
+            except psycopg.errors.UniqueViolation as error:
+                raise DuplicateEventError(f"an event id is already stored: {error}") from None
+
+    @contextlib.contextmanager
+    def locked(self, stream_id: str) -> Iterator[WriteTx]:
+        import psycopg
+
+        # Pipelined: BEGIN, the lock and the first read go in one round trip, the append
+        # and COMMIT in a second (a plain append is one, but decides nothing).
+        with self._connect() as conn:
+            try:
+                with conn.pipeline(), conn.transaction():
+                    # Held to the end of the transaction, like the append lock; every
+                    # statement after it (READ COMMITTED) sees what the previous holder
+                    # committed.
+                    conn.execute(_PG_STREAM_LOCK, (stream_id,), prepare=True)
+                    yield _PostgresLocked(conn, self)
+            except psycopg.errors.UniqueViolation as error:
+                raise DuplicateEventError(f"an event id is already stored: {error}") from None
+            except psycopg.errors.UndefinedFunction as error:
+                raise not_ready(error) from None
+
+    def rows(self, raw: list[tuple[Any, ...]]) -> list[Row]:
+        return raw  # psycopg already gives uuid.UUID and aware datetimes
+
+    def db_time(self, moment: datetime) -> Any:
+        return moment
+
+    def db_uuid(self, value: uuid.UUID) -> Any:
+        return value
