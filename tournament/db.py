@@ -32,6 +32,7 @@ a mistyped path or a read-only command leaves nothing behind.
 
 from __future__ import annotations
 
+import os
 import re
 import sqlite3
 from pathlib import Path
@@ -171,9 +172,42 @@ def connect_sqlite(path: Path) -> sqlite3.Connection:
     )
     try:
         configure_sqlite(connection)
+    except sqlite3.OperationalError:
+        connection.close()
+        if not frozen_in_place(path):
+            raise
+        return _read_only(path)
     except BaseException:
         connection.close()
         raise
+    return connection
+
+
+def frozen_in_place(path: Path) -> bool:
+    """A store nobody can write to: its folder takes no new file (a write-protected stick,
+    a read-only mount) and no write-ahead log is there, so SQLite cannot make the index it
+    needs to read a WAL file -- yet nothing can change the file either."""
+    wal = path.with_name(path.name + "-wal")
+    return path.exists() and not wal.exists() and not os.access(path.parent, os.W_OK)
+
+
+def read_only_uri(path: Path) -> str:
+    """How to open the SQLite file at ``path`` only to read it: ``mode=ro``, and where the
+    file is frozen in place (:func:`frozen_in_place`) also ``immutable``, as SQLite then
+    needs no lock or index file, which the folder could not take."""
+    uri = f"file:{quote(str(path))}?mode=ro"
+    return uri + "&immutable=1" if frozen_in_place(path) else uri
+
+
+def _read_only(path: Path) -> sqlite3.Connection:
+    """The file read as it is; a write through it is refused as a read-only database."""
+    connection = sqlite3.connect(
+        read_only_uri(path),
+        uri=True,
+        timeout=BUSY_TIMEOUT_MS / 1000,
+        check_same_thread=False,
+    )
+    connection.isolation_level = None
     return connection
 
 

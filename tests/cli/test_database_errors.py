@@ -317,6 +317,8 @@ def test_a_store_on_a_read_only_mount_reads_and_refuses_writes_in_one_line(
     cli: Callable[..., Result], tmp_path: Path
 ) -> None:
     a_tournament(cli)
+    as_a_new_process(tmp_path)  # the write-ahead log checkpointed away, as after a command
+    assert not list(tmp_path.glob("club.sqlite3-*"))  # the file alone, as copied to a stick
     probe = subprocess.run([*_read_only_mount(tmp_path), "true"], capture_output=True)
     if probe.returncode != 0:
         pytest.skip(f"no mount namespace here: {probe.stderr.decode().strip()}")

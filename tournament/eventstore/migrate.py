@@ -27,7 +27,6 @@ import re
 import sqlite3
 from pathlib import Path
 from typing import TYPE_CHECKING
-from urllib.parse import quote
 
 from tournament import db
 from tournament.db import create_sqlite_file, make_engine, sqlite_path
@@ -222,7 +221,7 @@ def _sqlite_revisions(path: Path) -> list[str] | None:
         raise NotAStoreError(f"{path} is a folder, not a tournament database file")
     if not path.exists():
         return None
-    uri = f"file:{quote(str(path))}?mode=ro"
+    uri = db.read_only_uri(path)
     try:
         timeout = db.BUSY_TIMEOUT_MS / 1000
         with contextlib.closing(sqlite3.connect(uri, uri=True, timeout=timeout)) as conn:
