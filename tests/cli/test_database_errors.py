@@ -143,10 +143,11 @@ def test_a_database_of_another_program_is_refused_not_migrated(
     other = tmp_path / "kassa.sqlite3"
     with sqlite3.connect(other) as conn:
         conn.execute("CREATE TABLE buchungen (betrag INTEGER)")
-    one_line_error(
-        cli("create", "Cup", url=f"sqlite:///{other}"),
-        "is not a tournament database: it holds the tables of another program (buchungen)",
-    )
+    for command in (("create", "Cup"), ("db", "upgrade")):  # asked outright, too
+        one_line_error(
+            cli(*command, url=f"sqlite:///{other}"),
+            "is not a tournament database: it holds the tables of another program (buchungen)",
+        )
     with sqlite3.connect(other) as conn:
         assert [r[0] for r in conn.execute("SELECT name FROM sqlite_master")] == ["buchungen"]
 

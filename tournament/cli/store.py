@@ -74,6 +74,8 @@ def upgrade(revision: str, database_url: str | None) -> None:
     with _one_line_errors(database_url):
         url = _url(database_url)
         path = sqlite_path(url)
+        if path is not None:  # another program's database is never made a store
+            migrate.refuse_foreign(path)
         missing = []
         if path is None or path.is_file():  # a new file has no guards to miss
             try:

@@ -212,6 +212,13 @@ def _known_revisions() -> set[str]:
     return {revision for names in found if (revision := names.get("revision"))}
 
 
+def refuse_foreign(path: Path) -> None:
+    """Raise :class:`NotAStoreError` for a SQLite file that is not ours to migrate: a
+    folder, not SQLite at all, or another program's database (``db upgrade`` would add
+    the store's tables to it); a missing file or an empty or older store passes."""
+    _sqlite_revisions(path)
+
+
 def _sqlite_revisions(path: Path) -> list[str] | None:
     """``alembic_version`` of a SQLite file, opened read-only: None when there is no file,
     [] when it has no tables yet. Raises :class:`NotAStoreError` for a folder, a file that
