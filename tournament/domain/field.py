@@ -34,11 +34,44 @@ class Draw:
 
 
 def eligible(t: Tournament) -> list[int]:
-    """Players who can be drawn now: active, and checked in once anybody has checked in."""
+    """Players who can be drawn now: active, and, once anybody has checked in, checked in
+    or drawn in an earlier round. A player once drawn is in the field until withdrawn (a
+    check-in is undone before the draw only): checking in a latecomer after round 1 adds
+    the latecomer, it never leaves out everybody who played round 1 without checking in."""
     active = [p for p in t.players.values() if p.active]
     if any(p.checked_in for p in active):
-        active = [p for p in active if p.checked_in]
+        drawn = drawn_before(t)
+        active = [p for p in active if p.checked_in or p.id in drawn]
     return [p.id for p in active]
+
+
+def drawn_before(t: Tournament) -> set[int]:
+    """Players drawn in any round so far: at a table, a walkover or a bye."""
+    drawn = {pid for pid, mids in t.player_matches.items() if mids}
+    for r in t.rounds:
+        drawn.update(r.byes)
+    return drawn
+
+
+def sat_out(t: Tournament) -> list[tuple[int, int]]:
+    """``(round, player)`` for every round an active player was in the tournament but not
+    drawn: registered, not yet checked in when the round was drawn (a late entry's missed
+    rounds are :attr:`Player.missed`, counted apart). Such a player has sat out a round
+    already: the bye rule treats it as a round sat out, as it does a late entry's missed
+    rounds (T-late-entry, docs/tournaments.md)."""
+    out: list[tuple[int, int]] = []
+    seated: dict[int, set[int]] = {}
+    for r in t.rounds:
+        seated[r.number] = set(r.byes) | set(r.idle)
+    for m in t.matches.values():
+        seated.setdefault(m.round, set()).update(m.players)
+    for p in t.players.values():
+        if not p.active:
+            continue
+        for r in t.rounds:
+            if r.number > p.missed and p.id not in seated.get(r.number, ()):
+                out.append((r.number, p.id))
+    return out
 
 
 def withdrawn(t: Tournament) -> set[str]:

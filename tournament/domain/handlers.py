@@ -115,6 +115,7 @@ def _round_started(t: Tournament, p: Mapping[str, Any]) -> None:
             list(p.get("warnings", ())),
             p.get("override", False),
             _info(p.get("info", {})),
+            list(p.get("idle", ())),
         )
     )
     _add_matches(t, number, p["matches"])

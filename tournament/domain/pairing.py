@@ -14,7 +14,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from tournament.domain.errors import ConflictError
-from tournament.domain.field import Draw, eligible, frozen, withdrawal_policies, withdrawn
+from tournament.domain.field import (
+    Draw,
+    eligible,
+    frozen,
+    sat_out,
+    withdrawal_policies,
+    withdrawn,
+)
 from tournament.domain.knockout import (
     bracket_of,
     bracket_results,
@@ -93,12 +100,16 @@ def games(t: Tournament) -> list[fm.Game]:
 
 
 def byes(t: Tournament) -> list[fm.Bye]:
-    """The byes so far as the bye rule counts them: every round's byes, and every round a
-    late entry missed. A missed round is not a bye in the scores (unless the entry scores
-    it as one), but the late entry has sat out already: it is the last choice for the bye,
-    not the first just because it has none (T-late-entry, docs/tournaments.md)."""
+    """The byes so far as the bye rule counts them: every round's byes, every round a late
+    entry missed and, in a Swiss, every round a registered player sat out before checking
+    in (other formats fix their field at round 1). Such a
+    round is not a bye in the scores (unless a late entry scores it as one), but the player
+    has sat out already: the last choice for the bye, not the first just because it has
+    none (T-late-entry, docs/tournaments.md)."""
     out = [fm.Bye(r.number, str(p)) for r in t.rounds for p in r.byes]
     out += [fm.Bye(n, str(p.id)) for p in t.players.values() for n in range(1, p.missed + 1)]
+    if t.settings is not None and t.settings.format == "swiss":  # the only open field
+        out += [fm.Bye(n, str(pid)) for n, pid in sat_out(t)]
     return out
 
 

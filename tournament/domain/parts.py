@@ -65,3 +65,6 @@ class Round:
     warnings: list[str] = dataclasses.field(default_factory=list)
     override: bool = False
     info: dict[str, Any] = dataclasses.field(default_factory=dict)
+    #: Active players the round gave nothing: their group finished, or their game dropped
+    #: with a withdrawn opponent (``idle`` in ``round.started``).
+    idle: list[int] = dataclasses.field(default_factory=list)

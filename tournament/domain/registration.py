@@ -25,6 +25,7 @@ from typing import Any
 from tournament.domain import events as ev
 from tournament.domain import text
 from tournament.domain.errors import ConflictError, DomainError, NotFoundError
+from tournament.domain.field import eligible
 from tournament.domain.lives import buy_back_closed, lives_left
 from tournament.domain.settings import Settings
 from tournament.domain.settings import missed_rounds_score as score_of_missed_rounds
@@ -246,9 +247,10 @@ def seed_players(
     actor: str | None = None,
 ) -> list[NewEvent]:
     """Seed by rating (highest first; unrated last, by start number), by hand (``order``
-    lists every registered player once, top seed first) or by draw (a random order from a
-    seed recorded in the event: ``seed``, or derived from the tournament's master seed, so
-    anybody can draw it again: :func:`draw_seed`). Only before round 1. Withdrawn players
+    lists every registered player once, top seed first; with check-in in use, every
+    checked-in one, those not checked in may be left out) or by draw (a random order from
+    a seed recorded in the event: ``seed``, or derived from the tournament's master seed,
+    so anybody can draw it again: :func:`draw_seed`). Only before round 1. Withdrawn players
     are never drawn, so they are not seeded: a manual order need not list them (listed,
     they are left out)."""
     settings = require_created(t)
@@ -267,12 +269,15 @@ def seed_players(
         if len(set(ranked)) != len(ranked):
             raise DomainError("order", "T-seeding", "a player is listed twice")
         ranked = [pid for pid in ranked if t.players[pid].active]
-        missing = sorted(set(active) - set(ranked))
+        # With check-in in use, the players the draw takes: a player not (yet) here may
+        # be listed, or not (seeded after the listed ones by rating, like a late entry).
+        missing = sorted(set(eligible(t)) - set(ranked))
         if missing:
+            who = "checked-in player" if any(t.players[p].checked_in for p in active) else "player"
             raise DomainError(
                 "order",
                 "T-seeding",
-                f"every player needs a seed; missing: {', '.join(map(str, missing))}",
+                f"every {who} needs a seed; missing: {', '.join(map(str, missing))}",
             )
     elif method == "draw":  # withdrawn players are never drawn, so not seeded either
         entrants = [
