@@ -206,6 +206,17 @@ def _groups_knockout(
     if number == 1:
         order = [str(p) for p in seed_order(t) if p in set(eligible(t))]
         groups = [list(g) for g in snake_groups(order, s.options.get("groups", 2))]
+        advance = s.options.get("advance", 2)
+        smallest = min(len(g) for g in groups)
+        if smallest < advance:  # found now, not after the whole group stage is played
+            raise ConflictError(
+                "round",
+                "T-format",
+                f"{len(order)} players in {len(groups)} groups: the smallest has {smallest}, "
+                f"but {advance} of each group advance to the knockout (advance={advance}); "
+                "register more players, or create the tournament with fewer groups or a "
+                "smaller advance",
+            )
     else:
         groups = _groups(t)
     total = round_count(groups)

@@ -344,4 +344,21 @@ def override_warnings(
         eliminated=eliminated,
         bye_rule="lowest" if settings.format == "swiss" else "fewest",
     )
-    return [f"{w.code}: {w.message}" for w in found]
+    warnings = [f"{w.code}: {w.message}" for w in found]
+    beyond = _beyond_the_format(t, number)
+    return [beyond, *warnings] if beyond else warnings
+
+
+def _beyond_the_format(t: Tournament, number: int) -> str | None:
+    """Why the format would draw no round ``number`` (all its rounds drawn, the final
+    played), as a warning for a manual round beyond them; None when it would draw one."""
+    settings = t.settings
+    assert settings is not None
+    try:
+        next_draw(t, number, round_seed(settings.seed, number), {})
+    except ConflictError as error:
+        if error.rule == "T-round":
+            return f"T-round: round {number} is beyond the format's draw: {error.message}"
+    except (DomainError, FormatError):
+        pass  # the format could not draw it for another reason: not a round too many
+    return None

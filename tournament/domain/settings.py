@@ -327,6 +327,26 @@ def _options(fmt: str, raw: Mapping[str, Any]) -> dict[str, Any]:
         options |= _buy_backs(raw, options)
     if fmt in ("round_robin", "groups_knockout") and options["groups"] < 1:
         raise DomainError("options", "T-settings", "there is at least one group")
+    if fmt == "groups_knockout" and options["advance"] < 1:
+        raise DomainError(
+            "options",
+            "T-settings",
+            "advance must be 1 or more: the players of each group into the knockout",
+        )
+    if fmt == "groups_knockout" and options["groups"] * options["advance"] < 2:
+        raise DomainError(
+            "options",
+            "T-settings",
+            f"{options['groups']} group with advance={options['advance']} sends 1 player into "
+            "the knockout; a knockout needs 2 or more (more groups, or advance=2)",
+        )
+    if fmt == "lives" and options["final_players"] < 2:
+        raise DomainError(
+            "options",
+            "T-settings",
+            f"final_players must be 2 or more (a final is played among them), not "
+            f"{options['final_players']}",
+        )
     return options
 
 
