@@ -168,6 +168,7 @@ def _print_by_name(t: Tournament, number: int | None) -> None:
             where = f"table {m.table:>3}  {mid}" if m.table else f"walkover   {mid}"
             seats.append((m.labels[seat], f"{where}  v {m.labels[1 - seat]}"))
     seats += [(t.label(pid), "bye") for pid in r.byes]
+    seats += [(t.label(pid), f"no game: {why}") for pid, why in _idle(t, r).items()]
     seats.sort(key=lambda x: x[0].casefold())
     wide = max((width(name) for name, _ in seats), default=10)
     click.echo(f"Round {r.number}: find your table")
@@ -179,11 +180,10 @@ def _drawn_round(t: Tournament, number: int | None) -> Any:
     """Round ``number`` (default: the current one), or a one-line refusal (T-round)."""
     if not t.current_round:
         raise click.ClickException("round: no round has been drawn yet (T-round)")
-    number = number or t.current_round
+    number = t.current_round if number is None else number
     if not 1 <= number <= t.current_round:
-        raise click.ClickException(
-            f"round: rounds 1 to {t.current_round} are drawn, not round {number} (T-round)"
-        )
+        drawn = "only round 1 is" if t.current_round == 1 else f"rounds 1 to {t.current_round} are"
+        raise click.ClickException(f"round: {drawn} drawn, not round {number} (T-round)")
     return t.rounds[number - 1]
 
 
@@ -202,7 +202,8 @@ def _print_round(t: Tournament, number: int | None) -> None:
     for w in r.warnings:
         click.echo(f"  WARNING {w}")
     matches = [t.matches[mid] for mid in r.matches]
-    lives = lives_notes(t, r)  # lives format: each player's lives as the round was drawn
+    # Lives: each player's lives as the round was drawn; Swiss: the points it was drawn by.
+    lives = lives_notes(t, r) or _points_notes(t, r)
     group = _group_labels(t, r.number)
     for line in _table_lines(matches, group, lives):
         click.echo(line)
@@ -213,8 +214,43 @@ def _print_round(t: Tournament, number: int | None) -> None:
     for pid, slot in zip(r.byes, slots, strict=True):
         where = f"{slot:<{wide_id}}" if slot else group.get(pid, "")
         click.echo(f"  bye      {where}  {t.label(pid)}{lives.get(pid, '')}")
+    for pid, why in _idle(t, r).items():
+        click.echo(f"  no game  {group.get(pid, '')}  {t.label(pid)}: {why}")
+    if lives and t.settings is not None and t.settings.format == "swiss":
+        click.echo(f"  [n]: match points before round {r.number}, as the round was drawn")
     if lives and r.number == t.current_round and (buy := buy_back_line(t, only_if_any=True)):
         click.echo(buy)
+
+
+def _points_notes(t: Tournament, r: Any) -> dict[int, str]:
+    """Swiss from round 2: per player of round ``r`` its match points before the round
+    (`` [2]``), the score group it was paired in; nothing in other formats."""
+    if t.settings is None or t.settings.format != "swiss" or r.number == 1:
+        return {}
+    from tournament.domain.history import points_before
+
+    points = points_before(t, r.number)
+    players = {p for mid in r.matches for p in t.matches[mid].players} | set(r.byes)
+    return {pid: f" [{points[pid]}]" for pid in players}
+
+
+def _idle(t: Tournament, r: Any) -> dict[int, str]:
+    """The players round ``r`` gave nothing (a round robin), each with why: their group
+    has played all its rounds, or their game is dropped as the opponent withdrew."""
+    from tournament.formats.round_robin import round_count
+
+    finished = {
+        pid
+        for group in tournament_groups(t)
+        if r.number > round_count([[str(p) for p in group]])
+        for pid in group
+    }
+    return {
+        pid: "the group has played all its rounds"
+        if pid in finished
+        else "the opponent withdrew, the game is dropped"
+        for pid in r.idle
+    }
 
 
 def _table_lines(

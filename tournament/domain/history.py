@@ -97,3 +97,28 @@ LEGEND = (
     "12+ won against player 12, 12- lost, k not played (forfeit, walkover), 12? open,\n"
     "12x dropped (withdrawal), bye: a bye, ..: no game (a missed round, absent, nothing to play)"
 )
+
+
+def points_before(t: Tournament, number: int) -> dict[int, int]:
+    """Each player's match points before round ``number`` was played, as the Swiss drew it
+    by them: a win, a forfeit win and a bye 1 each, a late entry's missed rounds 1 each if
+    it scores them as byes (T-late-entry). Later results and corrections of earlier rounds
+    are as they stand now.
+
+    >>> from tournament.domain.testing import played
+    >>> t = played(players=4, rounds=2, seed=3)
+    >>> sorted(points_before(t, 2).values()), points_before(t, 1)[1]
+    ([0, 0, 1, 1], 0)
+    """
+    points = dict.fromkeys(t.players, 0)
+    for p in t.players.values():
+        if p.late and p.missed_score == "bye":
+            points[p.id] += min(p.missed, number - 1)
+    for r in t.rounds[: number - 1]:
+        for pid in r.byes:
+            points[pid] += 1
+    for m in t.matches.values():
+        s = m.summary
+        if m.round < number and s.decided and not s.dropped and m.winner is not None:
+            points[m.winner] += 1
+    return points
