@@ -21,7 +21,9 @@ def test_standings_and_round_show_fit_100_columns(cli) -> None:  # type: ignore[
     cli("players", "withdraw", "16")
     shown = cli("round", "show").output.splitlines()
     assert max(map(len, shown)) <= 100
-    assert "deals first:" in shown[1] and "won 2:0 by forfeit" in shown[1]
+    assert "deals first:" in shown[1] and "won 2:0 by forfeit" in shown[2]
+    # A result too long for its table's line goes on the next, and shortens no name.
+    assert "T. Wieser-Obermüllner (1)" in shown[1] and shown[2].startswith(" " * 18 + "->")
     table = cli("standings").output.splitlines()
     assert max(map(len, table)) <= 100
     # Short tie-break headers, named under the table; rows as wide as the header.

@@ -258,23 +258,40 @@ def _table_lines(
 ) -> list[str]:
     """One line per table, columns sized to the round's longest id and names so 20 tables
     read down cleanly. Fits :data:`WIDTH` columns where it can: who deals first and who
-    won by start number only (the names are on the line already), then names abbreviated.
-    ``notes``: per player, what follows the name (the lives format's `` [2 lives]``)."""
+    won by start number only (the names are on the line already), then names abbreviated
+    as far as the pairings need; a result too long for its line goes on the next one
+    (one long note never shortens every name of the round). ``notes``: per player, what
+    follows the name (the lives format's `` [2 lives]``, a Swiss score `` [2]``)."""
     notes = notes or {}
     wide_id = max((len(m.match_id) for m in matches), default=4)
     full = max(
         (width(m.labels[s] + notes.get(m.players[s], "")) for m in matches for s in (0, 1)),
         default=10,
     )
-    lines: list[str] = []
+    parts: list[tuple[str, str]] = []
     for numbers, names in ((False, full), (True, full), (True, 0)):
-        if not names:  # what the rest of the widest line leaves for the two names
-            rest = max(width(line) - 2 * full for line in lines)
+        if not names:  # what the rest of the widest pairing leaves for the two names
+            rest = max(width(pairing) - 2 * full for pairing, _ in parts)
             names = max(12, (WIDTH - rest) // 2)
-        lines = [_table_line(m, group, wide_id, names, numbers, notes) for m in matches]
-        if max(map(width, lines), default=0) <= WIDTH:
+        parts = [_table_line(m, group, wide_id, names, numbers, notes) for m in matches]
+        if max((width(a + b) for a, b in parts), default=0) <= WIDTH:
             break
+        if numbers and max((width(a) for a, _ in parts), default=0) <= WIDTH:
+            break  # the pairings fit: only results are long, each wraps below its table
+    lines: list[str] = []
+    indent = " " * (len(f"  {_table(matches[0], group)}  ") + wide_id + 2) if matches else ""
+    for m, (pairing, result) in zip(matches, parts, strict=True):
+        if width(pairing + result) <= WIDTH:
+            lines.append((pairing + result).rstrip())
+            continue
+        named = indent + result_note(m).lstrip()  # a line of its own: the winner by name
+        lines += [pairing.rstrip(), named if width(named) <= WIDTH else indent + result.lstrip()]
     return lines
+
+
+def _table(m: Any, group: dict[int, str]) -> str:
+    """``table  12`` (or ``walkover ``) and the player's group label."""
+    return (f"table {m.table:>3}" if m.table else "walkover ") + group.get(m.players[0], "")
 
 
 def _table_line(
@@ -284,14 +301,14 @@ def _table_line(
     names: int,
     numbers: bool,
     notes: Mapping[int, str],
-) -> str:
-    table = f"table {m.table:>3}" if m.table else "walkover "
-    table += group.get(m.players[0], "")
+) -> tuple[str, str]:
+    """A table's pairing (table, match, players, who deals first) and its result note."""
     a, b = (_fit_label(m, seat, names, notes.get(m.players[seat], "")) for seat in (0, 1))
-    return (
-        f"  {table}  {m.match_id:<{wide_id}}  {ljust(a, names)}  v  {ljust(b, names)}"
-        f"{_first_dealer_note(m, names, numbers)}{_result(m, numbers)}"
-    ).rstrip()
+    pairing = (
+        f"  {_table(m, group)}  {m.match_id:<{wide_id}}  {ljust(a, names)}  v  "
+        f"{ljust(b, names)}{_first_dealer_note(m, names, numbers)}"
+    )
+    return pairing, _result(m, numbers)
 
 
 def _fit_label(m: Any, seat: int, columns: int, note: str = "") -> str:
