@@ -428,7 +428,9 @@ def _pair(text: str, option: str, what: str) -> list[int]:
         raise click.BadParameter(f"{excerpt(text)} {what}", param_hint=option) from None
 
 
-def import_csv_file(file: Path, tid: str, rows: Callable[..., list[Any]], actor: str) -> list[Any]:
+def import_csv_file(
+    file: Path, tid: str, rows: Callable[..., list[Any]], actor: str, **options: Any
+) -> list[Any]:
     """Decode ``file`` (UTF-8, BOM or not) and import it in one append; every problem
     of the file or its rows is one ClickException naming the file, nothing stored.
 
@@ -436,14 +438,15 @@ def import_csv_file(file: Path, tid: str, rows: Callable[..., list[Any]], actor:
     imported and as which action: the import's idempotency key is the SHA-256 of the
     import's kind, the tournament and what the file says (:func:`file_content`: its rows
     as read, so the same sheet saved again by Excel, with other bytes, is the same file),
-    so a retry after a lost connection or a crash never stores the sheet twice."""
+    so a retry after a lost connection or a crash never stores the sheet twice.
+    ``options`` go to ``rows`` (the importing function)."""
     service = get_service()
     data = file.read_bytes()
     try:
         text = decode(data)
         done = service.submit(
             tid,
-            lambda t: rows(service.events(tid), io.StringIO(text), actor=actor),
+            lambda t: rows(service.events(tid), io.StringIO(text), actor=actor, **options),
             idempotency_key=import_key(rows.__name__, tid, file_content(text, rows.__name__)),
             metadata=event_meta(),
         )

@@ -31,6 +31,7 @@ from tournament.cli.common import (
     run_command,
     tournament_id_of,
     tournament_option,
+    when,
 )
 from tournament.cli.describe import match_standing
 from tournament.cli.result_options import refuse_correction_mix, refuse_mixed, signatures
@@ -190,15 +191,39 @@ def _warn_scorers(t: Tournament, match_ids: Sequence[str]) -> None:
 
 @results.command("import")
 @click.argument("file", type=CSV_FILE)
+@click.option(
+    "--only-new",
+    is_flag=True,
+    help="a sheet imported before and grown since: import only the rows added since",
+)
+@click.option(
+    "--again",
+    is_flag=True,
+    help="import every row, also those that read as rows imported before (new hands "
+    "with the same results)",
+)
 @tournament_option
 @actor_option
 @cli_errors
-def results_import(file: Path, tournament_id: str | None, actor: str) -> None:
-    """Enter every result of a CSV file; all rows or nothing."""
+def results_import(
+    file: Path, only_new: bool, again: bool, tournament_id: str | None, actor: str
+) -> None:
+    """Enter every result of a CSV file; all rows or nothing. A file holding rows an
+    earlier import stored (the same sheet, grown since) is refused unless --only-new or
+    --again says what to do with them (T-repeat)."""
+    if only_new and again:
+        raise DomainError(
+            "options",
+            "T-repeat",
+            "--only-new (leave out the rows imported before) and --again (import them once "
+            "more) exclude each other; nothing stored",
+        )
     tid = tournament_id_of(tournament_id)
-    stored = import_csv_file(file, tid, import_results, actor)
+    earlier = "only_new" if only_new else "again" if again else "refuse"
+    stored = import_csv_file(file, tid, import_results, actor, earlier=earlier, when=when)
     _warn_scorers(get_service().state(tid), [e.payload["match_id"] for e in stored])
-    click.echo(f"imported {sum(1 for e in stored if 'result_id' in e.payload)} results")
+    count = sum(1 for e in stored if "result_id" in e.payload)
+    click.echo(f"imported {count} result{'' if count == 1 else 's'}")
 
 
 @results.command("missing")

@@ -20,9 +20,11 @@ from __future__ import annotations
 
 import codecs
 import csv
+import dataclasses
 import io
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from datetime import datetime
 from typing import IO, Any, Final
 
 from tournament.domain import events as ev
@@ -30,6 +32,13 @@ from tournament.domain.errors import DomainError
 from tournament.domain.events import EventLike
 from tournament.domain.matchref import resolve_match
 from tournament.domain.registration import register_player
+from tournament.domain.reimports import (
+    ROW_KEY,
+    ImportedBefore,
+    NewRow,
+    not_imported_before,
+    row_digest,
+)
 from tournament.domain.results import record_forfeit, record_hand, record_tally
 from tournament.domain.standings import Row
 from tournament.domain.state import Tournament, fold
@@ -250,8 +259,16 @@ def _import(
     events: Sequence[EventLike],
     rows: list[tuple[int, dict[str, str]]],
     decide: Callable[[Tournament, dict[str, str]], list[NewEvent]],
+    *,
+    select: Callable[[Tournament, list[tuple[int, dict[str, str]]]], Any] | None = None,
+    tag: Callable[[dict[str, str]], dict[str, str]] | None = None,
 ) -> list[NewEvent]:
+    """Each row's events, decided in file order on the state the rows before it made.
+    ``select`` picks the rows to import on the folded state (or refuses the file);
+    ``tag`` gives the metadata of the first event each row makes."""
     state = fold(events)
+    if select is not None:
+        rows = select(state, rows)
     problems: list[tuple[int, str]] = []
     out: list[NewEvent] = []
     for line, row in rows:
@@ -263,6 +280,8 @@ def _import(
                 message += f" ({error.rule})"
             problems.append((line, message))
             continue
+        if tag is not None and new:
+            new[0] = dataclasses.replace(new[0], metadata={**new[0].metadata, **tag(row)})
         for event in new:
             state.apply(event)
         out += new
@@ -396,10 +415,20 @@ def file_content(text: str, kind: str) -> str:
 
 
 def import_results(
-    events: Sequence[EventLike], source: IO[str], *, actor: str | None = None
+    events: Sequence[EventLike],
+    source: IO[str],
+    *,
+    actor: str | None = None,
+    earlier: str = "refuse",
+    when: Callable[[datetime], str] | None = None,
 ) -> list[NewEvent]:
     """Result events for each row of a results CSV: a hand (winner, game_points ...), a
-    tally (``tally`` column) or a forfeit (``forfeit`` = the winner, or ``both``)."""
+    tally (``tally`` column) or a forfeit (``forfeit`` = the winner, or ``both``).
+
+    Rows an earlier import stored (:mod:`.reimports`: a sheet imported again after it
+    grew) refuse the file (``earlier="refuse"``, T-repeat), are left out
+    (``"only_new"``), or are imported once more (``"again"``: new hands that read the
+    same). ``when`` writes an earlier import's time in the refusal."""
 
     def decide(t: Tournament, row: dict[str, str]) -> list[NewEvent]:
         if not row.get("match"):
@@ -434,7 +463,27 @@ def import_results(
             source="import",
         )
 
-    return _import(events, _rows(source, ("match",), RESULT_COLUMNS, "results"), decide)
+    def select(t: Tournament, rows: list[tuple[int, dict[str, str]]]) -> Any:
+        if earlier == "again":
+            return rows
+        new = [NewRow(line, _match_key(t, row), row_digest(row)) for line, row in rows]
+        try:
+            keep = not_imported_before(events, new, leave_out=earlier == "only_new", when=when)
+        except ImportedBefore as error:
+            raise CsvImportError([(error.line, error.message)]) from None
+        return [(line, row) for line, row in rows if line in keep]
+
+    rows = _rows(source, ("match",), RESULT_COLUMNS, "results")
+    return _import(events, rows, decide, select=select, tag=lambda row: {ROW_KEY: row_digest(row)})
+
+
+def _match_key(t: Tournament, row: Mapping[str, str]) -> str:
+    """The id of the row's match as the events name it, or the text as typed when it
+    names no match (the row is refused for that later, with its line)."""
+    try:
+        return resolve_match(t, row.get("match", ""))
+    except DomainError:
+        return row.get("match", "")
 
 
 STANDINGS_COLUMNS = (

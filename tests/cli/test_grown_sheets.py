@@ -1,0 +1,103 @@
+"""A results sheet imported again after rows were added to it is another file, but most
+of it was stored already: the rows imported before are named and refused (T-repeat), and
+the organiser imports only the new rows (--only-new) or, for new hands that read the same
+as earlier ones, every row (--again). Never a silent second copy (trial 2, F1)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from tests.cli.helpers import lettered_cup, stored
+
+TIME = r"(\d{4}-\d\d-\d\d )?\d\d:\d\d"
+
+
+def eight(cli) -> None:  # type: ignore[no-untyped-def]
+    lettered_cup(cli, "swiss", "ABCDEFGH", "--seed", "1", "--best-of", "3")
+    cli("round", "start")  # 1.1 A-E, 1.2 B-F, 1.3 C-G, 1.4 D-H
+
+
+def hands(cli, match: str) -> list[str]:  # type: ignore[no-untyped-def]
+    shown = cli("results", "show", match).output.splitlines()
+    return [line.split(": ")[-1] for line in shown if " wins " in line]
+
+
+def grow(sheet: Path, *rows: str) -> None:
+    sheet.write_text(sheet.read_text() + "".join(f"{row}\n" for row in rows))
+
+
+def test_a_sheet_grown_by_a_row_is_refused_naming_the_rows_imported_before(
+    cli, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    eight(cli)
+    sheet = tmp_path / "sheet.csv"
+    sheet.write_text("match,winner,game_points\n1.3,3,2\n1.3,7,1\n1.4,4,3\n")
+    assert cli("results", "import", str(sheet)).output == "imported 3 results\n"
+    before = len(stored())
+    grow(sheet, "1.1,1,2")
+    out = cli("results", "import", str(sheet), ok=False)
+    assert out.exit_code == 1
+    [line] = out.output.splitlines()
+    assert re.fullmatch(
+        rf"Error: sheet\.csv, line 2: lines 2-4 were imported at {TIME} as action "
+        r"([0-9a-f]{8}) \(`tournament log --action \2`\): the same rows of the same matches, "
+        r"in the same order \(T-repeat\); --only-new imports only the other rows, --again "
+        r"every row \(new hands that read the same as earlier ones\); nothing imported",
+        line,
+    ), line
+    assert len(stored()) == before and len(hands(cli, "1.3")) == 2
+
+
+def test_only_new_imports_just_the_rows_added_since(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    eight(cli)
+    sheet = tmp_path / "sheet.csv"
+    sheet.write_text("match,winner,game_points\n1.3,3,2\n1.3,7,1\n")
+    cli("results", "import", str(sheet))
+    grow(sheet, "1.3,3,3", "1.1,1,2")
+    assert cli("results", "import", str(sheet), "--only-new").output == "imported 2 results\n"
+    assert hands(cli, "1.3") == ["C (3) wins 2", "G (7) wins 1", "C (3) wins 3"]
+    grow(sheet, "1.3,7,2")  # and once more: both earlier imports are left out
+    assert cli("results", "import", str(sheet), "--only-new").output == "imported 1 result\n"
+    assert len(hands(cli, "1.3")) == 4 and len(hands(cli, "1.1")) == 1
+    out = cli("results", "import", str(sheet), "--only-new", ok=False)  # the same file
+    assert "this file was imported at" in out.output and out.exit_code == 1
+
+
+def test_again_imports_rows_that_read_like_earlier_ones(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """The next hands of a match may read exactly as the first ones did: the organiser
+    says so, and they are stored as new hands."""
+    eight(cli)
+    first, second = tmp_path / "first.csv", tmp_path / "second.csv"
+    first.write_text("match,winner,game_points\n1.3,3,2\n")
+    second.write_text("match,winner,game_points\n1.3,3,2\n1.3,7,1\n")
+    cli("results", "import", str(first))
+    assert cli("results", "import", str(second), ok=False).exit_code == 1
+    assert cli("results", "import", str(second), "--again").output == "imported 2 results\n"
+    assert hands(cli, "1.3") == ["C (3) wins 2", "C (3) wins 2", "G (7) wins 1"]
+    both = cli("results", "import", str(first), "--again", "--only-new", ok=False)
+    assert both.exit_code == 1 and "exclude each other; nothing stored" in both.output
+
+
+def test_other_hands_of_the_same_matches_are_no_earlier_rows(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    eight(cli)
+    first, second = tmp_path / "first.csv", tmp_path / "second.csv"
+    first.write_text("match,winner,game_points\n1.3,3,2\n1.3,7,1\n1.4,4,3\n")
+    # The same results in another order per match, and other hands: a sheet of its own.
+    second.write_text("match,winner,game_points\n1.3,7,1\n1.3,3,2\n1.4,8,1\n")
+    cli("results", "import", str(first))
+    assert cli("results", "import", str(second)).output == "imported 3 results\n"
+
+
+def test_a_sheet_with_one_row_mended_still_names_the_rows_imported_before(
+    cli, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    """Mending a row in the sheet and importing it again would store every other row
+    twice; the mended row itself is a correction (`results correct`)."""
+    eight(cli)
+    sheet = tmp_path / "sheet.csv"
+    sheet.write_text("match,winner,game_points\n1.3,3,2\n1.3,7,1\n1.4,4,3\n")
+    cli("results", "import", str(sheet))
+    sheet.write_text("match,winner,game_points\n1.3,3,2\n1.3,7,1\n1.4,4,2\n")
+    out = cli("results", "import", str(sheet), ok=False)
+    assert "lines 2-3 were imported at" in out.output and out.exit_code == 1
