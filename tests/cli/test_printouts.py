@@ -124,3 +124,15 @@ def test_a_manual_draw_that_breaks_a_rule_asks_before_it_is_stored(cli) -> None:
     cli("round", "cancel", "--why", "test")
     cli("round", "start", "--pair", "1-3,4-5,6-7", "--bye", "8", "--yes")
     assert state().rounds[0].warnings
+
+
+def test_a_name_that_fits_the_names_column_is_not_shortened(cli) -> None:  # type: ignore[no-untyped-def]
+    cli("create", "Cup", "--id", "cup", "--best-of", "3", "--seed", "2")
+    for name in ("Maximilian Köchl-Oberhuber", "Friedrich Prückl von Hohenau",
+                 "Rudolf Tüchler-Schwarzenberger", "Christine Bäck",
+                 "Theresia Wieser-Obermüllner", "Anna Huber"):  # fmt: skip
+        cli("players", "add", name)
+    shown = cli("round", "start").output.splitlines()
+    assert max(map(len, shown)) <= 100
+    # 30 characters, as wide as the column the longest names leave: shown whole.
+    assert "  Maximilian Köchl-Oberhuber (1)  v  " in shown[1]

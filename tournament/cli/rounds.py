@@ -271,17 +271,17 @@ def _table_lines(
     parts: list[tuple[str, str]] = []
     for numbers, names in ((False, full), (True, full), (True, 0)):
         if not names:  # what the rest of the widest pairing leaves for the two names
-            rest = max(width(pairing) - 2 * full for pairing, _ in parts)
+            rest = max(width(pairing.rstrip()) - 2 * full for pairing, _ in parts)
             names = max(12, (WIDTH - rest) // 2)
         parts = [_table_line(m, group, wide_id, names, numbers, notes) for m in matches]
-        if max((width(a + b) for a, b in parts), default=0) <= WIDTH:
+        if max((width((a + b).rstrip()) for a, b in parts), default=0) <= WIDTH:
             break
-        if numbers and max((width(a) for a, _ in parts), default=0) <= WIDTH:
+        if numbers and max((width(a.rstrip()) for a, _ in parts), default=0) <= WIDTH:
             break  # the pairings fit: only results are long, each wraps below its table
     lines: list[str] = []
     indent = " " * (len(f"  {_table(matches[0], group)}  ") + wide_id + 2) if matches else ""
     for m, (pairing, result) in zip(matches, parts, strict=True):
-        if width(pairing + result) <= WIDTH:
+        if width((pairing + result).rstrip()) <= WIDTH:
             lines.append((pairing + result).rstrip())
             continue
         named = indent + result_note(m).lstrip()  # a line of its own: the winner by name
