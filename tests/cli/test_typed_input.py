@@ -49,7 +49,10 @@ def count() -> int:
 @pytest.mark.parametrize(
     ("args", "where"),
     [
-        (("players", "add", LATIN1_JOERG), "word 3 of the command"),
+        (("players", "add", LATIN1_JOERG), "NAME"),  # the command's argument, by its name
+        (("players", "add", "--club", "SC", LATIN1_JOERG), "NAME"),
+        (("players", "add", "--actor=x", "--missed-rounds-score", "0", LATIN1_JOERG), "NAME"),
+        (("results", "correct", LATIN1_JOERG, "--by", "x", "--why", "y"), "RESULT_ID"),
         (("players", "add", "Jörg", "--club", LATIN1_JOERG), "--club"),
         (("players", "add", "Jörg", f"--category={LATIN1_JOERG}"), "--category"),
         (("players", "add", "Jörg", "--actor", LATIN1_JOERG), "--actor"),

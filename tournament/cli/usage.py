@@ -19,7 +19,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import click
@@ -39,9 +39,46 @@ class TournamentGroup(click.Group):
     refusal (exit 1) rather than a usage error (exit 2); messages are made safe."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        refuse_undecodable(args)
+        refuse_undecodable(args, lambda position: self._argument_at(ctx, args, position))
         ctx.meta[_ARGS] = list(args)
         return super().parse_args(ctx, args)
+
+    def _argument_at(self, ctx: click.Context, args: Sequence[str], position: int) -> str | None:
+        """The name of the command's argument that word ``position`` of the command line
+        is (``NAME``), read off the commands as click would; None if it is none."""
+        command: click.Command = self
+        index = 0
+        while isinstance(command, click.Group) and index < len(args):
+            word = args[index]
+            if word.startswith("-"):
+                return None  # a group's own option: no argument of a command
+            found = command.get_command(ctx, word)
+            if found is None:
+                return None
+            command, index = found, index + 1
+        arguments = [p for p in command.params if isinstance(p, click.Argument)]
+        takes_value = {
+            name
+            for p in command.params
+            if isinstance(p, click.Option) and not p.is_flag and not p.count
+            for name in p.opts
+        }
+        skip = False
+        for i in range(index, len(args)):
+            word = args[i]
+            if skip:
+                skip = False
+                if i == position:
+                    return None
+                continue
+            if word.startswith("-") and len(word) > 1:
+                skip = word in takes_value  # ``--name VALUE``; ``--name=VALUE`` is one word
+                continue
+            if i == position:
+                return arguments[0].human_readable_name if arguments else None
+            if arguments and arguments[0].nargs == 1:
+                arguments.pop(0)
+        return None
 
     def invoke(self, ctx: click.Context) -> Any:
         args = ctx.meta.get(_ARGS, ())
@@ -111,21 +148,27 @@ def _refusal(error: click.BadParameter) -> str:
     return f"{hint}: {error.message}" if hint else error.message
 
 
-def refuse_undecodable(args: Sequence[str]) -> None:
+def refuse_undecodable(
+    args: Sequence[str], argument_at: Callable[[int], str | None] = lambda _: None
+) -> None:
     """Refuse the first argument that is not UTF-8 text (a Latin-1 terminal sends "Jörg" as
     the byte 0xf6, which Python keeps as a lone surrogate that no store can hold), naming
-    the option it belongs to."""
+    the option it belongs to, or the command's argument (``argument_at``: its name for a
+    word's position)."""
     for position, arg in enumerate(args):
         try:
             arg.encode("utf-8")
         except UnicodeEncodeError:
             option, eq, value = arg.partition("=")
             before = args[position - 1] if position else ""
+            name = None if arg.startswith("-") else argument_at(position)
             if arg.startswith("--") and eq:
                 where, bad = option, value
+            elif name is not None:  # a command's own argument: NAME
+                where, bad = name, arg
             elif before.startswith("-") and "=" not in before and len(before) > 1:
                 where, bad = before, arg
-            else:  # a command's own argument (a name): said by its place on the line
+            else:  # said by its place on the line
                 where, bad = f"word {position + 1} of the command", arg
             raise Refused(
                 f"{where}: {_shown(bad)} is not UTF-8 text: set your terminal to UTF-8 "
