@@ -42,7 +42,7 @@ def test_utf8_with_or_without_bom_and_semicolons_are_read(cli, tmp_path: Path) -
         tmp_path, "\ufeffName;Club;Rating\r\nHuber, Berti;SC Ried;1500\r\n".encode(), "x.csv"
     )
     for path in (plain, bom, excel):
-        assert "imported 1 players" in cli("players", "import", path).output
+        assert "imported 1 player" in cli("players", "import", path).output
     listed = cli("players", "list").output
     assert "José Müller" in listed and "Anna Öhler" in listed and "Huber, Berti" in listed
 

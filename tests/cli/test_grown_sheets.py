@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tests.cli.helpers import lettered_cup, stored
+from tests.cli.helpers import lettered_cup, state, stored
 
 TIME = r"(\d{4}-\d\d-\d\d )?\d\d:\d\d"
 
@@ -101,3 +101,20 @@ def test_a_sheet_with_one_row_mended_still_names_the_rows_imported_before(
     sheet.write_text("match,winner,game_points\n1.3,3,2\n1.3,7,1\n1.4,4,2\n")
     out = cli("results", "import", str(sheet), ok=False)
     assert "lines 2-3 were imported at" in out.output and out.exit_code == 1
+
+
+def test_a_players_list_that_grew_imports_only_the_new_players(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    cli("create", "Cup", "--id", "cup")
+    players = tmp_path / "players.csv"
+    players.write_text("name,club\nAnna,SC A\nBerti,SC B\n")
+    assert cli("players", "import", str(players)).output == "imported 2 players\n"
+    grow(players, "Carla,SC C")
+    out = cli("players", "import", str(players), ok=False)
+    assert out.exit_code == 1 and "Anna (SC A) is already registered as player 1" in out.output
+    assert out.output.rstrip().endswith("players import FILE --only-new` leaves them out)")
+    assert cli("players", "import", str(players), "--only-new").output == "imported 1 player\n"
+    # A look-alike of a registered player is no player registered already: still refused.
+    grow(players, "\u0410nna,SC A")
+    out = cli("players", "import", str(players), "--only-new", ok=False)
+    assert "looks the same as Anna (SC A), registered as player 1" in out.output
+    assert [p.name for p in state().players.values()] == ["Anna", "Berti", "Carla"]

@@ -107,13 +107,29 @@ def players_add(
 
 @players.command("import")
 @click.argument("file", type=CSV_FILE)
+@click.option(
+    "--only-new",
+    is_flag=True,
+    help="leave out the rows of players registered already (a list that grew since it "
+    "was imported)",
+)
 @tournament_option
 @actor_option
 @cli_errors
-def players_import(file: Path, tournament_id: str | None, actor: str) -> None:
+def players_import(file: Path, only_new: bool, tournament_id: str | None, actor: str) -> None:
     """Register every player of a CSV file (name, club, category, rating); all or nothing."""
-    stored = import_csv_file(file, tournament_id_of(tournament_id), import_players, actor)
-    click.echo(f"imported {len(stored)} players")
+    tid = tournament_id_of(tournament_id)
+    try:
+        stored = import_csv_file(file, tid, import_players, actor, only_new=only_new)
+    except click.ClickException as error:
+        if only_new or "is already registered as player" not in error.message:
+            raise
+        raise click.ClickException(
+            f"{error.message}\n(players registered already: `tournament players import FILE "
+            "--only-new` leaves them out)"
+        ) from None
+    count = sum(1 for e in stored if e.type == "player.registered")
+    click.echo(f"imported {count} player{'' if count == 1 else 's'}")
 
 
 @players.command("checkin")

@@ -31,7 +31,7 @@ from tournament.domain import events as ev
 from tournament.domain.errors import DomainError
 from tournament.domain.events import EventLike
 from tournament.domain.matchref import resolve_match
-from tournament.domain.registration import register_player
+from tournament.domain.registration import duplicate_of, register_player, same_entry
 from tournament.domain.reimports import (
     ROW_KEY,
     ImportedBefore,
@@ -42,7 +42,7 @@ from tournament.domain.reimports import (
 from tournament.domain.results import record_forfeit, record_hand, record_tally
 from tournament.domain.standings import Row
 from tournament.domain.state import Tournament, fold
-from tournament.domain.text import excerpt, whole_number
+from tournament.domain.text import excerpt, plain_text, whole_number
 from tournament.eventstore.api import NewEvent
 
 __all__ = [  # resolve_match: imported from here by the CLI since before matchref existed
@@ -297,9 +297,21 @@ def _import(
 
 
 def import_players(
-    events: Sequence[EventLike], source: IO[str], *, actor: str | None = None
+    events: Sequence[EventLike],
+    source: IO[str],
+    *,
+    actor: str | None = None,
+    only_new: bool = False,
 ) -> list[NewEvent]:
-    """``player.registered`` for each row of a players CSV (name, club, category, rating)."""
+    """``player.registered`` for each row of a players CSV (name, club, category, rating).
+    ``only_new``: rows of players registered already (the same name and club, as
+    ``players add`` refuses them: T-player) are left out, as when a list that grew since
+    is imported again; a look-alike of a registered player is still refused."""
+
+    def select(t: Tournament, rows: list[tuple[int, dict[str, str]]]) -> Any:
+        if not only_new:
+            return rows
+        return [(line, row) for line, row in rows if not _registered(t, row)]
 
     def decide(t: Tournament, row: dict[str, str]) -> list[NewEvent]:
         rating = _int(row.get("rating", ""), "rating")
@@ -323,7 +335,20 @@ def import_players(
             actor=actor,
         )
 
-    return _import(events, _rows(source, ("name",), PLAYER_COLUMNS, "players"), decide)
+    rows = _rows(source, ("name",), PLAYER_COLUMNS, "players")
+    return _import(events, rows, decide, select=select)
+
+
+def _registered(t: Tournament, row: Mapping[str, str]) -> bool:
+    """Whether the row's player is registered already: the same name and club (case and
+    Unicode form aside), as a list imported before says them."""
+    try:
+        name = plain_text(row.get("name", ""), "name", "T-player")
+        club = plain_text(row.get("club", ""), "club", "T-player")
+    except DomainError:
+        return False  # refused with its line when the row is imported
+    other = duplicate_of(t, name, club)
+    return other is not None and same_entry(other, name, club)
 
 
 def _pair(text: str, field: str) -> list[int] | None:

@@ -182,10 +182,7 @@ def refuse_duplicate(t: Tournament, name: str, club: str, *, other_than: int | N
     if other is None:
         return
     where = f" ({club})" if club else ""
-    if (
-        nfc(other.name).casefold() == name.casefold()
-        and nfc(other.club).casefold() == club.casefold()
-    ):
+    if same_entry(other, name, club):
         message = f"{name}{where} is already registered as player {other.id}"
     else:
         theirs = f" ({other.club})" if other.club else ""
@@ -194,6 +191,15 @@ def refuse_duplicate(t: Tournament, name: str, club: str, *, other_than: int | N
             f"player {other.id} (case, invisible characters and look-alike letters aside)"
         )
     raise ConflictError("name", "T-player", message)
+
+
+def same_entry(player: Player, name: str, club: str) -> bool:
+    """Whether ``name`` at ``club`` is ``player`` registered already, as typed (case and
+    Unicode form aside), not merely a look-alike of it."""
+    return (
+        nfc(player.name).casefold() == nfc(name).casefold()
+        and nfc(player.club).casefold() == nfc(club).casefold()
+    )
 
 
 def check_rating(rating: int | None) -> None:
