@@ -17,6 +17,7 @@ from typing import Any
 
 from tournament.domain import events as ev
 from tournament.domain.errors import ConflictError, DomainError
+from tournament.domain.pairing import finished
 from tournament.domain.registration import player, require_created
 from tournament.domain.results import forfeit_payload
 from tournament.domain.state import Tournament
@@ -39,6 +40,15 @@ def withdraw(
     if not p.active:
         raise ConflictError(
             "player", "T-player", f"player {player_id} ({p.name}) has already withdrawn"
+        )
+    if finished(t):
+        # No command undoes a withdrawal: after the last round it would only rewrite the
+        # final standings (a champion shown withdrawn), so it is refused.
+        raise ConflictError(
+            "player",
+            "T-withdrawal",
+            f"player {player_id} ({p.name}) cannot withdraw: the tournament is finished "
+            "and its standings are final",
         )
     policy = policy or settings.withdrawal
     if policy not in ("forfeit", "drop"):
