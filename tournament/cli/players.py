@@ -340,11 +340,12 @@ def players_show(player_id: int, tournament_id: str | None) -> None:
         m = line.match
         if m is None:
             what = {"bye": "bye", "missed": "missed (late entry)", "none": "no game"}[line.kind]
+            if line.scored_as_bye:  # the point it brings comes from somewhere (T-late-entry)
+                what += ", scored as a bye"
             click.echo(f"  round {line.round:>2}  {what}")
             continue
-        dealt = "" if m.first_dealer is None else (
-            ", dealt first" if m.first_dealer == line.seat else ""
-        )  # fmt: skip
+        # Named, not "dealt first" after the opponent's name, which read as the opponent's.
+        dealt = "" if m.first_dealer is None else f", {m.labels[m.first_dealer]} dealt first"
         table = f"table {m.table}" if m.table else "walkover"
         click.echo(
             f"  round {line.round:>2}  {table}, {m.match_id}: v {m.labels[1 - line.seat]}"

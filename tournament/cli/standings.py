@@ -113,9 +113,9 @@ def standings(
         return
     if crosstable:
         _print_crosstable(t, rows, output)
-        return
-    _print_table(t, rows, output)
-    _print_tiebreak_order(t, output)
+    else:
+        _print_table(t, rows, output)
+        _print_tiebreak_order(t, output)
     if any(r.status == "absent" for r in rows):
         click.echo("[absent]: registered but never checked in, so never drawn", file=output)
 
@@ -477,20 +477,21 @@ def _no_bracket(t: Tournament) -> str:
 def _print_crosstable(t: Tournament, rows: Sequence[Any], output: Any) -> None:
     """The progress table (Fortschrittstabelle): per player in standings order, each round's
     opponent and result, then the match points. Names are shortened to keep 100 columns."""
-    from tournament.domain.history import LEGEND, cell, player_rounds
+    from tournament.domain.history import LATE_BYE_LEGEND, LEGEND, cell, player_rounds
 
     cells = {r.player_id: [cell(line) for line in player_rounds(t, r.player_id)] for r in rows}
     wide = max([3, *(len(c) for line in cells.values() for c in line)])
     rounds = len(t.rounds)
     room = 100 - 4 - 2 - rounds * (wide + 2) - 5
-    labels = [f"{r.name} ({r.player_id})" for r in rows]
+    labels = [_label(r) for r in rows]  # [withdrawn] as in the plain standings
     names = max(12, min(max(map(width, labels), default=6), room))
     heads = "".join(f"  {'R' + str(n):>{wide}}" for n in range(1, rounds + 1))
     click.echo(f"{'#':>3}  {ljust('player', names)}{heads}  {'pts':>3}", file=output)
     for r, label in zip(rows, labels, strict=True):
         if width(label) > names:
-            tail = f" ({r.player_id})"
-            label = abbreviate(r.name, max(4, names - len(tail))) + tail
+            label = _short_label(r, names)
         line = "".join(f"  {c:>{wide}}" for c in cells[r.player_id])
         click.echo(f"{r.rank:>3}  {ljust(label, names)}{line}  {r.points:>3}", file=output)
     click.echo(LEGEND, file=output)
+    if any("bye*" in line for line in cells.values()):
+        click.echo(LATE_BYE_LEGEND, file=output)
