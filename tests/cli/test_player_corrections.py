@@ -90,9 +90,9 @@ def test_a_late_entry_scores_what_the_organiser_chose_for_missed_rounds(cli) -> 
         cli("players", "add", name)
     cli("round", "start")
     out = cli("players", "add", "Emil").output
-    assert "late entry; 1 missed round score a bye each" in out
+    assert "late entry; 1 missed round scores a bye)" in out
     out = cli("players", "add", "Franz", "--missed-rounds-score", "0").output
-    assert "late entry; 1 missed round score 0 points" in out
+    assert "late entry; 1 missed round scores 0 points" in out
     points = {r["name"]: r["points"] for r in json.loads(cli("standings", "--json").output)["rows"]}
     assert points["Emil"] == 1 and points["Franz"] == 0
     early = cli("create", "Early", "--id", "early")

@@ -35,7 +35,7 @@ def test_players_show_tells_a_players_evening_round_by_round(cli) -> None:  # ty
     opponent = m.labels[1 - m.seat_of(bye)]
     assert lines[2].startswith(f"  round  2  table {m.table}, {m.match_id}: v {opponent}")
     assert lines[2].endswith("open, 0:0 Bummerl, game points 0:0")
-    assert lines[3].startswith("  standings: rank ") and ", 1 pts, W-L 0-0," in lines[3]
+    assert lines[3].startswith("  standings: rank ") and ", 1 pt, W-L 0-0," in lines[3]
 
 
 def test_players_show_names_a_forfeit_and_a_win_at_the_table(cli) -> None:  # type: ignore[no-untyped-def]

@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 from tournament.cli import main
-from tournament.cli.columns import ljust, width
+from tournament.cli.columns import counted, ljust, width
 from tournament.cli.common import (
     CSV_FILE,
     SEED,
@@ -99,9 +99,10 @@ def players_add(
     late = " (late entry, checked in" if len(stored) > 1 else " (late entry"
     if p.get("late"):
         missed = p.get("missed_rounds", 0)
-        rounds = f"{missed} missed round{'s' if missed != 1 else ''}"
-        score = "a bye each" if p.get("missed_rounds_score") == "bye" else "0 points"
-        late += f"; {rounds} score {score})"
+        score = "a bye" if p.get("missed_rounds_score") == "bye" else "0 points"
+        each = "scores" if missed == 1 else "score"
+        score += "" if missed == 1 or score == "0 points" else " each"
+        late += f"; {counted(missed, 'missed round')} {each} {score})"
     click.echo(f"player {p['player_id']}: {p['name']}" + (late if p.get("late") else ""))
 
 
@@ -355,7 +356,7 @@ def players_show(player_id: int, tournament_id: str | None) -> None:
     row = next((r for r in rows if r.player_id == player_id), None)
     if row is not None and t.rounds:
         click.echo(
-            f"  standings: rank {row.rank} of {len(rows)}, {row.points} pts, "
+            f"  standings: rank {row.rank} of {len(rows)}, {counted(row.points, 'pt')}, "
             f"W-L {row.wins + row.forfeit_wins}-{row.losses}, Bummerl "
             f"{row.bummerl_won}:{row.bummerl_lost}, game points {row.gp_won}:{row.gp_lost}"
         )

@@ -17,7 +17,6 @@ from typing import Any
 
 from tournament.domain import events as ev
 from tournament.domain.errors import ConflictError, DomainError
-from tournament.domain.pairing import finished
 from tournament.domain.registration import player, require_created
 from tournament.domain.results import forfeit_payload
 from tournament.domain.state import Tournament
@@ -41,6 +40,8 @@ def withdraw(
         raise ConflictError(
             "player", "T-player", f"player {player_id} ({p.name}) has already withdrawn"
         )
+    from tournament.domain.pairing import finished  # the draw's code: only for a withdrawal
+
     if finished(t):
         # No command undoes a withdrawal: after the last round it would only rewrite the
         # final standings (a champion shown withdrawn), so it is refused.
