@@ -295,9 +295,16 @@ def players_seed(
     drawn = f" (drawn with seed {payload['seed']})" if "seed" in payload else ""
     click.echo(f"seeded: {', '.join(map(str, payload['order']))}{drawn}")
     t = get_service().state(tid)
-    left_out = [t.label(p.id) for p in t.players.values() if not p.active]
-    if left_out:
-        click.echo(f"not seeded (withdrawn, never drawn): {', '.join(left_out)}")
+    unseeded = [p for p in t.players.values() if p.seed is None]
+    withdrawn = [t.label(p.id) for p in unseeded if not p.active]
+    if withdrawn:
+        click.echo(f"not seeded (withdrawn, never drawn): {', '.join(withdrawn)}")
+    absent = [t.label(p.id) for p in unseeded if p.active]  # by hand: not checked in
+    if absent:
+        click.echo(
+            f"not seeded (not checked in; if they check in, drawn after the seeded players, "
+            f"by rating): {', '.join(absent)}"
+        )
 
 
 @players.command("buy-life")
@@ -377,6 +384,10 @@ def _result_for(line: Any) -> str:
     return "both absent, a loss for each" if outcome == "both absent" else "dropped (withdrawal)"
 
 
+#: ``players list``'s status of a player the seeding left out (not checked in then).
+UNSEEDED = "not seeded: drawn after the seeded players, by rating"
+
+
 @players.command("list")
 @tournament_option
 @cli_errors
@@ -391,6 +402,9 @@ def players_list(tournament_id: str | None) -> None:
                 ("checked in", p.checked_in),
                 ("late", p.late),
                 ("withdrawn", not p.active),
+                # Drawn all the same once checked in, as seed_order places them: the list
+                # says so rather than leave a drawn player's "-" unexplained.
+                (UNSEEDED, t.seeding is not None and p.seed is None and p.active and not p.late),
             )
             if on
         ]

@@ -158,11 +158,12 @@ def _end_of_round(tid: str, number: int) -> tuple[int | None, str]:
 
 
 def _in_seed_order(t: Tournament, rows: Sequence[Any]) -> list[Any]:
-    """Before round 1 nobody has played: the players in seed order, ranked by it."""
+    """Before round 1 nobody has played: the players in seed order, ranked by it; a
+    withdrawn player, never seeded nor drawn, last (not between the seeded and the rest)."""
     from tournament.domain.registration import seed_order
 
     position = {pid: i for i, pid in enumerate(seed_order(t))}
-    ordered = sorted(rows, key=lambda r: position[r.player_id])
+    ordered = sorted(rows, key=lambda r: (r.status == "withdrawn", position[r.player_id]))
     for number, r in enumerate(ordered, 1):
         r.rank = number
         r.decided_by = "seed" if number > 1 else None
