@@ -255,13 +255,23 @@ def _sqlite_engine(url: sa.URL, **kwargs: Any) -> sa.Engine:
     if not in_memory and not url.query.get("mode"):
 
         @sa.event.listens_for(engine, "do_connect")
-        def _never_create(_dialect: Any, _record: Any, cargs: list[Any], cparams: Any) -> None:
+        def _never_create(_dialect: Any, record: Any, cargs: list[Any], cparams: Any) -> None:
             # sqlite3 creates a missing file on connect; mode=rw opens only one that exists.
-            cargs[0] = f"file:{quote(str(cargs[0]))}?mode=rw"
+            path = Path(cargs[0])
+            if frozen_in_place(path):
+                # A store on a read-only mount: read as it is, as connect_sqlite does, so
+                # that export and verify (the rescue) work wherever the standings do.
+                record.info["frozen"] = True
+                cargs[0] = read_only_uri(path)
+            else:
+                cargs[0] = f"file:{quote(str(path))}?mode=rw"
             cparams["uri"] = True
 
     @sa.event.listens_for(engine, "connect")
-    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+    def _on_connect(dbapi_connection: Any, record: Any) -> None:
+        if record.info.get("frozen"):
+            dbapi_connection.isolation_level = None  # WAL mode and the rest need writing
+            return
         configure_sqlite(dbapi_connection)
 
     @sa.event.listens_for(engine, "begin")

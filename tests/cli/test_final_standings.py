@@ -31,7 +31,7 @@ def test_lives_standings_show_lives_left_and_lives_bought(cli) -> None:  # type:
     assert "      1       1  " in line[out[0]]  # bought back: one life again
     assert all("    out       0  " in line[p] for p in out[1:])
     csv_header = cli("standings", "--csv").output.splitlines()[0]
-    assert ",schneider,decided_by,lives,lives_bought,tb_" in csv_header
+    assert ",schneider,decided_by,lives,lives_bought,final_points,tb_" in csv_header
 
 
 def test_other_formats_have_no_lives_columns(cli) -> None:  # type: ignore[no-untyped-def]

@@ -148,3 +148,22 @@ def test_round_printouts_show_lives_left_and_who_may_buy_back(cli) -> None:  # t
     assert "no buy-back now: a life is bought back between rounds: round 3 is being played" in (
         cli("players", "buy-life").output
     )
+
+
+def test_the_standings_show_the_final_points_that_rank_the_finalists(cli) -> None:  # type: ignore[no-untyped-def]
+    # B (2) wins the final with fewer lives than A (1): only the final's points say why.
+    preis(cli, 11, "ABCD", "lives=3", "final_players=2")
+    play(cli, *TRIAL_1)
+    assert "final" not in cli("standings").output.splitlines()[1]  # no final yet
+    cli("round", "start")
+    cli("results", "enter", "5.1", "--tally", "7 5 / 7 4 1 0")
+    table = cli("standings").output.splitlines()
+    column = table[1].split().index("final") + 1  # a row splits its rank and (n) apart
+    b, a = (next(x for x in table if f"({p})" in x).split() for p in (2, 1))
+    assert (b[column], a[column]) == ("1", "0")
+    assert "final: points in the final, which rank the finalists first" in "\n".join(table)
+    rows = json.loads(cli("standings", "--json").output)["rows"]
+    assert [r["final_points"] for r in rows] == [1, 0, None, None]  # B, A, then C and D
+    csv_rows = cli("standings", "--csv").output.splitlines()
+    field = csv_rows[0].split(",").index("final_points")
+    assert [r.split(",")[field] for r in csv_rows[1:]] == ["1", "0", "", ""]

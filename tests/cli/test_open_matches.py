@@ -74,3 +74,16 @@ def test_results_missing_lists_every_open_match_with_table_and_players(cli) -> N
     assert "round 1: 10 of 10" not in cli("results", "missing", "--round", "1").output
     bad = cli("results", "missing", "--round", "2", ok=False)
     assert bad.exit_code == 1 and "rounds 1 to 1 are drawn, not 2" in bad.output
+
+
+def test_one_match_is_counted_in_the_singular(cli) -> None:  # type: ignore[no-untyped-def]
+    cli("create", "Cup", "--id", "cup", "--best-of", "1", "--seed", "2")
+    for name in ("Anna", "Berti"):
+        cli("players", "add", name)
+    cli("round", "start")
+    assert cli("results", "missing").output.startswith("round 1: 1 of 1 match still open\n")
+    cli("results", "enter", "1.1", "--forfeit", "1")
+    assert cli("results", "missing").output.startswith("round 1: its 1 match decided")
+    assert "0/1 match decided" not in cli("show").output and "1/1 match decided" in (
+        cli("show").output
+    )

@@ -90,9 +90,9 @@ def test_a_late_entry_scores_what_the_organiser_chose_for_missed_rounds(cli) -> 
         cli("players", "add", name)
     cli("round", "start")
     out = cli("players", "add", "Emil").output
-    assert "late entry; 1 missed round score a bye each" in out
+    assert "late entry; 1 missed round scores a bye)" in out
     out = cli("players", "add", "Franz", "--missed-rounds-score", "0").output
-    assert "late entry; 1 missed round score 0 points" in out
+    assert "late entry; 1 missed round scores 0 points" in out
     points = {r["name"]: r["points"] for r in json.loads(cli("standings", "--json").output)["rows"]}
     assert points["Emil"] == 1 and points["Franz"] == 0
     early = cli("create", "Early", "--id", "early")
@@ -106,3 +106,25 @@ def test_every_event_type_is_told_in_words_in_the_log() -> None:
     from tournament.domain.events import SCHEMA_VERSIONS
 
     assert set(SCHEMA_VERSIONS) <= set(WORDS)
+
+
+def test_manual_seeding_names_everyone_it_leaves_out_and_the_list_says_where_they_go(cli) -> None:  # type: ignore[no-untyped-def]
+    cli("create", "Cup", "--id", "cup", "--format", "single_elimination", "--seed", "1")
+    for name in ("Anna", "Berti", "Cilli", "Dora", "Emil"):
+        cli("players", "add", name)
+    cli("players", "checkin", "1-4")
+    cli("players", "checkout", "4")
+    cli("players", "withdraw", "3", "--reason", "dup")
+    out = cli("players", "seed", "--by", "manual", "--order", "2,1,5").output.splitlines()
+    assert out == [
+        "seeded: 2, 1, 5",
+        "not seeded (withdrawn, never drawn): Cilli (3)",
+        "not seeded (not checked in; if they check in, drawn after the seeded players, "
+        "by rating): Dora (4)",
+    ]
+    cli("players", "checkin", "4")
+    dora = next(x for x in cli("players", "list").output.splitlines() if " Dora " in x)
+    assert dora.split()[2] == "-"  # no seed of her own ...
+    assert dora.endswith("checked in, not seeded: drawn after the seeded players, by rating")
+    assert "   4  Dora (4)" in cli("standings").output  # ... and fourth in the draw's order
+    assert "Dora (4)" in cli("round", "start").output

@@ -35,7 +35,7 @@ def test_players_show_tells_a_players_evening_round_by_round(cli) -> None:  # ty
     opponent = m.labels[1 - m.seat_of(bye)]
     assert lines[2].startswith(f"  round  2  table {m.table}, {m.match_id}: v {opponent}")
     assert lines[2].endswith("open, 0:0 Bummerl, game points 0:0")
-    assert lines[3].startswith("  standings: rank ") and ", 1 pts, W-L 0-0," in lines[3]
+    assert lines[3].startswith("  standings: rank ") and ", 1 pt, W-L 0-0," in lines[3]
 
 
 def test_players_show_names_a_forfeit_and_a_win_at_the_table(cli) -> None:  # type: ignore[no-untyped-def]
@@ -90,3 +90,53 @@ def test_find_your_table_lists_every_player_by_name(cli) -> None:  # type: ignor
     m = t.matches[t.rounds[1].matches[0]]
     a_line = next(line for line in lines if line.strip().startswith(m.labels[0]))
     assert f"table {m.table:>3}  {m.match_id}  v {m.labels[1]}" in a_line
+
+
+def late_entry_scored_as_byes(cli) -> None:  # type: ignore[no-untyped-def]
+    """Round 1 of four played; Emil (5) enters late, his missed round scored as a bye."""
+    cli("create", "Cup", "--id", "cup", "--best-of", "1", "--seed", "1")
+    for name in ("Anna", "Berti", "Carla", "Doris"):
+        cli("players", "add", name)
+    cli("round", "start")
+    t = state()
+    for mid in t.rounds[0].matches:
+        cli("results", "enter", mid, "--forfeit", str(min(t.matches[mid].players)))
+    cli("players", "add", "Emil", "--missed-rounds-score", "bye")
+    cli("round", "start")
+
+
+def test_a_missed_round_scored_as_a_bye_says_so_where_its_point_is_counted(cli) -> None:  # type: ignore[no-untyped-def]
+    late_entry_scored_as_byes(cli)
+    out = cli("standings", "--crosstable").output.splitlines()
+    emil = next(line for line in out if "Emil (5)" in line)
+    assert emil.split()[-3::2] == ["bye*", "1"]  # round 1, and the point it accounts for
+    assert "bye*: a round missed by a late entry, scored as a bye (T-late-entry)" in out
+    shown = cli("players", "show", "5").output.splitlines()
+    assert shown[1] == "  round  1  missed (late entry), scored as a bye"
+
+
+def test_a_missed_round_that_scores_nothing_stays_no_game(cli) -> None:  # type: ignore[no-untyped-def]
+    late_entry_scored_as_byes(cli)
+    cli("players", "add", "Franz", "--missed-rounds-score", "0")
+    franz = next(line for line in cli("standings", "--crosstable").output.splitlines()
+                 if "Franz (6)" in line)  # fmt: skip
+    assert franz.split()[-3:] == ["..", "..", "0"]
+    assert cli("players", "show", "6").output.splitlines()[1] == "  round  1  missed (late entry)"
+
+
+def test_the_crosstable_marks_a_withdrawn_player_as_the_standings_do(cli) -> None:  # type: ignore[no-untyped-def]
+    two_rounds_of_five(cli)
+    cli("players", "withdraw", "2")
+    assert "Berti Gruber (2) [withdrawn]" in cli("standings").output
+    assert "Berti Gruber (2) [withdrawn]" in cli("standings", "--crosstable").output
+
+
+def test_players_show_names_who_dealt_first(cli) -> None:  # type: ignore[no-untyped-def]
+    # ", dealt first" right after the opponent's name read as the opponent's deal.
+    two_rounds_of_five(cli)
+    m = state().matches[state().rounds[1].matches[0]]
+    dealer = m.labels[m.first_dealer]
+    for pid in m.players:
+        line = next(x for x in cli("players", "show", str(pid)).output.splitlines()
+                    if m.match_id in x)  # fmt: skip
+        assert f"v {m.labels[1 - m.seat_of(pid)]}, {dealer} dealt first: open" in line

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from engine import HandResult, Match
 from tournament.domain import commands as c
 from tournament.domain.errors import DomainError
+from tournament.domain.pairing import finished
 from tournament.domain.standings import standings
 from tournament.domain.state import Tournament, fold
 from tournament.domain.testing import Builder, play_round, registered
@@ -36,7 +37,7 @@ def tournament(players: int, rounds: int, seed: int, best_of: int) -> Builder:
         play_round(b, rng)
         if rng.random() < 0.3:
             active = [p for p in b.state.players if b.state.players[p].active]
-            if len(active) > 2:
+            if len(active) > 2 and not finished(b.state):  # refused after the end
                 b.add(c.withdraw(b.state, rng.choice(active)))
     return b
 

@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from tournament.domain import commands as c
 from tournament.domain import pairing
 from tournament.domain.errors import DomainError
+from tournament.domain.lives import lives_final_points
 from tournament.domain.registration import seed_order
 from tournament.domain.settings import TIEBREAKS
 from tournament.domain.standings import Row, rank, standings
@@ -84,7 +85,7 @@ def row(
         s.forfeit_wins, s.losses, s.byes, s.bummerl_won, s.bummerl_lost, s.gp_won, s.gp_lost,
         s.schneider, values, decided, places.get(pid),
         None if lives is None else lives.get(pid, 0),
-        None if lives is None else p.lives_bought,
+        None if lives is None else p.lives_bought, lives_final_points(t).get(pid),
     )  # fmt: skip
 
 
@@ -209,8 +210,8 @@ def shake(b: Builder, rng: random.Random) -> None:
         with contextlib.suppress(DomainError):  # a strike that would leave the match unsound
             b.add(c.strike_hand(t, rng.choice(with_hands).result_id, 1, by="ref", reason="x"))
     active = [p for p in t.players if t.players[p].active]
-    if len(active) > 3 and rng.random() < 0.3:
-        b.add(c.withdraw(t, rng.choice(active)))
+    if len(active) > 3 and rng.random() < 0.3 and not pairing.finished(t):
+        b.add(c.withdraw(t, rng.choice(active)))  # refused once finished (T-withdrawal)
     if rng.random() < 0.2:
         b.add(c.register_player(t, f"Late {t.version}"))  # a late entry (Swiss)
 
@@ -222,7 +223,7 @@ def lives_shake(b: Builder, rng: random.Random) -> None:
         with contextlib.suppress(DomainError):  # only a player out of lives buys one
             b.add(c.buy_life(t, pid))
     active = [p for p in t.players if t.players[p].active]
-    if len(active) > 3 and rng.random() < 0.3:
+    if len(active) > 3 and rng.random() < 0.3 and not pairing.finished(t):
         b.add(c.withdraw(t, rng.choice(active)))
 
 

@@ -64,3 +64,13 @@ def abbreviate(name: str, columns: int) -> str:
             break
         out += ch
     return out.rstrip() + "…"
+
+
+def counted(number: int, word: str, words: str | None = None) -> str:
+    """``number`` and the noun in the form it takes: printouts said "1 pts" and "1 of 1
+    matches still open".
+
+    >>> counted(1, "pt"), counted(0, "pt"), counted(3, "match", "matches")
+    ('1 pt', '0 pts', '3 matches')
+    """
+    return f"{number} {word if number == 1 else words or word + 's'}"

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from tournament.cli.columns import counted
 from tournament.domain import events as ev
 from tournament.domain.state import Tournament
 from tournament.domain.tally import tally_text
@@ -47,10 +48,13 @@ def _registered(t: Tournament, p: Payload) -> str:
     ]
     text = f"{p['name']} ({p['player_id']})" + "".join(f", {d}" for d in details if d)
     if p.get("late"):
-        score = "a bye each" if p.get("missed_rounds_score") == "bye" else "0"
         missed = p.get("missed_rounds")
+        score = "0" if p.get("missed_rounds_score") != "bye" else "a bye" + (
+            "" if missed == 1 else " each"
+        )  # fmt: skip
+        each = "scores" if missed == 1 else "score"
         text += " - late entry" + (
-            f", {missed} missed round(s) score {score}" if missed is not None else ""
+            f", {counted(missed, 'missed round')} {each} {score}" if missed is not None else ""
         )
     return text
 

@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 from tournament.cli import main
-from tournament.cli.columns import ljust, width
+from tournament.cli.columns import counted, ljust, width
 from tournament.cli.common import (
     CSV_FILE,
     SEED,
@@ -99,9 +99,10 @@ def players_add(
     late = " (late entry, checked in" if len(stored) > 1 else " (late entry"
     if p.get("late"):
         missed = p.get("missed_rounds", 0)
-        rounds = f"{missed} missed round{'s' if missed != 1 else ''}"
-        score = "a bye each" if p.get("missed_rounds_score") == "bye" else "0 points"
-        late += f"; {rounds} score {score})"
+        score = "a bye" if p.get("missed_rounds_score") == "bye" else "0 points"
+        each = "scores" if missed == 1 else "score"
+        score += "" if missed == 1 or score == "0 points" else " each"
+        late += f"; {counted(missed, 'missed round')} {each} {score})"
     click.echo(f"player {p['player_id']}: {p['name']}" + (late if p.get("late") else ""))
 
 
@@ -310,9 +311,16 @@ def players_seed(
     drawn = f" (drawn with seed {payload['seed']})" if "seed" in payload else ""
     click.echo(f"seeded: {', '.join(map(str, payload['order']))}{drawn}")
     t = get_service().state(tid)
-    left_out = [t.label(p.id) for p in t.players.values() if not p.active]
-    if left_out:
-        click.echo(f"not seeded (withdrawn, never drawn): {', '.join(left_out)}")
+    unseeded = [p for p in t.players.values() if p.seed is None]
+    withdrawn = [t.label(p.id) for p in unseeded if not p.active]
+    if withdrawn:
+        click.echo(f"not seeded (withdrawn, never drawn): {', '.join(withdrawn)}")
+    absent = [t.label(p.id) for p in unseeded if p.active]  # by hand: not checked in
+    if absent:
+        click.echo(
+            f"not seeded (not checked in; if they check in, drawn after the seeded players, "
+            f"by rating): {', '.join(absent)}"
+        )
 
 
 @players.command("buy-life")
@@ -356,11 +364,12 @@ def players_show(player_id: int, tournament_id: str | None) -> None:
         m = line.match
         if m is None:
             what = {"bye": "bye", "missed": "missed (late entry)", "none": "no game"}[line.kind]
+            if line.scored_as_bye:  # the point it brings comes from somewhere (T-late-entry)
+                what += ", scored as a bye"
             click.echo(f"  round {line.round:>2}  {what}")
             continue
-        dealt = "" if m.first_dealer is None else (
-            ", dealt first" if m.first_dealer == line.seat else ""
-        )  # fmt: skip
+        # Named, not "dealt first" after the opponent's name, which read as the opponent's.
+        dealt = "" if m.first_dealer is None else f", {m.labels[m.first_dealer]} dealt first"
         table = f"table {m.table}" if m.table else "walkover"
         click.echo(
             f"  round {line.round:>2}  {table}, {m.match_id}: v {m.labels[1 - line.seat]}"
@@ -370,7 +379,7 @@ def players_show(player_id: int, tournament_id: str | None) -> None:
     row = next((r for r in rows if r.player_id == player_id), None)
     if row is not None and t.rounds:
         click.echo(
-            f"  standings: rank {row.rank} of {len(rows)}, {row.points} pts, "
+            f"  standings: rank {row.rank} of {len(rows)}, {counted(row.points, 'pt')}, "
             f"W-L {row.wins + row.forfeit_wins}-{row.losses}, Bummerl "
             f"{row.bummerl_won}:{row.bummerl_lost}, game points {row.gp_won}:{row.gp_lost}"
         )
@@ -391,6 +400,10 @@ def _result_for(line: Any) -> str:
     return "both absent, a loss for each" if outcome == "both absent" else "dropped (withdrawal)"
 
 
+#: ``players list``'s status of a player the seeding left out (not checked in then).
+UNSEEDED = "not seeded: drawn after the seeded players, by rating"
+
+
 @players.command("list")
 @tournament_option
 @cli_errors
@@ -405,6 +418,9 @@ def players_list(tournament_id: str | None) -> None:
                 ("checked in", p.checked_in),
                 ("late", p.late),
                 ("withdrawn", not p.active),
+                # Drawn all the same once checked in, as seed_order places them: the list
+                # says so rather than leave a drawn player's "-" unexplained.
+                (UNSEEDED, t.seeding is not None and p.seed is None and p.active and not p.late),
             )
             if on
         ]

@@ -15,6 +15,7 @@ from typing import Any
 import click
 
 from tournament.cli import main
+from tournament.cli.columns import counted
 from tournament.cli.common import (
     CSV_FILE,
     WHO,
@@ -247,10 +248,16 @@ def results_missing(number: int | None, tournament_id: str | None) -> None:
     missing = open_matches(t, shown)
     total = len(t.rounds[shown - 1].matches)
     if missing:
-        click.echo(f"round {shown}: {len(missing)} of {total} matches still open")
+        click.echo(
+            f"round {shown}: {len(missing)} of {counted(total, 'match', 'matches')} still open"
+        )
         print_open(t, missing)
     else:
-        click.echo(f"round {shown}: all {total} matches decided")
+        click.echo(
+            f"round {shown}: "
+            + ("its 1 match" if total == 1 else f"all {total} matches")
+            + " decided"
+        )
     if number is None:
         earlier = [m for m in open_matches(t) if m.round < shown]
         if earlier:

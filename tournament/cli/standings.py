@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 from tournament.cli import main
-from tournament.cli.columns import abbreviate, ljust, rjust, width
+from tournament.cli.columns import ljust, rjust, width
 from tournament.cli.common import (
     WHOLE,
     PlainText,
@@ -21,6 +21,7 @@ from tournament.cli.common import (
     tournament_id_of,
     tournament_option,
 )
+from tournament.cli.crosstable import print_crosstable, row_label, short_row_label
 from tournament.cli.describe import print_bracket, tournament_groups
 from tournament.domain import events as ev
 from tournament.domain.csvio import (
@@ -112,10 +113,10 @@ def standings(
         _print_start_list(t, rows, output)
         return
     if crosstable:
-        _print_crosstable(t, rows, output)
-        return
-    _print_table(t, rows, output)
-    _print_tiebreak_order(t, output)
+        print_crosstable(t, rows, output)
+    else:
+        _print_table(t, rows, output)
+        _print_tiebreak_order(t, output)
     if any(r.status == "absent" for r in rows):
         click.echo("[absent]: registered but never checked in, so never drawn", file=output)
 
@@ -158,11 +159,12 @@ def _end_of_round(tid: str, number: int) -> tuple[int | None, str]:
 
 
 def _in_seed_order(t: Tournament, rows: Sequence[Any]) -> list[Any]:
-    """Before round 1 nobody has played: the players in seed order, ranked by it."""
+    """Before round 1 nobody has played: the players in seed order, ranked by it; a
+    withdrawn player, never seeded nor drawn, last (not between the seeded and the rest)."""
     from tournament.domain.registration import seed_order
 
     position = {pid: i for i, pid in enumerate(seed_order(t))}
-    ordered = sorted(rows, key=lambda r: position[r.player_id])
+    ordered = sorted(rows, key=lambda r: (r.status == "withdrawn", position[r.player_id]))
     for number, r in enumerate(ordered, 1):
         r.rank = number
         r.decided_by = "seed" if number > 1 else None
@@ -274,16 +276,6 @@ WIDTH = 100
 NAME_MIN = 20
 
 
-def _label(r: Any) -> str:
-    return f"{r.name} ({r.player_id})" + ("" if r.status == "active" else f" [{r.status}]")
-
-
-def _short_label(r: Any, columns: int) -> str:
-    """A row's label in ``columns``: the name abbreviated, the start number and status kept."""
-    tail = f" ({r.player_id})" + ("" if r.status == "active" else f" [{r.status}]")
-    return abbreviate(r.name, max(6, columns - width(tail))) + tail
-
-
 def _print_table(t: Tournament, rows: Sequence[Any], output: Any) -> None:
     """The standings as a terminal table: one line per player, tie-breaks last. Fits
     :data:`WIDTH` columns where it can: short tie-break headers (named under the table),
@@ -293,7 +285,7 @@ def _print_table(t: Tournament, rows: Sequence[Any], output: Any) -> None:
     assert s is not None
     tbs = [tb for tb in s.tiebreaks if tb != "lot"]
     marked, luck = _luck_marks(rows)
-    labels = [_label(r) for r in rows]
+    labels = [row_label(r) for r in rows]
     name_wide = max([len("player"), *map(width, labels)])
     layouts = [(False, True, name_wide), (True, True, name_wide)]
     layouts += [(True, True, max(NAME_MIN, len("player"))), (True, False, len("player"))]
@@ -308,7 +300,7 @@ def _print_table(t: Tournament, rows: Sequence[Any], output: Any) -> None:
             break
     wide = min(name_wide, max(room, least))
     if wide < name_wide:
-        labels = [_short_label(r, wide) for r in rows]
+        labels = [short_row_label(r, wide) for r in rows]
     click.echo(
         f"{'#':>3}  {ljust('player', wide)}"
         + "".join(f"  {rjust(h, w)}" for h, w in zip(heads, widths, strict=True)),
@@ -320,6 +312,8 @@ def _print_table(t: Tournament, rows: Sequence[Any], output: Any) -> None:
             + "".join(f"  {rjust(c[i], w)}" for c, w in zip(cells, widths, strict=True)),
             file=output,
         )
+    if any(r.final_points is not None for r in rows):
+        click.echo(_wrap(FINAL_NOTE), file=output)
     if luck:
         note = f"* tie settled by lot or seed, not by play: {', '.join(luck)} "
         click.echo(_wrap(note + "(decided_by in --csv/--json)"), file=output)
@@ -331,6 +325,10 @@ def _print_table(t: Tournament, rows: Sequence[Any], output: Any) -> None:
         )
         if names:
             click.echo(_wrap(f"columns: {names}"), file=output)
+
+
+#: Under a lives table from the final on: lives and points no longer decide who is ahead.
+FINAL_NOTE = "final: points in the final, which rank the finalists first (docs/standings.md)"
 
 
 def _wrap(text: str) -> str:
@@ -354,6 +352,9 @@ def _columns(
     ]
     if lives:
         columns.append(("lives", [str(r.lives) if r.lives else "out" for r in rows]))
+    if any(r.final_points is not None for r in rows):  # what ranks the finalists first
+        final = [f"{r.final_points}" if r.final_points is not None else "" for r in rows]
+        columns.append(("final", final))
     if bought:
         columns.append(("bought", [str(r.lives_bought) for r in rows]))
     columns.append(("Bummerl", [f"{r.bummerl_won}:{r.bummerl_lost}" for r in rows]))
@@ -472,25 +473,3 @@ def _no_bracket(t: Tournament) -> str:
             "complete; until then see `tournament standings`"
         )
     return "a knockout draw needs at least 2 players (registered, checked in, not withdrawn)"
-
-
-def _print_crosstable(t: Tournament, rows: Sequence[Any], output: Any) -> None:
-    """The progress table (Fortschrittstabelle): per player in standings order, each round's
-    opponent and result, then the match points. Names are shortened to keep 100 columns."""
-    from tournament.domain.history import LEGEND, cell, player_rounds
-
-    cells = {r.player_id: [cell(line) for line in player_rounds(t, r.player_id)] for r in rows}
-    wide = max([3, *(len(c) for line in cells.values() for c in line)])
-    rounds = len(t.rounds)
-    room = 100 - 4 - 2 - rounds * (wide + 2) - 5
-    labels = [f"{r.name} ({r.player_id})" for r in rows]
-    names = max(12, min(max(map(width, labels), default=6), room))
-    heads = "".join(f"  {'R' + str(n):>{wide}}" for n in range(1, rounds + 1))
-    click.echo(f"{'#':>3}  {ljust('player', names)}{heads}  {'pts':>3}", file=output)
-    for r, label in zip(rows, labels, strict=True):
-        if width(label) > names:
-            tail = f" ({r.player_id})"
-            label = abbreviate(r.name, max(4, names - len(tail))) + tail
-        line = "".join(f"  {c:>{wide}}" for c in cells[r.player_id])
-        click.echo(f"{r.rank:>3}  {ljust(label, names)}{line}  {r.points:>3}", file=output)
-    click.echo(LEGEND, file=output)

@@ -15,7 +15,7 @@ import click
 
 from engine import VARIANTS
 from tournament.cli import main
-from tournament.cli.columns import ljust, width
+from tournament.cli.columns import counted, ljust, width
 from tournament.cli.common import (
     SEED,
     WHOLE,
@@ -292,8 +292,9 @@ def show(tournament_id: str | None) -> None:
     )
     done = sum(1 for m in t.matches.values() if m.decided or m.dropped)
     click.echo(
-        f"{len(t.players)} players, round {t.current_round}, "
-        f"{done}/{len(t.matches)} matches decided, {t.version} events"
+        f"{counted(len(t.players), 'player')}, round {t.current_round}, "
+        f"{done}/{counted(len(t.matches), 'match', 'matches')} decided, "
+        f"{counted(t.version, 'event')}"
     )
     reopened = [m.match_id for m in open_matches(t) if m.round < t.current_round]
     if reopened:
@@ -348,7 +349,7 @@ def _print_podium(title: str, rows: Sequence[Any]) -> None:
     click.echo(f"{title} {names}" + (" (shared)" if len(winners) > 1 else ""))
     indent = " " * (len(title) - len(title.lstrip()) + 2)
     for r in podium[len(winners) :]:
-        click.echo(f"{indent}{r.rank}. {r.name} ({r.player_id}), {r.points} pts")
+        click.echo(f"{indent}{r.rank}. {r.name} ({r.player_id}), {counted(r.points, 'pt')}")
 
 
 @main.command()

@@ -522,8 +522,8 @@ def _flat(row: Row) -> dict[str, Any]:
     data = row.to_json()
     tiebreaks = data.pop("tiebreaks")
     data.pop("place", None)
-    for key in ("lives", "lives_bought"):  # columns of the lives format only
-        if data[key] is None:
+    if data["lives"] is None:  # columns of the lives format only
+        for key in ("lives", "lives_bought", "final_points"):
             del data[key]
     data["bummerl_diff"] = row.bummerl_won - row.bummerl_lost
     data["gp_diff"] = row.gp_won - row.gp_lost
@@ -533,10 +533,11 @@ def _flat(row: Row) -> dict[str, Any]:
 
 
 def standings_csv(rows: Iterable[Row], *, excel: bool = False) -> str:
-    """Standings as CSV: the fixed columns, ``lives`` and ``lives_bought`` in the lives
-    format, then one ``tb_<name>`` column per tie-break. ``excel``: as Excel in an
-    Austrian or German locale opens it by double-click: a byte order mark (so it reads
-    UTF-8, not cp1252), ``;`` between fields and a decimal comma (a Buchholz of 4.5)."""
+    """Standings as CSV: the fixed columns, ``lives``, ``lives_bought`` and
+    ``final_points`` (empty but for the finalists) in the lives format, then one
+    ``tb_<name>`` column per tie-break. ``excel``: as Excel in an Austrian or German locale
+    opens it by double-click: a byte order mark (so it reads UTF-8, not cp1252), ``;``
+    between fields and a decimal comma (a Buchholz of 4.5)."""
     flat = [_flat(r) for r in rows]
     extra = [k for k in (flat[0] if flat else {}) if k not in STANDINGS_COLUMNS]
     out = io.StringIO()

@@ -2,7 +2,8 @@
 "find your table" list.
 
 A player's round is a match (against whom, at which table, who dealt first, the result),
-a bye, a round missed by a late entry, or no game at all (not drawn: absent, withdrawn,
+a bye, a round missed by a late entry (scored as nothing, or as a bye: T-late-entry), or
+no game at all (not drawn: absent, withdrawn,
 or nothing left to play in a round robin group).
 
     >>> from tournament.domain.testing import played
@@ -32,6 +33,8 @@ class RoundLine:
     kind: Kind
     match: MatchState | None = None  # kind "match"
     seat: int = 0  # the player's seat in ``match``
+    #: kind "missed": the late entry scores the round as a bye (a point without a game)
+    scored_as_bye: bool = False
 
     @property
     def opponent(self) -> int | None:
@@ -68,7 +71,7 @@ def player_rounds(t: Tournament, player_id: int) -> list[RoundLine]:
         elif player_id in r.byes:
             out.append(RoundLine(r.number, "bye"))
         elif p.late and r.number <= p.missed:
-            out.append(RoundLine(r.number, "missed"))
+            out.append(RoundLine(r.number, "missed", scored_as_bye=p.missed_score == "bye"))
         else:
             out.append(RoundLine(r.number, "none"))
     return out
@@ -77,9 +80,13 @@ def player_rounds(t: Tournament, player_id: int) -> list[RoundLine]:
 def cell(line: RoundLine) -> str:
     """A crosstable cell, as club crosstables write them: the opponent's start number and
     ``+`` (won) or ``-`` (lost), ``k`` when not played (kampflos: a forfeit or walkover),
-    ``?`` while open; ``bye``; ``x`` dropped; ``..`` a round missed or without a game."""
+    ``?`` while open; ``bye``; ``bye*`` a late entry's missed round scored as a bye (the
+    point counts, so the cell says where it came from); ``x`` dropped; ``..`` a round
+    missed or without a game."""
     if line.kind == "bye":
         return "bye"
+    if line.kind == "missed" and line.scored_as_bye:
+        return "bye*"
     if line.kind != "match" or line.match is None:
         return ".."
     outcome = line.outcome
@@ -97,6 +104,8 @@ LEGEND = (
     "12+ won against player 12, 12- lost, k not played (forfeit, walkover), 12? open,\n"
     "12x dropped (withdrawal), bye: a bye, ..: no game (a missed round, absent, nothing to play)"
 )
+#: The legend's line for ``bye*``, printed only when a cell says it.
+LATE_BYE_LEGEND = "bye*: a round missed by a late entry, scored as a bye (T-late-entry)"
 
 
 def points_before(t: Tournament, number: int) -> dict[int, int]:

@@ -25,6 +25,7 @@ from tournament.formats.lives import (
     LivesRules,
     LivesState,
     final_places,
+    final_points,
     final_round_count,
     lives_state,
 )
@@ -122,9 +123,7 @@ def lives_places(t: Tournament) -> dict[int, int]:
         before = t.current_round + 1
     else:
         before, finalists = final
-        games = [g for g in lives_games(t) if g.round_no >= before]
-        byes = [fm.Bye(r.number, str(p)) for r in t.rounds[before - 1 :] for p in r.byes]
-        front = final_places(finalists, games, byes)
+        front = final_places(finalists, *_final_games(t, before))
     places = {int(p): n for n, tier in enumerate(front) for p in tier}
     out_round: dict[int, int] = {}
     for pid_text in _entrants(t):
@@ -135,6 +134,28 @@ def lives_places(t: Tournament) -> dict[int, int]:
     last = max(out_round.values(), default=0)
     places.update({pid: len(front) + last - r for pid, r in out_round.items()})
     return places
+
+
+def _final_games(t: Tournament, start: int) -> tuple[list[fm.Game], list[fm.Bye]]:
+    """The games and byes of the final, drawn from round ``start`` on."""
+    games = [g for g in lives_games(t) if g.round_no >= start]
+    byes = [fm.Bye(r.number, str(p)) for r in t.rounds[start - 1 :] for p in r.byes]
+    return games, byes
+
+
+def lives_final_points(t: Tournament) -> dict[int, int]:
+    """Lives format, from the final on: each finalist's points in the final, which rank
+    the finalists before anything else (:func:`lives_places`); empty before the final and
+    in other formats. The standings show them, or nothing would say why a finalist with
+    fewer lives or points ranks ahead."""
+    if t.settings is None or t.settings.format != "lives":
+        return {}
+    final = final_start(t)
+    if final is None:
+        return {}
+    start, finalists = final
+    points = final_points(finalists, *_final_games(t, start))
+    return {int(p): n for p, n in points.items()}
 
 
 def buy_back_closed(t: Tournament) -> str | None:

@@ -22,6 +22,7 @@ import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from tournament.domain.lives import lives_final_points
 from tournament.domain.ranking import Line, Ranking
 from tournament.domain.state import Tournament
 from tournament.domain.tiebreaks import GROUP_FREE, TIEBREAK_KEYS, Context
@@ -55,6 +56,9 @@ class Row:
     place: int | None = None  # knockout place group (1 = champion), if any
     lives: int | None = None  # lives format: lives left now
     lives_bought: int | None = None  # lives format: lives bought back
+    #: lives format, from the final on: a finalist's points in the final (they decide the
+    #: finalists' places); None for everybody else and in other formats
+    final_points: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         data = dataclasses.asdict(self)
@@ -86,7 +90,7 @@ def standings(
     if category is not None:
         chosen = [p for p in chosen if t.players[p].category.casefold() == category.casefold()]
     if players is not None:  # a group of a group format: small, ranked afresh each time
-        return _rows(Ranking(t, chosen, places or {}, lives).lines)
+        return _with_final(t, _rows(Ranking(t, chosen, places or {}, lives).lines))
     ranking = t.ranking
     touched = t.touched
     if (
@@ -101,7 +105,16 @@ def standings(
     elif touched:
         ranking.update(t, touched)
     t.touched = set()
-    return _rows(ranking.lines)
+    return _with_final(t, _rows(ranking.lines))
+
+
+def _with_final(t: Tournament, rows: list[Row]) -> list[Row]:
+    """The rows with the finalists' points in the final (lives format), the place that
+    ranks them first: no other column says why one finalist is ahead of another."""
+    final = lives_final_points(t)
+    for row in rows:
+        row.final_points = final.get(row.player_id)
+    return rows
 
 
 def _rows(lines: Sequence[Line]) -> list[Row]:

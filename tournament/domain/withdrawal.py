@@ -40,6 +40,17 @@ def withdraw(
         raise ConflictError(
             "player", "T-player", f"player {player_id} ({p.name}) has already withdrawn"
         )
+    from tournament.domain.pairing import finished  # the draw's code: only for a withdrawal
+
+    if finished(t):
+        # No command undoes a withdrawal: after the last round it would only rewrite the
+        # final standings (a champion shown withdrawn), so it is refused.
+        raise ConflictError(
+            "player",
+            "T-withdrawal",
+            f"player {player_id} ({p.name}) cannot withdraw: the tournament is finished "
+            "and its standings are final",
+        )
     policy = policy or settings.withdrawal
     if policy not in ("forfeit", "drop"):
         raise DomainError("policy", "T-withdrawal", f"'forfeit' or 'drop', not {policy!r}")

@@ -263,6 +263,19 @@ def final_places(
     >>> final_places(["a", "b"], [Game(5, "a", "b", winner="b")])
     (('b',), ('a',))
     """
+    points = final_points(finalists, games, byes)
+    levels = sorted(set(points.values()), reverse=True)
+    return tuple(tuple(p for p in finalists if points[p] == level) for level in levels)
+
+
+def final_points(
+    finalists: Sequence[str], games: Sequence[Game] = (), byes: Sequence[Bye] = ()
+) -> dict[str, int]:
+    """Each finalist's points in the final, which order the finalists (:func:`final_places`).
+
+    >>> final_points(["a", "b"], [Game(5, "a", "b", winner="b")])
+    {'a': 0, 'b': 1}
+    """
     check_unique(finalists, "finalists")
     points: Counter[str] = Counter(dict.fromkeys(finalists, 0))
     for g in games:
@@ -271,5 +284,4 @@ def final_places(
     for b in byes:
         if b.player in points:
             points[b.player] += 1
-    levels = sorted(set(points.values()), reverse=True)
-    return tuple(tuple(p for p in finalists if points[p] == level) for level in levels)
+    return dict(points)
