@@ -362,11 +362,21 @@ def record_forfeit(
     actor: str | None = None,
 ) -> list[NewEvent]:
     """A forfeit or no-show, scored as the tournament's ``forfeit_score`` (e.g. 2:0 Bummerl);
-    ``winner=None`` when both players are absent (a loss for each)."""
+    ``winner=None`` when both players are absent (a loss for each): not in a knockout
+    bracket, whose every match sends a winner on (T-match)."""
     settings = require_created(t)
     match = find_match(t, match_id)
     if winner is not None:
         player_in(match, winner, "winner")
+    elif match.bracket:
+        raise DomainError(
+            "winner",
+            "T-match",
+            f"match {match.match_id} ({' v '.join(match.labels)}) is a knockout match and "
+            "needs a winner, so both absent is not entered: forfeit it to the player who "
+            "goes on (`--forfeit P`, or P in a CSV's forfeit column, P a start number) and "
+            "withdraw a player who left (`tournament players withdraw P`)",
+        )
     payload = forfeit_payload(settings, match_id, winner, reason)
     match.check_new(Entry(payload["result_id"], "forfeit", payload))
     return [ev.make_event(ev.MATCH_FORFEITED, payload, actor=actor)]
