@@ -291,16 +291,20 @@ def show(tournament_id: str | None) -> None:
         f"bye {s.bye_score[0]}:{s.bye_score[1]}; withdrawal: {s.withdrawal}"
     )
     done = sum(1 for m in t.matches.values() if m.decided or m.dropped)
+    # Bracket matches voided, or vacated by a correction: settled, with no result.
+    void = sum(1 for m in t.matches.values() if t.settled(m) and not (m.decided or m.dropped))
     click.echo(
         f"{len(t.players)} players, round {t.current_round}, "
-        f"{done}/{len(t.matches)} matches decided, {t.version} events"
+        f"{done}/{len(t.matches) - void} matches decided"
+        f"{f' ({void} void after a correction)' if void else ''}, {t.version} events"
     )
     reopened = [m.match_id for m in open_matches(t) if m.round < t.current_round]
     if reopened:
         click.echo(
             f"open again after a correction (round start waits for them): {', '.join(reopened)}"
         )
-    flagged = [m.match_id for m in t.matches.values() if m.flags]
+    # A match never played that the bracket no longer has: its flags matter no longer.
+    flagged = [m.match_id for m in t.matches.values() if m.flags and m.match_id not in t.vacated()]
     if flagged:
         click.echo(f"flagged matches (see `results show`): {', '.join(flagged)}")
     # A result entered with a problem (an impossible hand, ...) still counts or is left out
