@@ -30,6 +30,13 @@ def match_standing(t: Tournament, mid: str) -> str:
     """Where a match stands, in words: who won, or the Bummerl score and the counts to go."""
     m = t.matches[mid]
     s = m.summary
+    if m.bracket and not m.entries and mid in t.vacated():
+        from tournament.domain.pairing import vacated_why
+
+        return (
+            "void: never played, and the bracket no longer has it after a correction: "
+            f"{vacated_why(t, m)}"
+        )
     if s.dropped:
         return "dropped (withdrawal)"
     if s.decided:
@@ -66,7 +73,14 @@ def print_bracket(t: Tournament, output: Any, preview: Any = None) -> None:
     Final, Winners' final ...), with its players and their seeds, status and winner; then
     each recorded match that no longer fits its slot after a correction, with its own
     players. ``preview``: a bracket not drawn yet (from the seeding), shown as it would be."""
-    from tournament.domain.pairing import bracket_of, bracket_view, slot_holders, void_command
+    from tournament.domain.pairing import (
+        bracket_of,
+        bracket_view,
+        latest_drawn,
+        slot_holders,
+        vacated_why,
+        void_command,
+    )
     from tournament.domain.pairing import withdrawn as withdrawn_of
     from tournament.formats.bracket import bracket_state
 
@@ -120,13 +134,35 @@ def print_bracket(t: Tournament, output: Any, preview: Any = None) -> None:
     for slot, played in misfits.items():
         click.echo(
             f"  CONFLICT {slot}: recorded match {played.match_id} (round {played.round}): "
-            f"{' v '.join(played.labels)}, {result_note(played).removeprefix('  -> ')}; "
+            f"{' v '.join(played.labels)}, {_so_far(t, played)}; "
             "it no longer fits the bracket (flagged), counts as played, and the slot is "
             f"drawn again once you void it: {void_command(played)}",
             file=output,
         )
+    vacated = t.vacated() if preview is None else {}
+    for gone in vacated.values():
+        if latest_drawn(t).get(gone.bracket["id"]) is not gone:
+            continue  # drawn again since: the slot's line is about the newer draw
+        click.echo(
+            f"  VOID {gone.bracket['id']}: recorded match {gone.match_id} (round {gone.round}): "
+            f"{' v '.join(gone.labels)}, never played; it no longer fits the bracket after "
+            f"a correction and takes no result: {vacated_why(t, gone)}",
+            file=output,
+        )
     if seed_of:
         click.echo("[N]: seed", file=output)
+
+
+def _so_far(t: Tournament, m: Any) -> str:
+    """What a recorded match holds, for a line about it: ``Anna (1) won 2:0``, or while
+    open its Bummerl so far (and a live hand being played)."""
+    note = result_note(m).removeprefix("  -> ")
+    if note:
+        return note
+    a, b = m.summary.bummerl
+    hands = m.engine.hand_count
+    live = ", a live hand in progress" if t.live_in_progress(m.match_id) else ""
+    return f"open, {hands} hand{'' if hands == 1 else 's'} entered (Bummerl {a}:{b}){live}"
 
 
 def _bracket_sides(m: Any, s: Any, name: Callable[[str | None], str]) -> tuple[str, str]:

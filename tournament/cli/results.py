@@ -252,6 +252,11 @@ def results_missing(number: int | None, tournament_id: str | None) -> None:
             f"round {shown}: {len(missing)} of {counted(total, 'match', 'matches')} still open"
         )
         print_open(t, missing)
+    elif void := _void_in(t, shown):
+        click.echo(
+            f"round {shown}: nothing open; {total - len(void)} of {total} matches decided, "
+            f"void after a correction: {', '.join(m.match_id for m in void)}"
+        )
     else:
         click.echo(
             f"round {shown}: "
@@ -267,6 +272,13 @@ def results_missing(number: int | None, tournament_id: str | None) -> None:
                 click.echo(f"  {reopened_note(t, m)}")
         elif not missing and t.current_round:
             click.echo("nothing is missing: `tournament round start` draws the next round")
+
+
+def _void_in(t: Tournament, number: int) -> list[Any]:
+    """Bracket matches of round ``number`` that are settled without a result: voided, or
+    never played and no longer in the bracket after a correction."""
+    matches = [t.matches[mid] for mid in t.rounds[number - 1].matches]
+    return [m for m in matches if t.settled(m) and not (m.decided or m.dropped)]
 
 
 @results.command("show")

@@ -291,9 +291,12 @@ def show(tournament_id: str | None) -> None:
         f"bye {s.bye_score[0]}:{s.bye_score[1]}; withdrawal: {s.withdrawal}"
     )
     done = sum(1 for m in t.matches.values() if m.decided or m.dropped)
+    # Bracket matches voided, or vacated by a correction: settled, with no result.
+    void = sum(1 for m in t.matches.values() if t.settled(m) and not (m.decided or m.dropped))
     click.echo(
         f"{counted(len(t.players), 'player')}, round {t.current_round}, "
-        f"{done}/{counted(len(t.matches), 'match', 'matches')} decided, "
+        f"{done}/{counted(len(t.matches) - void, 'match', 'matches')} decided"
+        f"{f' ({void} void after a correction)' if void else ''}, "
         f"{counted(t.version, 'event')}"
     )
     reopened = [m.match_id for m in open_matches(t) if m.round < t.current_round]
@@ -301,7 +304,8 @@ def show(tournament_id: str | None) -> None:
         click.echo(
             f"open again after a correction (round start waits for them): {', '.join(reopened)}"
         )
-    flagged = [m.match_id for m in t.matches.values() if m.flags]
+    # A match never played that the bracket no longer has: its flags matter no longer.
+    flagged = [m.match_id for m in t.matches.values() if m.flags and m.match_id not in t.vacated()]
     if flagged:
         click.echo(f"flagged matches (see `results show`): {', '.join(flagged)}")
     # A result entered with a problem (an impossible hand, ...) still counts or is left out

@@ -463,7 +463,12 @@ def import_results(
         scorer = _int(row.get("scorer", ""), "scorer")
         if row.get("forfeit"):
             winner = forfeit_winner(row["forfeit"], "T-csv")
-            return record_forfeit(t, match_id, winner=winner, actor=actor)
+            try:
+                return record_forfeit(t, match_id, winner=winner, actor=actor)
+            except DomainError as error:  # the winner is the forfeit column's value
+                if error.field != "winner":
+                    raise
+                raise type(error)("forfeit", error.rule, error.message) from None
         if row.get("tally"):
             return record_tally(
                 t, match_id, row["tally"], scorer=scorer, actor=actor, source="import"

@@ -4,7 +4,8 @@ elimination and the knockout of groups -> knockout.
 The bracket is laid out by the round that draws it and recorded in that round
 (:func:`layout`), then read back from the events, never rebuilt (:func:`bracket_of`). A
 recorded match keeps its players for good; one that no longer fits its slot after a
-correction upstream holds the slot until the organiser voids it (:func:`bracket_view`).
+correction upstream holds the slot until the organiser voids it (:func:`bracket_view`),
+unless it was never played: then it is void by itself (:func:`vacated`).
 Each draw also records the bracket byes and walkovers that have come up, so that they
 score like a bye and a forfeit win (docs/standings.md), and :func:`knockout_places` gives
 the standings their bracket places.
@@ -29,6 +30,9 @@ from tournament.formats.bracket import (
     Bracket,
     BracketResult,
     BracketState,
+    LoserOf,
+    Source,
+    WinnerOf,
     bracket_state,
     from_layout,
     layout_rows,
@@ -86,17 +90,68 @@ def bracket_of(t: Tournament) -> Bracket | None:
 
 def slot_holders(t: Tournament) -> dict[str, MatchState]:
     """Per bracket slot, the recorded match that holds it: the latest drawn for the slot
-    that is not void (voiding every result of a match is what frees its slot)."""
-    holders: dict[str, MatchState] = {}
+    that is not void (voiding every result of a match is what frees its slot) and not
+    vacated (:func:`vacated`: never played, and no longer the bracket's)."""
+    gone = t.vacated()
+    return {slot: m for slot, m in latest_drawn(t).items() if m.match_id not in gone}
+
+
+def latest_drawn(t: Tournament) -> dict[str, MatchState]:
+    """Per bracket slot, the latest match drawn for it that is not void."""
+    latest: dict[str, MatchState] = {}
     for m in t.matches.values():  # in draw order: a redraw comes after what it replaces
         slot = m.bracket.get("id")
         if slot and not m.void:
-            holders[slot] = m
-    return holders
+            latest[slot] = m
+    return latest
 
 
 def _fits(slot: BracketSlot, match: MatchState) -> bool:
     return {str(p) for p in match.players} == set(slot.players)
+
+
+def unplayed(t: Tournament, m: MatchState) -> bool:
+    """Nothing was recorded in match ``m``: no result entered (a voided one counts as
+    entered: it is the organiser's void) and no live hand dealt and not over."""
+    return not m.entries and t.live_in_progress(m.match_id) is None
+
+
+#: The bracket as it stands, the misfits that were played (per slot), the vacated matches.
+View = tuple[BracketState, dict[str, MatchState], dict[str, MatchState]]
+
+
+def _view(t: Tournament) -> View | None:
+    """The bracket as it stands, the recorded matches that no longer fit it (per slot) and
+    the vacated ones (per match id): the two kinds of misfit, played and never played."""
+    bracket = bracket_of(t)
+    if bracket is None:
+        return None
+    latest = latest_drawn(t)
+    misfits: dict[str, MatchState] = {}
+    while True:  # a misfit's result is dropped, which may unseat matches after it
+        results = [
+            BracketResult(slot, str(m.winner))
+            for slot, m in latest.items()
+            if slot not in misfits and m.winner is not None
+        ]
+        state = bracket_state(bracket, results, withdrawn(t))
+        new = {
+            slot: m
+            for slot, m in latest.items()
+            if slot not in misfits and not _fits(state.matches[slot], m)
+        }
+        if not new:
+            break
+        misfits.update(new)
+    gone = {
+        m.match_id: m
+        for m in t.matches.values()
+        if (slot := m.bracket.get("id"))
+        and unplayed(t, m)
+        and (latest.get(slot) is not m or slot in misfits)
+    }
+    played = {slot: m for slot, m in misfits.items() if m.match_id not in gone}
+    return state, played, gone
 
 
 def bracket_view(t: Tournament) -> tuple[BracketState, dict[str, MatchState]] | None:
@@ -105,27 +160,52 @@ def bracket_view(t: Tournament) -> tuple[BracketState, dict[str, MatchState]] | 
     A recorded match keeps its players and results for good (they are events). When a
     correction upstream changes who should play a slot, the match recorded there no longer
     fits: its result does not advance anybody, and the slots after it wait, until the
-    organiser voids it (then the slot is drawn again under a new match id)."""
-    bracket = bracket_of(t)
-    if bracket is None:
-        return None
-    holders = slot_holders(t)
-    misfits: dict[str, MatchState] = {}
-    while True:  # a misfit's result is dropped, which may unseat matches after it
-        results = [
-            BracketResult(slot, str(m.winner))
-            for slot, m in holders.items()
-            if slot not in misfits and m.winner is not None
-        ]
-        state = bracket_state(bracket, results, withdrawn(t))
-        new = {
-            slot: m
-            for slot, m in holders.items()
-            if slot not in misfits and not _fits(state.matches[slot], m)
-        }
-        if not new:
-            return state, misfits
-        misfits.update(new)
+    organiser voids it (then the slot is drawn again under a new match id). A match that
+    no longer fits and was never played is not one of them: it is vacated (:func:`vacated`)."""
+    view = _view(t)
+    return None if view is None else view[:2]
+
+
+def vacated(t: Tournament) -> dict[str, MatchState]:
+    """Recorded bracket matches, by match id, that were never played (:func:`unplayed`)
+    and that the bracket no longer has: they no longer fit their slot after a correction
+    upstream, or their slot was drawn again since. Such a match is void by itself (nothing
+    in it to void): it frees its slot, keeps no round open and takes no result. Derived,
+    never recorded: undo the correction before the redraw and the match fits, and is
+    played, again."""
+    view = _view(t)
+    return {} if view is None else view[2]
+
+
+def vacated_why(t: Tournament, m: MatchState) -> str:
+    """Why vacated match ``m`` takes nothing, and what becomes of its slot, in words:
+    ``the bracket now gives Anna (1) v Carla (3) there; `tournament round start` draws the
+    slot again (as R2-1b)``."""
+    slot = str(m.bracket["id"])
+    latest = latest_drawn(t).get(slot)
+    if latest is not None and latest is not m:
+        return f"its slot {slot} was drawn again as {latest.match_id}"
+    view, bracket = _view(t), bracket_of(t)
+    assert view is not None and bracket is not None  # a vacated match is a bracket's
+    now, where = view[0].matches[slot], bracket.match(slot)
+    sides = [
+        _side(t, now.player_a, where.source_a),
+        _side(t, now.player_b, where.source_b),
+    ]
+    return (
+        f"the bracket now gives {' v '.join(sides)} there; `tournament round start` draws "
+        f"the slot again (as {slot_match_id(t, slot)})"
+    )
+
+
+def _side(t: Tournament, player: str | None, source: Source) -> str:
+    """One player of a bracket slot, or while not known where it comes from."""
+    if player is not None:
+        return t.label(int(player))
+    if isinstance(source, WinnerOf | LoserOf):
+        kind = "winner" if isinstance(source, WinnerOf) else "loser"
+        return f"the {kind} of {source.match_id}"
+    return "?"
 
 
 def bracket_results(t: Tournament) -> list[BracketResult]:

@@ -24,7 +24,7 @@ from tournament.domain.errors import ConflictError, DomainError, NotFoundError
 from tournament.domain.hands import dealt_event, fold_hand, new_hand_stream_id
 from tournament.domain.matchstate import Entry
 from tournament.domain.registration import require_created
-from tournament.domain.results import find_match, new_id, no_live_hand
+from tournament.domain.results import find_match, new_id, no_live_hand, takes_results
 from tournament.domain.state import Tournament
 from tournament.eventstore.api import NewEvent, StoredEvent
 from tournament.eventstore.errors import FoldError
@@ -37,6 +37,7 @@ def deal_live_hand(
     the hand stream's id, its ``hand.dealt`` event, and the tournament's events."""
     settings = require_created(t)
     match = find_match(t, match_id)
+    takes_results(t, match)
     if match.decided or match.dropped:
         raise ConflictError(
             "match", "R20", f"match {match_id} is decided; no hand is played after that"

@@ -29,8 +29,10 @@ from tournament.domain.knockout import (
     groups_knockout_draw,
     knockout_draw,
     knockout_places,
+    latest_drawn,
     slot_holders,
     slot_match_id,
+    vacated_why,
     void_command,
 )
 from tournament.domain.lives import (
@@ -63,6 +65,7 @@ __all__ = [
     "finished",
     "frozen",
     "games",
+    "latest_drawn",
     "lives_left",
     "lives_now",
     "lives_rules",
@@ -71,6 +74,7 @@ __all__ = [
     "round_seed",
     "slot_holders",
     "slot_match_id",
+    "vacated_why",
     "void_command",
     "withdrawal_policies",
     "withdrawn",

@@ -192,6 +192,8 @@ def _reopened(before: Tournament, after: Tournament, match_ids: Sequence[str]) -
 def _flags(before: Tournament, after: Tournament) -> list[str]:
     out = []
     for mid, m in after.matches.items():
+        if mid in after.vacated():
+            continue  # never played and out of the bracket: the bracket lines say so
         old = before.matches.get(mid)
         for flag in m.flags[len(old.flags) if old else 0 :]:
             out.append(f"match {mid} ({' v '.join(m.labels)}) would be flagged: {flag}")
@@ -241,6 +243,29 @@ def _misfits(before: Tournament, after: Tournament) -> list[str]:
             f"from it, and `round start` draws the slot again (as {slot_match_id(after, slot)}) "
             f"only after you void {m.match_id}: {void_command(m)}"
         )
+    return out + _vacated(before, after)
+
+
+def _vacated(before: Tournament, after: Tournament) -> list[str]:
+    """Recorded bracket matches never played that the change takes out of the bracket
+    (void by themselves: their slot is drawn again) or puts back into it (undone)."""
+    from tournament.domain.pairing import vacated_why
+
+    was, now = before.vacated(), after.vacated()
+    out = []
+    for mid, m in now.items():
+        if mid not in was:
+            out.append(
+                f"{m.bracket['id']}: recorded match {mid} ({' v '.join(m.labels)}) was never "
+                f"played and no longer fits: {vacated_why(after, m)}. Nothing is recorded in "
+                f"{mid}, so nothing needs voiding: it is void by itself and takes no result"
+            )
+    for mid, m in was.items():
+        if mid not in now and mid in after.matches:
+            out.append(
+                f"{m.bracket['id']}: recorded match {mid} ({' v '.join(m.labels)}) fits the "
+                "bracket again: it is played as drawn"
+            )
     return out
 
 

@@ -49,6 +49,22 @@ def find_match(t: Tournament, match_id: str) -> MatchState:
     return match
 
 
+def takes_results(t: Tournament, match: MatchState) -> None:
+    """Refuse a result or a live hand for a bracket match the bracket no longer has: never
+    played, and no longer fitting its slot after a correction upstream (or its slot drawn
+    again since), it is void by itself (:func:`tournament.domain.knockout.vacated`)."""
+    if not match.bracket or match.entries or match.match_id not in t.vacated():
+        return
+    from tournament.domain.knockout import vacated_why  # the bracket code: knockouts only
+
+    raise ConflictError(
+        "match",
+        "T-correction",
+        f"match {match.match_id} ({' v '.join(match.labels)}) takes no result: it was never "
+        f"played and the bracket no longer has it after a correction: {vacated_why(t, match)}",
+    )
+
+
 def player_in(match: MatchState, player_id: Any, field: str) -> int:
     if player_id not in match.players:
         a, b = match.labels
@@ -238,6 +254,7 @@ def record_hand(
     settings = require_created(t)
     match = find_match(t, match_id)
     no_live_hand(t, match)
+    takes_results(t, match)
     fields = hand_payload(
         settings, match, winner, game_points, dealer, reason, card_points, closed=closed
     )
@@ -296,6 +313,7 @@ def record_tally(
     require_created(t)
     match = find_match(t, match_id)
     no_live_hand(t, match)
+    takes_results(t, match)
     try:
         fields: dict[str, Any] = {"tally": tally_fields(match, tally, order)}
         if scorer is not None:
@@ -362,11 +380,22 @@ def record_forfeit(
     actor: str | None = None,
 ) -> list[NewEvent]:
     """A forfeit or no-show, scored as the tournament's ``forfeit_score`` (e.g. 2:0 Bummerl);
-    ``winner=None`` when both players are absent (a loss for each)."""
+    ``winner=None`` when both players are absent (a loss for each): not in a knockout
+    bracket, whose every match sends a winner on (T-match)."""
     settings = require_created(t)
     match = find_match(t, match_id)
+    takes_results(t, match)
     if winner is not None:
         player_in(match, winner, "winner")
+    elif match.bracket:
+        raise DomainError(
+            "winner",
+            "T-match",
+            f"match {match.match_id} ({' v '.join(match.labels)}) is a knockout match and "
+            "needs a winner, so both absent is not entered: forfeit it to the player who "
+            "goes on (`--forfeit P`, or P in a CSV's forfeit column, P a start number) and "
+            "withdraw a player who left (`tournament players withdraw P`)",
+        )
     payload = forfeit_payload(settings, match_id, winner, reason)
     match.check_new(Entry(payload["result_id"], "forfeit", payload))
     return [ev.make_event(ev.MATCH_FORFEITED, payload, actor=actor)]

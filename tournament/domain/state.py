@@ -22,7 +22,7 @@ import contextlib
 import gc
 import itertools
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from tournament.domain import events as ev
@@ -69,6 +69,8 @@ class Tournament:
         #: Only what is still unsettled matters (round start names those, T-round).
         self.reopened: dict[str, str] = {}
         self.version = 0  # events folded (the stream version)
+        #: ``vacated()`` as of (version, matches): derived from the bracket, not folded.
+        self._vacated: tuple[tuple[int, int], Mapping[str, MatchState]] | None = None
         #: Called with a match id whenever a match's contribution to the standings changes.
         self.on_change: Callable[[str], None] | None = None
         #: Players whose line in the standings may have changed since the last ranking
@@ -93,11 +95,30 @@ class Tournament:
             return True
         return all(self.settled(self.matches[m]) for m in self.rounds[number - 1].matches)
 
-    @staticmethod
-    def settled(match: MatchState) -> bool:
+    def settled(self, match: MatchState) -> bool:
         """Whether a match keeps its round from being complete no longer: decided, dropped,
-        or a bracket match voided after a correction upstream (its slot is drawn again)."""
-        return match.decided or match.dropped or (bool(match.bracket) and match.void)
+        or a bracket match voided after a correction upstream, or vacated by one (never
+        played and no longer the bracket's): its slot is drawn again."""
+        if match.decided or match.dropped:
+            return True
+        if not match.bracket:
+            return False
+        return match.void or (not match.entries and match.match_id in self.vacated())
+
+    def vacated(self) -> Mapping[str, MatchState]:
+        """The bracket matches never played that the bracket no longer has, by match id
+        (:func:`tournament.domain.knockout.vacated`), worked out once per version."""
+        key = (self.version, len(self.matches))
+        if self._vacated is None or self._vacated[0] != key:
+            found: Mapping[str, MatchState] = {}
+            # Only a bracket match with nothing entered can be vacated: without one, the
+            # bracket code is not even loaded (entering a Swiss result stays light).
+            if any(m.bracket and not m.entries for m in self.matches.values()):
+                from tournament.domain.knockout import vacated
+
+                found = vacated(self)
+            self._vacated = (key, found)
+        return self._vacated[1]
 
     def open_matches(self, player_id: int) -> list[MatchState]:
         return [
