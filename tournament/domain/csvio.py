@@ -1,4 +1,5 @@
-"""CSV import (players, results) and export (standings): formats in docs/csv-formats.md.
+"""CSV import (players, results): formats in docs/csv-formats.md. Reading the file is
+:mod:`.csvread`'s, the standings export :mod:`.csvexport`'s (both named here too).
 
 Imports validate every row against the tournament as it would be after the rows before
 it, collect every bad row with its line number, and return events only when all rows are
@@ -11,23 +12,23 @@ good -- so a file with one bad row stores nothing::
     >>> import_players(registered(players=0), rows)
     Traceback (most recent call last):
     ...
-    tournament.domain.csvio.CsvImportError: 2 bad rows, nothing imported:
+    tournament.domain.csvread.CsvImportError: 2 bad rows, nothing imported:
     line 3: name: a player needs a name (T-player)
     line 4: rating: 'x' is not a whole number (digits 0-9)
 """
 
 from __future__ import annotations
 
-import codecs
-import csv
 import dataclasses
 import io
 import json
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import IO, Any, Final
 
 from tournament.domain import events as ev
+from tournament.domain.csvexport import neutral, standings_csv, standings_json
+from tournament.domain.csvread import MAX_ROWS, CsvImportError, decode, read_rows
 from tournament.domain.errors import DomainError
 from tournament.domain.events import EventLike
 from tournament.domain.matchref import resolve_match
@@ -40,7 +41,6 @@ from tournament.domain.reimports import (
     row_digest,
 )
 from tournament.domain.results import record_forfeit, record_hand, record_tally
-from tournament.domain.standings import Row
 from tournament.domain.state import Tournament, fold
 from tournament.domain.text import excerpt, plain_text, whole_number
 from tournament.eventstore.api import NewEvent
@@ -63,189 +63,6 @@ RESULT_COLUMNS = (
     "forfeit",
     "scorer",
 )
-
-
-#: German column names (Austrian club lists, Excel) and the columns they stand for; read
-#: case-insensitively, like the English ones (docs/csv-formats.md).
-GERMAN_COLUMNS: Final[Mapping[str, str]] = {
-    "spieler": "name",
-    "verein": "club",
-    "klub": "club",
-    "kategorie": "category",
-    "klasse": "category",
-    "wertung": "rating",
-    "startnummer": "player_id",
-    "startnr": "player_id",
-    "partie": "match",
-    "sieger": "winner",
-    "spielpunkte": "game_points",
-    "punkte": "game_points",
-    "geber": "dealer",
-    "grund": "reason",
-    "augen": "card_points",
-    "zugedreht": "closed",
-    "strichliste": "tally",
-    "kampflos": "forfeit",
-    "schreiber": "scorer",
-}
-
-
-#: The most rows one import takes: the event store appends at most 10,000 events at once,
-#: and an import is one append (all or nothing). Checked before any row is validated.
-MAX_ROWS: Final = 10_000
-#: How many bad rows an error lists; it says how many more there are.
-SHOWN_PROBLEMS: Final = 20
-
-
-class CsvImportError(ValueError):
-    """Some rows of an import are bad; ``problems`` lists (line, message) for each."""
-
-    def __init__(self, problems: list[tuple[int, str]]) -> None:
-        self.problems = problems
-        super().__init__(self.text())
-
-    def text(self, file: str | None = None) -> str:
-        """The problems for the organiser; one line when there is one, naming ``file``;
-        the first :data:`SHOWN_PROBLEMS` of many, and how many more (one mistake repeated
-        over 2,800 rows is not 2,800 lines)."""
-        if file is not None and len(self.problems) == 1:
-            line, message = self.problems[0]
-            return f"{file}, line {line}: {message}; nothing imported"
-        shown = self.problems[:SHOWN_PROBLEMS]
-        lines = "\n".join(f"line {line}: {message}" for line, message in shown)
-        count, more = len(self.problems), len(self.problems) - len(shown)
-        if more:
-            lines += f"\n... and {more:,} more bad row{'s' if more != 1 else ''}"
-        head = f"{file}: " if file is not None else ""
-        return f"{head}{count:,} bad row{'s' if count != 1 else ''}, nothing imported:\n{lines}"
-
-
-def decode(data: bytes) -> str:
-    """The text of a CSV file: UTF-8, with or without the BOM Excel writes.
-
-    >>> decode(b"\\xef\\xbb\\xbfname\\nAnna\\n")
-    'name\\nAnna\\n'
-    >>> decode(b"name\\nJos\\xe9\\n")
-    Traceback (most recent call last):
-    ...
-    tournament.domain.csvio.CsvImportError: 1 bad row, nothing imported:
-    line 2: the file is not UTF-8 text (byte 0xe9); save it as 'CSV UTF-8'
-    >>> decode(b"\\xef\\xbb\\xbfname;club\\nA;X\\nGr\\xfcner;X\\n")  # after a BOM too
-    Traceback (most recent call last):
-    ...
-    tournament.domain.csvio.CsvImportError: 1 bad row, nothing imported:
-    line 3: the file is not UTF-8 text (byte 0xfc); save it as 'CSV UTF-8'
-    """
-    bom = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
-    try:
-        return data[bom:].decode("utf-8")
-    except UnicodeDecodeError as error:
-        at = bom + error.start  # the position in the file, the byte order mark counted
-        line = data.count(b"\n", 0, at) + 1
-        byte = data[at]
-        raise CsvImportError(
-            [
-                (
-                    line,
-                    f"the file is not UTF-8 text (byte 0x{byte:02x}); save it as 'CSV UTF-8'",
-                )
-            ]
-        ) from None
-
-
-def delimiter(text: str) -> str:
-    """``;`` when the header line has more semicolons than commas (Excel in a German-speaking
-    locale writes semicolons), else ``,``.
-
-    >>> delimiter("name;club;rating\\nAnna;SC Ried;1500\\n"), delimiter("name,club\\n")
-    (';', ',')
-    """
-    header = text.split("\n", 1)[0]
-    return ";" if header.count(";") > header.count(",") else ","
-
-
-def _records(text: str) -> list[tuple[int, list[str]]]:
-    """Every record of the file with the line it starts on; a quoting error or an
-    oversized field is a :class:`CsvImportError` naming that line."""
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter(text), strict=True)
-    out: list[tuple[int, list[str]]] = []
-    while True:
-        start = reader.line_num + 1
-        try:
-            fields = next(reader)
-        except StopIteration:
-            return out
-        except csv.Error as error:
-            raise CsvImportError([(start, _csv_problem(str(error)))]) from None
-        out.append((start, fields))
-
-
-def _csv_problem(message: str) -> str:
-    """The csv module's complaint in the organiser's words."""
-    if "field larger than field limit" in message:
-        return f"a field is longer than {csv.field_size_limit()} characters"
-    if "unexpected end of data" in message:
-        return "a quote opened on this line is never closed"
-    return f"not CSV as expected: {message}; quote fields that hold quotes"
-
-
-def _header(
-    line: int, fields: list[str], required: Sequence[str], known: Sequence[str]
-) -> list[str]:
-    header = [h.strip().lower() for h in fields]
-    header = [GERMAN_COLUMNS.get(h, h) if GERMAN_COLUMNS.get(h) in known else h for h in header]
-    columns = f"(columns: {', '.join(known)}, or their German names)"
-    missing = [c for c in required if c not in header]
-    if missing:
-        raise CsvImportError([(line, f"the header needs column(s) {', '.join(missing)} {columns}")])
-    unknown = [h for h in header if h and h not in known]
-    if unknown:
-        named = ", ".join(excerpt(h) for h in unknown[:5]) + (" ..." if len(unknown) > 5 else "")
-        raise CsvImportError([(line, f"unknown column(s) {named} {columns}")])
-    twice = sorted({h for h in header if h and header.count(h) > 1})
-    if twice:
-        raise CsvImportError([(line, f"column(s) {', '.join(twice)} more than once in the header")])
-    return header
-
-
-def _rows(
-    source: IO[str], required: Sequence[str], known: Sequence[str], what: str
-) -> list[tuple[int, dict[str, str]]]:
-    """The rows as {column: value} with their line numbers, the file's shape checked: a
-    known header without repeats, no row wider than the header, quotes closed, at most
-    :data:`MAX_ROWS` rows (of ``what``: players, results)."""
-    records = [(line, fields) for line, fields in _records(source.read()) if fields]
-    if not records:
-        raise CsvImportError([(1, f"the file is empty; the header needs {', '.join(required)}")])
-    (first, head), *body = records
-    header = _header(first, head, required, known)
-    if len(body) > MAX_ROWS:
-        raise CsvImportError(
-            [(body[MAX_ROWS][0], f"more than {MAX_ROWS:,} {what} in one file ({len(body):,} "
-                                 "rows): split it")]
-        )  # fmt: skip
-    problems: list[tuple[int, str]] = []
-    out = []
-    for line, fields in body:
-        extra = [
-            v for i, v in enumerate(fields) if v.strip() and (i >= len(header) or not header[i])
-        ]
-        if extra:
-            problems.append(
-                (
-                    line,
-                    f"{len(fields)} fields, but the header has {len(header)} column(s) "
-                    f"({', '.join(h for h in header if h)}); a value with a comma or "
-                    "semicolon needs quotes",
-                )
-            )
-            continue
-        cleaned = {h: v.strip() for h, v in zip(header, fields, strict=False) if h}
-        if any(cleaned.values()):
-            out.append((line, cleaned))
-    if problems:
-        raise CsvImportError(problems)
-    return out
 
 
 def _int(value: str, field: str) -> int | None:
@@ -335,7 +152,7 @@ def import_players(
             actor=actor,
         )
 
-    rows = _rows(source, ("name",), PLAYER_COLUMNS, "players")
+    rows = read_rows(source, ("name",), PLAYER_COLUMNS, "players")
     return _import(events, rows, decide, select=select)
 
 
@@ -432,7 +249,8 @@ def file_content(text: str, kind: str) -> str:
     try:
         source = io.StringIO(text.removeprefix("\ufeff"))
         rows = [
-            {k: v for k, v in row.items() if v} for _, row in _rows(source, required, known, what)
+            {k: v for k, v in row.items() if v}
+            for _, row in read_rows(source, required, known, what)
         ]
     except CsvImportError:
         return text  # refused by the import anyway; nothing is stored under its key
@@ -503,7 +321,7 @@ def import_results(
             raise CsvImportError([(error.line, error.message)]) from None
         return [(line, row) for line, row in rows if line in keep]
 
-    rows = _rows(source, ("match",), RESULT_COLUMNS, "results")
+    rows = read_rows(source, ("match",), RESULT_COLUMNS, "results")
     return _import(events, rows, decide, select=select, tag=lambda row: {ROW_KEY: row_digest(row)})
 
 
@@ -514,80 +332,3 @@ def _match_key(t: Tournament, row: Mapping[str, str]) -> str:
         return resolve_match(t, row.get("match", ""))
     except DomainError:
         return row.get("match", "")
-
-
-STANDINGS_COLUMNS = (
-    "rank", "player_id", "name", "club", "category", "status", "points", "played", "wins",
-    "forfeit_wins", "losses", "byes", "bummerl_won", "bummerl_lost", "bummerl_diff", "gp_won",
-    "gp_lost", "gp_diff", "schneider",
-)  # fmt: skip
-
-
-def _flat(row: Row) -> dict[str, Any]:
-    data = row.to_json()
-    tiebreaks = data.pop("tiebreaks")
-    data.pop("place", None)
-    if data["lives"] is None:  # columns of the lives format only
-        for key in ("lives", "lives_bought", "final_points"):
-            del data[key]
-    data["bummerl_diff"] = row.bummerl_won - row.bummerl_lost
-    data["gp_diff"] = row.gp_won - row.gp_lost
-    for name, value in tiebreaks.items():
-        data[f"tb_{name}"] = value
-    return data
-
-
-def standings_csv(rows: Iterable[Row], *, excel: bool = False) -> str:
-    """Standings as CSV: the fixed columns, ``lives``, ``lives_bought`` and
-    ``final_points`` (empty but for the finalists) in the lives format, then one
-    ``tb_<name>`` column per tie-break. ``excel``: as Excel in an Austrian or German locale
-    opens it by double-click: a byte order mark (so it reads UTF-8, not cp1252), ``;``
-    between fields and a decimal comma (a Buchholz of 4.5)."""
-    flat = [_flat(r) for r in rows]
-    extra = [k for k in (flat[0] if flat else {}) if k not in STANDINGS_COLUMNS]
-    out = io.StringIO()
-    writer = csv.DictWriter(
-        out,
-        [*STANDINGS_COLUMNS, *extra],
-        extrasaction="ignore",
-        lineterminator="\n",  # Excel reads LF; the output file's text mode adds CR on Windows
-        delimiter=";" if excel else ",",
-    )
-    writer.writeheader()
-    number = _excel_number if excel else _same
-    writer.writerows([{k: number(neutral(v)) for k, v in r.items()} for r in flat])
-    return ("\ufeff" if excel else "") + out.getvalue()
-
-
-#: How a spreadsheet cell starts when the spreadsheet would run it as a formula (OWASP,
-#: "CSV injection"): ``=HYPERLINK(...)`` in a name leaks the sheet at a double-click.
-FORMULA_START: Final = ("=", "+", "-", "@", "\t", "\r")
-
-
-def neutral(value: Any) -> Any:
-    """A text cell that a spreadsheet would read as a formula, with ``'`` before it (shown
-    as text instead of run); numbers stay numbers, so a Bummerl difference of -3 is still
-    the number -3.
-
-    >>> neutral("=1+2"), neutral("@SUM(A1)"), neutral("-Anna"), neutral(-3), neutral("Anna")
-    ("'=1+2", "'@SUM(A1)", "'-Anna", -3, 'Anna')
-    """
-    if isinstance(value, str) and value.startswith(FORMULA_START):
-        return "'" + value
-    return value
-
-
-def _same(value: Any) -> Any:
-    return value
-
-
-def _excel_number(value: Any) -> Any:
-    """A number as Excel with a German locale reads it: ``4,5``; whole floats as ``4``."""
-    if isinstance(value, float):
-        return str(int(value)) if value.is_integer() else str(value).replace(".", ",")
-    return value
-
-
-def standings_json(rows: Iterable[Row], **meta: Any) -> str:
-    """Standings as one JSON document: ``{"tournament": ..., "as_of": ..., "rows": [...]}``."""
-    return json.dumps({**meta, "rows": [_flat(r) for r in rows]}, ensure_ascii=False, indent=1)
