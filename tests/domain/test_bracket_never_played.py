@@ -131,16 +131,33 @@ def test_the_preview_says_void_by_itself_instead_of_asking_to_void_it() -> None:
 
 def test_a_match_open_again_upstream_frees_the_next_slot_until_it_is_decided_again() -> None:
     b, rid = final_drawn()
-    b.add(c.correct_result(b.state, rid, None, by="ref", reason="replay"))  # voided: redrawn
+    b.add(c.correct_result(b.state, rid, None, by="ref", reason="replay"))  # voided
     t = b.state
-    assert "R2-1" in t.vacated()
+    assert "R2-1" in t.vacated() and "R1-2" not in t.vacated()
     with pytest.raises(ConflictError, match="the winner of R1-2"):
         c.record_hand(t, "R2-1", winner=1, game_points=3)
-    b.add(c.start_round(t))
-    assert b.state.rounds[-1].matches == ["R1-2b"]
-    win(b, "R1-2b", 2)  # the same winner: the final as drawn fits again
+    # R1-2 still fits its slot: it is open again, not drawn again; its result is entered
+    # again in it, and nothing is drawn before.
+    with pytest.raises(ConflictError, match="R1-2"):
+        c.start_round(t)
+    win(b, "R1-2", 2)  # the same winner: the final as drawn fits again
     t = b.state
     assert t.vacated() == {} and [m.match_id for m in open_matches(t)] == ["R2-1"]
+
+
+def test_a_played_match_whose_result_is_voided_is_open_again_in_its_slot() -> None:
+    """Voiding the only result of a bracket match that fits its slot (a result entered in
+    the wrong match) leaves the match open, to be entered again; it is never drawn again
+    as a new match of the same two players."""
+    b, rid = final_drawn()
+    b.add(c.correct_result(b.state, rid, None, by="ref", reason="wrong match"))
+    t = b.state
+    assert [m.match_id for m in open_matches(t) if m.round == 1] == ["R1-2"]
+    assert not t.round_complete(1)
+    win(b, "R1-2", 3)  # the other player this time: the final as drawn no longer fits
+    assert "R2-1" in b.state.vacated()
+    b.add(c.start_round(b.state))
+    assert b.state.rounds[-1].matches == ["R2-1b"]
 
 
 def test_a_misfit_with_something_recorded_still_holds_its_slot_until_voided() -> None:

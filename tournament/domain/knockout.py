@@ -90,18 +90,19 @@ def bracket_of(t: Tournament) -> Bracket | None:
 
 def slot_holders(t: Tournament) -> dict[str, MatchState]:
     """Per bracket slot, the recorded match that holds it: the latest drawn for the slot
-    that is not void (voiding every result of a match is what frees its slot) and not
-    vacated (:func:`vacated`: never played, and no longer the bracket's)."""
+    that is not vacated (:func:`vacated`: never played or voided, and no longer the
+    bracket's). A match whose every result was voided but that still fits its slot holds
+    it, open: its result is entered again."""
     gone = t.vacated()
     return {slot: m for slot, m in latest_drawn(t).items() if m.match_id not in gone}
 
 
 def latest_drawn(t: Tournament) -> dict[str, MatchState]:
-    """Per bracket slot, the latest match drawn for it that is not void."""
+    """Per bracket slot, the latest match drawn for it."""
     latest: dict[str, MatchState] = {}
     for m in t.matches.values():  # in draw order: a redraw comes after what it replaces
         slot = m.bracket.get("id")
-        if slot and not m.void:
+        if slot:
             latest[slot] = m
     return latest
 
@@ -147,7 +148,7 @@ def _view(t: Tournament) -> View | None:
         m.match_id: m
         for m in t.matches.values()
         if (slot := m.bracket.get("id"))
-        and unplayed(t, m)
+        and (unplayed(t, m) or m.void)
         and (latest.get(slot) is not m or slot in misfits)
     }
     played = {slot: m for slot, m in misfits.items() if m.match_id not in gone}
@@ -168,11 +169,12 @@ def bracket_view(t: Tournament) -> tuple[BracketState, dict[str, MatchState]] | 
 
 def vacated(t: Tournament) -> dict[str, MatchState]:
     """Recorded bracket matches, by match id, that were never played (:func:`unplayed`)
-    and that the bracket no longer has: they no longer fit their slot after a correction
-    upstream, or their slot was drawn again since. Such a match is void by itself (nothing
-    in it to void): it frees its slot, keeps no round open and takes no result. Derived,
-    never recorded: undo the correction before the redraw and the match fits, and is
-    played, again."""
+    or whose every result was voided, and that the bracket no longer has: they no longer
+    fit their slot after a correction upstream, or their slot was drawn again since. Such
+    a match is void (by itself, when nothing was entered): it frees its slot, keeps no
+    round open and takes no result. Derived, never recorded: undo the correction before
+    the redraw and the match fits, and is played, again. A voided match that still fits
+    its slot is not vacated: it is open, and its result is entered again."""
     view = _view(t)
     return {} if view is None else view[2]
 

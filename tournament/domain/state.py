@@ -97,13 +97,14 @@ class Tournament:
 
     def settled(self, match: MatchState) -> bool:
         """Whether a match keeps its round from being complete no longer: decided, dropped,
-        or a bracket match voided after a correction upstream, or vacated by one (never
-        played and no longer the bracket's): its slot is drawn again."""
+        or a bracket match vacated by a correction upstream (never played, or every result
+        voided, and no longer the bracket's): its slot is drawn again. A bracket match whose
+        results were voided but that still fits its slot is open: enter its result again."""
         if match.decided or match.dropped:
             return True
         if not match.bracket:
             return False
-        return match.void or (not match.entries and match.match_id in self.vacated())
+        return (not match.entries or match.void) and match.match_id in self.vacated()
 
     def vacated(self) -> Mapping[str, MatchState]:
         """The bracket matches never played that the bracket no longer has, by match id
@@ -113,7 +114,7 @@ class Tournament:
             found: Mapping[str, MatchState] = {}
             # Only a bracket match with nothing entered can be vacated: without one, the
             # bracket code is not even loaded (entering a Swiss result stays light).
-            if any(m.bracket and not m.entries for m in self.matches.values()):
+            if any(m.bracket and (not m.entries or m.void) for m in self.matches.values()):
                 from tournament.domain.knockout import vacated
 
                 found = vacated(self)
