@@ -100,7 +100,40 @@ def test_a_sheet_with_one_row_mended_still_names_the_rows_imported_before(
     cli("results", "import", str(sheet))
     sheet.write_text("match,winner,game_points\n1.3,3,2\n1.3,7,1\n1.4,4,2\n")
     out = cli("results", "import", str(sheet), ok=False)
-    assert "lines 2-3 were imported at" in out.output and out.exit_code == 1
+    assert out.exit_code == 1
+    assert out.output.startswith(
+        "Error: sheet.csv, line 4: line 4 reads otherwise than the row an earlier import "
+        "stored there (lines 2-3 were imported at "
+    )
+    assert "is corrected with `tournament results correct RESULT ...`" in out.output
+    # --only-new would add the mended row as one more hand: refused the same way.
+    out = cli("results", "import", str(sheet), "--only-new", ok=False)
+    assert out.exit_code == 1 and "line 4 reads otherwise" in out.output
+    assert len(hands(cli, "1.4")) == 1
+
+
+def test_a_small_sheet_with_a_row_mended_is_refused_too(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    eight(cli)
+    sheet = tmp_path / "sheet.csv"
+    sheet.write_text("match,winner,game_points\n1.1,1,3\n1.1,5,2\n1.2,2,3\n")
+    cli("results", "import", str(sheet))
+    sheet.write_text("match,winner,game_points\n1.1,1,3\n1.1,5,3\n1.2,2,3\n")
+    out = cli("results", "import", str(sheet), ok=False)
+    assert "line 3 reads otherwise" in out.output and "lines 2, 4 were imported" in out.output
+    assert len(hands(cli, "1.1")) == 2 and len(hands(cli, "1.2")) == 1
+
+
+def test_a_sheet_of_rows_all_imported_before_says_so(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    eight(cli)
+    sheet, part = tmp_path / "sheet.csv", tmp_path / "part.csv"
+    sheet.write_text("match,winner,game_points\n1.1,1,3\n1.1,5,2\n1.2,2,3\n")
+    part.write_text("match,winner,game_points\n1.1,1,3\n1.1,5,2\n")
+    cli("results", "import", str(sheet))
+    for option in ((), ("--only-new",)):
+        out = cli("results", "import", str(part), *option, ok=False)
+        assert out.exit_code == 1 and "every row" in out.output
+        assert "was imported before: lines 2-3 were imported at" in out.output
+        assert "--only-new imports" not in out.output
 
 
 def test_a_players_list_that_grew_imports_only_the_new_players(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -14,8 +14,8 @@ new hands that read the same, all of them (``--again``).
     >>> earlier = [EarlierImport("d0f4d957", None, (("1.3", "a"), ("1.3", "b"), ("1.4", "c")))]
     >>> new = [NewRow(2, "1.3", "a"), NewRow(3, "1.3", "b"), NewRow(4, "1.4", "c"),
     ...        NewRow(5, "1.3", "d")]
-    >>> [(found.action, lines) for found, lines in held(earlier, new)]
-    [('d0f4d957', [2, 3, 4])]
+    >>> [(found.earlier.action, found.lines) for found in held(earlier, new)]
+    [('d0f4d957', (2, 3, 4))]
     >>> held(earlier, [NewRow(2, "1.3", "b"), NewRow(3, "1.3", "a"), NewRow(4, "1.4", "c")])
     []
 """
@@ -75,33 +75,48 @@ def earlier_imports(events: Sequence[EventLike]) -> list[EarlierImport]:
     return [EarlierImport(action, at[action], tuple(found)) for action, found in rows.items()]
 
 
-def held(
-    earlier: Sequence[EarlierImport], new: Sequence[NewRow]
-) -> list[tuple[EarlierImport, list[int]]]:
-    """The earlier imports whose rows the new file holds, each with the lines holding
-    them. Per match, the new file's rows are read in order: a match of an earlier import
-    is held when that import's rows for it come next (after the rows of the imports held
-    before it); the import is held when its held matches make at least half its rows
-    (a sheet grown by rows, or with one row mended: the rest is imported twice else)."""
+@dataclasses.dataclass(frozen=True)
+class Held:
+    """An earlier import found in the new file: the lines that read as its rows, and
+    the lines where one of its rows stood but that read otherwise (a mended row)."""
+
+    earlier: EarlierImport
+    lines: tuple[int, ...]
+    changed: tuple[int, ...] = ()
+
+
+def held(earlier: Sequence[EarlierImport], new: Sequence[NewRow]) -> list[Held]:
+    """The earlier imports whose rows the new file holds. Per match, the new file's rows
+    are read in order: where an earlier import's rows for the match stand (after the rows
+    of the imports found before it), as many as read the same from the first on are held,
+    the rest changed (once the import is found: the same sheet, mended). The import is
+    found when its held rows are at least half of its rows (a sheet grown by rows, or with
+    a row mended: the rest would be imported twice)."""
     by_match: dict[str, list[NewRow]] = {}
     for row in new:
         by_match.setdefault(row.match_id, []).append(row)
-    taken = dict.fromkeys(by_match, 0)  # per match: rows the held imports account for
-    out: list[tuple[EarlierImport, list[int]]] = []
+    taken = dict.fromkeys(by_match, 0)  # per match: rows the imports found account for
+    out: list[Held] = []
     for found in earlier:
         mine: dict[str, list[str]] = {}
         for match_id, digest in found.rows:
             mine.setdefault(match_id, []).append(digest)
-        lines: dict[str, list[int]] = {}
+        same: list[int] = []
+        changed: list[int] = []
+        window: dict[str, int] = {}
         for match_id, digests in mine.items():
             start = taken.get(match_id, 0)
             rows = by_match.get(match_id, [])[start : start + len(digests)]
-            if [r.digest for r in rows] == digests:
-                lines[match_id] = [r.line for r in rows]
-        if 2 * sum(map(len, lines.values())) >= len(found.rows) and lines:
-            for match_id, held_lines in lines.items():
-                taken[match_id] += len(held_lines)
-            out.append((found, sorted(x for held_lines in lines.values() for x in held_lines)))
+            alike = 0
+            while alike < len(rows) and rows[alike].digest == digests[alike]:
+                alike += 1
+            same += [r.line for r in rows[:alike]]
+            changed += [r.line for r in rows[alike:]]
+            window[match_id] = len(rows)
+        if same and 2 * len(same) >= len(found.rows):
+            for match_id, width in window.items():
+                taken[match_id] = taken.get(match_id, 0) + width
+            out.append(Held(found, tuple(sorted(same)), tuple(sorted(changed))))
     return out
 
 
@@ -141,22 +156,39 @@ def not_imported_before(
 ) -> set[int]:
     """The lines of ``rows`` to import: all, when no earlier import's rows are among them;
     the others with ``leave_out``; else :class:`ImportedBefore`, naming the lines, when and
-    as which action they were imported (``when`` writes the time; default UTC)."""
+    as which action they were imported (``when`` writes the time; default UTC). A row that
+    reads otherwise where an earlier import's row stood (mended in the sheet) is refused
+    either way: it is a correction of what was stored, not a new hand."""
     found = held(earlier_imports(events), rows)
     every = {r.line for r in rows}
     if not found:
         return every
-    lines = {line for _, held_lines in found for line in held_lines}
-    if leave_out:
-        if not every - lines:
-            raise ImportedBefore(min(every), "every row was imported before (T-repeat)")
-        return every - lines
+    lines = {line for h in found for line in h.lines}
+    changed = sorted({line for h in found for line in h.changed})
     at = when or _utc
     said = "; ".join(
-        f"{_lines(held_lines)} imported {'at ' + at(imp.at) if imp.at else 'before'} "
-        f"as action {imp.action[:8] or '-'} (`tournament log --action {imp.action[:8]}`)"
-        for imp, held_lines in found
+        f"{_lines(h.lines)} imported {'at ' + at(h.earlier.at) if h.earlier.at else 'before'} "
+        f"as action {h.earlier.action[:8] or '-'} "
+        f"(`tournament log --action {h.earlier.action[:8]}`)"
+        for h in found
     )
+    if changed:
+        raise ImportedBefore(
+            changed[0],
+            f"{_lines(changed, 'reads', 'read')} otherwise than the row{_s(changed)} an earlier "
+            f"import stored there ({said}): a result mended on the sheet is corrected with "
+            "`tournament results correct RESULT ...` (`results show MATCH` lists its results), "
+            "not imported again (T-repeat)",
+        )
+    new = every - lines
+    if leave_out:
+        if not new:
+            raise ImportedBefore(min(every), f"every row was imported before: {said} (T-repeat)")
+        return new
+    if not new:
+        raise ImportedBefore(
+            min(lines), f"every row of this sheet was imported before: {said} (T-repeat)"
+        )
     raise ImportedBefore(
         min(lines),
         f"{said}: the same rows of the same matches, in the same order (T-repeat); "
@@ -165,8 +197,12 @@ def not_imported_before(
     )
 
 
-def _lines(lines: Sequence[int]) -> str:
-    return f"line {lines[0]} was" if len(lines) == 1 else f"lines {line_ranges(lines)} were"
+def _lines(lines: Sequence[int], one: str = "was", many: str = "were") -> str:
+    return f"line {lines[0]} {one}" if len(lines) == 1 else f"lines {line_ranges(lines)} {many}"
+
+
+def _s(items: Sequence[object]) -> str:
+    return "" if len(items) == 1 else "s"
 
 
 def _utc(moment: datetime) -> str:
