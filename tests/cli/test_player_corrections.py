@@ -122,6 +122,8 @@ def test_manual_seeding_names_everyone_it_leaves_out_and_the_list_says_where_the
         "not seeded (not checked in; if they check in, drawn after the seeded players, "
         "by rating): Dora (4)",
     ]
+    dora = next(x for x in cli("players", "list").output.splitlines() if " Dora " in x)
+    assert dora.endswith("not seeded: if checked in, drawn after the seeded players, by rating")
     cli("players", "checkin", "4")
     dora = next(x for x in cli("players", "list").output.splitlines() if " Dora " in x)
     assert dora.split()[2] == "-"  # no seed of her own ...

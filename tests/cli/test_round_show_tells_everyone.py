@@ -36,7 +36,11 @@ def test_round_0_is_refused_not_taken_for_the_current_round(cli) -> None:  # typ
     cli("round", "start")
     out = cli("round", "show", "0", ok=False)
     assert out.exit_code == 1
-    assert out.output.strip() == "Error: round: only round 1 is drawn, not round 0 (T-round)"
+    assert out.output.strip() == (
+        "Error: round: rounds are counted from 1; there is no round 0 (T-round)"
+    )
+    later = cli("round", "show", "3", ok=False).output.strip()
+    assert later == "Error: round: round 3 is not drawn yet (only round 1 is) (T-round)"
 
 
 def test_a_manual_round_beyond_the_format_asks_first(cli) -> None:  # type: ignore[no-untyped-def]

@@ -171,3 +171,15 @@ def test_a_byte_that_is_not_utf8_after_a_byte_order_mark_is_named_where_it_is() 
     assert caught.value.problems == [
         (3, "the file is not UTF-8 text (byte 0xfc); save it as 'CSV UTF-8'")
     ]
+
+
+def test_a_rule_a_rows_message_cites_is_not_repeated() -> None:
+    events = paired(2, best_of=3, first_dealer="higher_seed")
+    m = fold(events).matches["1.1"]
+    wrong = m.players[1 - (m.first_dealer or 0)]
+    sheet = io.StringIO(f"match,winner,game_points,dealer\n1.1,1,3,{wrong}\n")
+    with pytest.raises(CsvImportError) as caught:
+        import_results(events, sheet)
+    [(_, message)] = caught.value.problems
+    assert message.endswith("(R18: the deal alternates every hand)")
+    assert message.count("R18") == 1

@@ -84,13 +84,14 @@ def _seeded(t: Tournament, p: Payload) -> str:
 
 def _round_started(t: Tournament, p: Payload) -> str:
     count = p.get("match_count", len(p.get("matches", [])))
-    text = f"round {p['round']} drawn ({p.get('stage') or 'draw'}): {count} match(es)"
+    matches = counted(count, "match", "matches")
+    text = f"round {p['round']} drawn ({p.get('stage') or 'draw'}): {matches}"
     if p.get("byes"):
         text += f", bye: {', '.join(_who(t, b) for b in p['byes'])}"
     if p.get("override"):
         text += ", MANUAL PAIRING"
     if p.get("warnings"):
-        text += f", {len(p['warnings'])} warning(s)"
+        text += f", {counted(len(p['warnings']), 'warning')}"
     return text + f"; seed {p.get('seed')}"
 
 
@@ -119,8 +120,10 @@ def _hand(t: Tournament, p: Payload) -> str:
         "card points {}:{}".format(*p["card_points"]) if p.get("card_points") else "",
     ]
     return (
-        f"{_match(p)}: hand won by {_who(t, p.get('winner'))}, {p.get('game_points')} game "
-        f"point(s)" + "".join(f", {x}" for x in extra if x) + f" (result {p.get('result_id')})"
+        f"{_match(p)}: hand won by {_who(t, p.get('winner'))}, "
+        f"{counted(int(p.get('game_points') or 0), 'game point')}"
+        + "".join(f", {x}" for x in extra if x)
+        + f" (result {p.get('result_id')})"
     )
 
 

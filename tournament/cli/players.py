@@ -402,6 +402,8 @@ def _result_for(line: Any) -> str:
 
 #: ``players list``'s status of a player the seeding left out (not checked in then).
 UNSEEDED = "not seeded: drawn after the seeded players, by rating"
+#: The same, for a player who is not checked in while check-in is in use.
+UNSEEDED_ABSENT = "not seeded: if checked in, drawn after the seeded players, by rating"
 
 
 @players.command("list")
@@ -411,7 +413,9 @@ def players_list(tournament_id: str | None) -> None:
     """The registered players, with a header row."""
     t = get_service().state(tournament_id_of(tournament_id))
     rows = []
+    checking_in = any(p.checked_in for p in t.players.values())
     for p in t.players.values():
+        unseeded = UNSEEDED_ABSENT if checking_in and not p.checked_in else UNSEEDED
         flags = [
             x
             for x, on in (
@@ -420,7 +424,7 @@ def players_list(tournament_id: str | None) -> None:
                 ("withdrawn", not p.active),
                 # Drawn all the same once checked in, as seed_order places them: the list
                 # says so rather than leave a drawn player's "-" unexplained.
-                (UNSEEDED, t.seeding is not None and p.seed is None and p.active and not p.late),
+                (unseeded, t.seeding is not None and p.seed is None and p.active and not p.late),
             )
             if on
         ]

@@ -254,7 +254,8 @@ def results_missing(number: int | None, tournament_id: str | None) -> None:
         print_open(t, missing)
     elif void := _void_in(t, shown):
         click.echo(
-            f"round {shown}: nothing open; {total - len(void)} of {total} matches decided, "
+            f"round {shown}: nothing open; {total - len(void)} of "
+            f"{counted(total, 'match', 'matches')} decided, "
             f"void after a correction: {', '.join(m.match_id for m in void)}"
         )
     else:

@@ -181,9 +181,13 @@ def _drawn_round(t: Tournament, number: int | None) -> Any:
     if not t.current_round:
         raise click.ClickException("round: no round has been drawn yet (T-round)")
     number = t.current_round if number is None else number
-    if not 1 <= number <= t.current_round:
+    if number < 1:
+        raise click.ClickException(
+            "round: rounds are counted from 1; there is no round 0 (T-round)"
+        )
+    if number > t.current_round:
         drawn = "only round 1 is" if t.current_round == 1 else f"rounds 1 to {t.current_round} are"
-        raise click.ClickException(f"round: {drawn} drawn, not round {number} (T-round)")
+        raise click.ClickException(f"round: round {number} is not drawn yet ({drawn}) (T-round)")
     return t.rounds[number - 1]
 
 

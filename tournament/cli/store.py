@@ -21,6 +21,7 @@ from typing import Any
 import click
 
 from tournament.cli import main
+from tournament.cli.columns import counted
 
 database_option = click.option(
     "--database-url",
@@ -134,7 +135,8 @@ def verify(database_url: str | None) -> None:
     for guard in report.missing_guards:
         click.echo(f"MISSING GUARD {guard}: `tournament db upgrade` reinstalls it")
     click.echo(
-        f"{report.events} events in {report.streams} streams checked; head position "
+        f"{counted(report.events, 'event')} in {counted(report.streams, 'stream')} checked; "
+        f"head position "
         f"{report.head_position} hash {report.head_hash or '-'}"
     )
     if not report.ok:

@@ -92,9 +92,8 @@ def _import(
         try:
             new = decide(state, row)
         except DomainError as error:
-            message = f"{error.field}: {error.message}"
-            if error.rule != "T-csv":
-                message += f" ({error.rule})"
+            # The rule once (a message may cite it already); T-csv is the file's own.
+            message = error.line() if error.rule != "T-csv" else f"{error.field}: {error.message}"
             problems.append((line, message))
             continue
         if tag is not None and new:

@@ -318,7 +318,8 @@ class MatchState:
                 "tally",
                 "R17",
                 f"match {self.match_id}: a tally records a whole Bummerl, but Bummerl "
-                f"{len(engine.bummerls)} already has {len(engine.current.hands)} hand(s) entered",
+                f"{len(engine.bummerls)} already has {_hands(len(engine.current.hands))} "
+                "entered",
             )
         for number, (winner, gp, dealer, reason) in enumerate(
             entry.hands(self.players, self.first_dealer is not None), 1
@@ -400,3 +401,7 @@ class MatchState:
             "flags": list(self.flags),
             "bracket": dict(self.bracket),
         }
+
+
+def _hands(count: int) -> str:
+    return f"{count} hand" if count == 1 else f"{count} hands"

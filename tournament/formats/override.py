@@ -101,7 +101,7 @@ def _bye_warnings(
         out.append(
             RuleWarning(
                 "bye_not_needed",
-                f"{len(override.byes)} bye(s) where {needed} is needed",
+                f"{len(override.byes)} byes where {needed} {'is' if needed == 1 else 'are'} needed",
                 override.byes,
             )
         )
@@ -110,7 +110,13 @@ def _bye_warnings(
     eligible = [p for p in playing if had[p] == fewest]
     for b in override.byes:
         if had[b] > fewest:
-            out.append(RuleWarning("repeat_bye", f"{b} already had {had[b]} bye(s)", (b,)))
+            out.append(
+                RuleWarning(
+                    "repeat_bye",
+                    f"{b} already had {had[b]} {'bye' if had[b] == 1 else 'byes'}",
+                    (b,),
+                )
+            )
         elif bye_rule == "lowest" and eligible and b != eligible[-1]:
             out.append(
                 RuleWarning(
