@@ -53,3 +53,18 @@ def test_round_start_names_the_new_match_of_each_absent_player(cli) -> None:  # 
         f"{now.label(a)} and {now.label(b)} are both drawn again in round 2 ({where[0]} and "
         f"{where[1]}), each against a new opponent" in started.output
     )
+
+
+def test_the_knockout_warns_only_of_the_absent_player_it_draws_again(cli) -> None:  # type: ignore[no-untyped-def]
+    create_cup(cli, "groups_knockout", "groups=2", "advance=1")
+    for name in ("Anna", "Berti", "Carla", "Doris"):
+        cli("players", "add", name)
+    cli("round", "start")  # group 1: Anna v Doris, group 2: Berti v Carla
+    cli("results", "enter", "1.1", "--forfeit", "both")
+    cli("results", "enter", "1.2", "--forfeit", "2")
+    started = cli("round", "start").output  # the final: Berti v Doris; Anna is out
+    assert "R1-1  Berti (2)  v  Doris (4)" in started
+    assert "match 1.1: both players were absent; Doris (4) is drawn again in round 2 (R1-1)" in (
+        started
+    )
+    assert "not drawn" not in started and "Anna (1) and" not in started

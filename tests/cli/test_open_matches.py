@@ -87,3 +87,17 @@ def test_one_match_is_counted_in_the_singular(cli) -> None:  # type: ignore[no-u
     assert "0/1 match decided" not in cli("show").output and "1/1 match decided" in (
         cli("show").output
     )
+
+
+def test_the_refusal_says_a_half_entered_match_is_not_decided_yet(cli) -> None:  # type: ignore[no-untyped-def]
+    cli("create", "Cup", "--id", "cup", "--best-of", "3", "--seed", "5", "--option", "rounds=2")
+    for name in ("Anna", "Berti", "Carla", "Doris"):
+        cli("players", "add", name)
+    cli("round", "start")
+    cli("results", "enter", "1.1", "--tally", "7 4 1 0 / 7 5")  # one Bummerl of two
+    refused = cli("round", "start", ok=False).output
+    assert (
+        "round 1 is not complete: no result yet for 1.2; 1.1 not decided yet "
+        "(`tournament results missing` lists them with tables and players)"
+    ) in refused
+    assert "no result yet for 1.1" not in refused

@@ -26,9 +26,16 @@ def short_row_label(r: Any, columns: int) -> str:
 def print_crosstable(t: Tournament, rows: Sequence[Any], output: Any) -> None:
     """The progress table (Fortschrittstabelle): per player in standings order, each round's
     opponent and result, then the match points. Names are shortened to keep 100 columns."""
-    from tournament.domain.history import LATE_BYE_LEGEND, LEGEND, cell, player_rounds
+    from tournament.domain.history import (
+        LATE_BYE_LEGEND,
+        LEGEND,
+        VOID_LEGEND,
+        cell,
+        player_rounds,
+    )
 
-    cells = {r.player_id: [cell(line) for line in player_rounds(t, r.player_id)] for r in rows}
+    lines = {r.player_id: player_rounds(t, r.player_id) for r in rows}
+    cells = {pid: [cell(line) for line in rounds] for pid, rounds in lines.items()}
     wide = max([3, *(len(c) for line in cells.values() for c in line)])
     rounds = len(t.rounds)
     room = 100 - 4 - 2 - rounds * (wide + 2) - 5
@@ -44,3 +51,5 @@ def print_crosstable(t: Tournament, rows: Sequence[Any], output: Any) -> None:
     click.echo(LEGEND, file=output)
     if any("bye*" in line for line in cells.values()):
         click.echo(LATE_BYE_LEGEND, file=output)
+    if any(line.void for rounds in lines.values() for line in rounds):
+        click.echo(VOID_LEGEND, file=output)

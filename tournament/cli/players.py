@@ -369,11 +369,13 @@ def players_show(player_id: int, tournament_id: str | None) -> None:
             click.echo(f"  round {line.round:>2}  {what}")
             continue
         # Named, not "dealt first" after the opponent's name, which read as the opponent's.
-        dealt = "" if m.first_dealer is None else f", {m.labels[m.first_dealer]} dealt first"
+        # A void match was never played: nobody dealt in it.
+        dealer = None if line.void else m.first_dealer
+        dealt = "" if dealer is None else f", {m.labels[dealer]} dealt first"
         table = f"table {m.table}" if m.table else "walkover"
         click.echo(
             f"  round {line.round:>2}  {table}, {m.match_id}: v {m.labels[1 - line.seat]}"
-            f"{dealt}: {_result_for(line)}"
+            f"{dealt}: {_result_for(t, line)}"
         )
     rows = standings(t, places=places(t), lives=lives_left(t))
     row = next((r for r in rows if r.player_id == player_id), None)
@@ -385,7 +387,7 @@ def players_show(player_id: int, tournament_id: str | None) -> None:
         )
 
 
-def _result_for(line: Any) -> str:
+def _result_for(t: Tournament, line: Any) -> str:
     """A match's result as its player reads it: ``won 2:1 Bummerl, game points 14:9``."""
     m, seat = line.match, line.seat
     s = m.summary
@@ -397,6 +399,10 @@ def _result_for(line: Any) -> str:
         return f"{outcome} {own}{how}"
     if outcome == "open":
         return f"open, {own}{points}"
+    if outcome == "void":  # never played: no Bummerl to show, and never to be played
+        from tournament.domain.pairing import void_note
+
+        return void_note(t, m)
     return "both absent, a loss for each" if outcome == "both absent" else "dropped (withdrawal)"
 
 

@@ -161,12 +161,17 @@ def _print_by_name(t: Tournament, number: int | None) -> None:
     """ "Find your table": every player of the round by name, with table, match and
     opponent (or the bye), so a room of 40 finds its seats at a glance."""
     r = _drawn_round(t, number)
+    voids = _void_notes(t, r.matches)
+    wide_id = max((len(mid) for mid in r.matches), default=4)
     seats: list[tuple[str, str]] = []
     for mid in r.matches:
         m = t.matches[mid]
         for seat in (0, 1):
-            where = f"table {m.table:>3}  {mid}" if m.table else f"walkover   {mid}"
-            seats.append((m.labels[seat], f"{where}  v {m.labels[1 - seat]}"))
+            if mid in voids:  # nobody plays at a void table: its slot is drawn again
+                seats.append((m.labels[seat], f"no game   {mid:<{wide_id}}  {voids[mid]}"))
+                continue
+            where = f"table {m.table:>3}" if m.table else "walkover "
+            seats.append((m.labels[seat], f"{where}  {mid:<{wide_id}}  v {m.labels[1 - seat]}"))
     seats += [(t.label(pid), "bye") for pid in r.byes]
     seats += [(t.label(pid), f"no game: {why}") for pid, why in _idle(t, r).items()]
     seats.sort(key=lambda x: x[0].casefold())
@@ -209,7 +214,7 @@ def _print_round(t: Tournament, number: int | None) -> None:
     # Lives: each player's lives as the round was drawn; Swiss: the points it was drawn by.
     lives = lives_notes(t, r) or _points_notes(t, r)
     group = _group_labels(t, r.number)
-    for line in _table_lines(matches, group, lives):
+    for line in _table_lines(matches, group, lives, _void_notes(t, r.matches)):
         click.echo(line)
     if not matches and not r.byes:  # a round robin round whose games are all dropped
         click.echo("  no game this round: each of its games has a withdrawn player (dropped)")
@@ -238,6 +243,17 @@ def _points_notes(t: Tournament, r: Any) -> dict[int, str]:
     return {pid: f" [{points[pid]}]" for pid in players}
 
 
+def _void_notes(t: Tournament, match_ids: Sequence[str]) -> dict[str, str]:
+    """Per vacated match among ``match_ids`` (a bracket match never played that a
+    correction took out of the bracket), what its line says instead of who deals first."""
+    vacated = t.vacated()
+    if not any(mid in vacated for mid in match_ids):
+        return {}
+    from tournament.domain.pairing import void_note
+
+    return {mid: void_note(t, t.matches[mid]) for mid in match_ids if mid in vacated}
+
+
 def _idle(t: Tournament, r: Any) -> dict[int, str]:
     """The players round ``r`` gave nothing (a round robin), each with why: their group
     has played all its rounds, or their game is dropped as the opponent withdrew."""
@@ -258,15 +274,19 @@ def _idle(t: Tournament, r: Any) -> dict[int, str]:
 
 
 def _table_lines(
-    matches: Sequence[Any], group: dict[int, str], notes: Mapping[int, str] | None = None
+    matches: Sequence[Any],
+    group: dict[int, str],
+    notes: Mapping[int, str] | None = None,
+    voids: Mapping[str, str] | None = None,
 ) -> list[str]:
     """One line per table, columns sized to the round's longest id and names so 20 tables
     read down cleanly. Fits :data:`WIDTH` columns where it can: who deals first and who
     won by start number only (the names are on the line already), then names abbreviated
     as far as the pairings need; a result too long for its line goes on the next one
     (one long note never shortens every name of the round). ``notes``: per player, what
-    follows the name (the lives format's `` [2 lives]``, a Swiss score `` [2]``)."""
-    notes = notes or {}
+    follows the name (the lives format's `` [2 lives]``, a Swiss score `` [2]``).
+    ``voids``: per vacated match, what its line says instead (nobody plays it)."""
+    notes, voids = notes or {}, voids or {}
     wide_id = max((len(m.match_id) for m in matches), default=4)
     full = max(
         (width(m.labels[s] + notes.get(m.players[s], "")) for m in matches for s in (0, 1)),
@@ -277,7 +297,7 @@ def _table_lines(
         if not names:  # what the rest of the widest pairing leaves for the two names
             rest = max(width(pairing.rstrip()) - 2 * full for pairing, _ in parts)
             names = max(12, (WIDTH - rest) // 2)
-        parts = [_table_line(m, group, wide_id, names, numbers, notes) for m in matches]
+        parts = [_table_line(m, group, wide_id, names, numbers, notes, voids) for m in matches]
         if max((width((a + b).rstrip()) for a, b in parts), default=0) <= WIDTH:
             break
         if numbers and max((width(a.rstrip()) for a, _ in parts), default=0) <= WIDTH:
@@ -288,7 +308,8 @@ def _table_lines(
         if width((pairing + result).rstrip()) <= WIDTH:
             lines.append((pairing + result).rstrip())
             continue
-        named = indent + result_note(m).lstrip()  # a line of its own: the winner by name
+        note = result if m.match_id in voids else result_note(m)  # the winner by name
+        named = indent + note.lstrip()  # a line of its own
         lines += [pairing.rstrip(), named if width(named) <= WIDTH else indent + result.lstrip()]
     return lines
 
@@ -305,14 +326,17 @@ def _table_line(
     names: int,
     numbers: bool,
     notes: Mapping[int, str],
+    voids: Mapping[str, str],
 ) -> tuple[str, str]:
-    """A table's pairing (table, match, players, who deals first) and its result note."""
+    """A table's pairing (table, match, players, who deals first) and its result note; a
+    vacated match says it is void instead of who deals first."""
     a, b = (_fit_label(m, seat, names, notes.get(m.players[seat], "")) for seat in (0, 1))
-    pairing = (
-        f"  {_table(m, group)}  {m.match_id:<{wide_id}}  {ljust(a, names)}  v  "
-        f"{ljust(b, names)}{_first_dealer_note(m, names, numbers)}"
+    pairing = f"  {_table(m, group)}  {m.match_id:<{wide_id}}  {ljust(a, names)}  v  "
+    if m.match_id in voids:
+        return pairing + ljust(b, names), f"  -> {voids[m.match_id]}"
+    return pairing + f"{ljust(b, names)}{_first_dealer_note(m, names, numbers)}", _result(
+        m, numbers
     )
-    return pairing, _result(m, numbers)
 
 
 def _fit_label(m: Any, seat: int, columns: int, note: str = "") -> str:

@@ -35,6 +35,9 @@ class RoundLine:
     seat: int = 0  # the player's seat in ``match``
     #: kind "missed": the late entry scores the round as a bye (a point without a game)
     scored_as_bye: bool = False
+    #: kind "match": a bracket match never played that a correction took out of the
+    #: bracket (:meth:`Tournament.vacated`): it counts for nobody, its slot is drawn again
+    void: bool = False
 
     @property
     def opponent(self) -> int | None:
@@ -42,10 +45,13 @@ class RoundLine:
 
     @property
     def outcome(self) -> str:
-        """``won``, ``lost``, ``open``, ``dropped`` or ``both absent`` (a match), else the kind."""
+        """``won``, ``lost``, ``open``, ``dropped``, ``both absent`` or ``void`` (a match),
+        else the kind."""
         m = self.match
         if m is None:
             return self.kind
+        if self.void:
+            return "void"
         s = m.summary
         if s.dropped:
             return "dropped"
@@ -64,10 +70,12 @@ def player_rounds(t: Tournament, player_id: int) -> list[RoundLine]:
         m = t.matches[mid]
         by_round.setdefault(m.round, m)  # a bracket round holds one match per player
     out = []
+    vacated = t.vacated()
     for r in t.rounds:
         found = by_round.get(r.number)
         if found is not None:
-            out.append(RoundLine(r.number, "match", found, found.seat_of(player_id)))
+            void = found.match_id in vacated
+            out.append(RoundLine(r.number, "match", found, found.seat_of(player_id), void=void))
         elif player_id in r.byes:
             out.append(RoundLine(r.number, "bye"))
         elif p.late and r.number <= p.missed:
@@ -81,8 +89,9 @@ def cell(line: RoundLine) -> str:
     """A crosstable cell, as club crosstables write them: the opponent's start number and
     ``+`` (won) or ``-`` (lost), ``k`` when not played (kampflos: a forfeit or walkover),
     ``?`` while open; ``bye``; ``bye*`` a late entry's missed round scored as a bye (the
-    point counts, so the cell says where it came from); ``x`` dropped; ``..`` a round
-    missed or without a game."""
+    point counts, so the cell says where it came from); ``x`` dropped; ``v`` void (never
+    played, taken out of the bracket by a correction: never to be played, unlike ``?``);
+    ``..`` a round missed or without a game."""
     if line.kind == "bye":
         return "bye"
     if line.kind == "missed" and line.scored_as_bye:
@@ -93,6 +102,8 @@ def cell(line: RoundLine) -> str:
     opponent = str(line.opponent)
     if outcome == "dropped":
         return f"{opponent}x"
+    if outcome == "void":
+        return f"{opponent}v"
     if outcome == "open":
         return f"{opponent}?"
     sign = "+" if outcome == "won" else "-"
@@ -106,6 +117,10 @@ LEGEND = (
 )
 #: The legend's line for ``bye*``, printed only when a cell says it.
 LATE_BYE_LEGEND = "bye*: a round missed by a late entry, scored as a bye (T-late-entry)"
+#: The legend's line for a void match, printed only when a cell says it.
+VOID_LEGEND = (
+    "12v void: drawn against player 12, never played, and taken out of the bracket by a correction"
+)
 
 
 def points_before(t: Tournament, number: int) -> dict[int, int]:

@@ -200,6 +200,17 @@ def vacated_why(t: Tournament, m: MatchState) -> str:
     )
 
 
+def void_note(t: Tournament, m: MatchState) -> str:
+    """Vacated match ``m`` in a few words, for a line that lists it among others (a
+    round's tables, a player's rounds): ``void after a correction: the slot is drawn again
+    as R2-1b`` (``was drawn again`` once it was)."""
+    slot = str(m.bracket["id"])
+    latest = latest_drawn(t).get(slot)
+    if latest is not None and latest is not m:
+        return f"void after a correction: the slot was drawn again as {latest.match_id}"
+    return f"void after a correction: the slot is drawn again as {slot_match_id(t, slot)}"
+
+
 def _side(t: Tournament, player: str | None, source: Source) -> str:
     """One player of a bracket slot, or while not known where it comes from."""
     if player is not None:

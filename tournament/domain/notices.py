@@ -25,13 +25,17 @@ def absent_warning(
 ) -> list[str]:
     """Double no-shows among ``match_ids`` whose players are still in the tournament: the
     draw pairs them again (nothing withdraws a player but the organiser), each against a
-    new opponent, so say so; ``drawn_in``: the round just drawn, whose matches are named."""
+    new opponent, so say so; ``drawn_in``: the round just drawn, whose matches are named,
+    and only the players it drew are spoken of (a knockout after the groups leaves out
+    a player the groups put out)."""
     out = []
     for mid in dict.fromkeys(match_ids):
         m = t.matches[mid]
         if not (m.summary.forfeit and m.summary.decided and m.winner is None):
             continue
         still_in = [p for p in m.players if t.players[p].active]
+        if drawn_in is not None:
+            still_in = [p for p in still_in if _match_in(t, p, drawn_in) != "not drawn"]
         if not still_in:
             continue
         names = " and ".join(t.label(p) for p in still_in)

@@ -34,6 +34,7 @@ from tournament.domain.knockout import (
     slot_match_id,
     vacated_why,
     void_command,
+    void_note,
 )
 from tournament.domain.lives import (
     final_start,
@@ -76,6 +77,7 @@ __all__ = [
     "slot_match_id",
     "vacated_why",
     "void_command",
+    "void_note",
     "withdrawal_policies",
     "withdrawn",
 ]

@@ -60,16 +60,25 @@ def draw_refusal(t: Tournament) -> str | None:
     if not blocking:
         return None
     again = [m for m in blocking if m.round < t.current_round or m.match_id in t.reopened]
-    waiting = [m.match_id for m in blocking if m not in again]
+    # "no result yet" only where nothing is entered: a match half played is under way.
+    waiting = [m for m in blocking if m not in again]
+    empty = [m.match_id for m in waiting if not _begun(t, m)]
+    begun = [m.match_id for m in waiting if _begun(t, m)]
     parts = [reopened_note(t, m, first=True) for m in again]
     if waiting:
-        parts.append(
-            f"round {t.current_round} is not complete: no result yet for {', '.join(waiting)}"
-        )
+        why = [f"no result yet for {', '.join(empty)}"] if empty else []
+        why += [f"{', '.join(begun)} not decided yet"] if begun else []
+        parts.append(f"round {t.current_round} is not complete: {'; '.join(why)}")
     return (
         f"round {t.current_round + 1} cannot be drawn: {'; '.join(parts)} "
         "(`tournament results missing` lists them with tables and players)"
     )
+
+
+def _begun(t: Tournament, m: MatchState) -> bool:
+    """Something stands in open match ``m``: a result entered and not voided (part of one),
+    or a live hand in progress (as ``results missing`` tells them from `nothing entered`)."""
+    return (bool(m.entries) and not m.void) or t.live_in_progress(m.match_id) is not None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -77,19 +86,25 @@ class Stage:
     """Which state of the tournament a table of standings shows (its heading)."""
 
     current: int  # rounds drawn
-    decided: int  # matches of the current round decided (or settled otherwise)
+    decided: int  # matches of the current round decided (or dropped)
     total: int  # matches of the current round
     byes: int  # byes of the current round (they count from the draw)
     reopened: tuple[str, ...]  # open matches of earlier rounds
+    #: Matches of the current round vacated by a correction (never played, out of the
+    #: bracket): they keep no round open, but their slots are still to be played, drawn
+    #: again in the next round; so they are not decided and the round is not over.
+    void: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, t: Tournament) -> Stage:
         if not t.rounds:
             return cls(0, 0, 0, 0, ())
         last = t.rounds[-1]
-        decided = sum(1 for mid in last.matches if t.settled(t.matches[mid]))
+        vacated = t.vacated()
+        void = tuple(mid for mid in last.matches if mid in vacated)
+        decided = sum(1 for mid in last.matches if t.settled(t.matches[mid])) - len(void)
         earlier = tuple(m.match_id for m in open_matches(t) if m.round < t.current_round)
-        return cls(t.current_round, decided, len(last.matches), len(last.byes), earlier)
+        return cls(t.current_round, decided, len(last.matches), len(last.byes), earlier, void)
 
     @property
     def before_start(self) -> bool:
@@ -97,7 +112,10 @@ class Stage:
 
     def heading(self) -> str:
         """``after round 2``, ``after round 2 (round 3 drawn: 0 of 19 matches decided)``,
-        ``during round 3: 7 of 19 matches decided``, ``before round 1 (in seed order)``."""
+        ``during round 3: 7 of 19 matches decided``, ``before round 1 (in seed order)``; a
+        knockout round whose match a correction made void (its slot drawn again) is not
+        over: ``after round 1 (round 2 drawn: 0 of 1 match decided); void after a
+        correction, its slot to be drawn again: R2-1``."""
         n = self.current
         if n == 0:
             return "before round 1 (in seed order)"
@@ -111,6 +129,9 @@ class Stage:
             text = f"before any result ({drawn})" if n == 1 else f"after round {n - 1} ({drawn})"
         else:
             text = f"during round {n}: {of} decided"
+        if self.void:
+            ids = ", ".join(self.void)
+            text += f"; void after a correction, its slot to be drawn again: {ids}"
         if self.reopened:
             text += f"; open again: {', '.join(self.reopened)}"
         return text
