@@ -30,12 +30,12 @@ def match_standing(t: Tournament, mid: str) -> str:
     """Where a match stands, in words: who won, or the Bummerl score and the counts to go."""
     m = t.matches[mid]
     s = m.summary
-    if m.bracket and not m.entries and mid in t.vacated():
+    if m.bracket and (not m.entries or m.void) and mid in t.vacated():
         from tournament.domain.pairing import vacated_why
 
+        how = "never played" if not m.entries else "every result voided"
         return (
-            "void: never played, and the bracket no longer has it after a correction: "
-            f"{vacated_why(t, m)}"
+            f"void: {how}, and the bracket no longer has it after a correction: {vacated_why(t, m)}"
         )
     if s.dropped:
         return "dropped (withdrawal)"
