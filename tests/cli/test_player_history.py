@@ -140,3 +140,17 @@ def test_players_show_names_who_dealt_first(cli) -> None:  # type: ignore[no-unt
         line = next(x for x in cli("players", "show", str(pid)).output.splitlines()
                     if m.match_id in x)  # fmt: skip
         assert f"v {m.labels[1 - m.seat_of(pid)]}, {dealer} dealt first: open" in line
+
+
+def test_players_show_says_why_a_round_gave_a_player_nothing(cli) -> None:  # type: ignore[no-untyped-def]
+    cli("create", "Cup", "--id", "cup", "--best-of", "1", "--seed", "3")
+    for name in ("Anna", "Berti", "Carla", "Doris", "Emil", "Fritz"):
+        cli("players", "add", name)
+    cli("players", "checkin", "1-4")
+    cli("round", "start")  # Emil (5) and Fritz (6) are not here yet
+    assert "  round  1  not checked in" in cli("players", "show", "5").output
+    cli("players", "withdraw", "6", "--why", "not coming")
+    for mid in ("1.1", "1.2"):
+        cli("results", "enter", mid, "--forfeit", "both")
+    cli("round", "start")
+    assert "  round  2  withdrawn" in cli("players", "show", "6").output

@@ -363,7 +363,7 @@ def players_show(player_id: int, tournament_id: str | None) -> None:
     for line in player_rounds(t, player_id):
         m = line.match
         if m is None:
-            what = {"bye": "bye", "missed": "missed (late entry)", "none": "no game"}[line.kind]
+            what = {"bye": "bye", "missed": "missed (late entry)", "none": line.why}[line.kind]
             if line.scored_as_bye:  # the point it brings comes from somewhere (T-late-entry)
                 what += ", scored as a bye"
             click.echo(f"  round {line.round:>2}  {what}")

@@ -20,6 +20,7 @@ import dataclasses
 from typing import Literal
 
 from tournament.domain.matchstate import MatchState
+from tournament.domain.parts import Player, Round
 from tournament.domain.state import Tournament
 
 Kind = Literal["match", "bye", "missed", "none"]
@@ -38,6 +39,8 @@ class RoundLine:
     #: kind "match": a bracket match never played that a correction took out of the
     #: bracket (:meth:`Tournament.vacated`): it counts for nobody, its slot is drawn again
     void: bool = False
+    #: kind "none": why the round gave the player nothing, in words
+    why: str = "no game"
 
     @property
     def opponent(self) -> int | None:
@@ -71,6 +74,7 @@ def player_rounds(t: Tournament, player_id: int) -> list[RoundLine]:
         by_round.setdefault(m.round, m)  # a bracket round holds one match per player
     out = []
     vacated = t.vacated()
+    checking_in = any(x.checked_in for x in t.players.values())
     for r in t.rounds:
         found = by_round.get(r.number)
         if found is not None:
@@ -81,8 +85,20 @@ def player_rounds(t: Tournament, player_id: int) -> list[RoundLine]:
         elif p.late and r.number <= p.missed:
             out.append(RoundLine(r.number, "missed", scored_as_bye=p.missed_score == "bye"))
         else:
-            out.append(RoundLine(r.number, "none"))
+            out.append(RoundLine(r.number, "none", why=_why_none(p, r, checking_in)))
     return out
+
+
+def _why_none(p: Player, r: Round, checking_in: bool) -> str:
+    """Why round ``r`` gave player ``p`` nothing: withdrawn before it, nothing to play in
+    it (a round robin), or not checked in when it was drawn."""
+    if p.withdrawn is not None and r.number > p.withdrawn:
+        return "withdrawn"
+    if p.id in r.idle:
+        return "no game (nothing to play in this round)"
+    if checking_in:
+        return "not checked in"
+    return "no game"
 
 
 def cell(line: RoundLine) -> str:
