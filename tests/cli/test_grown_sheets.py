@@ -41,9 +41,10 @@ def test_a_sheet_grown_by_a_row_is_refused_naming_the_rows_imported_before(
     [line] = out.output.splitlines()
     assert re.fullmatch(
         rf"Error: sheet\.csv, line 2: lines 2-4 were imported at {TIME} as action "
-        r"([0-9a-f]{8}) \(`tournament log --action \2`\): the same rows of the same matches, "
-        r"in the same order \(T-repeat\); --only-new imports only the other rows, --again "
-        r"every row \(new hands that read the same as earlier ones\); nothing imported",
+        r"([0-9a-f]{8}) \(`tournament log --action \2`\): the same results of the same "
+        r"matches, in the same order from each match's first \(T-repeat\); --only-new "
+        r"imports only the other rows, --again every row \(new hands that read the same as "
+        r"earlier ones\); nothing imported",
         line,
     ), line
     assert len(stored()) == before and len(hands(cli, "1.3")) == 2
@@ -102,10 +103,12 @@ def test_a_sheet_with_one_row_mended_still_names_the_rows_imported_before(
     out = cli("results", "import", str(sheet), ok=False)
     assert out.exit_code == 1
     assert out.output.startswith(
-        "Error: sheet.csv, line 4: line 4 reads otherwise than the row an earlier import "
-        "stored there (lines 2-3 were imported at "
+        "Error: sheet.csv, line 4: line 4 reads otherwise than the stored result "
     )
-    assert "is corrected with `tournament results correct RESULT ...`" in out.output
+    assert "(lines 2-3 were imported at " in out.output
+    assert "a result mended on the sheet is corrected with `tournament results correct " in (
+        out.output
+    )
     # --only-new would add the mended row as one more hand: refused the same way.
     out = cli("results", "import", str(sheet), "--only-new", ok=False)
     assert out.exit_code == 1 and "line 4 reads otherwise" in out.output
@@ -132,7 +135,7 @@ def test_a_sheet_of_rows_all_imported_before_says_so(cli, tmp_path: Path) -> Non
     for option in ((), ("--only-new",)):
         out = cli("results", "import", str(part), *option, ok=False)
         assert out.exit_code == 1 and "every row" in out.output
-        assert "was imported before: lines 2-3 were imported at" in out.output
+        assert "every row is stored already: lines 2-3 were imported at" in out.output
         assert "--only-new imports" not in out.output
 
 
@@ -151,3 +154,54 @@ def test_a_players_list_that_grew_imports_only_the_new_players(cli, tmp_path: Pa
     out = cli("players", "import", str(players), "--only-new", ok=False)
     assert "looks the same as Anna (SC A), registered as player 1" in out.output
     assert [p.name for p in state().players.values()] == ["Anna", "Berti", "Carla"]
+
+
+def test_hands_typed_in_at_the_desk_are_not_imported_again(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    eight(cli)
+    sheet = tmp_path / "sheet.csv"
+    sheet.write_text("match,winner,game_points\n1.1,1,3\n1.1,5,1\n")
+    cli("results", "import", str(sheet))
+    cli("results", "enter", "1.1", "--winner", "1", "--points", "2")  # the third, by hand
+    grow(sheet, "1.1,1,2", "1.1,5,3")
+    out = cli("results", "import", str(sheet), ok=False)
+    assert "line 4 was entered at" in out.output and "(paper)" in out.output
+    assert cli("results", "import", str(sheet), "--only-new").output == "imported 1 result\n"
+    assert hands(cli, "1.1") == ["A (1) wins 3", "E (5) wins 1", "A (1) wins 2", "E (5) wins 3"]
+
+
+def test_a_tables_sheet_after_the_rounds_sheet_stores_no_hand_twice(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    eight(cli)
+    whole, table = tmp_path / "round1.csv", tmp_path / "table1.csv"
+    whole.write_text("match,winner,game_points\n1.1,1,3\n1.2,2,1\n1.1,5,1\n1.2,6,2\n")
+    table.write_text("match,winner,game_points\n1.1,1,3\n1.1,5,1\n1.1,1,2\n")
+    cli("results", "import", str(whole))
+    out = cli("results", "import", str(table), ok=False)
+    assert out.exit_code == 1 and "lines 2-3 were imported at" in out.output
+    assert cli("results", "import", str(table), "--only-new").output == "imported 1 result\n"
+    assert hands(cli, "1.1") == ["A (1) wins 3", "E (5) wins 1", "A (1) wins 2"]
+
+
+def test_a_sheet_of_later_hands_only_is_imported_as_new(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A sheet that goes on where the stored results stop (not starting any match from its
+    first result) holds new hands only."""
+    eight(cli)
+    first, later = tmp_path / "first.csv", tmp_path / "later.csv"
+    first.write_text("match,winner,game_points\n1.1,1,3\n1.2,2,3\n")
+    later.write_text("match,winner,game_points\n1.1,5,1\n1.2,6,2\n")
+    cli("results", "import", str(first))
+    assert cli("results", "import", str(later)).output == "imported 2 results\n"
+
+
+def test_a_mended_sheet_imports_once_the_stored_result_is_corrected(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    eight(cli)
+    sheet = tmp_path / "sheet.csv"
+    sheet.write_text("match,winner,game_points\n1.1,1,3\n1.1,5,2\n")
+    cli("results", "import", str(sheet))
+    sheet.write_text("match,winner,game_points\n1.1,1,3\n1.1,5,1\n1.1,1,2\n")
+    out = cli("results", "import", str(sheet), "--only-new", ok=False).output
+    result_id = out.split("stored result ")[1].split()[0]
+    cli("results", "correct", result_id, "--points", "1", "--by", "ref", "--why", "misread",
+        "--yes")  # fmt: skip
+    assert cli("results", "import", str(sheet), "--only-new").output == "imported 1 result\n"
+    shown = hands(cli, "1.1")
+    assert shown[-1] == "A (1) wins 2" and shown.count("A (1) wins 2") == 1

@@ -19,7 +19,6 @@ good -- so a file with one bad row stores nothing::
 
 from __future__ import annotations
 
-import dataclasses
 import io
 import json
 from collections.abc import Callable, Mapping, Sequence
@@ -33,14 +32,14 @@ from tournament.domain.errors import DomainError
 from tournament.domain.events import EventLike
 from tournament.domain.matchref import resolve_match
 from tournament.domain.registration import duplicate_of, register_player, same_entry
-from tournament.domain.reimports import (
-    ROW_KEY,
-    ImportedBefore,
-    NewRow,
-    not_imported_before,
-    row_digest,
+from tournament.domain.reimports import ImportedBefore, NewRow, Stored, compare, not_stored_before
+from tournament.domain.results import (
+    hand_payload,
+    record_forfeit,
+    record_hand,
+    record_tally,
+    tally_fields,
 )
-from tournament.domain.results import record_forfeit, record_hand, record_tally
 from tournament.domain.state import Tournament, fold
 from tournament.domain.text import excerpt, plain_text, whole_number
 from tournament.eventstore.api import NewEvent
@@ -78,11 +77,9 @@ def _import(
     decide: Callable[[Tournament, dict[str, str]], list[NewEvent]],
     *,
     select: Callable[[Tournament, list[tuple[int, dict[str, str]]]], Any] | None = None,
-    tag: Callable[[dict[str, str]], dict[str, str]] | None = None,
 ) -> list[NewEvent]:
     """Each row's events, decided in file order on the state the rows before it made.
-    ``select`` picks the rows to import on the folded state (or refuses the file);
-    ``tag`` gives the metadata of the first event each row makes."""
+    ``select`` picks the rows to import on the folded state (or refuses the file)."""
     state = fold(events)
     if select is not None:
         rows = select(state, rows)
@@ -96,8 +93,6 @@ def _import(
             message = error.line() if error.rule != "T-csv" else f"{error.field}: {error.message}"
             problems.append((line, message))
             continue
-        if tag is not None and new:
-            new[0] = dataclasses.replace(new[0], metadata={**new[0].metadata, **tag(row)})
         for event in new:
             state.apply(event)
         out += new
@@ -267,10 +262,11 @@ def import_results(
     """Result events for each row of a results CSV: a hand (winner, game_points ...), a
     tally (``tally`` column) or a forfeit (``forfeit`` = the winner, or ``both``).
 
-    Rows an earlier import stored (:mod:`.reimports`: a sheet imported again after it
-    grew) refuse the file (``earlier="refuse"``, T-repeat), are left out
-    (``"only_new"``), or are imported once more (``"again"``: new hands that read the
-    same). ``when`` writes an earlier import's time in the refusal."""
+    Rows whose results are stored already (:mod:`.reimports`: a sheet imported again
+    after it grew, or holding hands typed in before) refuse the file
+    (``earlier="refuse"``, T-repeat), are left out (``"only_new"``), or are imported
+    once more (``"again"``: new hands that read the same). ``when`` writes a time in
+    the refusal."""
 
     def decide(t: Tournament, row: dict[str, str]) -> list[NewEvent]:
         if not row.get("match"):
@@ -313,15 +309,63 @@ def import_results(
     def select(t: Tournament, rows: list[tuple[int, dict[str, str]]]) -> Any:
         if earlier == "again":
             return rows
-        new = [NewRow(line, _match_key(t, row), row_digest(row)) for line, row in rows]
+        new = [NewRow(line, _match_key(t, row), _row_content(t, row)) for line, row in rows]
+        found = compare(_stored(t, {r.match_id for r in new}), new)
         try:
-            keep = not_imported_before(events, new, leave_out=earlier == "only_new", when=when)
+            keep = set(not_stored_before(events, found, leave_out=earlier == "only_new", when=when))
         except ImportedBefore as error:
             raise CsvImportError([(error.line, error.message)]) from None
         return [(line, row) for line, row in rows if line in keep]
 
     rows = read_rows(source, ("match",), RESULT_COLUMNS, "results")
-    return _import(events, rows, decide, select=select, tag=lambda row: {ROW_KEY: row_digest(row)})
+    return _import(events, rows, decide, select=select)
+
+
+def _stored(t: Tournament, match_ids: set[str]) -> dict[str, list[Stored]]:
+    """The results stored in each of these matches (voided ones aside), in order."""
+    out: dict[str, list[Stored]] = {}
+    for match_id in match_ids & set(t.matches):
+        entries = t.matches[match_id].entries
+        out[match_id] = [
+            Stored(e.result_id, _content(e.kind, e.payload)) for e in entries if e.payload
+        ]
+    return out
+
+
+def _content(kind: str, payload: Mapping[str, Any]) -> str:
+    """What a result says, to compare a row with a stored result: its kind and fields, not
+    its ids or who kept score; a forfeit by its winner alone."""
+    if kind == "forfeit":
+        said: Mapping[str, Any] = {"winner": payload.get("winner")}
+    else:
+        said = {k: v for k, v in payload.items() if k not in ("result_id", "match_id", "scorer")}
+    return f"{kind}:{json.dumps(said, sort_keys=True, default=list)}"
+
+
+def _row_content(t: Tournament, row: Mapping[str, str]) -> str | None:
+    """What the row would enter, as :func:`_content` says a stored result; None when it
+    cannot be read (the import refuses it with its line)."""
+    try:
+        match = t.matches[resolve_match(t, row.get("match", ""))]
+        settings = t.settings
+        assert settings is not None
+        if row.get("forfeit"):
+            return _content("forfeit", {"winner": forfeit_winner(row["forfeit"], "T-csv")})
+        if row.get("tally"):
+            return _content("tally", {"tally": tally_fields(match, row["tally"], None)})
+        fields = hand_payload(
+            settings,
+            match,
+            _int(row.get("winner", ""), "winner"),
+            _int(row.get("game_points", ""), "game_points"),
+            _int(row.get("dealer", ""), "dealer"),
+            row.get("reason") or None,
+            _pair(row.get("card_points", ""), "card_points"),
+            closed=_yes(row.get("closed", ""), "closed"),
+        )
+        return _content("hand", fields)
+    except (DomainError, KeyError):
+        return None
 
 
 def _match_key(t: Tournament, row: Mapping[str, str]) -> str:
