@@ -117,7 +117,7 @@ def print_bracket(t: Tournament, output: Any, preview: Any = None) -> None:
         s = state.matches[m.match_id]
         winner = f"  -> {name(s.winner)}" if s.winner else ""
         played = holders.get(m.match_id)
-        status: str = "CONFLICT" if m.match_id in misfits else s.status
+        status: str = "CONFLICT" if m.match_id in misfits else s.status.replace("_", " ")
         if played is not None and m.match_id not in misfits and played.match_id != m.match_id:
             status += f" (as {played.match_id})"  # drawn again after a correction
         if s.status == "done" and played is not None and played.winner is not None:

@@ -37,7 +37,7 @@ from tournament.cli.common import (
 from tournament.cli.describe import match_standing
 from tournament.cli.result_options import refuse_correction_mix, refuse_mixed, signatures
 from tournament.cli.resultwords import history as history_of
-from tournament.cli.resultwords import print_open, what
+from tournament.cli.resultwords import print_conflicts, print_open, void_in, what
 from tournament.domain import commands as c
 from tournament.domain.csvio import (
     forfeit_winner,
@@ -252,7 +252,8 @@ def results_missing(number: int | None, tournament_id: str | None) -> None:
             f"round {shown}: {len(missing)} of {counted(total, 'match', 'matches')} still open"
         )
         print_open(t, missing)
-    elif void := _void_in(t, shown):
+        print_conflicts(t, missing)
+    elif void := void_in(t, shown):
         click.echo(
             f"round {shown}: nothing open; {total - len(void)} of "
             f"{counted(total, 'match', 'matches')} decided, "
@@ -272,14 +273,14 @@ def results_missing(number: int | None, tournament_id: str | None) -> None:
             for m in earlier:
                 click.echo(f"  {reopened_note(t, m)}")
         elif not missing and t.current_round:
-            click.echo("nothing is missing: `tournament round start` draws the next round")
+            from tournament.domain.pairing import finished
 
-
-def _void_in(t: Tournament, number: int) -> list[Any]:
-    """Bracket matches of round ``number`` that are settled without a result: voided, or
-    never played and no longer in the bracket after a correction."""
-    matches = [t.matches[mid] for mid in t.rounds[number - 1].matches]
-    return [m for m in matches if t.settled(m) and not (m.decided or m.dropped)]
+            if finished(t):
+                click.echo(
+                    "nothing is missing: the tournament is finished (`tournament standings`)"
+                )
+            else:
+                click.echo("nothing is missing: `tournament round start` draws the next round")
 
 
 @results.command("show")

@@ -133,3 +133,23 @@ def _short(label: str) -> str:
 def _kind_of(m: Any, result_id: str) -> str:
     """What result ``result_id`` of match ``m`` is: hand, tally, forfeit or live."""
     return next((e.kind for e in m.entries if e.result_id == result_id), "hand")
+
+
+def print_conflicts(t: Tournament, matches: Sequence[Any]) -> None:
+    """Under the open matches, each bracket match among them that no longer fits the
+    bracket after a correction: what to do, as `round start` will say."""
+    if not any(m.bracket for m in matches):
+        return
+    from tournament.domain.knockout import misfit_why
+
+    for m in matches:
+        why = misfit_why(t, m) if m.bracket else None
+        if why:
+            click.echo(f"  CONFLICT {m.match_id} {why}")
+
+
+def void_in(t: Tournament, number: int) -> list[Any]:
+    """Bracket matches of round ``number`` that are settled without a result: voided, or
+    never played and no longer in the bracket after a correction."""
+    matches = [t.matches[mid] for mid in t.rounds[number - 1].matches]
+    return [m for m in matches if t.settled(m) and not (m.decided or m.dropped)]

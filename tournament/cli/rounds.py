@@ -245,13 +245,25 @@ def _points_notes(t: Tournament, r: Any) -> dict[int, str]:
 
 def _void_notes(t: Tournament, match_ids: Sequence[str]) -> dict[str, str]:
     """Per vacated match among ``match_ids`` (a bracket match never played that a
-    correction took out of the bracket), what its line says instead of who deals first."""
-    vacated = t.vacated()
-    if not any(mid in vacated for mid in match_ids):
+    correction took out of the bracket), what its line says instead of who deals first;
+    per bracket match in conflict with the bracket after a correction (played, no longer
+    fitting), the same: CONFLICT and where it stands."""
+    if not any(t.matches[mid].bracket for mid in match_ids):
         return {}
+    from tournament.domain.knockout import misfit_why
     from tournament.domain.pairing import void_note
 
-    return {mid: void_note(t, t.matches[mid]) for mid in match_ids if mid in vacated}
+    vacated = t.vacated()
+    notes = {mid: void_note(t, t.matches[mid]) for mid in match_ids if mid in vacated}
+    for mid in match_ids:
+        m = t.matches[mid]
+        if mid not in vacated and misfit_why(t, m):
+            stands = result_note(m).removeprefix("  -> ") or "open"
+            notes[mid] = (
+                f"CONFLICT ({stands}): no longer fits the bracket after a correction "
+                "(`tournament results missing` says what to do)"
+            )
+    return notes
 
 
 def _idle(t: Tournament, r: Any) -> dict[int, str]:
@@ -298,7 +310,11 @@ def _table_lines(
             rest = max(width(pairing.rstrip()) - 2 * full for pairing, _ in parts)
             names = max(12, (WIDTH - rest) // 2)
         parts = [_table_line(m, group, wide_id, names, numbers, notes, voids) for m in matches]
-        if max((width((a + b).rstrip()) for a, b in parts), default=0) <= WIDTH:
+        # A void line's note wraps whatever the form: it never asks for start numbers.
+        fitted = [
+            (a, "" if m.match_id in voids else b) for m, (a, b) in zip(matches, parts, strict=True)
+        ]
+        if max((width((a + b).rstrip()) for a, b in fitted), default=0) <= WIDTH:
             break
         if numbers and max((width(a.rstrip()) for a, _ in parts), default=0) <= WIDTH:
             break  # the pairings fit: only results are long, each wraps below its table

@@ -190,13 +190,16 @@ def vacated_why(t: Tournament, m: MatchState) -> str:
     view, bracket = _view(t), bracket_of(t)
     assert view is not None and bracket is not None  # a vacated match is a bracket's
     now, where = view[0].matches[slot], bracket.match(slot)
+    if now.status == "not_needed":
+        return "the grand-final reset is not needed any more (nothing is drawn there)"
     sides = [
         _side(t, now.player_a, where.source_a),
         _side(t, now.player_b, where.source_b),
     ]
+    once = "" if now.status == "ready" else ", once its players are known"
     return (
         f"the bracket now gives {' v '.join(sides)} there; `tournament round start` draws "
-        f"the slot again (as {slot_match_id(t, slot)})"
+        f"the slot again{once} (as {slot_match_id(t, slot)})"
     )
 
 
@@ -208,7 +211,18 @@ def void_note(t: Tournament, m: MatchState) -> str:
     latest = latest_drawn(t).get(slot)
     if latest is not None and latest is not m:
         return f"void after a correction: the slot was drawn again as {latest.match_id}"
-    return f"void after a correction: the slot is drawn again as {slot_match_id(t, slot)}"
+    return f"void after a correction: {_slot_next(t, slot)}"
+
+
+def _slot_next(t: Tournament, slot: str) -> str:
+    """What becomes of a freed bracket slot: drawn again (now, or once its players are
+    known), or, a grand-final reset the bracket no longer needs, nothing."""
+    view = _view(t)
+    status = None if view is None else view[0].matches[slot].status
+    if status == "not_needed":
+        return "the grand-final reset is not needed any more"
+    when = "" if status == "ready" else " once its players are known"
+    return f"the slot is drawn again{when} as {slot_match_id(t, slot)}"
 
 
 def _side(t: Tournament, player: str | None, source: Source) -> str:
@@ -367,6 +381,27 @@ def _held_slots(t: Tournament, state: BracketState) -> list[str]:
             f"({slot_match_id(t, slot.match_id)})"
         )
     return out
+
+
+def misfit_why(t: Tournament, m: MatchState) -> str | None:
+    """Why recorded bracket match ``m``, played in part or whole, is in conflict with the
+    bracket after a correction upstream, and what the organiser does, in words; None when
+    it is not (it fits, or it is not a bracket match).
+
+    ``no longer fits the bracket after a correction (it now gives A (1) v C (3) there):
+    void what it has (...), then `tournament round start` draws the slot again``"""
+    if not m.bracket or m.match_id in t.vacated():
+        return None
+    view = bracket_view(t)
+    if view is None or not any(x is m for x in view[1].values()):
+        return None
+    slot = str(m.bracket["id"])
+    now = " v ".join(t.label(int(p)) for p in view[0].matches[slot].players if p)
+    return (
+        f"no longer fits the bracket after a correction (it now gives "
+        f"{now or 'other players'} there): void what it has ({void_command(m)}), then "
+        "`tournament round start` draws the slot again"
+    )
 
 
 def void_command(m: MatchState) -> str:

@@ -65,6 +65,12 @@ def draw_refusal(t: Tournament) -> str | None:
     empty = [m.match_id for m in waiting if not _begun(t, m)]
     begun = [m.match_id for m in waiting if _begun(t, m)]
     parts = [reopened_note(t, m, first=True) for m in again]
+    conflicts = _conflicts(t, blocking)
+    if conflicts:
+        waiting = [m for m in waiting if m.match_id not in conflicts]
+        empty = [x for x in empty if x not in conflicts]
+        begun = [x for x in begun if x not in conflicts]
+        parts += [f"match {mid} {why}" for mid, why in conflicts.items()]
     if waiting:
         why = [f"no result yet for {', '.join(empty)}"] if empty else []
         why += [f"{', '.join(begun)} not decided yet"] if begun else []
@@ -73,6 +79,17 @@ def draw_refusal(t: Tournament) -> str | None:
         f"round {t.current_round + 1} cannot be drawn: {'; '.join(parts)} "
         "(`tournament results missing` lists them with tables and players)"
     )
+
+
+def _conflicts(t: Tournament, matches: list[MatchState]) -> dict[str, str]:
+    """Per bracket match among ``matches`` in conflict with the bracket after a correction,
+    why and what to do (:func:`tournament.domain.knockout.misfit_why`)."""
+    if not any(m.bracket for m in matches):
+        return {}
+    from tournament.domain.knockout import misfit_why
+
+    found = {m.match_id: misfit_why(t, m) for m in matches if m.bracket}
+    return {mid: why for mid, why in found.items() if why}
 
 
 def _begun(t: Tournament, m: MatchState) -> bool:

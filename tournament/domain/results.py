@@ -51,18 +51,29 @@ def find_match(t: Tournament, match_id: str) -> MatchState:
 
 def takes_results(t: Tournament, match: MatchState) -> None:
     """Refuse a result or a live hand for a bracket match the bracket no longer has: never
-    played, and no longer fitting its slot after a correction upstream (or its slot drawn
-    again since), it is void by itself (:func:`tournament.domain.knockout.vacated`)."""
-    if not match.bracket or match.entries or match.match_id not in t.vacated():
+    played (or its results voided), and no longer fitting its slot after a correction
+    upstream (or its slot drawn again since), it is void (:func:`tournament.domain.
+    knockout.vacated`); played in part and no longer fitting, it takes no more results
+    until voided (T-correction)."""
+    if not match.bracket:
         return
-    from tournament.domain.knockout import vacated_why  # the bracket code: knockouts only
+    from tournament.domain.knockout import misfit_why, vacated_why
 
-    raise ConflictError(
-        "match",
-        "T-correction",
-        f"match {match.match_id} ({' v '.join(match.labels)}) takes no result: it was never "
-        f"played and the bracket no longer has it after a correction: {vacated_why(t, match)}",
-    )
+    if match.match_id in t.vacated():
+        how = "it was never played" if not match.entries else "its results were voided"
+        raise ConflictError(
+            "match",
+            "T-correction",
+            f"match {match.match_id} ({' v '.join(match.labels)}) takes no result: {how} "
+            f"and the bracket no longer has it after a correction: {vacated_why(t, match)}",
+        )
+    why = None if match.decided else misfit_why(t, match)
+    if why is not None:  # played in part: nothing more goes into the wrong pairing
+        raise ConflictError(
+            "match",
+            "T-correction",
+            f"match {match.match_id} ({' v '.join(match.labels)}) takes no more results: it {why}",
+        )
 
 
 def player_in(match: MatchState, player_id: Any, field: str) -> int:
