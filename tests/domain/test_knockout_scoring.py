@@ -161,3 +161,10 @@ def test_a_recorded_bye_a_correction_would_move_stays_and_the_next_draw_says_so(
     ]
     b.add(drawn)
     assert b.state.stats[5].byes == 1 and b.state.stats[4].byes == 0  # it stays
+    # Said once: the draws after it do not repeat it.
+    for mid in b.state.rounds[-1].matches:
+        m = b.state.matches[mid]
+        if not b.state.settled(m):
+            b.add(c.record_forfeit(b.state, mid, winner=min(m.players)))
+    later = c.start_round(b.state)[0].payload.get("warnings", [])
+    assert not [w for w in later if w.startswith("bye_moved")]

@@ -350,16 +350,20 @@ def _recorded_byes(t: Tournament) -> dict[str, tuple[int, int]]:
 def _moved_byes(t: Tournament, state: BracketState) -> list[str]:
     """Byes recorded for a player the bracket no longer sends there (a correction upstream
     gave the place to another): the recorded bye stays, as any recorded bye does, so say
-    it where the organiser looks (the round's warnings)."""
+    it where the organiser looks (the round's warnings), once: the next draw says it, a
+    later one only if it has changed since."""
+    said = {w for r in t.rounds for w in r.warnings}
     out = []
     for slot, (number, pid) in _recorded_byes(t).items():
         now = state.matches[slot]
         if now.status == "bye" and now.winner is not None and now.winner != str(pid):
-            out.append(
+            warning = (
                 f"bye_moved: the bye of {slot} was recorded for {t.label(pid)} in round "
                 f"{number}; after a correction the bracket gives it to "
                 f"{t.label(int(now.winner))}: the recorded bye stays where it was"
             )
+            if warning not in said:
+                out.append(warning)
     return out
 
 
