@@ -12,7 +12,7 @@ from tournament.domain.errors import ConflictError
 from tournament.domain.pairing import finished
 from tournament.domain.preview import preview
 from tournament.domain.progress import Stage, open_matches
-from tournament.domain.testing import Builder, random_match, registered
+from tournament.domain.testing import Builder, play_round, random_match, registered
 
 
 def two_rounds_of_six() -> tuple[Builder, str]:
@@ -110,3 +110,14 @@ def test_a_tournament_is_not_finished_while_a_match_is_open_again() -> None:
     b.add(c.correct_result(b.state, rid, None, by="Schiri", reason="wrong table"))
     assert not finished(b.state)
     assert [m.match_id for m in open_matches(b.state)] == ["1.2"]
+
+
+def test_a_later_match_of_both_players_is_flagged_once() -> None:
+    """A Swiss rematch (or a grand-final reset) holds both players of the changed match:
+    one flag, not one per player."""
+    b = Builder(registered(players=2, options={"rounds": 2}))
+    play_round(b, random.Random(1))
+    first = b.state.matches["1.1"].entries[-1].result_id
+    b.add(c.start_round(b.state, pairings=[(1, 2)]))  # the same two again, by hand
+    b.add(c.correct_result(b.state, first, None, by="ref", reason="wrong sheet"))
+    assert len(b.state.matches[b.state.rounds[1].matches[0]].flags) == 1

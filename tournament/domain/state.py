@@ -221,11 +221,12 @@ class Tournament:
             self.reopened.pop(match.match_id, None)
         if match.round >= len(self.rounds):
             return
-        for p in match.players:
-            for mid in self.player_matches.get(p, []):
-                other = self.matches[mid]
-                if other.round > match.round:
-                    other.flags.append(flag)
+        # A later match of both players (a rematch, a grand-final reset) is flagged once.
+        later = dict.fromkeys(mid for p in match.players for mid in self.player_matches.get(p, []))
+        for mid in later:
+            other = self.matches[mid]
+            if other.round > match.round:
+                other.flags.append(flag)
 
     def missed_rounds(self, player: Player, rounds: int, sign: int = 1) -> None:
         """A late entry's missed rounds (``rounds`` of them) added (``sign`` 1) or taken
