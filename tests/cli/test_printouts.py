@@ -57,6 +57,8 @@ def test_a_schneiderbummerl_score_says_why_it_looks_impossible(cli) -> None:  # 
     out = cli("results", "enter", "1.1", "--tally", "7 4 1 0 / 7").output
     assert "decided: Bernd (1) wins 3:0 Bummerl (a Schneiderbummerl counts 2, R19)" in out
     assert "won 3:0 (a Schneiderbummerl counts 2, R19)" in cli("round", "show").output
+    shown = cli("players", "show", "1").output  # the player's own evening says it too
+    assert "won 3:0 Bummerl (a Schneiderbummerl counts 2, R19), game points" in shown
 
 
 def test_bracket_names_rounds_shows_seeds_and_previews_the_draw(cli) -> None:  # type: ignore[no-untyped-def]

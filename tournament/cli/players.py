@@ -34,6 +34,7 @@ from tournament.domain import events as ev
 from tournament.domain.csvio import (
     import_players,
 )
+from tournament.domain.matchstate import schneider_note
 from tournament.domain.settings import WITHDRAWAL_POLICIES
 from tournament.domain.state import Tournament
 
@@ -395,7 +396,8 @@ def _result_for(t: Tournament, line: Any) -> str:
     points = f", game points {s.game_points[seat]}:{s.game_points[1 - seat]}"
     outcome = line.outcome
     if outcome in ("won", "lost"):
-        how = " by forfeit" if s.forfeit else points
+        # 3:0 in a best of 3 looks like a typo without its reason (R19).
+        how = " by forfeit" if s.forfeit else schneider_note(s, m.schneiderbummerl) + points
         return f"{outcome} {own}{how}"
     if outcome == "open":
         return f"open, {own}{points}"
