@@ -14,19 +14,7 @@ from tournament.domain.errors import ConflictError, DomainError
 from tournament.domain.live import deal_live_hand
 from tournament.domain.preview import preview
 from tournament.domain.progress import draw_refusal, open_matches
-from tournament.domain.testing import Builder, registered
-
-
-def won_by(b: Builder, match_id: str, winner: int) -> dict:
-    """A Bummerl tally (seat order) that ``winner`` wins 7:0."""
-    seat = b.state.matches[match_id].seat_of(winner)
-    return {"columns": [[7, 4, 1, 0], [7]][:: 1 if seat == 0 else -1]}
-
-
-def win(b: Builder, match_id: str, winner: int) -> str:
-    """``winner`` takes the match (best of 1) by a tally; its result id."""
-    new = b.add(c.record_tally(b.state, match_id, won_by(b, match_id, winner)))
-    return new[-1].payload["result_id"]
+from tournament.domain.testing import Builder, registered, win, won_by
 
 
 def final_drawn(fmt: str = "single_elimination") -> tuple[Builder, str]:

@@ -14,7 +14,7 @@ from tournament.domain.errors import ConflictError, DomainError
 from tournament.domain.preview import preview
 from tournament.domain.standings import standings
 from tournament.domain.state import fold
-from tournament.domain.testing import Builder, paired, play_round, registered
+from tournament.domain.testing import Builder, paired, play_round, registered, win, won_by
 
 
 def decided_match() -> tuple[Builder, list[str]]:
@@ -177,18 +177,6 @@ def test_result_import_reports_unknown_columns() -> None:
 
 
 # --- corrections after a knockout bracket advanced ------------------------------------------
-def won_by(b: Builder, match_id: str, winner: int) -> dict:
-    """A Bummerl tally (seat order) that ``winner`` wins 7:0."""
-    seat = b.state.matches[match_id].seat_of(winner)
-    return {"columns": [[7, 4, 1, 0], [7]][:: 1 if seat == 0 else -1]}
-
-
-def win(b: Builder, match_id: str, winner: int) -> str:
-    """``winner`` takes the match (best of 1) by a tally; its result id."""
-    new = b.add(c.record_tally(b.state, match_id, won_by(b, match_id, winner)))
-    return new[-1].payload["result_id"]
-
-
 def finished_knockout() -> tuple[Builder, str, tuple[int, int]]:
     """16 players, single elimination with a third-place match, played to the end: the
     favourites win up to the semi-finals, the underdog wins semi-final R3-1 and the final,

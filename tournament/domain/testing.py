@@ -13,7 +13,7 @@ from typing import Any
 
 from tournament.domain.matchstate import MatchState
 from tournament.domain.registration import create_tournament, register_player
-from tournament.domain.results import record_hand
+from tournament.domain.results import record_hand, record_tally
 from tournament.domain.rounds import start_round
 from tournament.domain.state import Tournament, fold
 from tournament.eventstore.api import NewEvent
@@ -110,3 +110,15 @@ def random_match(b: Builder, match: MatchState, rng: random.Random) -> None:
     while not match.decided and not match.dropped:
         first, second, _ = random_tally(rng)
         b.add(record_tally(b.state, match.match_id, {"columns": [first, second]}))
+
+
+def won_by(b: Builder, match_id: str, winner: int) -> dict[str, Any]:
+    """A Bummerl tally (seat order) that ``winner`` wins 7:0."""
+    seat = b.state.matches[match_id].seat_of(winner)
+    return {"columns": [[7, 4, 1, 0], [7]][:: 1 if seat == 0 else -1]}
+
+
+def win(b: Builder, match_id: str, winner: int) -> str:
+    """``winner`` takes the match (best of 1) by a tally; its result id."""
+    new = b.add(record_tally(b.state, match_id, won_by(b, match_id, winner)))
+    return str(new[-1].payload["result_id"])
