@@ -60,7 +60,9 @@ def test_the_knockout_warns_only_of_the_absent_player_it_draws_again(cli) -> Non
     for name in ("Anna", "Berti", "Carla", "Doris"):
         cli("players", "add", name)
     cli("round", "start")  # group 1: Anna v Doris, group 2: Berti v Carla
-    cli("results", "enter", "1.1", "--forfeit", "both")
+    entered = cli("results", "enter", "1.1", "--forfeit", "both").output
+    # The last group round: the knockout takes only those the groups send on.
+    assert "are both in the next draw again if the groups send them on" in entered
     cli("results", "enter", "1.2", "--forfeit", "2")
     started = cli("round", "start").output  # the final: Berti v Doris; Anna is out
     assert "R1-1  Berti (2)  v  Doris (4)" in started
@@ -68,3 +70,16 @@ def test_the_knockout_warns_only_of_the_absent_player_it_draws_again(cli) -> Non
         started
     )
     assert "not drawn" not in started and "Anna (1) and" not in started
+
+
+def test_a_lives_player_out_of_lives_is_not_said_to_be_drawn_again(cli) -> None:  # type: ignore[no-untyped-def]
+    create_cup(cli, "lives", "lives=2")
+    for name in ("Anna", "Berti", "Carla", "Doris"):
+        cli("players", "add", name)
+    cli("round", "start", "--pair", "1-4,2-3", "--yes")
+    first = cli("results", "enter", "1.1", "--forfeit", "both").output  # a life each
+    assert "Anna (1) and Doris (4) are both in the next draw again" in first
+    cli("results", "enter", "1.2", "--forfeit", "2")
+    cli("round", "start", "--pair", "1-4,2-3", "--yes")
+    second = cli("results", "enter", "2.1", "--forfeit", "both").output  # the last life
+    assert "next draw" not in second  # both are out of lives (T-lives)

@@ -36,12 +36,16 @@ def absent_warning(
         still_in = [p for p in m.players if t.players[p].active]
         if drawn_in is not None:
             still_in = [p for p in still_in if _match_in(t, p, drawn_in) != "not drawn"]
+        else:
+            still_in = _may_go_on(t, still_in)
         if not still_in:
             continue
         names = " and ".join(t.label(p) for p in still_in)
         both = len(still_in) == 2
         if drawn_in is None:
             where = ("are both" if both else "is") + " in the next draw again"
+            if _groups_end(t, m):  # the knockout takes those the groups send on
+                where += " if the groups send them on"
             if both:  # not "paired again": that reads as with each other
                 where += (
                     " (each on their own: a double no-show is no game played, so the draw "
@@ -75,3 +79,24 @@ def _match_in(t: Tournament, player_id: int, number: int) -> str:
     if player_id in r.byes:
         return "bye"
     return next((mid for mid in r.matches if player_id in t.matches[mid].players), "not drawn")
+
+
+def _may_go_on(t: Tournament, players: Sequence[int]) -> list[int]:
+    """``players`` the next draw may take: in the lives format those with a life left
+    (a double no-show costs each a life, T-lives); everybody in other formats."""
+    from tournament.domain.lives import lives_left
+
+    left = lives_left(t)
+    return list(players) if left is None else [p for p in players if left.get(p, 0) > 0]
+
+
+def _groups_end(t: Tournament, m: MatchState) -> bool:
+    """Whether ``m`` is a game of the last round of the groups before a knockout: the
+    next draw takes only the players the group tables send on."""
+    if t.settings is None or t.settings.format != "groups_knockout" or m.bracket:
+        return False
+    from tournament.domain.pairing import frozen
+    from tournament.formats.round_robin import round_count
+
+    groups = frozen(t, "groups") or []
+    return bool(groups) and m.round >= round_count(groups)
