@@ -123,7 +123,13 @@ View = tuple[BracketState, dict[str, MatchState], dict[str, MatchState]]
 
 def _view(t: Tournament) -> View | None:
     """The bracket as it stands, the recorded matches that no longer fit it (per slot) and
-    the vacated ones (per match id): the two kinds of misfit, played and never played."""
+    the vacated ones (per match id): the two kinds of misfit, played and never played.
+    Worked out once per state (:meth:`Tournament.derived`): every view of a knockout and
+    every result entered in one asks for it, some once per match."""
+    return t.derived("bracket_view", lambda: _work_out_view(t))
+
+
+def _work_out_view(t: Tournament) -> View | None:
     bracket = bracket_of(t)
     if bracket is None:
         return None

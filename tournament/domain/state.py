@@ -23,7 +23,7 @@ import gc
 import itertools
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from tournament.domain import events as ev
 from tournament.domain.handlers import HANDLERS, TOUCHING
@@ -33,6 +33,9 @@ from tournament.domain.settings import Settings
 
 if TYPE_CHECKING:
     from tournament.domain.ranking import Ranking
+
+#: What :meth:`Tournament.derived` keeps.
+Derived = TypeVar("Derived")
 
 ENTRY_KINDS = {
     ev.HAND_RECORDED: "hand",
@@ -69,8 +72,8 @@ class Tournament:
         #: Only what is still unsettled matters (round start names those, T-round).
         self.reopened: dict[str, str] = {}
         self.version = 0  # events folded (the stream version)
-        #: ``vacated()`` as of (version, matches): derived from the bracket, not folded.
-        self._vacated: tuple[tuple[int, int], Mapping[str, MatchState]] | None = None
+        #: Values worked out from the state (:meth:`derived`), each with the state it is of.
+        self._derived: dict[str, tuple[tuple[int, int, int], Any]] = {}
         #: Called with a match id whenever a match's contribution to the standings changes.
         self.on_change: Callable[[str], None] | None = None
         #: Players whose line in the standings may have changed since the last ranking
@@ -106,20 +109,33 @@ class Tournament:
             return False
         return (not match.entries or match.void) and match.match_id in self.vacated()
 
-    def vacated(self) -> Mapping[str, MatchState]:
-        """The bracket matches never played that the bracket no longer has, by match id
-        (:func:`tournament.domain.knockout.vacated`), worked out once per version."""
-        key = (self.version, len(self.matches))
-        if self._vacated is None or self._vacated[0] != key:
-            found: Mapping[str, MatchState] = {}
-            # Only a bracket match with nothing entered can be vacated: without one, the
-            # bracket code is not even loaded (entering a Swiss result stays light).
-            if any(m.bracket and (not m.entries or m.void) for m in self.matches.values()):
-                from tournament.domain.knockout import vacated
+    def derived(self, name: str, compute: Callable[[], Derived]) -> Derived:
+        """``compute()``, worked out once for the state as it is (its version and matches):
+        the bracket as it stands is asked for by every view of a knockout, and by every
+        result entered in one. A copy with other matches (a trial of what a command
+        would make) works out its own."""
+        key = (self.version, id(self.matches), len(self.matches))
+        found = self._derived.get(name)
+        if found is None or found[0] != key:
+            found = (key, compute())
+            # A new dict, not an update: a shallow copy shares the old one, and keeps it.
+            self._derived = {**self._derived, name: found}
+        return found[1]
 
-                found = vacated(self)
-            self._vacated = (key, found)
-        return self._vacated[1]
+    def vacated(self) -> Mapping[str, MatchState]:
+        """The bracket matches never played (or voided) that the bracket no longer has, by
+        match id (:func:`tournament.domain.knockout.vacated`)."""
+
+        def compute() -> Mapping[str, MatchState]:
+            # Only a bracket match with nothing entered (or voided) can be vacated: without
+            # one the bracket code is not even loaded (entering a Swiss result stays light).
+            if not any(m.bracket and (not m.entries or m.void) for m in self.matches.values()):
+                return {}
+            from tournament.domain.knockout import vacated
+
+            return vacated(self)
+
+        return self.derived("vacated", compute)
 
     def open_matches(self, player_id: int) -> list[MatchState]:
         return [
