@@ -60,17 +60,13 @@ def draw_refusal(t: Tournament) -> str | None:
     if not blocking:
         return None
     again = [m for m in blocking if m.round < t.current_round or m.match_id in t.reopened]
+    conflicts = _conflicts(t, blocking)  # said with what to do, not as merely open
+    waiting = [m for m in blocking if m not in again and m.match_id not in conflicts]
     # "no result yet" only where nothing is entered: a match half played is under way.
-    waiting = [m for m in blocking if m not in again]
     empty = [m.match_id for m in waiting if not _begun(t, m)]
     begun = [m.match_id for m in waiting if _begun(t, m)]
     parts = [reopened_note(t, m, first=True) for m in again]
-    conflicts = _conflicts(t, blocking)
-    if conflicts:
-        waiting = [m for m in waiting if m.match_id not in conflicts]
-        empty = [x for x in empty if x not in conflicts]
-        begun = [x for x in begun if x not in conflicts]
-        parts += [f"match {mid} {why}" for mid, why in conflicts.items()]
+    parts += [f"match {mid} {why}" for mid, why in conflicts.items()]
     if waiting:
         why = [f"no result yet for {', '.join(empty)}"] if empty else []
         why += [f"{', '.join(begun)} not decided yet"] if begun else []
