@@ -287,29 +287,19 @@ def import_results(
                 t, match_id, row["tally"], scorer=scorer, actor=actor, source="import"
             )
         winner = _int(row.get("winner", ""), "winner")
-        points = _int(row.get("game_points", ""), "game_points")
-        if winner is None or points is None:
+        if winner is None or _int(row.get("game_points", ""), "game_points") is None:
             raise DomainError(
                 "winner", "T-csv", "a hand row needs winner and game_points (or tally, or forfeit)"
             )
-        return record_hand(
-            t,
-            match_id,
-            winner=winner,
-            game_points=points,
-            dealer=_int(row.get("dealer", ""), "dealer"),
-            reason=row.get("reason") or None,
-            card_points=_pair(row.get("card_points", ""), "card_points"),
-            closed=_yes(row.get("closed", ""), "closed"),
-            scorer=scorer,
-            actor=actor,
-            source="import",
-        )
+        return record_hand(t, match_id, **_hand(row), scorer=scorer, actor=actor, source="import")
 
     def select(t: Tournament, rows: list[tuple[int, dict[str, str]]]) -> Any:
         if earlier == "again":
             return rows
-        new = [NewRow(line, _match_key(t, row), _row_content(t, row)) for line, row in rows]
+        new = []
+        for line, row in rows:
+            match_id = _match_key(t, row)
+            new.append(NewRow(line, match_id, _row_content(t, match_id, row)))
         found = compare(_stored(t, {r.match_id for r in new}), new)
         try:
             keep = set(not_stored_before(events, found, leave_out=earlier == "only_new", when=when))
@@ -342,29 +332,31 @@ def _content(kind: str, payload: Mapping[str, Any]) -> str:
     return f"{kind}:{json.dumps(said, sort_keys=True, default=list)}"
 
 
-def _row_content(t: Tournament, row: Mapping[str, str]) -> str | None:
-    """What the row would enter, as :func:`_content` says a stored result; None when it
-    cannot be read (the import refuses it with its line)."""
+def _hand(row: Mapping[str, str]) -> dict[str, Any]:
+    """A hand row's fields, read as ``record_hand`` and ``hand_payload`` take them."""
+    return {
+        "winner": _int(row.get("winner", ""), "winner"),
+        "game_points": _int(row.get("game_points", ""), "game_points"),
+        "dealer": _int(row.get("dealer", ""), "dealer"),
+        "reason": row.get("reason") or None,
+        "card_points": _pair(row.get("card_points", ""), "card_points"),
+        "closed": _yes(row.get("closed", ""), "closed"),
+    }
+
+
+def _row_content(t: Tournament, match_id: str, row: Mapping[str, str]) -> str | None:
+    """What the row would enter in match ``match_id``, as :func:`_content` says a stored
+    result; None when it cannot be read (the import refuses it with its line)."""
+    match, settings = t.matches.get(match_id), t.settings
+    if match is None or settings is None:
+        return None
     try:
-        match = t.matches[resolve_match(t, row.get("match", ""))]
-        settings = t.settings
-        assert settings is not None
         if row.get("forfeit"):
             return _content("forfeit", {"winner": forfeit_winner(row["forfeit"], "T-csv")})
         if row.get("tally"):
             return _content("tally", {"tally": tally_fields(match, row["tally"], None)})
-        fields = hand_payload(
-            settings,
-            match,
-            _int(row.get("winner", ""), "winner"),
-            _int(row.get("game_points", ""), "game_points"),
-            _int(row.get("dealer", ""), "dealer"),
-            row.get("reason") or None,
-            _pair(row.get("card_points", ""), "card_points"),
-            closed=_yes(row.get("closed", ""), "closed"),
-        )
-        return _content("hand", fields)
-    except (DomainError, KeyError):
+        return _content("hand", hand_payload(settings, match, **_hand(row)))
+    except DomainError:
         return None
 
 
