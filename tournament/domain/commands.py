@@ -12,7 +12,7 @@ this module: entering a result draws nothing.
 'tournament.domain.rounds'
 """
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from tournament.domain.corrections import clear_flag, correct_result, reversal, strike_hand
 from tournament.domain.registration import (
@@ -32,6 +32,7 @@ from tournament.domain.results import (
 )
 from tournament.domain.signing import sign_sheet
 from tournament.domain.withdrawal import withdraw
+from tournament.lazy import lazy_names
 
 if TYPE_CHECKING:
     from tournament.domain.rounds import cancel_round, start_round
@@ -40,15 +41,7 @@ if TYPE_CHECKING:
 _LAZY = {"cancel_round": "tournament.domain.rounds", "start_round": "tournament.domain.rounds"}
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value  # looked up once
-    return value
+__getattr__ = lazy_names(__name__, _LAZY)
 
 
 __all__ = [

@@ -20,7 +20,7 @@ module does not load it.
     'tournament.eventstore.store'
 """
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from tournament.eventstore.api import (
     NO_STREAM,
@@ -49,6 +49,7 @@ from tournament.eventstore.errors import (
     UnknownEventTypeError,
 )
 from tournament.eventstore.registry import REGISTRY, EventRegistry, register_event_type
+from tournament.lazy import lazy_names
 
 if TYPE_CHECKING:
     from tournament.eventstore.store import SQLEventStore
@@ -57,15 +58,7 @@ if TYPE_CHECKING:
 _LAZY = {"SQLEventStore": "tournament.eventstore.store"}
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value  # looked up once
-    return value
+__getattr__ = lazy_names(__name__, _LAZY)
 
 
 def __dir__() -> list[str]:

@@ -10,7 +10,9 @@ that needs one format, or none (entering a result), does not load them all.
 ('a', 'b')
 """
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from tournament.lazy import lazy_names
 
 if TYPE_CHECKING:
     from .bracket import (
@@ -71,17 +73,7 @@ _HOMES = {
     "tables": "assign_tables draw_first_dealer",
 }
 _LAZY = {name: module for module, names in _HOMES.items() for name in names.split()}
-
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value  # looked up once
-    return value
+__getattr__ = lazy_names(__name__, {name: f"{__name__}.{home}" for name, home in _LAZY.items()})
 
 
 def __dir__() -> list[str]:
