@@ -190,9 +190,8 @@ def vacated_why(t: Tournament, m: MatchState) -> str:
     ``the bracket now gives Anna (1) v Carla (3) there; `tournament round start` draws the
     slot again (as R2-1b)``."""
     slot = str(m.bracket["id"])
-    latest = latest_drawn(t).get(slot)
-    if latest is not None and latest is not m:
-        return f"its slot {slot} was drawn again as {latest.match_id}"
+    if again := _drawn_again(t, m):
+        return f"its slot {slot} was drawn again as {again}"
     view, bracket = _view(t), bracket_of(t)
     assert view is not None and bracket is not None  # a vacated match is a bracket's
     now, where = view[0].matches[slot], bracket.match(slot)
@@ -213,11 +212,15 @@ def void_note(t: Tournament, m: MatchState) -> str:
     """Vacated match ``m`` in a few words, for a line that lists it among others (a
     round's tables, a player's rounds): ``void after a correction: the slot is drawn again
     as R2-1b`` (``was drawn again`` once it was)."""
-    slot = str(m.bracket["id"])
-    latest = latest_drawn(t).get(slot)
-    if latest is not None and latest is not m:
-        return f"void after a correction: the slot was drawn again as {latest.match_id}"
-    return f"void after a correction: {_slot_next(t, slot)}"
+    if again := _drawn_again(t, m):
+        return f"void after a correction: the slot was drawn again as {again}"
+    return f"void after a correction: {_slot_next(t, str(m.bracket['id']))}"
+
+
+def _drawn_again(t: Tournament, m: MatchState) -> str | None:
+    """The id of the match drawn for ``m``'s slot since, if it was."""
+    latest = latest_drawn(t).get(str(m.bracket["id"]))
+    return None if latest is None or latest is m else latest.match_id
 
 
 def _slot_next(t: Tournament, slot: str) -> str:
