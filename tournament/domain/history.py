@@ -74,7 +74,6 @@ def player_rounds(t: Tournament, player_id: int) -> list[RoundLine]:
         by_round.setdefault(m.round, m)  # a bracket round holds one match per player
     out = []
     vacated = t.vacated()
-    checking_in = any(x.checked_in for x in t.players.values())
     for r in t.rounds:
         found = by_round.get(r.number)
         if found is not None:
@@ -85,6 +84,10 @@ def player_rounds(t: Tournament, player_id: int) -> list[RoundLine]:
         elif p.late and r.number <= p.missed:
             out.append(RoundLine(r.number, "missed", scored_as_bye=p.missed_score == "bye"))
         else:
+            # Once per state, not per player: the crosstable asks for every player's rounds.
+            checking_in = t.derived(
+                "checking_in", lambda: any(x.checked_in for x in t.players.values())
+            )
             out.append(RoundLine(r.number, "none", why=_why_none(p, r, checking_in)))
     return out
 
