@@ -22,7 +22,9 @@ from tournament import db as tournament_db
 from tournament.cli import main
 from tournament.cli.common import service_at
 
-ROOT = os.geteuid() == 0  # chmod denies root nothing: those commands run as nobody
+# chmod denies root nothing: as root, those commands run without the capabilities that
+# let root ignore file modes (still root, so they read a checkout only root may read)
+ROOT = os.geteuid() == 0
 
 
 @pytest.fixture
@@ -228,8 +230,10 @@ def test_an_exclusively_locked_database_is_one_line_for_reads_too(
 @pytest.fixture
 def unprivileged() -> Iterator[Callable[..., subprocess.CompletedProcess[str]]]:
     """``run(*args)``: ``tournament ARGS`` in a process of its own on a SQLite store in a
-    fresh folder, as a user that file modes bind: as ``nobody`` when the tests run as root
-    (chmod denies root nothing), else as the tests' own user."""
+    fresh folder, as a user that file modes bind: when the tests run as root (chmod denies
+    root nothing), root without its capabilities (no DAC override: the modes of root's
+    own files bind it), else the tests' own user. Not as another user: a clean clone in
+    ``mktemp -d`` is a folder only root may enter."""
     import tempfile
 
     folder = Path(tempfile.mkdtemp(prefix="schnapsen-perm-"))
@@ -241,7 +245,7 @@ def unprivileged() -> Iterator[Callable[..., subprocess.CompletedProcess[str]]]:
         "HOME": str(folder),
     }
     env.pop("SCHNAPSEN_TOURNAMENT", None)
-    as_user = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"] if ROOT else []
+    as_user = ["setpriv", "--bounding-set=-all", "--inh-caps=-all", "--"] if ROOT else []
 
     def run(*args: str) -> subprocess.CompletedProcess[str]:
         command = [*as_user, sys.executable, "-m", "tournament", *args]
