@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from tournament.eventstore.schema import APPEND_ONLY_TABLES, install_append_only_guards
+from tournament.eventstore.schema import FIRST_TABLES, install_append_only_guards
 
 revision = "0001"
 down_revision = None
@@ -54,12 +54,12 @@ def upgrade() -> None:
         sa.Column("position", sa.BigInteger(), nullable=False),
         sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
     )
-    install_append_only_guards(op.execute, op.get_bind().dialect.name)
+    install_append_only_guards(op.execute, op.get_bind().dialect.name, FIRST_TABLES)
 
 
 def downgrade() -> None:
     op.drop_table("es_checkpoints")
-    for table in reversed(APPEND_ONLY_TABLES):
+    for table in reversed(FIRST_TABLES):
         op.drop_table(table)  # drops its triggers with it
     if op.get_bind().dialect.name == "postgresql":
         op.execute("DROP FUNCTION IF EXISTS es_reject_change()")

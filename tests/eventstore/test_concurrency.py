@@ -186,34 +186,45 @@ def test_a_stream_lock_holds_up_no_other_stream(pg_db: Database) -> None:
     store.engine.dispose()
 
 
-def test_a_plain_append_meanwhile_makes_the_decided_append_a_conflict(pg_db: Database) -> None:
-    """PostgreSQL: a writer that appends without the stream's lock (a plain append with
-    an expected version) is not kept out; the decided append still checks the version."""
+def test_a_plain_append_waits_for_a_decision_on_its_stream_and_then_conflicts(
+    pg_db: Database,
+) -> None:
+    """PostgreSQL: every append takes its stream's lock, so a plain append with an
+    expected version waits while another writer decides on that stream, and then finds
+    the stream moved (409), instead of slipping in between the read and the append."""
     store = SQLEventStore(pg_db.engine())
     deciding, release = threading.Event(), threading.Event()
-    outcome: list[BaseException | None] = []
+    outcome: dict[str, BaseException | None] = {}
 
     def slow(since: list[Any]) -> list[NewEvent]:
         deciding.set()
         release.wait(10)
         return [event("decided")]
 
-    def decide_in_thread() -> None:
-        try:
-            store.append_decided("s", slow)
-            outcome.append(None)
-        except BaseException as error:
-            outcome.append(error)
+    def run(name: str, call: Callable[[], object]) -> threading.Thread:
+        def target() -> None:
+            try:
+                call()
+                outcome[name] = None
+            except BaseException as error:
+                outcome[name] = error
 
-    holder = threading.Thread(target=decide_in_thread)
-    holder.start()
+        thread = threading.Thread(target=target)
+        thread.start()
+        return thread
+
+    holder = run("decided", lambda: store.append_decided("s", slow))
     assert deciding.wait(10)
-    store.append("s", [event("plain")], expected_version=0)
+    plain = run("plain", lambda: store.append("s", [event("plain")], expected_version=0))
+    plain.join(0.3)
+    assert plain.is_alive(), "the plain append did not wait for the stream's lock"
     release.set()
     holder.join(10)
-    [error] = outcome
+    plain.join(10)
+    error = outcome["plain"]
+    assert outcome["decided"] is None
     assert isinstance(error, ConcurrencyError) and (error.expected, error.actual) == (0, 1)
-    assert [e.metadata["actor"] for e in store.read_stream("s")] == ["plain"]
+    assert [e.metadata["actor"] for e in store.read_stream("s")] == ["decided"]
     store.engine.dispose()
 
 
@@ -388,8 +399,11 @@ def test_a_tailing_reader_never_skips_a_decided_append(store: SQLEventStore) -> 
 
 
 def test_an_uncommitted_append_holds_back_later_ones(store: SQLEventStore) -> None:
-    """While one append sits between its INSERT and its COMMIT, another append waits for
-    the lock and a reader sees neither: a later position cannot become visible first."""
+    """While one append sits between its INSERT and its COMMIT, a reader of the log sees
+    nothing after the last event before it, even an append to another stream that has
+    committed meanwhile with a later position: that may not become visible first. On
+    SQLite the other append waits for the lock; on PostgreSQL it commits (appends to
+    different streams share commits) and the reader holds it back."""
     store.append("a", [event(0)], None)
     entered, release = threading.Event(), threading.Event()
     first = threading.Thread(target=store.append, args=("a", [event(1)], None))
@@ -398,8 +412,9 @@ def test_an_uncommitted_append_holds_back_later_ones(store: SQLEventStore) -> No
         assert entered.wait(10)
     second = threading.Thread(target=store.append, args=("b", [event(2)], None))
     second.start()
-    time.sleep(0.2)
-    assert second.is_alive()  # waiting for the lock
+    second.join(0.3)
+    one_writer = isinstance(store._backend, SQLiteBackend)
+    assert second.is_alive() is one_writer
     assert [e.position for e in store.read_all()] == [1]
     release.set()
     first.join(10)

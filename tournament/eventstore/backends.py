@@ -2,23 +2,22 @@
 and steps. The backends themselves are :mod:`.sqlite_backend` and :mod:`.postgres_backend`.
 
 Both run the same append algorithm (docs/event-store.md, "One append algorithm"):
-take the append lock, check the idempotency key, read the stream and log heads, check
-the expected version, chain the hashes, insert, commit. They differ
-in where it runs:
+take the stream's lock, check the idempotency key, read the stream's head, check the
+expected version, take positions, chain the hashes, insert, commit. They differ in where
+it runs:
 
 * SQLite: in Python, after ``BEGIN IMMEDIATE`` has taken the database's single write
-  lock (:class:`~.sqlite_backend.SQLiteBackend`).
-* PostgreSQL: in the server function ``es_append()`` (migrations/versions/0002), one
-  round trip and one implicit transaction, under ``pg_advisory_xact_lock`` on a key
-  derived from the events table's oid (an advisory lock needs no privilege beyond the
-  app role's SELECT and INSERT, unlike ``LOCK TABLE``). The contract tests run both.
+  lock, which is every stream's lock and the log's; positions are the log's max + 1.
+* PostgreSQL: in the server function ``es_append()`` (migrations/versions/0003), one
+  round trip and one implicit transaction: the stream's advisory lock to the commit, the
+  append lock only while it takes the transaction's id and its positions from a sequence
+  (advisory locks need no privilege, unlike ``LOCK TABLE``). The contract tests run both.
 
 :meth:`Backend.locked` is the stream's lock for a decision and its append
-(``append_decided``): on SQLite the same single write lock; on PostgreSQL an advisory
-transaction lock on a key derived from the stream id (and the events table's oid), held
-while the caller decides, with ``es_append()`` called inside the same transaction. The
-stream lock is taken before the append lock and never while holding it, so the two cannot
-deadlock, and writers of different streams wait for each other only for the append itself.
+(``append_decided``): on SQLite the same single write lock; on PostgreSQL the stream's
+advisory lock, held while the caller decides, with ``es_append()`` called inside the
+same transaction. The append lock is taken after the stream's lock and released before
+the commit, so the two cannot deadlock.
 
 :meth:`Backend.write` (the append lock plus raw inserts) is also what import uses. Both
 backends talk to the DBAPI connection directly: the append and the reads are the hot
@@ -50,14 +49,16 @@ INSERT_KEY = (
     "INSERT INTO es_idempotency (key, stream_id, first_version, last_version, recorded_at) "
     "VALUES (:k, :s, :first, :last, :ra)"
 )
-# Stream head, global head and any earlier use of the idempotency key, in one statement.
+# Stream head, global head (and the log's last time) and any earlier use of the
+# idempotency key, in one statement.
 HEAD = (
     "SELECT (SELECT coalesce(max(position), 0) FROM es_events),"
     " coalesce((SELECT max(version) FROM es_events WHERE stream_id = :s), 0),"
     " (SELECT hash FROM es_events WHERE stream_id = :s ORDER BY version DESC LIMIT 1),"
     " (SELECT stream_id FROM es_idempotency WHERE key = :k),"
     " (SELECT first_version FROM es_idempotency WHERE key = :k),"
-    " (SELECT last_version FROM es_idempotency WHERE key = :k)"
+    " (SELECT last_version FROM es_idempotency WHERE key = :k),"
+    " (SELECT recorded_at FROM es_events ORDER BY position DESC LIMIT 1)"
 )
 READ_STREAM = (
     f"SELECT {COLUMNS} FROM es_events WHERE stream_id = :s AND version >= :lo "
@@ -96,6 +97,7 @@ class Head(NamedTuple):
     key_stream: str | None  # the stream the idempotency key was used for, if any
     key_first: int | None
     key_last: int | None
+    last_at: Any  # the log's last event's time, as the driver returns it (None: empty)
 
 
 class Prepared(NamedTuple):
@@ -112,6 +114,7 @@ class Prepared(NamedTuple):
 
 class Appended(NamedTuple):
     links: list[tuple[int, int, str, str]]  # (position, version, prev_hash, hash) per event
+    at: datetime | None  # recorded_at of every event (None: nothing appended)
 
 
 class Replay(NamedTuple):

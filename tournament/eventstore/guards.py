@@ -31,14 +31,27 @@ from tournament.db import make_engine
 from tournament.eventstore.api import EventStoreError
 from tournament.eventstore.schema import (
     APPEND_ONLY_TABLES,
+    KEY_RETENTION_FLOOR_DAYS,
     REJECT_FUNCTION,
     REJECT_FUNCTION_BODY,
     append_only_ddl,
     install_append_only_guards,
 )
 
-# pg_trigger.tgtype bits: ROW 1, BEFORE 2, DELETE 8, UPDATE 16, TRUNCATE 32.
-_PG_TRIGGERS = {"no_update_delete": 1 | 2 | 8 | 16, "no_truncate": 2 | 32}
+# pg_trigger.tgtype bits: ROW 1, BEFORE 2, DELETE 8, UPDATE 16, TRUNCATE 32; and
+# whether the trigger has a WHEN condition (es_idempotency lets old keys expire).
+_PG_TRIGGERS = {
+    "no_update_delete": (1 | 2 | 8 | 16, False),
+    "no_update": (1 | 2 | 16, False),
+    "no_recent_delete": (1 | 2 | 8, True),
+    "no_truncate": (2 | 32, False),
+}
+_PG_KINDS_OF = {
+    "es_idempotency": ("no_update", "no_recent_delete", "no_truncate"),
+}
+_PG_KINDS = ("no_update_delete", "no_truncate")
+#: How PostgreSQL shows the expiry condition (pg_get_triggerdef), see schema.py.
+_PG_RECENT = f"WHEN ((old.recorded_at > (now() - '{KEY_RETENTION_FLOOR_DAYS} day'::interval)))"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -118,21 +131,24 @@ def _pg_missing(conn: sa.Connection, tables: list[str]) -> list[MissingGuard]:
     elif body.strip() != REJECT_FUNCTION_BODY.strip():
         out.append(MissingGuard(f"{REJECT_FUNCTION}()", "function", None, "changed"))
     rows = conn.exec_driver_sql(
-        "SELECT t.tgname, c.relname, t.tgenabled, t.tgtype, p.proname FROM pg_trigger t "
+        "SELECT t.tgname, c.relname, t.tgenabled, t.tgtype, p.proname, "
+        "pg_get_triggerdef(t.oid) FROM pg_trigger t "
         "JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_proc p ON p.oid = t.tgfoid "
         "WHERE NOT t.tgisinternal AND c.relnamespace = current_schema()::regnamespace"
     ).all()
-    found = {name: (table, enabled, kind, proc) for name, table, enabled, kind, proc in rows}
+    found = {row[0]: row[1:] for row in rows}
     for table in tables:
-        for suffix, kind in _PG_TRIGGERS.items():
+        for suffix in _PG_KINDS_OF.get(table, _PG_KINDS):
+            kind, conditional = _PG_TRIGGERS[suffix]
             name = f"{table}_{suffix}"
             if name not in found:
                 out.append(MissingGuard(name, "trigger", table, "missing"))
                 continue
-            on, enabled, actual_kind, proc = found[name]
+            on, enabled, actual_kind, proc, definition = found[name]
+            when_ok = (_PG_RECENT in definition) if conditional else " WHEN " not in definition
             if enabled not in ("O", "A"):  # D: disabled; R: fires only on replicas
                 out.append(MissingGuard(name, "trigger", table, "disabled"))
-            elif (on, actual_kind, proc) != (table, kind, REJECT_FUNCTION):
+            elif (on, actual_kind, proc) != (table, kind, REJECT_FUNCTION) or not when_ok:
                 out.append(MissingGuard(name, "trigger", table, "changed"))
     return out
 

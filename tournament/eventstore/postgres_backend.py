@@ -1,24 +1,30 @@
 """The store on PostgreSQL: the append algorithm in the server, ``es_append()``.
 
-A single append is one call of ``es_append()`` (migrations/versions/0002): one round trip
-and one implicit transaction, under ``pg_advisory_xact_lock`` on a key derived from the
-events table's oid (an advisory lock needs no privilege beyond the app role's SELECT and
-INSERT, unlike ``LOCK TABLE``). A decision and its append (:meth:`PostgresBackend.locked`)
-take the stream's own advisory lock first and call ``es_append()`` inside the same
-transaction, pipelined: two round trips. The connections are psycopg 3's, checked out of
-a SQLAlchemy engine's pool; psycopg is imported only by a store on PostgreSQL.
+A single append is one call of ``es_append()`` (migrations/versions/0003): one round trip
+and one implicit transaction. It holds the stream's advisory lock to its commit, and the
+append lock only while it takes its transaction id and positions, so appends to different
+streams commit side by side and share the disk's flushes. A decision and its append
+(:meth:`PostgresBackend.locked`) take the stream's lock first and call ``es_append()``
+inside the same transaction, pipelined: two round trips.
+
+Reading the log (:meth:`PostgresBackend.read_all`) returns events only up to the first
+one whose transaction is not older than every transaction still running: an older one
+may still commit events with lower positions. The connections are psycopg 3's, checked
+out of a SQLAlchemy engine's pool; psycopg is imported only by a store on PostgreSQL.
 """
 
 from __future__ import annotations
 
 import contextlib
 import re
+import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from tournament.eventstore.backends import (
+    COLUMNS,
     SQL,
     Appended,
     AppendResult,
@@ -31,7 +37,6 @@ from tournament.eventstore.backends import (
     WriteTx,
     not_ready,
 )
-from tournament.eventstore.chain import format_time
 from tournament.eventstore.errors import DuplicateEventError
 
 if TYPE_CHECKING:
@@ -46,9 +51,18 @@ def _pyformat(sql: str) -> str:
 #: psycopg's ``%(name)s`` placeholders.
 PG_SQL = Statements(*map(_pyformat, SQL))
 _PG_APPEND = (
-    "SELECT * FROM es_append(%s, %s, %s, %s, %s, %s::uuid[], %s::text[], %s::int[], "
-    "%s::text[], %s::text[])"
+    "SELECT * FROM es_append(%s, %s, %s, %s::uuid[], %s::text[], %s::int[], %s::text[], %s::text[])"
 )
+#: The log after a position, each row flagged ``held`` when its transaction is not older
+#: than every transaction still running (see the module's docstring).
+_PG_READ_ALL = (
+    f"SELECT {COLUMNS}, e.tx_id >= h.x FROM es_events e, "
+    "(SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS x) h "
+    "WHERE e.position > %(after)s ORDER BY e.position LIMIT %(n)s"
+)
+#: How long a read of the log waits for older transactions to end before it returns
+#: what is safe to read (a transaction left open holds the log back: `db check` says so).
+HELD_WAIT_SECONDS = 2.0
 
 
 def _text_array(values: list[str]) -> str:
@@ -73,12 +87,11 @@ def _es_append(
     events: Sequence[Prepared],
     expected: int | None,
     key: str | None,
-    now: datetime,
 ) -> AppendResult:
     """One call of ``es_append()`` on ``conn`` (in autocommit: its own transaction)."""
     import psycopg
 
-    params = _es_append_params(stream_id, events, expected, key, now)
+    params = _es_append_params(stream_id, events, expected, key)
     try:
         rows = conn.execute(_PG_APPEND, params, prepare=True, binary=True).fetchall()
     except psycopg.errors.UniqueViolation as error:
@@ -89,16 +102,12 @@ def _es_append(
 
 
 def _es_append_params(
-    stream_id: str,
-    events: Sequence[Prepared],
-    expected: int | None,
-    key: str | None,
-    now: datetime,
+    stream_id: str, events: Sequence[Prepared], expected: int | None, key: str | None
 ) -> tuple[Any, ...]:
     # Arrays are passed as array literals: psycopg's list adaptation costs more than
-    # the rest of a single append's client side together.
+    # the rest of a single append's client side together. No time: the server's clock.
     return (
-        stream_id, expected, key, now, format_time(now),
+        stream_id, expected, key,
         "{" + ",".join([str(e.event_id) for e in events]) + "}",
         _text_array([e.type for e in events]),
         "{" + ",".join([str(e.schema_version) for e in events]) + "}",
@@ -110,11 +119,11 @@ def _es_append_params(
 def _append_result(rows: list[Any]) -> AppendResult:
     """What ``es_append()`` returned: a replay, a conflict, or the appended links."""
     if rows and rows[0][0] == "replay":
-        _, _, first, key_stream, last = rows[0]
+        _, _, first, key_stream, last, _ = rows[0]
         return Replay(key_stream, first, int(last))
     if rows and rows[0][0] == "conflict":
         return Conflict(rows[0][2])
-    return Appended([(p, v, ph, h) for _, p, v, ph, h in rows])
+    return Appended([(p, v, ph, h) for _, p, v, ph, h, _ in rows], rows[0][5] if rows else None)
 
 
 class _PostgresWrite(WriteTx):
@@ -124,6 +133,10 @@ class _PostgresWrite(WriteTx):
         if rows:
             with self.conn.cursor() as cur:
                 cur.executemany(self.sql.insert, rows)
+            # Restored positions: appends after the import continue above them.
+            self.conn.execute(
+                "SELECT setval('es_events_position_seq', %s)", (max(r["p"] for r in rows),)
+            )
         if key_row is not None:
             self.conn.execute(self.sql.insert_key, key_row)
 
@@ -142,7 +155,7 @@ class _PostgresLocked(WriteTx):
         key: str | None,
         now: datetime,
     ) -> AppendResult:
-        return _es_append(self.conn, stream_id, events, expected, key, now)
+        return _es_append(self.conn, stream_id, events, expected, key)
 
     def append_then(
         self,
@@ -155,7 +168,7 @@ class _PostgresLocked(WriteTx):
         # Queued, not fetched: its rows arrive with the COMMIT's reply, and an error (a
         # duplicate event id) when the transaction ends (Backend.locked maps it).
         cursor = self.conn.execute(
-            _PG_APPEND, _es_append_params(stream_id, events, expected, key, now),
+            _PG_APPEND, _es_append_params(stream_id, events, expected, key),
             prepare=True, binary=True,
         )  # fmt: skip
         return lambda: _append_result(cursor.fetchall())
@@ -204,8 +217,8 @@ class PostgresBackend(Backend):
         now: datetime,
     ) -> AppendResult:
         with self._connect() as conn:
-            # One round trip, one implicit transaction: see migrations/versions/0002.
-            return _es_append(conn, stream_id, events, expected, key, now)
+            # One round trip, one implicit transaction: see migrations/versions/0003.
+            return _es_append(conn, stream_id, events, expected, key)
 
     @contextlib.contextmanager
     def write(self) -> Iterator[WriteTx]:
@@ -214,8 +227,8 @@ class PostgresBackend(Backend):
         with self._connect() as conn:
             try:
                 with conn.pipeline(), conn.transaction():
-                    # The lock es_append() takes (migration 0002), held until COMMIT and
-                    # released only after the commit is visible.
+                    # The append lock es_append() takes for its positions (migration
+                    # 0003), held here to the COMMIT: nobody takes positions meanwhile.
                     conn.execute("SELECT es_append_lock()")
                     yield _PostgresWrite(conn, self)
             except psycopg.errors.UniqueViolation as error:
@@ -239,6 +252,26 @@ class PostgresBackend(Backend):
                 raise DuplicateEventError(f"an event id is already stored: {error}") from None
             except psycopg.errors.UndefinedFunction as error:
                 raise not_ready(error) from None
+
+    def read_all(self, after: int, limit: int) -> list[tuple[Any, ...]]:
+        """The log after ``after``, up to the first event an older transaction still
+        running could yet commit events before. While there is such an event, it waits
+        (up to :data:`HELD_WAIT_SECONDS`) for those transactions: so a reader sees every
+        event committed before its read, and never one out of order."""
+        deadline = time.monotonic() + HELD_WAIT_SECONDS
+        pause = 0.0005
+        with self._connect() as conn:
+            while True:
+                rows = conn.execute(
+                    _PG_READ_ALL, {"after": after, "n": limit}, prepare=True
+                ).fetchall()
+                held = next((i for i, row in enumerate(rows) if row[11]), None)
+                if held is None:
+                    return [row[:11] for row in rows]
+                if time.monotonic() + pause > deadline:
+                    return [row[:11] for row in rows[:held]]
+                time.sleep(pause)
+                pause = min(pause * 2, 0.05)
 
     def rows(self, raw: list[tuple[Any, ...]]) -> list[Row]:
         return raw  # psycopg already gives uuid.UUID and aware datetimes

@@ -7,19 +7,22 @@ batch-altering a table, because SQLite's batch mode recreates the table and so s
 drops its triggers.
 
     >>> sorted(metadata.tables)
-    ['es_checkpoints', 'es_events', 'es_idempotency']
+    ['es_checkpoints', 'es_events', 'es_idempotency', 'es_seals']
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import sqlalchemy as sa
 
 metadata = sa.MetaData()
 
-# Positions are assigned by the store under the append lock (max + 1), never by a
-# sequence: a sequence would hand out numbers that commit out of order.
+# Positions: on SQLite max + 1 under the database's single write lock (dense); on
+# PostgreSQL from the sequence es_events_position_seq, taken together with the writing
+# transaction's id (tx_id) under a lock held for those two steps only (migration 0003):
+# a reader that reads only below the oldest transaction still running never skips one.
 _position = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
 
 events = sa.Table(
@@ -37,6 +40,10 @@ events = sa.Table(
     sa.Column("recorded_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("prev_hash", sa.String(64), nullable=False),
     sa.Column("hash", sa.String(64), nullable=False),
+    # PostgreSQL: the id (xid8, as a number) of the transaction that wrote the event;
+    # tailing readers read only events of transactions older than every one still
+    # running. 0 on SQLite (one writer) and for events written before migration 0003.
+    sa.Column("tx_id", sa.BigInteger(), nullable=False, server_default="0"),
     sa.UniqueConstraint("stream_id", "version", name="uq_es_events_stream_version"),
     sa.UniqueConstraint("event_id", name="uq_es_events_event_id"),
 )
@@ -59,8 +66,34 @@ checkpoints = sa.Table(
     sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
 )
 
-#: Tables whose rows may never change once written.
-APPEND_ONLY_TABLES = ("es_events", "es_idempotency")
+seals = sa.Table(
+    "es_seals",
+    metadata,
+    # 1, 2, 3 ...: a seal removed from the middle leaves a hole verify reports.
+    sa.Column("seq", sa.Integer(), primary_key=True, autoincrement=False),
+    # The log's last event it covers, how many events up to it, and the log's head hash
+    # there (tournament.eventstore.chain.log_link over every event in position order).
+    sa.Column("position", sa.BigInteger(), nullable=False),
+    sa.Column("events", sa.BigInteger(), nullable=False),
+    sa.Column("head", sa.String(64), nullable=False),
+    # "position:hash16" of each event since the previous seal: verify names the first
+    # event that no longer matches.
+    sa.Column("digests", sa.Text(), nullable=False),
+    sa.Column("sealed_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("reason", sa.String(200), nullable=False),
+    # Which key authenticated it, and the HMAC-SHA256 (tournament.eventstore.seals).
+    sa.Column("key_id", sa.String(16), nullable=False),
+    sa.Column("mac", sa.String(64), nullable=False),
+)
+
+#: Tables whose rows may never change once written (idempotency keys may expire: see
+#: KEY_RETENTION_FLOOR).
+APPEND_ONLY_TABLES = ("es_events", "es_idempotency", "es_seals")
+#: The tables migration 0001 created, with their guards.
+FIRST_TABLES = ("es_events", "es_idempotency")
+#: The youngest idempotency key that may be deleted (expired): the guards refuse any
+#: younger, so that a client's retry within a day is always recognised.
+KEY_RETENTION_FLOOR_DAYS = 1
 
 
 #: The PostgreSQL trigger function, and its body (``guards`` checks it is unchanged).
@@ -72,33 +105,58 @@ REJECT_FUNCTION_BODY = (
 
 
 def append_only_ddl(dialect: str, table: str) -> list[str]:
-    """The statements that make ``table`` reject UPDATE and DELETE (and TRUNCATE)."""
+    """The statements that make ``table`` reject UPDATE and DELETE (and TRUNCATE).
+
+    ``es_idempotency`` alone allows deleting a key older than
+    :data:`KEY_RETENTION_FLOOR_DAYS` (``tournament db expire-keys``).
+    """
+    floor = KEY_RETENTION_FLOOR_DAYS
+    expiring = table == "es_idempotency"
     if dialect == "sqlite":
+        recent = f" WHEN OLD.recorded_at > datetime('now', '-{floor} day')" if expiring else ""
+        when = {"UPDATE": "", "DELETE": recent}
         return [
-            f"CREATE TRIGGER IF NOT EXISTS {table}_no_{op.lower()} BEFORE {op} ON {table} "
-            f"BEGIN SELECT RAISE(ABORT, '{table} is append-only: {op} is not allowed'); END"
+            f"CREATE TRIGGER IF NOT EXISTS {table}_no_{op.lower()} BEFORE {op} ON {table}"
+            f"{when[op]} BEGIN SELECT RAISE(ABORT, '{table} is append-only: {op} is not "
+            "allowed'); END"
             for op in ("UPDATE", "DELETE")
         ]
     if dialect == "postgresql":
+        reject = "FOR EACH ROW EXECUTE FUNCTION es_reject_change()"
+        rows = (
+            [
+                f"CREATE OR REPLACE TRIGGER {table}_no_update BEFORE UPDATE ON {table} {reject}",
+                f"CREATE OR REPLACE TRIGGER {table}_no_recent_delete BEFORE DELETE ON {table} "
+                f"FOR EACH ROW WHEN (OLD.recorded_at > now() - interval '{floor} day') "
+                "EXECUTE FUNCTION es_reject_change()",
+            ]
+            if expiring
+            else [
+                f"CREATE OR REPLACE TRIGGER {table}_no_update_delete BEFORE UPDATE OR DELETE "
+                f"ON {table} {reject}"
+            ]
+        )
         return [
             # One function for every table; TG_OP and TG_TABLE_NAME say what was refused.
             f"CREATE OR REPLACE FUNCTION {REJECT_FUNCTION}() RETURNS trigger "
             f"LANGUAGE plpgsql AS $${REJECT_FUNCTION_BODY}$$",
-            f"CREATE OR REPLACE TRIGGER {table}_no_update_delete BEFORE UPDATE OR DELETE "
-            f"ON {table} FOR EACH ROW EXECUTE FUNCTION es_reject_change()",
+            *rows,
             f"CREATE OR REPLACE TRIGGER {table}_no_truncate BEFORE TRUNCATE "
             f"ON {table} FOR EACH STATEMENT EXECUTE FUNCTION es_reject_change()",
         ]
     raise NotImplementedError(f"no append-only triggers for dialect {dialect!r}")
 
 
-def install_append_only_guards(execute: Callable[[str], object], dialect: str) -> None:
+def install_append_only_guards(
+    execute: Callable[[str], object], dialect: str, tables: tuple[str, ...] = APPEND_ONLY_TABLES
+) -> None:
     """Create the triggers on every append-only table (idempotent).
 
     ``execute`` runs one SQL string, e.g. Alembic's ``op.execute`` or
-    ``connection.exec_driver_sql``.
+    ``connection.exec_driver_sql``. A migration passes the tables that exist at its
+    revision.
     """
-    for table in APPEND_ONLY_TABLES:
+    for table in tables:
         for statement in append_only_ddl(dialect, table):
             execute(statement)
 
@@ -120,8 +178,12 @@ def trigger_names(connection: sa.Connection) -> set[str]:
 
 def expected_trigger_names(dialect: str) -> set[str]:
     """The trigger names :func:`install_append_only_guards` creates."""
-    if dialect == "sqlite":
-        return {f"{t}_no_{op}" for t in APPEND_ONLY_TABLES for op in ("update", "delete")}
     return {
-        f"{t}_{kind}" for t in APPEND_ONLY_TABLES for kind in ("no_update_delete", "no_truncate")
+        match.group(1)
+        for table in APPEND_ONLY_TABLES
+        for statement in append_only_ddl(dialect, table)
+        if (match := _TRIGGER_NAME.search(statement))
     }
+
+
+_TRIGGER_NAME = re.compile(r"TRIGGER (?:IF NOT EXISTS )?(\w+) BEFORE")

@@ -127,7 +127,10 @@ class _SQLiteWrite(WriteTx):
         if expected is not None and head.version != expected:
             return Conflict(head.version)
         if not events:
-            return Appended([])
+            return Appended([], None)
+        if head.last_at is not None and head.last_at > db_time(now):
+            # The clock went back (a laptop's clock set right): times never do in the log.
+            now = text_time(head.last_at)
         links, rows = chain_links(stream_id, head, events, now)
         key_row = None
         if key is not None:
@@ -136,7 +139,7 @@ class _SQLiteWrite(WriteTx):
                 "last": head.version + len(events), "ra": db_time(now),
             }  # fmt: skip
         self.insert(rows, key_row)
-        return Appended(links)
+        return Appended(links, now)
 
 
 class SQLiteBackend(Backend):

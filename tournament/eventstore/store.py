@@ -197,7 +197,7 @@ class SQLEventStore:
             return self._replayed(result, stream_id, idempotency_key)
         if isinstance(result, Conflict):
             raise ConcurrencyError(stream_id, expected_version, result.actual)
-        return self._stored(stream_id, prepared, result, now)
+        return self._stored(stream_id, prepared, result)
 
     def append_decided(
         self,
@@ -244,7 +244,7 @@ class SQLEventStore:
             return Decided(self._replayed(result, stream_id, idempotency_key), True)
         if isinstance(result, Conflict):  # a plain append without the stream's lock
             raise ConcurrencyError(stream_id, expected, result.actual)
-        return Decided(self._stored(stream_id, prepared, result, now))
+        return Decided(self._stored(stream_id, prepared, result))
 
     def _prepare_batch(self, events: Sequence[NewEvent]) -> list[Prepared]:
         """Check every event of an append (before any lock is taken by ``append``)."""
@@ -270,8 +270,9 @@ class SQLEventStore:
         return self.read_stream(stream_id, result.first, result.last)
 
     def _stored(
-        self, stream_id: str, prepared: list[Prepared], result: Appended, now: datetime
+        self, stream_id: str, prepared: list[Prepared], result: Appended
     ) -> list[StoredEvent]:
+        now = cast(datetime, result.at)  # None only when nothing was appended
         stored = [
             StoredEvent(
                 p.event_id, stream_id, version, position, p.type, p.schema_version,

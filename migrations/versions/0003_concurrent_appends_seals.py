@@ -1,0 +1,279 @@
+"""Concurrent appends on PostgreSQL, seals over the whole log, expiring idempotency keys.
+
+PostgreSQL: appends to different streams no longer wait for each other's commit.
+``es_append()`` takes the stream's lock (to the end of its transaction: appends to one
+stream stay one after the other) and, for two steps only, the append lock: the writing
+transaction's id (``pg_current_xact_id()``, kept in ``tx_id``) and the batch's positions
+(``es_events_position_seq``). So a transaction that took its positions later also has a
+larger id, and a reader that reads only events of transactions older than every
+transaction still running (``pg_snapshot_xmin(pg_current_snapshot())``) never skips an
+event that commits later with a lower position (docs/event-store.md, "Concurrent
+appends"). The time of an append is the server's clock (``clock_timestamp()``, never
+before the stream's last event), not the caller's: the function has no time parameter.
+The functions run as their owner (``SECURITY DEFINER``), so the application's role needs
+no INSERT on the event tables (deploy/postgres-roles.sql).
+
+Both databases: ``es_seals`` (append-only) holds the seals of the log
+(tournament.eventstore.seals); ``es_idempotency`` lets keys older than a day be deleted
+(``tournament db expire-keys``), nothing younger.
+
+Revision ID: 0003
+Revises: 0002
+Create Date: 2026-11-22
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from alembic import op
+
+from tournament.eventstore.schema import append_only_ddl
+
+revision = "0003"
+down_revision = "0002"
+branch_labels = None
+depends_on = None
+
+_APPEND_KEY = "((1396918350::bigint << 32) | ('es_events'::regclass::oid)::bigint)"
+_SEAL_KEY = "((1396918350::bigint << 32) | ('es_seals'::regclass::oid)::bigint)"
+_STREAM_KEY = "hashtextextended(p_stream, ('es_events'::regclass::oid)::bigint)"
+
+ES_APPEND = rf"""
+CREATE OR REPLACE FUNCTION es_append(
+    p_stream text, p_expected integer, p_key text, p_event_ids uuid[], p_types text[],
+    p_schema_versions integer[], p_payloads text[], p_metadata text[]
+) RETURNS TABLE (status text, "position" bigint, version integer, prev_hash text,
+                 hash text, recorded_at timestamptz)
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path FROM CURRENT AS $fn$
+#variable_conflict use_column
+DECLARE
+    v_version integer;
+    v_hash text;
+    v_last_at timestamptz;
+    v_first integer;
+    v_last integer;
+    v_key_stream text;
+    v_xid bigint;
+    v_now timestamptz;
+    v_stamp text;
+    n integer := coalesce(array_length(p_event_ids, 1), 0);
+    positions bigint[];
+    versions integer[] := '{{}}';
+    prevs text[] := '{{}}';
+    hashes text[] := '{{}}';
+BEGIN
+    -- The stream's lock (the key Backend.locked takes too), to the end of the
+    -- transaction: appends to one stream one after the other; to others, side by side.
+    PERFORM pg_advisory_xact_lock({_STREAM_KEY});
+    IF p_key IS NOT NULL THEN
+        SELECT k.stream_id, k.first_version, k.last_version
+          INTO v_key_stream, v_first, v_last
+          FROM es_idempotency k WHERE k.key = p_key;
+        IF FOUND THEN
+            RETURN QUERY SELECT 'replay'::text, NULL::bigint, v_first, v_key_stream,
+                                v_last::text, NULL::timestamptz;
+            RETURN;
+        END IF;
+    END IF;
+    SELECT e.version, e.hash, e.recorded_at INTO v_version, v_hash, v_last_at
+      FROM es_events e WHERE e.stream_id = p_stream ORDER BY e.version DESC LIMIT 1;
+    IF NOT FOUND THEN
+        v_version := 0;
+        v_hash := repeat('0', 64);
+    END IF;
+    IF p_expected IS NOT NULL AND v_version <> p_expected THEN
+        RETURN QUERY SELECT 'conflict'::text, NULL::bigint, v_version, NULL::text, NULL::text,
+                            NULL::timestamptz;
+        RETURN;
+    END IF;
+    IF n = 0 THEN
+        RETURN;
+    END IF;
+    -- The transaction's id must be taken with its positions (below); one taken by an
+    -- earlier write could be older than ids that took lower positions meanwhile.
+    IF pg_current_xact_id_if_assigned() IS NOT NULL THEN
+        RAISE EXCEPTION 'es_append() must be the first write of its transaction'
+              USING ERRCODE = 'invalid_transaction_state';
+    END IF;
+    -- The append lock, for two steps only and not to the commit: the transaction id and
+    -- the positions, in the same order for every writer. A session lock is not released
+    -- by an error, so every error in between releases it by hand.
+    PERFORM pg_advisory_lock({_APPEND_KEY});
+    BEGIN
+        v_xid := pg_current_xact_id()::text::bigint;
+        SELECT array_agg(nextval('es_events_position_seq')) INTO positions
+          FROM generate_series(1, n);
+        v_now := greatest(clock_timestamp(), v_last_at);
+    EXCEPTION WHEN OTHERS OR QUERY_CANCELED THEN
+        PERFORM pg_advisory_unlock({_APPEND_KEY});
+        RAISE;
+    END;
+    PERFORM pg_advisory_unlock({_APPEND_KEY});
+    v_first := v_version + 1;
+    IF p_key IS NOT NULL THEN
+        -- An append with the same key on another stream may have committed meanwhile
+        -- (this waits for one still running): then that one stands.
+        INSERT INTO es_idempotency (key, stream_id, first_version, last_version, recorded_at)
+        VALUES (p_key, p_stream, v_first, v_version + n, v_now) ON CONFLICT (key) DO NOTHING;
+        IF NOT FOUND THEN
+            SELECT k.stream_id, k.first_version, k.last_version
+              INTO v_key_stream, v_first, v_last
+              FROM es_idempotency k WHERE k.key = p_key;
+            RETURN QUERY SELECT 'replay'::text, NULL::bigint, v_first, v_key_stream,
+                                v_last::text, NULL::timestamptz;
+            RETURN;
+        END IF;
+    END IF;
+    v_stamp := to_char(v_now AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"');
+    FOR i IN 1..n LOOP
+        v_version := v_version + 1;
+        versions := versions || v_version;
+        prevs := prevs || v_hash;
+        v_hash := encode(sha256(convert_to(
+            '["' || v_hash || '","' || p_stream || '",' || v_version || ',"'
+            || p_event_ids[i]::text || '","' || p_types[i] || '",' || p_schema_versions[i]
+            || ',"' || v_stamp || '",' || p_metadata[i] || ',' || p_payloads[i] || ']',
+            'UTF8')), 'hex');
+        hashes := hashes || v_hash;
+    END LOOP;
+    INSERT INTO es_events (position, event_id, stream_id, version, type, schema_version,
+                           payload, metadata, recorded_at, prev_hash, hash, tx_id)
+    SELECT u.p, u.e, p_stream, u.v, u.t, u.sv, u.pl, u.md, v_now, u.ph, u.h, v_xid
+      FROM unnest(positions, p_event_ids, versions, p_types, p_schema_versions, p_payloads,
+                  p_metadata, prevs, hashes) AS u(p, e, v, t, sv, pl, md, ph, h);
+    RETURN QUERY SELECT 'ok'::text, u.p, u.v, u.ph, u.h, v_now
+      FROM unnest(positions, versions, prevs, hashes) AS u(p, v, ph, h);
+END
+$fn$
+"""
+
+ES_SEAL = rf"""
+CREATE OR REPLACE FUNCTION es_seal(
+    p_seq integer, p_position bigint, p_events bigint, p_head text, p_digests text,
+    p_sealed_at timestamptz, p_reason text, p_key_id text, p_mac text
+) RETURNS text
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path FROM CURRENT AS $fn$
+DECLARE
+    v_seq integer;
+    v_position bigint;
+    v_at timestamptz;
+BEGIN
+    PERFORM pg_advisory_xact_lock({_SEAL_KEY});
+    SELECT s.seq, s.position, s.sealed_at INTO v_seq, v_position, v_at
+      FROM es_seals s ORDER BY s.seq DESC LIMIT 1;
+    IF coalesce(v_seq, 0) + 1 <> p_seq OR p_position < coalesce(v_position, 0) THEN
+        RETURN 'stale';  -- another process sealed first
+    END IF;
+    -- The seal's time is in its authenticated text, so the caller sends it; it must be
+    -- the server's (asked just before) and not before the previous seal's.
+    IF abs(extract(epoch FROM clock_timestamp() - p_sealed_at)) > 60
+       OR p_sealed_at < coalesce(v_at, '-infinity') THEN
+        RAISE EXCEPTION 'a seal''s time must be the database server''s clock (it is %, the seal says %)',
+              clock_timestamp(), p_sealed_at USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    INSERT INTO es_seals (seq, position, events, head, digests, sealed_at, reason, key_id, mac)
+    VALUES (p_seq, p_position, p_events, p_head, p_digests, p_sealed_at, p_reason, p_key_id,
+            p_mac);
+    RETURN 'ok';
+END
+$fn$
+"""
+
+ES_EXPIRE_KEYS = r"""
+CREATE OR REPLACE FUNCTION es_expire_keys(p_before timestamptz) RETURNS bigint
+LANGUAGE sql VOLATILE SECURITY DEFINER SET search_path FROM CURRENT AS $fn$
+    WITH gone AS (
+        DELETE FROM es_idempotency
+         WHERE recorded_at < least(p_before, now() - interval '1 day') RETURNING 1
+    )
+    SELECT count(*) FROM gone
+$fn$
+"""
+
+_OLD_APPEND = (
+    "es_append(text, integer, text, timestamptz, text, uuid[], text[], integer[], text[], text[])"
+)
+_NEW_APPEND = "es_append(text, integer, text, uuid[], text[], integer[], text[], text[])"
+_SEAL_ARGS = "es_seal(integer, bigint, bigint, text, text, timestamptz, text, text, text)"
+
+
+def upgrade() -> None:
+    dialect = op.get_bind().dialect.name
+    op.add_column(
+        "es_events", sa.Column("tx_id", sa.BigInteger(), nullable=False, server_default="0")
+    )
+    op.create_table(
+        "es_seals",
+        sa.Column("seq", sa.Integer(), primary_key=True, autoincrement=False),
+        sa.Column("position", sa.BigInteger(), nullable=False),
+        sa.Column("events", sa.BigInteger(), nullable=False),
+        sa.Column("head", sa.String(64), nullable=False),
+        sa.Column("digests", sa.Text(), nullable=False),
+        sa.Column("sealed_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("reason", sa.String(200), nullable=False),
+        sa.Column("key_id", sa.String(16), nullable=False),
+        sa.Column("mac", sa.String(64), nullable=False),
+    )
+    # Old keys may now expire: the idempotency table's delete guard is replaced.
+    if dialect == "postgresql":
+        op.execute("DROP TRIGGER IF EXISTS es_idempotency_no_update_delete ON es_idempotency")
+    else:
+        op.execute("DROP TRIGGER IF EXISTS es_idempotency_no_delete")
+    for table in ("es_idempotency", "es_seals"):
+        for statement in append_only_ddl(dialect, table):
+            op.execute(statement)
+    if dialect != "postgresql":
+        return
+    op.execute("CREATE SEQUENCE es_events_position_seq AS bigint OWNED BY es_events.position")
+    op.execute(
+        "SELECT setval('es_events_position_seq', greatest(max(position), 1), max(position) > 0)"
+        " FROM es_events"
+    )
+    op.execute(f"DROP FUNCTION IF EXISTS {_OLD_APPEND}")
+    op.execute(ES_APPEND)
+    op.execute(ES_SEAL)
+    op.execute(ES_EXPIRE_KEYS)
+
+
+def _revision_0002() -> Any:
+    """Migration 0002's module (its name starts with a digit: no plain import)."""
+    path = Path(__file__).with_name("0002_es_append_function.py")
+    spec = importlib.util.spec_from_file_location("_revision_0002", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def downgrade() -> None:
+    dialect = op.get_bind().dialect.name
+    if dialect == "postgresql":
+        previous = _revision_0002()
+        op.execute(f"DROP FUNCTION IF EXISTS {_NEW_APPEND}")
+        op.execute(f"DROP FUNCTION IF EXISTS {_SEAL_ARGS}")
+        op.execute("DROP FUNCTION IF EXISTS es_expire_keys(timestamptz)")
+        op.execute(previous.ES_APPEND)
+        op.execute("DROP SEQUENCE IF EXISTS es_events_position_seq")
+        op.execute("DROP TRIGGER IF EXISTS es_idempotency_no_update ON es_idempotency")
+        op.execute("DROP TRIGGER IF EXISTS es_idempotency_no_recent_delete ON es_idempotency")
+        op.execute(
+            "CREATE OR REPLACE TRIGGER es_idempotency_no_update_delete BEFORE UPDATE OR DELETE "
+            "ON es_idempotency FOR EACH ROW EXECUTE FUNCTION es_reject_change()"
+        )
+    else:
+        op.execute("DROP TRIGGER IF EXISTS es_idempotency_no_delete")
+        op.execute(
+            "CREATE TRIGGER es_idempotency_no_delete BEFORE DELETE ON es_idempotency "
+            "BEGIN SELECT RAISE(ABORT, 'es_idempotency is append-only: DELETE is not "
+            "allowed'); END"
+        )
+    op.drop_table("es_seals")
+    with op.batch_alter_table("es_events") as batch:
+        batch.drop_column("tx_id")
+    if dialect == "sqlite":  # batch mode recreated es_events without its triggers
+        for statement in append_only_ddl(dialect, "es_events"):
+            op.execute(statement)
