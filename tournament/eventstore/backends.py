@@ -38,6 +38,12 @@ from tournament.eventstore.errors import EventStoreError, StoreNotReadyError
 if TYPE_CHECKING:
     import sqlalchemy as sa
 
+    from tournament.eventstore.seals import Seal
+
+#: The youngest idempotency key that may be deleted (expired): the guards refuse any
+#: younger (tournament.eventstore.schema), so a client's retry within a day is recognised.
+KEY_RETENTION_FLOOR_DAYS = 1
+
 COLUMNS = (
     "position, event_id, stream_id, version, type, schema_version, payload, metadata, "
     "recorded_at, prev_hash, hash"
@@ -66,6 +72,7 @@ READ_STREAM = (
 )
 READ_ALL = f"SELECT {COLUMNS} FROM es_events WHERE position > :after ORDER BY position LIMIT :n"
 STREAM_VERSION = "SELECT coalesce(max(version), 0) FROM es_events WHERE stream_id = :s"
+_SEALS = "SELECT seq, position, events, head, digests, sealed_at, reason, key_id, mac FROM es_seals"
 READ_KEY = (
     "SELECT stream_id, first_version, last_version, recorded_at FROM es_idempotency WHERE key = :k"
 )
@@ -265,6 +272,36 @@ class Backend:
 
     def rows(self, raw: list[tuple[Any, ...]]) -> list[Row]:
         """Driver rows as :data:`Row` (event_id a UUID, recorded_at an aware datetime)."""
+        raise NotImplementedError
+
+    def expire_keys(self, before: datetime) -> int:
+        """Delete the idempotency keys recorded before ``before`` (never one younger than
+        a day: the guards refuse); returns how many."""
+        raise NotImplementedError
+
+    # --- seals (tournament.eventstore.seals) ------------------------------------------
+    def seals(self, after_seq: int = 0) -> list[Seal]:
+        """Every seal after ``after_seq``, in order."""
+        with self._connect() as conn:
+            rows = conn.execute(f"{_SEALS} WHERE seq > {int(after_seq)} ORDER BY seq").fetchall()
+        return [self._seal(row) for row in rows]
+
+    def last_seal(self) -> Seal | None:
+        with self._connect() as conn:
+            row = conn.execute(f"{_SEALS} ORDER BY seq DESC LIMIT 1").fetchone()
+        return None if row is None else self._seal(row)
+
+    def _seal(self, row: tuple[Any, ...]) -> Seal:
+        from tournament.eventstore.seals import Seal
+
+        return Seal(*row)
+
+    def add_seal(self, seal: Seal) -> bool:
+        """Store ``seal`` if it follows the last one (False: another process sealed first)."""
+        raise NotImplementedError
+
+    def clock(self) -> datetime:
+        """The time a seal is stamped with (PostgreSQL: the server's clock)."""
         raise NotImplementedError
 
     def stream_version(self, stream_id: str) -> int:

@@ -69,6 +69,12 @@ def event_hash(
     return hashlib.sha256(body.encode("utf-8")).hexdigest()
 
 
+def log_link(prev_head: str, position: int, digest: str) -> str:
+    """The log's head after the event at ``position`` whose hash is ``digest``: a chain
+    over the whole log in position order, positions included (see .seals)."""
+    return hashlib.sha256(f'["{prev_head}",{position},"{digest}"]'.encode()).hexdigest()
+
+
 def format_time(moment: datetime) -> str:
     """UTC, microseconds, ``Z``: the form the hash covers (naive means UTC)."""
     if moment.tzinfo is not None:

@@ -188,3 +188,42 @@ def check_guards(target: sa.Engine | str | None = None) -> None:
             engine.dispose()
     if missing:
         raise MissingGuardsError(missing)
+
+
+def bypass_reasons(conn: sa.Connection) -> list[str]:
+    """Why this connection could get past the guards, so that rewriting the log would show
+    only in the hash chains and seals (PostgreSQL; empty if it cannot). On SQLite whoever
+    can write the file can drop the triggers: file permissions are its access control."""
+    if conn.dialect.name != "postgresql" or "es_events" not in _tables(conn):
+        return []
+    row = conn.exec_driver_sql(
+        "SELECT current_user, r.rolsuper, pg_has_role(current_user, c.relowner, 'USAGE'), "
+        "pg_get_userbyid(c.relowner), "
+        "has_parameter_privilege('session_replication_role', 'SET'), "
+        "current_setting('session_replication_role'), "
+        "has_table_privilege('es_events', 'INSERT'), "
+        "has_table_privilege('es_idempotency', 'INSERT') "
+        "FROM pg_roles r, pg_class c WHERE r.rolname = current_user "
+        "AND c.oid = 'es_events'::regclass"
+    ).one()
+    user, superuser, owner, owner_name, replication, role_now, inserts, key_inserts = row
+    out = []
+    if superuser:
+        out.append(f"{user} is a superuser: it can disable the triggers and rewrite any row")
+    elif owner:
+        out.append(
+            f"{user} owns the event tables (as or through {owner_name}): it can drop or "
+            "disable the triggers"
+        )
+    if replication and not superuser:
+        out.append(
+            f"{user} may SET session_replication_role: with 'replica' the triggers do not fire"
+        )
+    if role_now != "origin":
+        out.append(f"session_replication_role is {role_now!r} here: the triggers do not fire")
+    if inserts or key_inserts:
+        out.append(
+            f"{user} may INSERT into the event tables directly, past es_append() (positions, "
+            "hashes and times of its choosing); deploy/postgres-roles.sql confines the app"
+        )
+    return out

@@ -42,6 +42,8 @@ from tournament.eventstore.errors import DuplicateEventError
 if TYPE_CHECKING:
     import sqlalchemy as sa
 
+    from tournament.eventstore.seals import Seal
+
 
 def _pyformat(sql: str) -> str:
     """``:name`` placeholders to psycopg's ``%(name)s``."""
@@ -272,6 +274,24 @@ class PostgresBackend(Backend):
                     return [row[:11] for row in rows[:held]]
                 time.sleep(pause)
                 pause = min(pause * 2, 0.05)
+
+    def add_seal(self, seal: Seal) -> bool:
+        with self._connect() as conn:
+            status = conn.execute(
+                "SELECT es_seal(%s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                (seal.seq, seal.position, seal.events, seal.head, seal.digests,
+                 seal.sealed_at, seal.reason, seal.key_id, seal.mac),
+            ).fetchone()[0]  # fmt: skip
+        return bool(status == "ok")
+
+    def expire_keys(self, before: datetime) -> int:
+        with self._connect() as conn:
+            return int(conn.execute("SELECT es_expire_keys(%s)", (before,)).fetchone()[0])
+
+    def clock(self) -> datetime:
+        with self._connect() as conn:
+            moment: datetime = conn.execute("SELECT clock_timestamp()").fetchone()[0]
+        return moment
 
     def rows(self, raw: list[tuple[Any, ...]]) -> list[Row]:
         return raw  # psycopg already gives uuid.UUID and aware datetimes

@@ -17,6 +17,8 @@ from collections.abc import Callable
 
 import sqlalchemy as sa
 
+from tournament.eventstore.backends import KEY_RETENTION_FLOOR_DAYS
+
 metadata = sa.MetaData()
 
 # Positions: on SQLite max + 1 under the database's single write lock (dense); on
@@ -91,9 +93,6 @@ seals = sa.Table(
 APPEND_ONLY_TABLES = ("es_events", "es_idempotency", "es_seals")
 #: The tables migration 0001 created, with their guards.
 FIRST_TABLES = ("es_events", "es_idempotency")
-#: The youngest idempotency key that may be deleted (expired): the guards refuse any
-#: younger, so that a client's retry within a day is always recognised.
-KEY_RETENTION_FLOOR_DAYS = 1
 
 
 #: The PostgreSQL trigger function, and its body (``guards`` checks it is unchanged).

@@ -18,12 +18,13 @@ import contextlib
 import sqlite3
 import uuid
 from collections.abc import Iterator, Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from tournament.eventstore.backends import (
     COLUMNS,
     INSERT,
+    KEY_RETENTION_FLOOR_DAYS,
     SQL,
     Appended,
     AppendResult,
@@ -38,6 +39,7 @@ from tournament.eventstore.backends import (
 )
 from tournament.eventstore.chain import GENESIS, event_hash, format_time
 from tournament.eventstore.errors import DuplicateEventError
+from tournament.eventstore.seals import Seal
 from tournament.eventstore.sqlite_connections import SQLiteConnections
 
 INSERT_TUPLES = f"INSERT INTO es_events ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
@@ -188,6 +190,33 @@ class SQLiteBackend(Backend):
     def locked(self, stream_id: str) -> contextlib.AbstractContextManager[WriteTx]:
         # SQLite has one writer at a time: its write lock is every stream's lock.
         return self.write()
+
+    def _seal(self, row: tuple[Any, ...]) -> Seal:
+        return Seal(*row[:5], text_time(row[5]), *row[6:])
+
+    def add_seal(self, seal: Seal) -> bool:
+        with self.write() as tx:
+            last = tx.conn.execute("SELECT max(seq), max(position) FROM es_seals").fetchone()
+            if (last[0] or 0) + 1 != seal.seq or seal.position < (last[1] or 0):
+                return False
+            tx.conn.execute(
+                "INSERT INTO es_seals (seq, position, events, head, digests, sealed_at, "
+                "reason, key_id, mac) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (seal.seq, seal.position, seal.events, seal.head, seal.digests,
+                 db_time(seal.sealed_at), seal.reason, seal.key_id, seal.mac),
+            )  # fmt: skip
+        return True
+
+    def clock(self) -> datetime:
+        return datetime.now(UTC)
+
+    def expire_keys(self, before: datetime) -> int:
+        floor = datetime.now(UTC) - timedelta(days=KEY_RETENTION_FLOOR_DAYS)
+        with self.write() as tx:
+            gone = tx.conn.execute(
+                "DELETE FROM es_idempotency WHERE recorded_at < ?", (db_time(min(before, floor)),)
+            )
+            return int(gone.rowcount)
 
     def rows(self, raw: list[tuple[Any, ...]]) -> list[Row]:
         return [

@@ -2,6 +2,7 @@
 
     >>> import tempfile, pathlib
     >>> from tournament.eventstore import NewEvent, SQLEventStore, NO_STREAM, migrate
+    >>> import tournament.domain.hands  # registers the hand's event types
     >>> url = f"sqlite:///{tempfile.mkdtemp()}/doc.sqlite3"
     >>> migrate.upgrade(url)
     >>> store = SQLEventStore(url)
@@ -38,11 +39,12 @@ from __future__ import annotations
 import dataclasses
 import json
 import json.scanner
+import logging
 import re
 import threading
 import uuid
 from collections.abc import Iterator, Mapping, Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, cast
 
 from tournament import db
@@ -74,6 +76,7 @@ from tournament.eventstore.errors import (
     UnknownEventTypeError,
 )
 from tournament.eventstore.registry import REGISTRY, EventRegistry
+from tournament.eventstore.seals import Seal, SealKey, SealPolicy, load_key, seal
 from tournament.eventstore.sqlite_backend import SQLiteBackend, text_time, text_uuid
 from tournament.eventstore.sqlite_connections import SQLitePool
 
@@ -83,6 +86,8 @@ if TYPE_CHECKING:
 #: Stream ids: printable, no spaces, at most 200 characters (``hand-<uuid>``, ``match-7``).
 STREAM_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:/@+=-]{0,199}$")
 MAX_VERSION = 2**31 - 1
+#: How long idempotency keys are kept by default (``tournament db expire-keys``).
+KEY_RETENTION_DAYS = 30
 
 # Reads spent most of their time decoding JSON (and, on SQLite, ids and times: see
 # sqlite_backend.text_uuid, text_time). These helpers return and raise exactly what the
@@ -119,8 +124,11 @@ class SQLEventStore:
         max_payload_bytes: int = 64 * 1024,
         max_metadata_bytes: int = 8 * 1024,
         max_batch: int = 10_000,
+        sealing: SealPolicy | None = None,
     ) -> None:
         self.registry = registry
+        #: When appends seal the log (None: only when asked, :meth:`seal`).
+        self.sealing = sealing
         self.max_payload_bytes = max_payload_bytes
         self.max_metadata_bytes = max_metadata_bytes
         self.max_batch = max_batch
@@ -197,6 +205,7 @@ class SQLEventStore:
             return self._replayed(result, stream_id, idempotency_key)
         if isinstance(result, Conflict):
             raise ConcurrencyError(stream_id, expected_version, result.actual)
+        self._after_append(result)
         return self._stored(stream_id, prepared, result)
 
     def append_decided(
@@ -244,7 +253,38 @@ class SQLEventStore:
             return Decided(self._replayed(result, stream_id, idempotency_key), True)
         if isinstance(result, Conflict):  # a plain append without the stream's lock
             raise ConcurrencyError(stream_id, expected, result.actual)
+        self._after_append(result)
         return Decided(self._stored(stream_id, prepared, result))
+
+    def _after_append(self, result: Appended) -> None:
+        """Seal when the policy says so. The append is stored whatever happens here: a
+        seal that fails is logged and made by a later append, never the append's error."""
+        if self.sealing is None or not result.links:
+            return
+        try:
+            self.sealing.after_append(self, result.links[-1][0])
+        except Exception as error:  # whatever it is (see the docstring)
+            logging.getLogger(__name__).warning("the log was not sealed: %s", error)
+
+    def seal(self, reason: str, key: SealKey | None = None) -> Seal | None:
+        """Seal every event not sealed yet (:mod:`.seals`); returns the latest seal (None:
+        the log is empty). ``key``: else the sealing policy's, else :func:`.load_key`."""
+        if key is None:
+            key = self.sealing.key if self.sealing is not None else load_key()
+        return seal(self, key, reason)
+
+    def expire_keys(self, older_than: timedelta = timedelta(days=KEY_RETENTION_DAYS)) -> int:
+        """Forget idempotency keys recorded more than ``older_than`` ago (at least a day:
+        younger keys are kept whatever is asked, a retry may still come); returns how many.
+        A request repeated with an expired key is decided again like a new one."""
+        return self._backend.expire_keys(datetime.now(UTC) - older_than)
+
+    def seals(self) -> list[Seal]:
+        """Every seal, oldest first."""
+        return self._backend.seals()
+
+    def latest_seal(self) -> Seal | None:
+        return self._backend.last_seal()
 
     def _prepare_batch(self, events: Sequence[NewEvent]) -> list[Prepared]:
         """Check every event of an append (before any lock is taken by ``append``)."""

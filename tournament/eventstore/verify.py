@@ -1,4 +1,4 @@
-"""Check every hash chain: ``tournament verify``.
+"""Check the log: ``tournament verify``.
 
     report = verify(store)
     if not report.ok:
@@ -8,12 +8,18 @@
 For each stream the first broken link is reported: an event whose content no longer
 matches its hash (a row edited behind the store's back), whose ``prev_hash`` is not the
 hash of the event before it, or whose version does not follow the one before (an event
-removed). Positions must run 1, 2, 3 … without holes (the store assigns them densely),
-so a removed event that was last in its stream still shows as a hole in the global log.
-It also reports every append-only guard (trigger, PostgreSQL function) that is missing,
-disabled or changed: such a store is not ``ok`` even while its chains still hold.
-Removing the very last events of the whole log leaves no trace inside the store: keep the
-head (``report.head_position``, ``report.head_hash``) somewhere else, e.g. with a backup.
+removed). The whole log is checked against every seal (:mod:`.seals`): its head hash
+folded over every event up to the seal's position must be the sealed one, and the seal
+must authenticate with the seal key; where it does not, the first event that no longer
+matches the seal's digests is named (changed, inserted, missing or renumbered). Seals are
+numbered 1, 2, 3 … and a hole among them is reported too. It also reports every
+append-only guard (trigger, PostgreSQL function) that is missing, disabled or changed,
+and (PostgreSQL) a connection that could get past them: such a store is not ``ok`` even
+while its chains still hold.
+
+What no check inside the store can see: events appended after the last seal and then
+removed together with any later seals. Keep a seal's short form elsewhere (printed
+sheets carry it) and check it with ``verify --seal``.
 """
 
 from __future__ import annotations
@@ -23,8 +29,9 @@ import json
 from collections.abc import Callable, Iterable
 
 from tournament.eventstore.backends import Row
-from tournament.eventstore.chain import GENESIS, canonical, event_hash, format_time
+from tournament.eventstore.chain import GENESIS, canonical, event_hash, format_time, log_link
 from tournament.eventstore.guards import MissingGuard, missing_guards
+from tournament.eventstore.seals import Seal, SealKey
 from tournament.eventstore.store import SQLEventStore
 
 
@@ -45,15 +52,27 @@ class VerifyReport:
     events: int = 0
     streams: int = 0
     head_position: int = 0
-    head_hash: str | None = None
+    head_hash: str | None = None  # the last event's own hash
+    log_head: str = GENESIS  # the whole log's head (seals.fold) at head_position
     broken: list[BrokenLink] = dataclasses.field(default_factory=list)
     #: Append-only guards not in place (:mod:`.guards`): the chains may be intact, but
     #: the database no longer refuses a rewrite.
     missing_guards: list[MissingGuard] = dataclasses.field(default_factory=list)
+    #: Why this connection could get past the guards (PostgreSQL: superuser, owner, ...).
+    bypass: list[str] = dataclasses.field(default_factory=list)
+    seals: int = 0  # seals checked against the log
+    last_seal: Seal | None = None
+    #: Seals whose authenticity could not be checked (made with another key).
+    unchecked: list[str] = dataclasses.field(default_factory=list)
 
     @property
     def ok(self) -> bool:
         return not self.broken and not self.missing_guards
+
+    @property
+    def unsealed(self) -> int:
+        """Events after the last seal: covered by their streams' chains only."""
+        return self.events - (self.last_seal.events if self.last_seal else 0)
 
 
 def recompute_hash(row: Row) -> str:
@@ -65,26 +84,33 @@ def recompute_hash(row: Row) -> str:
     )  # fmt: skip
 
 
-def check_rows(rows: Iterable[Row], on_row: Callable[[], object] | None = None) -> VerifyReport:
-    """Verify rows given in position order (the store's log, or an import file)."""
+def check_rows(
+    rows: Iterable[Row],
+    on_row: Callable[[], object] | None = None,
+    seals: Iterable[Seal] = (),
+    key: SealKey | None = None,
+) -> VerifyReport:
+    """Verify rows given in position order (the store's log, or an import file) and the
+    seals over them (authenticated with ``key`` where it is the key they name)."""
     report = VerifyReport()
     heads: dict[str, tuple[int, str]] = {}
     bad: set[str] = set()
     last_position = 0
+    sealing = _SealCheck(report, list(seals), key)
     for row in rows:
         position, _, stream_id, version, *_rest, prev, digest = row
+        if position <= last_position:
+            problem = f"position {position} does not follow {last_position}"
+            report.broken.append(BrokenLink("", 0, position, problem))
+            continue
+        sealing.before(position)
         report.events += 1
         if on_row is not None:
             on_row()
-        if position != last_position + 1:
-            hole = (
-                f"positions {last_position + 1}..{position - 1} are missing"
-                if position > last_position
-                else f"position {position} does not follow {last_position}"
-            )
-            report.broken.append(BrokenLink("", 0, position, hole))
-        last_position = max(position, last_position)
+        last_position = position
         report.head_position, report.head_hash = position, digest
+        report.log_head = log_link(report.log_head, position, digest)
+        sealing.add(row)
         if stream_id in bad:
             continue
         last_version, last_hash = heads.get(stream_id, (0, GENESIS))
@@ -103,15 +129,104 @@ def check_rows(rows: Iterable[Row], on_row: Callable[[], object] | None = None) 
             bad.add(stream_id)
             report.broken.append(BrokenLink(stream_id, version, position, problem))
         heads[stream_id] = (version, digest)
+    sealing.before(None)
     report.streams = len(heads)
     return report
 
 
-def verify(store: SQLEventStore, on_row: Callable[[], object] | None = None) -> VerifyReport:
-    """Check every stream of ``store`` (constant memory per stream, one pass), and that
-    the append-only guards are in place."""
+class _SealCheck:
+    """Checks each seal when the log has been read up to its position."""
+
+    def __init__(self, report: VerifyReport, seals: list[Seal], key: SealKey | None) -> None:
+        self.report = report
+        self.pending = sorted(seals, key=lambda s: s.seq)
+        self.key = key
+        self.span: list[tuple[int, str, str, int]] = []  # (position, hash, stream, version)
+        self.previous: Seal | None = None
+        for expected, seal in enumerate(self.pending, start=1):
+            if seal.seq != expected:
+                report.broken.append(
+                    BrokenLink("", 0, seal.position, f"seal #{expected} is missing (the "
+                               f"seals go on with #{seal.seq})")
+                )  # fmt: skip
+                break
+
+    def add(self, row: Row) -> None:
+        if self.pending:
+            self.span.append((row[0], row[10], row[2], row[3]))
+
+    def before(self, position: int | None) -> None:
+        """Check every seal the log has passed (``None``: the log ended)."""
+        while self.pending and (position is None or position > self.pending[0].position):
+            self._check(self.pending.pop(0))
+            self.span = []
+
+    def _check(self, seal: Seal) -> None:
+        report = self.report
+        report.seals += 1
+        report.last_seal = seal
+        sealed_at = format_time(seal.sealed_at)
+        name = f"seal #{seal.seq} ({sealed_at}, {seal.short})"
+        authentic = True
+        if self.key is not None and seal.key_id == self.key.key_id:
+            authentic = seal.mac == self.key.mac(seal.message())
+            if not authentic:
+                report.broken.append(
+                    BrokenLink("", 0, seal.position, f"{name} does not authenticate with "
+                               "the seal key: the seal was changed or forged")
+                )  # fmt: skip
+        else:
+            here = self.key.key_id if self.key else "none"
+            report.unchecked.append(
+                f"{name} was made with key {seal.key_id} (this machine's: {here}): "
+                "not authenticated"
+            )
+        if authentic and report.log_head == seal.head and report.events == seal.events:
+            self.previous = seal
+            return
+        report.broken.append(self._first_mismatch(seal, name))
+        self.previous = seal
+
+    def _first_mismatch(self, seal: Seal, name: str) -> BrokenLink:
+        """The first event of the seal's span that no longer matches its digests."""
+        sealed = seal.digest_list()
+        for i in range(max(len(sealed), len(self.span))):
+            have = self.span[i] if i < len(self.span) else None
+            want = sealed[i] if i < len(sealed) else None
+            if have is not None and want is not None and have[0] == want[0]:
+                if have[1][:16] != want[1]:
+                    return BrokenLink(have[2], have[3], have[0], f"changed after {name}")
+                continue
+            if have is not None and (want is None or have[0] < want[0]):
+                return BrokenLink(
+                    have[2], have[3], have[0], f"not in {name}: written or renumbered behind "
+                    "the store's back after sealing",
+                )  # fmt: skip
+            if want is not None:
+                return BrokenLink(
+                    "", 0, want[0], f"the event {name} sealed at position {want[0]} is "
+                    "missing (deleted or renumbered)",
+                )  # fmt: skip
+        return BrokenLink(
+            "", 0, seal.position, f"the log up to position {seal.position} does not match "
+            f"{name}: head or count differ ({self.report.events} events, {seal.events} sealed)",
+        )  # fmt: skip
+
+
+def verify(
+    store: SQLEventStore,
+    on_row: Callable[[], object] | None = None,
+    key: SealKey | None = None,
+) -> VerifyReport:
+    """Check every stream of ``store`` and every seal (one pass, memory per stream and
+    per seal's span), and that the append-only guards are in place."""
+    from tournament.eventstore.guards import bypass_reasons
+
     with store.engine.connect() as conn:
         missing = missing_guards(conn)
-    report = check_rows(store.iter_raw(batch_size=5000), on_row)
+        bypass = bypass_reasons(conn)
+    seals = store.seals()
+    report = check_rows(store.iter_raw(batch_size=5000), on_row, seals, key)
     report.missing_guards = missing
+    report.bypass = bypass
     return report
