@@ -49,6 +49,16 @@ def _need(name: str, url: str, port: int) -> str:
     pytest.skip(message)
 
 
+#: The seal key of every test (tournament.eventstore.seals): from the environment, so
+#: that no test writes instance/seal.key into the checkout.
+TEST_SEAL_KEY = "5e" * 32
+
+
+@pytest.fixture(autouse=True)
+def _seal_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SCHNAPSEN_SEAL_KEY", TEST_SEAL_KEY)
+
+
 @pytest.fixture(scope="session")
 def postgres_url() -> str:
     """URL of the real PostgreSQL test database (skips, or fails in CI, without it)."""

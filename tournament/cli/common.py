@@ -162,9 +162,11 @@ class ReadyStore:
     def _ready(self, write: bool) -> SQLEventStore:
         if self._store is None:
             from tournament.eventstore import SQLEventStore, migrate
+            from tournament.eventstore.seals import SealPolicy
 
             migrate.ensure_current(self.url, may_create=write)
-            self._store = SQLEventStore(self.url)
+            # Appends seal the log at intervals; the key is read when a seal is due.
+            self._store = SQLEventStore(self.url, sealing=SealPolicy.from_environment())
             # Closed before the process exits, though the exit skips its last garbage
             # collection (tournament/cli/__init__.py): the last SQLite connection to close
             # checkpoints the write-ahead log into the file, so a copy of the .sqlite3 file

@@ -28,6 +28,7 @@ imports SQLAlchemy.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import uuid
 from collections.abc import Callable, Sequence
 from datetime import datetime
@@ -78,6 +79,12 @@ READ_KEY = (
 )
 
 
+INSERT_SEAL = (
+    "INSERT INTO es_seals (seq, position, events, head, digests, sealed_at, reason, key_id, mac)"
+    " VALUES (:seq, :position, :events, :head, :digests, :sealed_at, :reason, :key_id, :mac)"
+)
+
+
 class Statements(NamedTuple):
     """The statements both backends run, in one driver's placeholder style."""
 
@@ -88,10 +95,13 @@ class Statements(NamedTuple):
     read_all: str
     stream_version: str
     read_key: str
+    insert_seal: str
 
 
 #: The statements with ``:name`` placeholders, as written above (sqlite3's style).
-SQL = Statements(HEAD, INSERT, INSERT_KEY, READ_STREAM, READ_ALL, STREAM_VERSION, READ_KEY)
+SQL = Statements(
+    HEAD, INSERT, INSERT_KEY, READ_STREAM, READ_ALL, STREAM_VERSION, READ_KEY, INSERT_SEAL
+)
 
 #: A row as stored, in ``COLUMNS`` order, with event_id and recorded_at decoded.
 Row = tuple[int, uuid.UUID, str, int, str, int, str, str, datetime, str, str]
@@ -172,6 +182,12 @@ class WriteTx:
         """Insert rows: dicts keyed like ``INSERT``'s parameters (or, on SQLite, tuples
         in ``COLUMNS`` order); and the idempotency key."""
         raise NotImplementedError
+
+    def insert_seal(self, seal: Seal) -> None:
+        """Insert a restored seal as it is (import, into an empty store)."""
+        values = dataclasses.asdict(seal)
+        values["sealed_at"] = self.backend.db_time(seal.sealed_at)
+        self.conn.execute(self.sql.insert_seal, values)
 
     def read_stream(self, stream_id: str, lo: int, hi: int) -> list[tuple[Any, ...]]:
         """Rows of the stream, read inside this transaction (after its lock was taken)."""

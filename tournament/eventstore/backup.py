@@ -3,33 +3,39 @@
     export_store(store, open("club.jsonl", "w"))      # tournament export club.jsonl
     import_store(empty_store, open("club.jsonl"))     # tournament import club.jsonl
 
-The file (format ``schnapsen-eventstore/2``) is one JSON object per line: a header, one
-line per event in position order (payload and metadata as stored, not upcast), one line
-per idempotency key, and a trailer that says how many of each the file holds and where
-the log ends::
+The file (format ``schnapsen-eventstore/3``) is one JSON object per line: a header, one
+line per seal (:mod:`.seals`), one line per event in position order (payload and
+metadata as stored, not upcast), one line per idempotency key, and a trailer that says
+how many of each the file holds, where the log ends and the short form of its last
+seal (an export seals the log first)::
 
-    {"format": "schnapsen-eventstore/2", "events": 2, "exported_at": "…Z"}
+    {"format": "schnapsen-eventstore/3", "events": 2, "exported_at": "…Z"}
+    {"seal": 1, "position": 2, "events": 2, "head": "…", "digests": "1:…,2:…",
+     "sealed_at": "…Z", "reason": "export", "key_id": "k…", "mac": "…"}
     {"position": 1, "event_id": "…", "stream_id": "hand-…", "version": 1,
      "type": "hand.dealt", "schema_version": 1, "payload": {…}, "metadata": {…},
      "recorded_at": "2025-03-01T18:02:11.123456Z", "prev_hash": "000…", "hash": "…"}
     {"idempotency_key": "…", "stream_id": "…", "first_version": 1, "last_version": 1,
      "recorded_at": "…Z"}
-    {"trailer": "schnapsen-eventstore/2", "events": 2, "idempotency_keys": 1,
-     "head_position": 2, "head_hash": "…"}
+    {"trailer": "schnapsen-eventstore/3", "events": 2, "idempotency_keys": 1, "seals": 1,
+     "head_position": 2, "head_hash": "…", "seal": "#1 @2 7KQM-3XJ9"}
 
 An export is one consistent cut of the log: the events up to the log's head when it
-began (positions are dense and become visible in order, so those are fixed) and the keys
-of those events, even while results are being entered.
+began (on PostgreSQL, up to the last event no older transaction still running could
+commit events before; those are fixed), the seals up to there and the keys of those
+events, even while results are being entered.
 
 Import restores into an empty store in one transaction and stores nothing unless all of
 this holds: every line is strict JSON of the right shape (:mod:`.backup_lines`); every
 hash chain verifies; the header's and the trailer's counts are the events and keys read,
 and the trailer's head position and hash are the last event's -- so a backup cut off at
-a line boundary (a full disk, an interrupted copy) or edited is refused; and every key
-names versions of a stream the file holds. Projection checkpoints are not part of a
+a line boundary (a full disk, an interrupted copy) or edited is refused; every key
+names versions of a stream the file holds; and every seal matches the file's events (and
+authenticates, where this machine has the key it was made with). Projection checkpoints are not part of a
 backup; projections rebuild from the log.
 
-Older exports (``schnapsen-eventstore/1``, before the trailer) still import: they counted
+Exports of format 2 (before seals) import as before, without seals. Older exports
+(``schnapsen-eventstore/1``, before the trailer) still import: they counted
 their events in the header but not their keys, so they are refused when they hold fewer
 events than the header says and accepted otherwise (that exporter counted before it
 wrote, so one taken while results came in may hold a few more), with a note that keys cut
@@ -51,6 +57,7 @@ from tournament.eventstore.backends import Row
 from tournament.eventstore.backup_lines import (
     EVENT_FIELDS,
     KEY_FIELDS,
+    SEAL_FIELDS,
     canonical_text,
     parse_time,
     read,
@@ -65,21 +72,44 @@ from tournament.eventstore.errors import (
 )
 from tournament.eventstore.schema import events as events_table
 from tournament.eventstore.schema import idempotency
+from tournament.eventstore.seals import Seal, available_key
 from tournament.eventstore.store import SQLEventStore
 from tournament.eventstore.verify import VerifyReport, check_rows
 
-FORMAT = "schnapsen-eventstore/2"
+FORMAT = "schnapsen-eventstore/3"
+#: Exports before seals were kept: read, without seals.
+UNSEALED_FORMAT = "schnapsen-eventstore/2"
 #: Exports written before the trailer existed: still read (see the module's docstring).
 OLDER_FORMAT = "schnapsen-eventstore/1"
 
+# PostgreSQL: only events of transactions older than every one still running are fixed
+# (postgres_backend.read_all): those are a prefix of the log in position order.
+_SETTLED = {
+    "sqlite": "",
+    "postgresql": " WHERE tx_id < pg_snapshot_xmin(pg_current_snapshot())::text::bigint",
+}
+
 
 def _cut(store: SQLEventStore) -> tuple[int, int]:
-    """The log's head position and the number of events up to it, in one snapshot."""
+    """The log's settled head position and the number of events up to it, in one
+    snapshot."""
     with store.engine.connect() as conn:
+        where = _SETTLED[conn.dialect.name]
         head, count = conn.exec_driver_sql(
-            "SELECT coalesce(max(position), 0), count(*) FROM es_events"
+            f"SELECT coalesce(max(position), 0), count(*) FROM es_events{where}"
         ).one()
     return int(head), int(count)
+
+
+def _seal_first(store: SQLEventStore) -> None:
+    """Seal what is not sealed yet, so that the backup carries a seal over all of it. A
+    store that cannot be sealed here (no key, read-only) is exported with its seals."""
+    import logging
+
+    try:
+        store.seal("export")
+    except Exception as error:  # whatever it is: the backup matters more
+        logging.getLogger(__name__).warning("exported without sealing first: %s", error)
 
 
 def _keys(store: SQLEventStore, head: int) -> list[dict[str, Any]]:
@@ -114,9 +144,13 @@ def export_store(store: SQLEventStore, out: IO[str], progress: bool | None = Non
 
     ``progress``: show a progress bar on stderr (None: only on a terminal).
     """
+    _seal_first(store)
     head, total = _cut(store)
     header = {"format": FORMAT, "events": total, "exported_at": format_time(datetime.now(UTC))}
     out.write(json.dumps(header) + "\n")
+    seals = [seal for seal in store.seals() if seal.position <= head]
+    for seal in seals:
+        out.write(json.dumps(seal.as_record(), ensure_ascii=False) + "\n")
     written, last_hash = 0, None
     with tqdm(total=total, unit="ev", disable=None if progress is None else not progress) as bar:
         for row in store.iter_raw(batch_size=5000):
@@ -147,7 +181,8 @@ def export_store(store: SQLEventStore, out: IO[str], progress: bool | None = Non
         out.write(json.dumps(key, ensure_ascii=False) + "\n")
     trailer = {
         "trailer": FORMAT, "events": written, "idempotency_keys": len(keys),
-        "head_position": head, "head_hash": last_hash,
+        "seals": len(seals), "head_position": head, "head_hash": last_hash,
+        "seal": seals[-1].short if seals else None,
     }  # fmt: skip
     out.write(json.dumps(trailer) + "\n")
     return written
@@ -172,11 +207,11 @@ def import_store(
     except StopIteration:
         raise ImportFormatError(1, "the file is empty") from None
     fmt = header.get("format") if isinstance(header, dict) else None
-    if fmt not in (FORMAT, OLDER_FORMAT):
+    if fmt not in (FORMAT, UNSEALED_FORMAT, OLDER_FORMAT):
         raise ImportFormatError(number, f"not an event store export (format {FORMAT!r})")
     total = header.get("events")
     if type(total) is not int or total < 0:
-        if fmt == FORMAT:
+        if fmt != OLDER_FORMAT:
             raise ImportFormatError(number, "the header does not say how many events follow")
         total = None
     backend = store._backend
@@ -192,6 +227,13 @@ def import_store(
                 continue
             if isinstance(data, dict) and "idempotency_key" in data:
                 read_back.keys.append((number, typed(data, KEY_FIELDS, number)))
+                continue
+            if isinstance(data, dict) and "seal" in data and fmt == FORMAT:
+                if read_back.line_of:
+                    raise ImportFormatError(number, "a seal after the first event")
+                record = typed(data, SEAL_FIELDS, number)
+                at = parse_time(record["sealed_at"], number)
+                read_back.seals.append(Seal.from_record(record, at))
                 continue
             if read_back.keys:
                 raise ImportFormatError(number, "an event after the idempotency keys")
@@ -231,19 +273,32 @@ def import_store(
                     flush()
                 yield row
 
-        report = check_rows(checked())
+        report = check_rows(checked(), seals=read_back.seals, key=available_key())
+        # A file cut short is told as such before what that does to its chains and seals.
+        note = _check_complete(fmt, total, report, read_back)
         if not report.ok:
             first = report.broken[0]
             where = read_back.line_of.get(first.position)
-            raise ChainError(f"line {where}: {first}; nothing was imported")
-        note = _check_complete(fmt, total, report, read_back)
+            at = f"line {where}" if where is not None else "a seal"
+            raise ChainError(f"{at}: {first}; nothing was imported")
         key_rows = _check_keys(read_back, backend)
         flush()
         for key in key_rows:
             tx.insert([], key)
-    if note and notes is not None:
-        notes.append(note)
+        for seal in read_back.seals:
+            tx.insert_seal(seal)
+    if notes is not None:
+        notes.extend(filter(None, [note, _unchecked_note(report)]))
     return report.events
+
+
+def _unchecked_note(report: VerifyReport) -> str | None:
+    if not report.unchecked:
+        return None
+    return (
+        f"{len(report.unchecked)} of the backup's seals match its events but were made with "
+        f"another seal key, so their authenticity was not checked here ({report.unchecked[0]})"
+    )
 
 
 class _Read:
@@ -251,6 +306,7 @@ class _Read:
 
     def __init__(self) -> None:
         self.keys: list[tuple[int, dict[str, Any]]] = []
+        self.seals: list[Seal] = []
         self.trailer: tuple[int, dict[str, Any]] | None = None
         self.versions: dict[str, int] = {}  # each stream's last version in the file
         self.line_of: dict[int, int] = {}  # position -> line
@@ -286,10 +342,14 @@ def _check_complete(
             "backup is incomplete; nothing imported",
         )
     line, trailer = read_back.trailer
-    expected = {
+    expected: dict[str, Any] = {
         "trailer": fmt, "events": count, "idempotency_keys": len(read_back.keys),
         "head_position": report.head_position, "head_hash": report.head_hash,
     }  # fmt: skip
+    if fmt == FORMAT:
+        seals = read_back.seals
+        expected["seals"] = len(seals)
+        expected["seal"] = max(seals, key=lambda s: s.seq).short if seals else None
     for name, value in expected.items():
         if name not in trailer or trailer[name] != value or type(trailer[name]) is bool:
             said = trailer.get(name, "nothing")

@@ -29,11 +29,20 @@ EVENT_FIELDS = {
     "schema_version": int, "payload": dict, "metadata": dict, "recorded_at": str,
     "prev_hash": str, "hash": str,
 }  # fmt: skip
-_INT_LIMITS = {"position": 2**63 - 1}  # others: MAX_VERSION (a 32-bit integer column)
+_INT_LIMITS = {
+    "position": 2**63 - 1,
+    "events": 2**63 - 1,
+}  # others: MAX_VERSION (a 32-bit integer column)
 _HASH = re.compile(r"^[0-9a-f]{64}$")
 _TEXT_FIELDS = {
     "stream_id": STREAM_ID, "type": TYPE_PATTERN, "prev_hash": _HASH, "hash": _HASH,
-    "idempotency_key": re.compile(r"^.{1,200}$", re.S),
+    "idempotency_key": re.compile(r"^.{1,200}$", re.S), "head": _HASH, "mac": _HASH,
+    "digests": re.compile(r"^(\d{1,19}:[0-9a-f]{16}(,\d{1,19}:[0-9a-f]{16})*)?$"),
+    "reason": re.compile(r"^.{1,200}$", re.S), "key_id": re.compile(r"^k[0-9a-f]{1,15}$"),
+}  # fmt: skip
+SEAL_FIELDS = {
+    "seal": int, "position": int, "events": int, "head": str, "digests": str,
+    "sealed_at": str, "reason": str, "key_id": str, "mac": str,
 }  # fmt: skip
 KEY_FIELDS = {
     "idempotency_key": str, "stream_id": str, "first_version": int, "last_version": int,

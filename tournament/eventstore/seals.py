@@ -104,6 +104,19 @@ def load_key(environ: Mapping[str, str] | None = None, *, create: bool = True) -
     return _new_key_file(path)
 
 
+def available_key(environ: Mapping[str, str] | None = None) -> SealKey | None:
+    """The seal key if one is configured or kept here (never makes one: verify, import)."""
+    from tournament.config import instance_path
+
+    env = os.environ if environ is None else environ
+    configured = (
+        env.get("SCHNAPSEN_SEAL_KEY", "").strip() or env.get("SCHNAPSEN_SEAL_KEY_FILE", "").strip()
+    )
+    if configured or (instance_path(env) / KEY_FILE).is_file():
+        return load_key(env, create=False)
+    return None
+
+
 def _parse_key(text: str, where: str) -> SealKey:
     try:
         secret = bytes.fromhex(text)
@@ -167,6 +180,14 @@ class Seal:
             position, _, digest = item.partition(":")
             out.append((int(position), digest))
         return out
+
+    @classmethod
+    def from_record(cls, record: Mapping[str, Any], sealed_at: datetime) -> Seal:
+        """A seal from its backup line (fields checked by .backup_lines)."""
+        return cls(
+            record["seal"], record["position"], record["events"], record["head"],
+            record["digests"], sealed_at, record["reason"], record["key_id"], record["mac"],
+        )  # fmt: skip
 
     def as_record(self) -> dict[str, Any]:
         """The seal as a backup line (``tournament export``)."""

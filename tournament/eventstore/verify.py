@@ -96,8 +96,10 @@ def check_rows(
     heads: dict[str, tuple[int, str]] = {}
     bad: set[str] = set()
     last_position = 0
-    sealing = _SealCheck(report, list(seals), key)
+    sealing: _SealCheck | None = None
     for row in rows:
+        if sealing is None:  # an import reads the seals before the first event
+            sealing = _SealCheck(report, list(seals), key)
         position, _, stream_id, version, *_rest, prev, digest = row
         if position <= last_position:
             problem = f"position {position} does not follow {last_position}"
@@ -129,6 +131,8 @@ def check_rows(
             bad.add(stream_id)
             report.broken.append(BrokenLink(stream_id, version, position, problem))
         heads[stream_id] = (version, digest)
+    if sealing is None:
+        sealing = _SealCheck(report, list(seals), key)
     sealing.before(None)
     report.streams = len(heads)
     return report
