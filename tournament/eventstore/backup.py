@@ -31,8 +31,8 @@ hash chain verifies; the header's and the trailer's counts are the events and ke
 and the trailer's head position and hash are the last event's -- so a backup cut off at
 a line boundary (a full disk, an interrupted copy) or edited is refused; every key
 names versions of a stream the file holds; and every seal matches the file's events (and
-authenticates, where this machine has the key it was made with). Projection checkpoints are not part of a
-backup; projections rebuild from the log.
+authenticates, where this machine has the key it was made with). Projection checkpoints
+are not part of a backup; projections rebuild from the log.
 
 Exports of format 2 (before seals) import as before, without seals. Older exports
 (``schnapsen-eventstore/1``, before the trailer) still import: they counted
