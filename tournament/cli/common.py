@@ -36,6 +36,7 @@ if TYPE_CHECKING:  # the service and the store: loaded when the command first us
     from tournament.domain.service import TournamentService
     from tournament.eventstore import SQLEventStore
     from tournament.eventstore.api import Decide, Decided, KeyRecord, NewEvent, StoredEvent
+    from tournament.eventstore.seals import Seal
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -197,6 +198,13 @@ class ReadyStore:
 
     def read_key(self, key: str) -> KeyRecord | None:
         return self._ready(False).read_key(key)
+
+    def seal(self, reason: str) -> Seal | None:
+        """Seal the log now (:meth:`SQLEventStore.seal`)."""
+        return self._ready(True).seal(reason)
+
+    def latest_seal(self) -> Seal | None:
+        return self._ready(False).latest_seal()
 
     def read_stream(
         self, stream_id: str, from_version: int = 1, to_version: int | None = None

@@ -23,6 +23,7 @@ what was accepted then (the match may be decided by now).
 from __future__ import annotations
 
 import dataclasses
+import logging
 import random
 import threading
 import time
@@ -150,10 +151,15 @@ class TournamentService:
                 # little more than the command itself. (A cached state is close enough.)
                 t = self._fold(tournament_id, t, self.store.read_stream(stream, 1))
 
-            def decide(since: list[StoredEvent], t: Tournament = t) -> list[NewEvent]:
+            open_round: list[int] = []  # the round this command may end, if any
+
+            def decide(
+                since: list[StoredEvent], t: Tournament = t, open_round: list[int] = open_round
+            ) -> list[NewEvent]:
                 self._fold(tournament_id, t, since)
                 if not t.created:
                     raise _no_tournament(tournament_id)
+                open_round[:] = [] if t.round_complete() else [t.current_round]
                 return ev.stamped(command(t), metadata or {})
 
             try:
@@ -165,10 +171,25 @@ class TournamentService:
                 # decide again on the newer state, after a short random pause.
                 time.sleep(random.uniform(0, 0.005 * 2**attempt))
                 continue
+            if done.events and not done.replayed and open_round:
+                self._seal_if_round_ended(tournament_id, open_round[0])
             return Executed(done.events, done.replayed)
         raise ConflictError(
             "tournament", "T-concurrency", "the tournament kept changing while writing; try again"
         )
+
+    def _seal_if_round_ended(self, tournament_id: str, number: int) -> None:
+        """Seal the log when this command ended round ``number`` (every match settled):
+        the standings after a round are what gets printed and pinned on the wall. A seal
+        that fails is logged; the command's events are stored whatever happens here."""
+        t = self.state(tournament_id)
+        seal = getattr(self.store, "seal", None)  # stores without seals: nothing to do
+        if seal is None or t.current_round != number or not t.round_complete(number):
+            return
+        try:
+            seal(f"end of round {number} of {tournament_id}")
+        except Exception as error:  # whatever it is (see the docstring)
+            logging.getLogger(__name__).warning("round %s was not sealed: %s", number, error)
 
     def tournament_ids(self) -> list[str]:
         """Ids of every tournament in the store, oldest first (reads the whole log)."""

@@ -29,9 +29,9 @@ import sqlalchemy as sa
 
 from tournament.db import make_engine
 from tournament.eventstore.api import EventStoreError
+from tournament.eventstore.backends import KEY_RETENTION_FLOOR_DAYS
 from tournament.eventstore.schema import (
     APPEND_ONLY_TABLES,
-    KEY_RETENTION_FLOOR_DAYS,
     REJECT_FUNCTION,
     REJECT_FUNCTION_BODY,
     append_only_ddl,

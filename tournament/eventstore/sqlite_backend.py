@@ -192,7 +192,8 @@ class SQLiteBackend(Backend):
         return self.write()
 
     def _seal(self, row: tuple[Any, ...]) -> Seal:
-        return Seal(*row[:5], text_time(row[5]), *row[6:])
+        seq, position, events, head, digests, at, reason, key_id, mac = row
+        return Seal(seq, position, events, head, digests, text_time(at), reason, key_id, mac)
 
     def add_seal(self, seal: Seal) -> bool:
         with self.write() as tx:

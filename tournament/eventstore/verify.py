@@ -102,8 +102,8 @@ def check_rows(
             sealing = _SealCheck(report, list(seals), key)
         position, _, stream_id, version, *_rest, prev, digest = row
         if position <= last_position:
-            problem = f"position {position} does not follow {last_position}"
-            report.broken.append(BrokenLink("", 0, position, problem))
+            disorder = f"position {position} does not follow {last_position}"
+            report.broken.append(BrokenLink("", 0, position, disorder))
             continue
         sealing.before(position)
         report.events += 1
