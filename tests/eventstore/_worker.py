@@ -13,6 +13,10 @@ python tests/eventstore/_worker.py decide WAY URL SCHEMA STREAM WRITER COUNT
     "conflicts": n} (n must be 0: under the stream's lock nobody appends in between)
 python tests/eventstore/_worker.py once WAY URL SCHEMA STREAM KEY
     append two events to STREAM with idempotency key KEY; prints their event ids
+python tests/eventstore/_worker.py spread WAY URL SCHEMA WRITER COUNT STREAMS
+    append COUNT events over STREAMS streams of its own (WRITER-0 ...), each append with
+    the expected version and an idempotency key, every fifth a batch of 3; seals the log
+    as the service does (every 1,000 events); prints {"appended": COUNT}
 python tests/eventstore/_worker.py batches WAY URL SCHEMA BATCH
     append batches of BATCH events to fresh streams forever, printing
     "ack STREAM VERSION POSITION" after each append returns (until killed)
@@ -68,6 +72,22 @@ def main(argv: list[str]) -> None:
             except ConcurrencyError:
                 conflicts += 1
         print(json.dumps({"appended": appended, "conflicts": conflicts}), flush=True)
+    elif mode == "spread":
+        from tournament.eventstore.seals import SealPolicy
+
+        store.sealing = SealPolicy.from_environment()
+        writer, count, streams = args[0], int(args[1]), int(args[2])
+        versions = [0] * streams
+        appended = n = 0
+        while appended < count:
+            i = n % streams
+            size = min(3 if n % 5 == 4 else 1, count - appended)
+            batch = [event(writer, appended + j) for j in range(size)]
+            store.append(f"{writer}-{i}", batch, versions[i], idempotency_key=f"{writer}:{n}")
+            versions[i] += size
+            appended += size
+            n += 1
+        print(json.dumps({"appended": appended}), flush=True)
     elif mode == "once":
         stream, key = args[0], args[1]
         stored = store.append(stream, [event("once", 0), event("once", 1)], None, key)
