@@ -1,0 +1,24 @@
+"""The end of every round seals the log (issue 8): the standings after a round are what
+gets printed and pinned on the wall, so the log behind them is sealed right then."""
+
+from __future__ import annotations
+
+from tournament.eventstore import SQLEventStore
+from tournament.eventstore.seals import available_key
+from tournament.eventstore.verify import verify
+
+
+def test_the_result_that_ends_a_round_seals_the_log(cli) -> None:  # type: ignore[no-untyped-def]
+    cli("create", "Cup", "--best-of", "1")
+    for name in ("Anna", "Berti", "Carla", "Doris"):
+        cli("players", "add", name)
+    cli("round", "start")
+    store = SQLEventStore()
+    cli("results", "enter", "1.1", "--tally", "7 5 4 1 0 / 7 6 3")
+    assert not any(s.reason.startswith("end of round") for s in store.seals())  # 1.2 open
+    cli("results", "enter", "1.2", "--tally", "7 5 4 1 0 / 7 6 3")
+    last = store.latest_seal()
+    assert last is not None and last.reason.startswith("end of round 1 of ")
+    assert last.position == store.read_all()[-1].position
+    assert verify(store, key=available_key()).ok
+    store.close()
