@@ -240,7 +240,8 @@ def main(argv: list[str] | None = None) -> None:
         verdict = {True: "PASS", False: "FAIL", None: "n/a "}[t["pass"]]
         print(f"  {verdict}  {name:<36}{_num(t['value'], 2):>10}  (target {t['target']})")
     summary = {"bench": "eventstore", "seconds": args.seconds, "repeat": args.repeat,
-               "results": results, "ratios": ratios, "targets": targets}  # fmt: skip
+               "results": results, "ratios": ratios, "targets": targets,
+               "all_targets_pass": all(t["pass"] is True for t in targets.values())}  # fmt: skip
     print(json.dumps(rounded(summary)))
 
 
