@@ -1,345 +1,248 @@
-"""Benchmark of the event store on SQLite and PostgreSQL.
+"""Benchmark of the event store against its baselines, PostgreSQL and SQLite, in one run.
 
-    .venv/bin/python bench/eventstore.py            # both databases (PostgreSQL if reachable)
-    .venv/bin/python bench/eventstore.py --quick    # fewer repetitions
+    .venv/bin/python bench/eventstore.py                  # everything (about 3-4 minutes)
+    .venv/bin/python bench/eventstore.py --quick          # a smoke run (under a minute)
+    .venv/bin/python bench/eventstore.py --sqlite-only    # or --postgres-only; --seconds N
 
-For each database, in one run and on the same database:
+Every figure is the median of ``--repeat`` repetitions (3) of ``--seconds`` (2) each; the
+cases of a part take turns, so that a noisy neighbour slows them alike. The store is used
+through its public API only (``SQLEventStore(url).append/read_stream/read_all``), with the
+events the service writes (``hand.action``: registered, checked), an expected version and
+an idempotency key on every append. The tables, then the targets with pass/fail; the last
+line is JSON with every figure, ratio and target.
 
-* single appends/s: one event per append, with every guarantee on (expected version,
-  idempotency key, hash chain, gap-safe lock), against a raw SQLAlchemy insert of the
-  same row in its own transaction and the ``eventsourcing`` library's recorder;
-* batched appends: 100 events per append (events/s), against a raw SQLAlchemy
-  ``executemany`` of the same rows and the recorder's 100-event ``insert_events``;
-* reads (events/s): a 1,000-event stream, and the global log in pages of 1,000, each
-  against a raw SQLAlchemy select of the same rows;
-* folds: hands/s to load and fold a hand stream (is a snapshot cache needed?).
+PostgreSQL (``SCHNAPSEN_TEST_POSTGRES_URL``; skipped with one line if unreachable), in
+scratch schemas made and dropped by the run:
 
-The store is given the engine, as before; on SQLite the single appends, batched appends
-and stream reads are also timed on a store opened by the URL (``*_by_url``), through the
-``sqlite3`` module without SQLAlchemy, as every organiser command opens it.
+* Single appends, one event each, by 1, 4 and 16 writer processes, each with its own
+  connection and its own 4 streams: appends/s of all together, p50/p99 ms per append
+  (bench/eventstore_writers.py). Baselines, same processes and clock:
+  - raw INSERT: psycopg 3 itself, autocommit, one INSERT per event (one round trip), of the
+    row the store writes into es_events (same bytes) into a table of es_events' columns,
+    keys and indexes, positions from an identity. The store also checks the version and
+    writes an idempotency row; the baseline is the floor: a plain INSERT's cost.
+  - eventsourcing recorder: the ``eventsourcing`` library's PostgreSQL application
+    recorder, ``insert_events`` of one event per call, in its default mode (pipelined,
+    table lock) and with ``enable_db_functions`` (one function call), each its own schema.
+* Batched appends, 100 events each, one writer: events/s beside one multi-row INSERT of
+  the same 100 rows through psycopg (one statement, one round trip, one transaction) and a
+  ``COPY`` of them (the fastest way in), both into the raw table.
+* Reads: a 1,000-event stream read whole, and the global log's first 10,000 events in
+  pages of 1,000 (events/s), beside psycopg SELECTs of the same rows of the store's own
+  table with payload and metadata decoded by ``json.loads``: same bytes, same decoding.
 
-Medians of several repetitions. Targets: batched >= 0.8x raw, single >= 2x the recorder
-on PostgreSQL, reads >= 100,000 events/s. The last line is JSON.
+SQLite (a temporary file; the store opened by its URL, through ``sqlite3``): one writer.
+Single appends (for information) and 100-event batches beside raw ``sqlite3`` inserts
+(``executemany`` in one ``BEGIN IMMEDIATE`` transaction) of the same rows into a table of
+the same shape in the same file, on a connection set up by the store's own function (same
+journal mode, synchronous, busy timeout); reads as on PostgreSQL, ``json.loads`` both sides;
+and, for information, hands/s loaded and folded through the engine (``load_hand``).
+
+Targets: PostgreSQL at 16 writers, the store >= 0.6x the raw INSERT's appends/s, >= 5x
+the eventsourcing recorder in both modes, p99 < 25 ms (1 and 4 writers for information);
+SQLite batched appends and both reads >= 0.8x raw ``sqlite3``.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
-import socket
-import statistics
 import sys
-import tempfile
-import time
-import uuid
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import sqlalchemy as sa
-
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.randomplay import random_records
-from tournament.db import make_engine
-from tournament.domain.hands import action_event, dealt_event, load_hand
-from tournament.eventstore import NewEvent, SQLEventStore, migrate
-from tournament.eventstore.schema import events as events_table
+import eventstore_pg as pg
+from eventstore_sqlite import run_sqlite
 
 PG_URL = os.environ.get(
     "SCHNAPSEN_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 )
-CARDS = ["AH", "TH", "KH", "QH", "JH", "AS", "TS", "KS", "QS", "JS"]
+WRITERS = [1, 4, 16]
+TARGET_WRITERS = 16
+Json = dict[str, Any]
 
 
-def new_event(i: int) -> NewEvent:
-    payload = {"seat": i % 2, "action": "play", "card": CARDS[i % 10]}
-    return NewEvent("hand.action", payload, {"actor": "bench", "source": "live"})
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="0.25 s per measurement")
+    parser.add_argument("--seconds", type=float, help="seconds per repetition (default 2)")
+    parser.add_argument("--repeat", type=int, default=3, help="repetitions (default 3)")
+    only = parser.add_mutually_exclusive_group()
+    only.add_argument("--sqlite-only", action="store_true")
+    only.add_argument("--postgres-only", action="store_true")
+    args = parser.parse_args(argv)
+    if args.seconds is None:
+        args.seconds = 0.25 if args.quick else 2.0
+    if args.seconds <= 0 or args.repeat < 1:
+        parser.error("--seconds must be > 0 and --repeat >= 1")
+    args.log_events = 5000 if args.quick else 10_000
+    return args
 
 
-def raw_table(metadata: sa.MetaData) -> sa.Table:
-    """es_events' columns, keys and indexes (tournament.eventstore.schema) as ``bench_raw``:
-    the same table without the store around it."""
-    table = events_table.to_metadata(metadata, name="bench_raw")
-    for constraint in table.constraints:  # names are unique per schema on PostgreSQL
-        if isinstance(constraint.name, str):
-            constraint.name = constraint.name.replace("es_events", "bench_raw")
-    return table
+def run_postgres(args: argparse.Namespace) -> Json:
+    why = pg.unreachable(PG_URL)
+    if why is not None:
+        print(f"PostgreSQL not reachable at {pg.shown(PG_URL)} ({why}): its part is skipped")
+        return {"skipped": f"unreachable: {why}"}
+    print("postgresql ...", file=sys.stderr, flush=True)
+    with pg.scratch(PG_URL) as where:
+        single = pg.concurrent(where, WRITERS, args.seconds, args.repeat)
+        batched = pg.batched(where, args.seconds, args.repeat)
+        reads = pg.reads(where, args.seconds, args.repeat, args.log_events)
+    return {
+        "single": {
+            kind: {str(n): dataclasses.asdict(f) for n, f in by_count.items()}
+            for kind, by_count in single.items()
+        },
+        "batched": batched,
+        "reads": reads,
+    }
 
 
-class Raw:
-    """Plain SQLAlchemy Core inserts of the rows the store wrote."""
-
-    def __init__(self, engine: sa.Engine) -> None:
-        self.engine = engine
-        self.table = raw_table(sa.MetaData())
-        self.table.create(engine)
-        self.next = 0
-        self.as_text = engine.dialect.name == "sqlite"  # String(36) there, like es_events
-
-    def rows(self, count: int) -> list[dict[str, Any]]:
-        stream = f"raw-{uuid.uuid4().hex[:8]}"
-        out = []
-        for i in range(count):
-            self.next += 1
-            out.append({
-                "position": self.next,
-                "event_id": str(uuid.uuid4()) if self.as_text else uuid.uuid4(),
-                "stream_id": stream,
-                "version": i + 1, "type": "hand.action", "schema_version": 1,
-                "payload": '{"action":"play","card":"AH","seat":1}',
-                "metadata": '{"actor":"bench","source":"live"}',
-                "recorded_at": _now(), "prev_hash": "0" * 64, "hash": "f" * 64,
-            })  # fmt: skip
-        return out
+def ratio(a: float | None, b: float | None) -> float | None:
+    return None if a is None or not b else round(a / b, 3)
 
 
-def _now() -> Any:
-    from datetime import UTC, datetime
-
-    return datetime.now(UTC)
-
-
-def _times(n: int, run: Callable[[], object]) -> None:
-    """Run ``n`` times, keeping no result alive (as a caller that reads and folds does)."""
-    for _ in range(n):
-        run()
-
-
-def rate(count: int, run: Callable[[], object], repeat: int) -> float:
-    """Median of ``repeat`` runs, in operations per second."""
-    rates = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        run()
-        rates.append(count / (time.perf_counter() - start))
-    return statistics.median(rates)
-
-
-def es_recorder(kind: str, location: str) -> Any:
-    """The eventsourcing library's application recorder on the same database, or None."""
-    try:
-        if kind == "sqlite":
-            from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteDatastore
-
-            recorder = SQLiteApplicationRecorder(SQLiteDatastore(db_name=location))
-        else:
-            from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
-
-            url = sa.make_url(PG_URL)
-            datastore = PostgresDatastore(
-                dbname=url.database or "", host=url.host or "127.0.0.1", port=url.port or 5432,
-                user=url.username or "postgres", password=url.password or "", schema=location,
-            )  # fmt: skip
-            recorder = PostgresApplicationRecorder(datastore, events_table_name="es_bench")
-        recorder.create_table()
-        return recorder
-    except ImportError:
-        return None
-
-
-def es_events(count: int) -> list[Any]:
-    from eventsourcing.persistence import StoredEvent
-
-    oid = uuid.uuid4()
-    state = b'{"action":"play","card":"AH","seat":1}'
-    return [StoredEvent(oid, i + 1, "hand.action", state) for i in range(count)]
-
-
-def bench(
-    kind: str, engine: sa.Engine, es_location: str, repeat: int, url: str | None = None
-) -> dict[str, float]:
-    migrate.upgrade(engine)
-    store = SQLEventStore(engine)
-    by_url = SQLEventStore(url) if url else None  # SQLite through sqlite3, no SQLAlchemy
-    raw = Raw(engine)
-    recorder = es_recorder(kind, es_location)
-    out: dict[str, float] = {}
-    n_single, n_batches = 200, 10
-
-    def store_single() -> None:
-        stream = f"s-{uuid.uuid4().hex[:8]}"
-        for i in range(n_single):
-            store.append(
-                stream, [new_event(i)], expected_version=i, idempotency_key=uuid.uuid4().hex
+def ratios_of(results: Json) -> dict[str, float | None]:
+    out: dict[str, float | None] = {}
+    p = results.get("postgresql", {})
+    if "single" in p:
+        store = p["single"]["store"]
+        for base in ("raw_insert", "es_default", "es_functions"):
+            for n in map(str, WRITERS):
+                other = p["single"].get(base, {}).get(n, {}).get("appends_per_s")
+                out[f"pg_single_{n}w_store_vs_{base}"] = ratio(store[n]["appends_per_s"], other)
+        b, r = p["batched"], p["reads"]
+        out["pg_batch_store_vs_raw_multirow_insert"] = ratio(
+            b["store_batch_events_per_s"], b["raw_multirow_insert_events_per_s"]
+        )
+        out["pg_batch_store_vs_raw_copy"] = ratio(
+            b["store_batch_events_per_s"], b["raw_copy_events_per_s"]
+        )
+        for what in ("stream", "log"):
+            out[f"pg_{what}_read_store_vs_raw"] = ratio(
+                r[f"store_{what}_read_events_per_s"], r[f"raw_{what}_read_events_per_s"]
             )
-
-    def raw_single() -> None:
-        for row in raw.rows(n_single):
-            with engine.begin() as conn:
-                conn.execute(sa.insert(raw.table), row)
-
-    def store_batched() -> None:
-        for _ in range(n_batches):
-            batch = [new_event(i) for i in range(100)]
-            store.append(f"b-{uuid.uuid4().hex[:8]}", batch, 0, idempotency_key=uuid.uuid4().hex)
-
-    def raw_batched() -> None:
-        for _ in range(n_batches):
-            rows = raw.rows(100)
-            with engine.begin() as conn:
-                conn.execute(sa.insert(raw.table), rows)
-
-    # Reads: a long stream, and the whole global log page by page.
-    store.append("long", [new_event(i) for i in range(1000)], None)
-    for _ in range(4):
-        raw_batched()  # the raw table gets as many rows to read as the log
-
-    def raw_read() -> None:
-        with engine.connect() as conn:
-            conn.execute(sa.select(raw.table).where(raw.table.c.position > 0)).all()
-
-    log_size = [0]
-
-    def global_read() -> None:
-        log_size[0] = sum(1 for _ in store.iter_all(0, 1000))
-
-    cases: list[tuple[str, int, Callable[[], object]]] = [
-        ("single_appends_per_s", n_single, store_single),
-        ("raw_single_inserts_per_s", n_single, raw_single),
-        ("batched_events_per_s", 100 * n_batches, store_batched),
-        ("raw_batched_events_per_s", 100 * n_batches, raw_batched),
-        ("stream_read_events_per_s", 5000, lambda: _times(5, lambda: store.read_stream("long"))),
-    ]
-    if by_url is not None:
-
-        def by_url_single() -> None:
-            stream = f"u-{uuid.uuid4().hex[:8]}"
-            for i in range(n_single):
-                by_url.append(stream, [new_event(i)], i, idempotency_key=uuid.uuid4().hex)
-
-        def by_url_batched() -> None:
-            for _ in range(n_batches):
-                batch = [new_event(i) for i in range(100)]
-                stream = f"ub-{uuid.uuid4().hex[:8]}"
-                by_url.append(stream, batch, 0, idempotency_key=uuid.uuid4().hex)
-
-        cases += [
-            ("single_appends_by_url_per_s", n_single, by_url_single),
-            ("batched_events_by_url_per_s", 100 * n_batches, by_url_batched),
-            ("stream_read_events_by_url_per_s", 5000,
-             lambda: _times(5, lambda: by_url.read_stream("long"))),
-        ]  # fmt: skip
-    if recorder is not None:
-        oid = uuid.uuid4()
-        from eventsourcing.persistence import StoredEvent
-
-        recorder.insert_events([StoredEvent(oid, i + 1, "t", b"{}") for i in range(1000)])
-        cases += [
-            ("eventsourcing_single_per_s", n_single,
-             lambda: [recorder.insert_events(es_events(1)) for _ in range(n_single)]),
-            ("eventsourcing_batched_events_per_s", 100 * n_batches,
-             lambda: [recorder.insert_events(es_events(100)) for _ in range(n_batches)]),
-            ("eventsourcing_stream_read_events_per_s", 5000,
-             lambda: _times(5, lambda: recorder.select_events(oid))),
-        ]  # fmt: skip
-    # Round-robin, so that a noisy neighbour slows every case alike; medians per case.
-    rates: dict[str, list[float]] = {name: [] for name, _, _ in cases}
-    rates["global_read_events_per_s"] = []
-    rates["raw_read_rows_per_s"] = []
-    for _ in range(repeat):
-        for name, count, run in cases:
-            rates[name].append(rate(count, run, 1))
-        start = time.perf_counter()
-        global_read()
-        rates["global_read_events_per_s"].append(log_size[0] / (time.perf_counter() - start))
-        rates["raw_read_rows_per_s"].append(rate(raw.next, raw_read, 1))
-    out.update({name: statistics.median(values) for name, values in rates.items()})
-
-    # Folding live hands: load the stream and replay it through the engine.
-    hands = []
-    for record in random_records(seed=5, count=50):
-        stream = f"hand-{uuid.uuid4()}"
-        events = [dealt_event([c.code for c in record.deck], record.dealer)]
-        events += [action_event(a) for a in record.actions]
-        store.append(stream, events, 0)
-        hands.append(stream)
-    out["hand_loads_per_s"] = rate(len(hands), lambda: [load_hand(store, h) for h in hands], repeat)
-    out["events"] = float(len(store.read_all()))
-    if by_url is not None:
-        by_url.close()
+    s = results.get("sqlite", {})
+    if "store_batch_events_per_s" in s:
+        out["sqlite_single_store_vs_raw"] = ratio(
+            s["store_single_appends_per_s"], s["raw_single_inserts_per_s"]
+        )
+        out["sqlite_batch_store_vs_raw"] = ratio(
+            s["store_batch_events_per_s"], s["raw_batch_events_per_s"]
+        )
+        for what in ("stream", "log"):
+            out[f"sqlite_{what}_read_store_vs_raw"] = ratio(
+                s[f"store_{what}_read_events_per_s"], s[f"raw_{what}_read_events_per_s"]
+            )
     return out
 
 
-def postgres_reachable() -> bool:
-    url = sa.make_url(PG_URL)
-    try:
-        with socket.create_connection((url.host or "127.0.0.1", url.port or 5432), 1):
-            return True
-    except OSError:
-        return False
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--quick", action="store_true", help="3 repetitions instead of 7")
-    args = parser.parse_args()
-    repeat = 3 if args.quick else 7
-    results: dict[str, dict[str, float]] = {}
-
-    with tempfile.TemporaryDirectory() as folder:
-        url = f"sqlite:///{folder}/bench.sqlite3"
-        engine = make_engine(url)
-        results["sqlite"] = bench("sqlite", engine, f"{folder}/es.sqlite3", repeat, url)
-        engine.dispose()
-
-    if postgres_reachable():
-        schema = f"bench_{os.getpid()}"
-        admin = sa.create_engine(PG_URL, isolation_level="AUTOCOMMIT")
-        with admin.connect() as conn:
-            conn.exec_driver_sql(f"CREATE SCHEMA {schema}")
-        try:
-            engine = make_engine(PG_URL, connect_args={"options": f"-csearch_path={schema}"})
-            results["postgresql"] = bench("postgresql", engine, schema, repeat)
-            engine.dispose()
-        finally:
-            with admin.connect() as conn:
-                conn.exec_driver_sql(f"DROP SCHEMA {schema} CASCADE")
-            admin.dispose()
-    else:
-        print(f"PostgreSQL not reachable at {PG_URL}: skipped", file=sys.stderr)
-
-    targets: dict[str, Any] = {}
-    for kind, r in results.items():
-        print(f"\n== {kind} (medians of {repeat} runs)")
-        for key, value in r.items():
-            print(f"  {key:42s} {value:>12,.0f}")
-        targets[f"{kind}_batched_vs_raw"] = round(
-            r["batched_events_per_s"] / r["raw_batched_events_per_s"], 2
-        )
-        targets[f"{kind}_single_vs_raw"] = round(
-            r["single_appends_per_s"] / r["raw_single_inserts_per_s"], 2
-        )
-        if "eventsourcing_single_per_s" in r:
-            targets[f"{kind}_single_vs_eventsourcing"] = round(
-                r["single_appends_per_s"] / r["eventsourcing_single_per_s"], 2
+def targets_of(results: Json, ratios: dict[str, float | None]) -> dict[str, Json]:
+    """Each target measured in this run: its value, the bound and whether it is met
+    (None: a baseline could not be measured)."""
+    wanted: list[tuple[str, float | None, str, float]] = []
+    n = TARGET_WRITERS
+    p = results.get("postgresql", {})
+    if "single" in p:
+        wanted += [
+            (f"pg_{n}w_store_vs_raw_insert", ratios[f"pg_single_{n}w_store_vs_raw_insert"],
+             ">=", 0.6),
+            (f"pg_{n}w_store_vs_es_default", ratios.get(f"pg_single_{n}w_store_vs_es_default"),
+             ">=", 5),
+            (f"pg_{n}w_store_vs_es_functions",
+             ratios.get(f"pg_single_{n}w_store_vs_es_functions"), ">=", 5),
+            (f"pg_{n}w_store_p99_ms", p["single"]["store"][str(n)]["p99_ms"], "<", 25),
+        ]  # fmt: skip
+    if "sqlite" in results and "skipped" not in results["sqlite"]:
+        wanted += [
+            (name, ratios[name], ">=", 0.8)
+            for name in (
+                "sqlite_batch_store_vs_raw",
+                "sqlite_stream_read_store_vs_raw",
+                "sqlite_log_read_store_vs_raw",
             )
-        reads = [r["stream_read_events_per_s"], r["global_read_events_per_s"]]
-        targets[f"{kind}_min_read_events_per_s"] = round(
-            min(*reads, r.get("stream_read_events_by_url_per_s", reads[0]))
-        )
-        for case in ("single_appends", "batched_events", "stream_read_events"):
-            if f"{case}_by_url_per_s" in r:  # the same store by URL (sqlite3) / on the engine
-                targets[f"{kind}_{case}_by_url_vs_engine"] = round(
-                    r[f"{case}_by_url_per_s"] / r[f"{case}_per_s"], 2
-                )
-    met = {
-        "batched_at_least_0.8x_raw": all(
-            v >= 0.8 for k, v in targets.items() if k.endswith("batched_vs_raw")
-        ),
-        "single_at_least_2x_eventsourcing_on_postgresql": targets.get(
-            "postgresql_single_vs_eventsourcing", 0
-        )
-        >= 2,
-        "reads_at_least_100k_per_s": all(
-            v >= 100_000 for k, v in targets.items() if k.endswith("min_read_events_per_s")
-        ),
-    }
-    print("\nratios:", json.dumps(targets))
-    print("targets met:", json.dumps(met))
-    print(json.dumps({"bench": "eventstore", "repeat": repeat, "results": results,
-                      "ratios": targets, "targets_met": met}))  # fmt: skip
+        ]
+    out = {}
+    for name, value, op, bound in wanted:
+        met = None if value is None else (value >= bound if op == ">=" else value < bound)
+        out[name] = {"value": value, "target": f"{op} {bound}", "pass": met}
+    return out
+
+
+def rounded(value: Any) -> Any:
+    """``value`` with its floats rounded for reading: rates to 0.1, ms and ratios to 0.001."""
+    if isinstance(value, float):
+        return round(value, 1 if abs(value) >= 100 else 3)
+    if isinstance(value, dict):
+        return {k: rounded(v) for k, v in value.items()}
+    return value
+
+
+def _num(value: float | None, digits: int = 0) -> str:
+    return "-" if value is None else f"{value:,.{digits}f}"
+
+
+def print_tables(results: Json, args: argparse.Namespace) -> None:
+    how = f"medians of {args.repeat} x {args.seconds:g} s"
+    p = results.get("postgresql", {})
+    if "single" in p:
+        print(f"\n== PostgreSQL: single appends, one event each ({how})")
+        print(f"  {'writer':<14}{'processes':>10}{'appends/s':>12}{'p50 ms':>9}{'p99 ms':>9}")
+        for kind, by_count in p["single"].items():
+            for n, f in by_count.items():
+                print(f"  {kind:<14}{n:>10}{_num(f['appends_per_s']):>12}"
+                      f"{_num(f['p50_ms'], 1):>9}{_num(f['p99_ms'], 1):>9}")  # fmt: skip
+        print(f"\n== PostgreSQL: batches of 100 events, one writer ({how})")
+        _rows(p["batched"], "events/s")
+        print(f"\n== PostgreSQL: reads, json.loads on both sides ({how})")
+        _rows(p["reads"], "events/s")
+    s = results.get("sqlite", {})
+    if "store_batch_events_per_s" in s:
+        print(f"\n== SQLite: journal_mode={s['journal_mode']}, synchronous={s['synchronous']}"
+              f" on both sides ({how})")  # fmt: skip
+        _rows({k: v for k, v in s.items() if isinstance(v, float)}, "per s")
+
+
+def _rows(figures: Json, unit: str) -> None:
+    for name, value in figures.items():
+        print(f"  {name.removesuffix('_per_s'):<36}{_num(value):>12} {unit}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse_args(argv)
+    results: Json = {}
+    if args.postgres_only:
+        results["sqlite"] = {"skipped": "--postgres-only"}
+    else:
+        print("sqlite ...", file=sys.stderr, flush=True)
+        results["sqlite"] = run_sqlite(args.seconds, args.repeat, args.log_events)
+    if args.sqlite_only:
+        results["postgresql"] = {"skipped": "--sqlite-only"}
+    else:
+        results["postgresql"] = run_postgres(args)
+    ratios = ratios_of(results)
+    targets = targets_of(results, ratios)
+    print_tables(results, args)
+    print("\n== Ratios (store / baseline)")
+    if not ratios:
+        print("  (none measured)")
+    for name, value in ratios.items():
+        print(f"  {name:<44}{_num(value, 2):>8}")
+    print("\n== Targets")
+    if not targets:
+        print("  (none measured)")
+    for name, t in targets.items():
+        verdict = {True: "PASS", False: "FAIL", None: "n/a "}[t["pass"]]
+        print(f"  {verdict}  {name:<36}{_num(t['value'], 2):>10}  (target {t['target']})")
+    summary = {"bench": "eventstore", "seconds": args.seconds, "repeat": args.repeat,
+               "results": results, "ratios": ratios, "targets": targets,
+               "all_targets_pass": all(t["pass"] is True for t in targets.values())}  # fmt: skip
+    print(json.dumps(rounded(summary)))
 
 
 if __name__ == "__main__":
