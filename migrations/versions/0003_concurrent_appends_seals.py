@@ -45,37 +45,31 @@ _STREAM_KEY = "hashtextextended(p_stream, ('es_events'::regclass::oid)::bigint)"
 ES_APPEND = rf"""
 CREATE OR REPLACE FUNCTION es_append(
     p_stream text, p_expected integer, p_key text, p_event_ids uuid[], p_types text[],
-    p_schema_versions integer[], p_payloads text[], p_metadata text[]
-) RETURNS TABLE (status text, "position" bigint, version integer, prev_hash text,
-                 hash text, recorded_at timestamptz)
+    p_schema_versions integer[], p_payloads text[], p_metadata text[],
+    OUT status text, OUT positions bigint[], OUT first_version integer,
+    OUT last_version integer, OUT prev_hash text, OUT hashes text[],
+    OUT recorded_at timestamptz, OUT key_stream text
+)
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path FROM CURRENT AS $fn$
-#variable_conflict use_column
+-- One row back (not a set): the event i has version first_version + i - 1, position
+-- positions[i], hash hashes[i], and as prev_hash hashes[i - 1] (the first: prev_hash).
+-- A replay names the stream and versions its key stored; a conflict the actual version.
 DECLARE
     v_version integer;
     v_hash text;
     v_last_at timestamptz;
-    v_first integer;
-    v_last integer;
-    v_key_stream text;
     v_xid bigint;
-    v_now timestamptz;
     v_stamp text;
-    n integer := coalesce(array_length(p_event_ids, 1), 0);
-    positions bigint[];
-    versions integer[] := '{{}}';
-    prevs text[] := '{{}}';
-    hashes text[] := '{{}}';
+    n integer := coalesce(cardinality(p_event_ids), 0);
 BEGIN
     -- The stream's lock (the key Backend.locked takes too), to the end of the
     -- transaction: appends to one stream one after the other; to others, side by side.
     PERFORM pg_advisory_xact_lock({_STREAM_KEY});
     IF p_key IS NOT NULL THEN
-        SELECT k.stream_id, k.first_version, k.last_version
-          INTO v_key_stream, v_first, v_last
+        SELECT 'replay', k.stream_id, k.first_version, k.last_version
+          INTO status, key_stream, first_version, last_version
           FROM es_idempotency k WHERE k.key = p_key;
         IF FOUND THEN
-            RETURN QUERY SELECT 'replay'::text, NULL::bigint, v_first, v_key_stream,
-                                v_last::text, NULL::timestamptz;
             RETURN;
         END IF;
     END IF;
@@ -86,10 +80,13 @@ BEGIN
         v_hash := repeat('0', 64);
     END IF;
     IF p_expected IS NOT NULL AND v_version <> p_expected THEN
-        RETURN QUERY SELECT 'conflict'::text, NULL::bigint, v_version, NULL::text, NULL::text,
-                            NULL::timestamptz;
+        status := 'conflict';
+        first_version := v_version;
         RETURN;
     END IF;
+    status := 'ok';
+    positions := '{{}}';
+    hashes := '{{}}';
     IF n = 0 THEN
         RETURN;
     END IF;
@@ -99,54 +96,59 @@ BEGIN
         RAISE EXCEPTION 'es_append() must be the first write of its transaction'
               USING ERRCODE = 'invalid_transaction_state';
     END IF;
-    -- The append lock, for two steps only and not to the commit: the transaction id and
-    -- the positions, in the same order for every writer. A session lock is not released
-    -- by an error, so every error in between releases it by hand.
+    -- The append lock, for these steps only and not to the commit: the transaction id
+    -- and the positions, in the same order for every writer. (A session lock outlives
+    -- an error; nothing in between can fail short of a cancel, and the store's client
+    -- releases the session's locks after any error: postgres_backend._connect.)
     PERFORM pg_advisory_lock({_APPEND_KEY});
-    BEGIN
-        v_xid := pg_current_xact_id()::text::bigint;
-        SELECT array_agg(nextval('es_events_position_seq')) INTO positions
-          FROM generate_series(1, n);
-        v_now := greatest(clock_timestamp(), v_last_at);
-    EXCEPTION WHEN OTHERS OR QUERY_CANCELED THEN
-        PERFORM pg_advisory_unlock({_APPEND_KEY});
-        RAISE;
-    END;
+    v_xid := pg_current_xact_id()::text::bigint;
+    IF n = 1 THEN
+        positions := ARRAY[nextval('es_events_position_seq')];
+    ELSE
+        positions := ARRAY(SELECT nextval('es_events_position_seq') FROM generate_series(1, n));
+    END IF;
+    recorded_at := greatest(clock_timestamp(), v_last_at);
     PERFORM pg_advisory_unlock({_APPEND_KEY});
-    v_first := v_version + 1;
+    first_version := v_version + 1;
+    last_version := v_version + n;
+    prev_hash := v_hash;
     IF p_key IS NOT NULL THEN
         -- An append with the same key on another stream may have committed meanwhile
         -- (this waits for one still running): then that one stands.
         INSERT INTO es_idempotency (key, stream_id, first_version, last_version, recorded_at)
-        VALUES (p_key, p_stream, v_first, v_version + n, v_now) ON CONFLICT (key) DO NOTHING;
+        VALUES (p_key, p_stream, first_version, last_version, recorded_at)
+        ON CONFLICT (key) DO NOTHING;
         IF NOT FOUND THEN
-            SELECT k.stream_id, k.first_version, k.last_version
-              INTO v_key_stream, v_first, v_last
+            SELECT 'replay', k.stream_id, k.first_version, k.last_version, NULL, NULL, NULL
+              INTO status, key_stream, first_version, last_version, positions, hashes,
+                   prev_hash
               FROM es_idempotency k WHERE k.key = p_key;
-            RETURN QUERY SELECT 'replay'::text, NULL::bigint, v_first, v_key_stream,
-                                v_last::text, NULL::timestamptz;
             RETURN;
         END IF;
     END IF;
-    v_stamp := to_char(v_now AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"');
+    v_stamp := to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"');
     FOR i IN 1..n LOOP
-        v_version := v_version + 1;
-        versions := versions || v_version;
-        prevs := prevs || v_hash;
         v_hash := encode(sha256(convert_to(
-            '["' || v_hash || '","' || p_stream || '",' || v_version || ',"'
+            '["' || v_hash || '","' || p_stream || '",' || (v_version + i) || ',"'
             || p_event_ids[i]::text || '","' || p_types[i] || '",' || p_schema_versions[i]
             || ',"' || v_stamp || '",' || p_metadata[i] || ',' || p_payloads[i] || ']',
             'UTF8')), 'hex');
         hashes := hashes || v_hash;
     END LOOP;
-    INSERT INTO es_events (position, event_id, stream_id, version, type, schema_version,
-                           payload, metadata, recorded_at, prev_hash, hash, tx_id)
-    SELECT u.p, u.e, p_stream, u.v, u.t, u.sv, u.pl, u.md, v_now, u.ph, u.h, v_xid
-      FROM unnest(positions, p_event_ids, versions, p_types, p_schema_versions, p_payloads,
-                  p_metadata, prevs, hashes) AS u(p, e, v, t, sv, pl, md, ph, h);
-    RETURN QUERY SELECT 'ok'::text, u.p, u.v, u.ph, u.h, v_now
-      FROM unnest(positions, versions, prevs, hashes) AS u(p, v, ph, h);
+    IF n = 1 THEN  -- the common case, without unnest
+        INSERT INTO es_events (position, event_id, stream_id, version, type, schema_version,
+                               payload, metadata, recorded_at, prev_hash, hash, tx_id)
+        VALUES (positions[1], p_event_ids[1], p_stream, first_version, p_types[1],
+                p_schema_versions[1], p_payloads[1], p_metadata[1], recorded_at, prev_hash,
+                v_hash, v_xid);
+    ELSE
+        INSERT INTO es_events (position, event_id, stream_id, version, type, schema_version,
+                               payload, metadata, recorded_at, prev_hash, hash, tx_id)
+        SELECT u.p, u.e, p_stream, v_version + u.i, u.t, u.sv, u.pl, u.md, recorded_at,
+               CASE WHEN u.i = 1 THEN prev_hash ELSE hashes[u.i - 1] END, u.h, v_xid
+          FROM unnest(positions, p_event_ids, p_types, p_schema_versions, p_payloads,
+                      p_metadata, hashes) WITH ORDINALITY AS u(p, e, t, sv, pl, md, h, i);
+    END IF;
 END
 $fn$
 """

@@ -443,3 +443,27 @@ def test_import_takes_the_same_lock_as_append(store: SQLEventStore) -> None:
     appender.join(10)
     assert not appender.is_alive()
     assert [e.position for e in store.read_all()] == [1]
+
+
+def test_an_error_never_leaves_the_append_lock_held_by_a_pooled_connection(
+    pg_db: Database,
+) -> None:
+    """es_append() holds the append lock at session level for a few statements; should an
+    error (a cancel) strike among them, the store releases the session's locks before the
+    connection goes back to the pool, so no other writer waits forever."""
+    store = SQLEventStore(pg_db.engine(pool_size=1, max_overflow=0))
+    key = "(1396918350::bigint << 32) | ('es_events'::regclass::oid)::bigint"
+    try:
+        with store._backend._connect() as conn:
+            conn.execute(f"SELECT pg_advisory_lock({key})")
+            raise RuntimeError("cancelled between the lock and its release")
+    except RuntimeError:
+        pass
+    other = SQLEventStore(pg_db.engine())
+    done = threading.Thread(target=other.append, args=("s", [event(1)], 0))
+    done.start()
+    done.join(10)
+    assert not done.is_alive(), "the append lock leaked with the pooled connection"
+    assert [e.version for e in store.read_stream("s")] == [1]
+    store.engine.dispose()
+    other.engine.dispose()

@@ -119,13 +119,18 @@ def _es_append_params(
 
 
 def _append_result(rows: list[Any]) -> AppendResult:
-    """What ``es_append()`` returned: a replay, a conflict, or the appended links."""
-    if rows and rows[0][0] == "replay":
-        _, _, first, key_stream, last, _ = rows[0]
-        return Replay(key_stream, first, int(last))
-    if rows and rows[0][0] == "conflict":
-        return Conflict(rows[0][2])
-    return Appended([(p, v, ph, h) for _, p, v, ph, h, _ in rows], rows[0][5] if rows else None)
+    """What ``es_append()`` returned (one row: see migration 0003): a replay, a conflict,
+    or the appended events' positions, versions and hashes."""
+    status, positions, first, last, prev, hashes, at, key_stream = rows[0]
+    if status == "replay":
+        return Replay(key_stream, first, last)
+    if status == "conflict":
+        return Conflict(first)
+    links = []
+    for i, (position, digest) in enumerate(zip(positions, hashes, strict=True)):
+        links.append((position, first + i, prev, digest))
+        prev = digest
+    return Appended(links, at if links else None)
 
 
 class _PostgresWrite(WriteTx):
@@ -176,6 +181,20 @@ class _PostgresLocked(WriteTx):
         return lambda: _append_result(cursor.fetchall())
 
 
+def _release_session_locks(conn: Any) -> None:
+    """After an error: es_append() holds the append lock at session level for a few
+    statements; an error (a cancel) among them would leave it held by this pooled
+    connection and every other writer waiting."""
+    import psycopg
+
+    try:
+        conn.autocommit = True
+        conn.execute("SELECT pg_advisory_unlock_all()")
+        conn.autocommit = False  # as the pool's other users expect it
+    except psycopg.Error:
+        pass  # a broken connection: closing it releases everything anyway
+
+
 class PostgresBackend(Backend):
     sql = PG_SQL
     native = True
@@ -206,6 +225,7 @@ class PostgresBackend(Backend):
             pooled.invalidate()  # a broken connection must not go back to the pool
             raise
         except BaseException:
+            _release_session_locks(conn)
             pooled.close()
             raise
         pooled.close()
