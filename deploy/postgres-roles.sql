@@ -1,15 +1,29 @@
--- PostgreSQL roles for the tournament service: the app can only read and append events.
+-- PostgreSQL roles for the tournament service: the app reads the log and writes it only
+-- through the store's functions.
 --
---   owner  owns the tables and runs the migrations (`tournament db upgrade`); the app
---          never logs in as it.
---   app    what the web app and the workers log in as: SELECT and INSERT on the event
---          tables and nothing else there, so even a compromised app cannot rewrite
---          history (the append-only triggers stop everyone else, and the hash chains
---          show anything done behind both). It may move projection checkpoints
---          (UPDATE/DELETE on es_checkpoints), which are bookkeeping, not history.
+--   owner  owns the tables and the functions and runs the migrations (`tournament db
+--          upgrade`); the app never logs in as it.
+--   app    what the web app and the workers log in as. On the event tables (es_events,
+--          es_idempotency, es_seals) it has SELECT and nothing else. It appends, seals,
+--          expires old idempotency keys and restores a backup only by calling functions
+--          that run as the owner (SECURITY DEFINER): es_append() numbers an append,
+--          chains its hashes and stamps it with the database server's clock (it takes
+--          no time), so the app cannot backdate an event or place one anywhere but at
+--          the end of the log; es_seal() takes a seal only at the server's time; the
+--          es_restore_*() functions restore only into an empty store. The append-only
+--          triggers refuse UPDATE, DELETE and TRUNCATE whoever asks. The app may move
+--          projection checkpoints (es_checkpoints: SELECT, INSERT, UPDATE, DELETE),
+--          which are bookkeeping, not history.
 --
--- Run as a superuser; it is idempotent. Run it once before the first migration (roles,
--- default privileges) and once after every migration (grants on existing tables):
+-- Whoever can get past all of that (a superuser, the owner) can rewrite rows and
+-- recompute the hash chains, but not the seals: they are authenticated with a key the
+-- service keeps outside the database (SCHNAPSEN_SEAL_KEY or SCHNAPSEN_SEAL_KEY_FILE,
+-- tournament/eventstore/seals.py), and `tournament verify` checks every one. Events after
+-- the last seal are covered by their chains only.
+--
+-- Run as a superuser; it is idempotent and changes the grants in one transaction. Run it
+-- once before the first migration (roles, default privileges) and once after every
+-- migration (grants on the tables and functions it made):
 --
 --   psql -v ON_ERROR_STOP=1 -d club -f deploy/postgres-roles.sql
 --   DATABASE_URL=postgresql://schnapsen_owner@db/club tournament db upgrade
@@ -32,6 +46,8 @@
 \set schema public
 \endif
 
+BEGIN;
+
 SELECT format('CREATE ROLE %I LOGIN', :'owner')
  WHERE NOT EXISTS (SELECT FROM pg_roles WHERE rolname = :'owner') \gexec
 SELECT format('CREATE ROLE %I LOGIN', :'app')
@@ -42,13 +58,39 @@ GRANT USAGE, CREATE ON SCHEMA :"schema" TO :"owner";
 GRANT USAGE ON SCHEMA :"schema" TO :"app";
 REVOKE CREATE ON SCHEMA :"schema" FROM :"app";
 
--- Tables the owner creates later (migrations) are readable and appendable, nothing more.
+-- Tables the owner creates later (migrations): the app may read them, nothing more (the
+-- REVOKE undoes the SELECT, INSERT earlier versions of this script granted). A table the
+-- app must write gets its grant below, by name. No sequences: es_append() takes the
+-- positions as the owner.
 ALTER DEFAULT PRIVILEGES FOR ROLE :"owner" IN SCHEMA :"schema"
-    GRANT SELECT, INSERT ON TABLES TO :"app";
+    REVOKE ALL ON TABLES FROM :"app";
+ALTER DEFAULT PRIVILEGES FOR ROLE :"owner" IN SCHEMA :"schema"
+    GRANT SELECT ON TABLES TO :"app";
+ALTER DEFAULT PRIVILEGES FOR ROLE :"owner" IN SCHEMA :"schema"
+    REVOKE ALL ON SEQUENCES FROM :"app";
+-- A new function is executable by PUBLIC, so every role could append with it until this
+-- script runs again. PUBLIC's EXECUTE is a default of every schema, so it is revoked for
+-- the owner's functions everywhere (per schema it cannot be).
+ALTER DEFAULT PRIVILEGES FOR ROLE :"owner" REVOKE EXECUTE ON FUNCTIONS FROM PUBLIC;
 
--- Tables that exist already (run again after each migration).
-GRANT SELECT, INSERT ON ALL TABLES IN SCHEMA :"schema" TO :"app";
-REVOKE UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER ON ALL TABLES IN SCHEMA :"schema"
-    FROM :"app";
-SELECT format('GRANT UPDATE, DELETE ON %I.es_checkpoints TO %I', :'schema', :'app')
+-- Tables and sequences that exist already (run again after each migration).
+REVOKE ALL ON ALL TABLES IN SCHEMA :"schema" FROM :"app";
+GRANT SELECT ON ALL TABLES IN SCHEMA :"schema" TO :"app";
+REVOKE ALL ON ALL SEQUENCES IN SCHEMA :"schema" FROM :"app";
+SELECT format('GRANT SELECT, INSERT, UPDATE, DELETE ON %I.es_checkpoints TO %I',
+              :'schema', :'app')
  WHERE to_regclass(format('%I.es_checkpoints', :'schema')) IS NOT NULL \gexec
+
+-- The store's functions (es_*): nobody may run them but the owner and, for those it
+-- calls, the app. es_append_lock() only takes the append lock (import holds it).
+SELECT format('REVOKE ALL ON FUNCTION %s FROM PUBLIC, %I', p.oid::regprocedure, :'app')
+  FROM pg_proc p
+ WHERE p.pronamespace = to_regnamespace(quote_ident(:'schema')) AND p.prokind = 'f'
+   AND p.proname LIKE 'es\_%' \gexec
+SELECT format('GRANT EXECUTE ON FUNCTION %s TO %I', p.oid::regprocedure, :'app')
+  FROM pg_proc p
+ WHERE p.pronamespace = to_regnamespace(quote_ident(:'schema')) AND p.prokind = 'f'
+   AND p.proname IN ('es_append', 'es_append_lock', 'es_seal', 'es_expire_keys',
+                     'es_restore_events', 'es_restore_keys', 'es_restore_seal') \gexec
+
+COMMIT;

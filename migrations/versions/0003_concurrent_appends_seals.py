@@ -11,7 +11,11 @@ event that commits later with a lower position (docs/event-store.md, "Concurrent
 appends"). The time of an append is the server's clock (``clock_timestamp()``, never
 before the stream's last event), not the caller's: the function has no time parameter.
 The functions run as their owner (``SECURITY DEFINER``), so the application's role needs
-no INSERT on the event tables (deploy/postgres-roles.sql).
+no INSERT on the event tables (deploy/postgres-roles.sql), and has none: it appends only
+as ``es_append()`` writes (now, numbered in order), seals only at the server's time
+(``es_seal()``), and restores a backup (``tournament import``) only into a store that
+holds nothing another transaction wrote (``es_restore_events()``, ``es_restore_keys()``,
+``es_restore_seal()``).
 
 Both databases: ``es_seals`` (append-only) holds the seals of the log
 (tournament.eventstore.seals); ``es_idempotency`` lets keys older than a day be deleted
@@ -196,11 +200,102 @@ LANGUAGE sql VOLATILE SECURITY DEFINER SET search_path FROM CURRENT AS $fn$
 $fn$
 """
 
+# What every restore function checks first. The append lock to the commit: appends and
+# other restores wait, and the log holds no event another transaction wrote. Checked on
+# every call, but not by a scan of the log (a restore of n events in batches would cost
+# n^2): before this transaction's first event the log must be empty (no first event),
+# and from then on nobody else inserts events until it commits (the append lock), so its
+# first and its last event by position being this transaction's is enough.
+_RESTORING = rf"""
+    PERFORM pg_advisory_xact_lock({_APPEND_KEY});
+    v_xid := pg_current_xact_id()::text::bigint;
+    SELECT e.tx_id INTO v_lowest FROM es_events e ORDER BY e.position LIMIT 1;
+    SELECT e.tx_id INTO v_highest FROM es_events e ORDER BY e.position DESC LIMIT 1;
+    IF v_lowest <> v_xid OR v_highest <> v_xid
+       OR (v_lowest IS NULL AND (EXISTS (SELECT FROM es_idempotency)
+                                 OR EXISTS (SELECT FROM es_seals))) THEN
+        RAISE EXCEPTION 'a restore needs an empty event store: this one holds events, keys or '
+              'seals that another transaction wrote'
+              USING ERRCODE = 'object_not_in_prerequisite_state';
+    END IF;
+"""
+_RESTORING_VARIABLES = """
+DECLARE
+    v_xid bigint;
+    v_lowest bigint;
+    v_highest bigint;
+"""
+
+#: A backup's events, as they were (positions, times, hashes): ``tournament import`` as
+#: the application's role, which may not INSERT. Restored events carry this
+#: transaction's id; appends after the restore take positions above them.
+ES_RESTORE_EVENTS = rf"""
+CREATE OR REPLACE FUNCTION es_restore_events(
+    p_positions bigint[], p_event_ids uuid[], p_streams text[], p_versions integer[],
+    p_types text[], p_schema_versions integer[], p_payloads text[], p_metadata text[],
+    p_recorded_at timestamptz[], p_prev_hashes text[], p_hashes text[]
+) RETURNS bigint
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path FROM CURRENT AS $fn$
+{_RESTORING_VARIABLES}
+BEGIN
+{_RESTORING}
+    INSERT INTO es_events (position, event_id, stream_id, version, type, schema_version,
+                           payload, metadata, recorded_at, prev_hash, hash, tx_id)
+    SELECT u.*, v_xid
+      FROM unnest(p_positions, p_event_ids, p_streams, p_versions, p_types,
+                  p_schema_versions, p_payloads, p_metadata, p_recorded_at, p_prev_hashes,
+                  p_hashes) AS u;
+    PERFORM setval('es_events_position_seq', (SELECT max(e.position) FROM es_events e));
+    RETURN coalesce(array_length(p_positions, 1), 0);
+END
+$fn$
+"""
+
+#: A backup's idempotency keys (after its events, in the same transaction).
+ES_RESTORE_KEYS = rf"""
+CREATE OR REPLACE FUNCTION es_restore_keys(
+    p_keys text[], p_streams text[], p_first_versions integer[], p_last_versions integer[],
+    p_recorded_at timestamptz[]
+) RETURNS bigint
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path FROM CURRENT AS $fn$
+{_RESTORING_VARIABLES}
+BEGIN
+{_RESTORING}
+    INSERT INTO es_idempotency (key, stream_id, first_version, last_version, recorded_at)
+    SELECT * FROM unnest(p_keys, p_streams, p_first_versions, p_last_versions, p_recorded_at);
+    RETURN coalesce(array_length(p_keys, 1), 0);
+END
+$fn$
+"""
+
+#: A backup's seal, as it was made (its time included: es_seal() would refuse it).
+ES_RESTORE_SEAL = rf"""
+CREATE OR REPLACE FUNCTION es_restore_seal(
+    p_seq integer, p_position bigint, p_events bigint, p_head text, p_digests text,
+    p_sealed_at timestamptz, p_reason text, p_key_id text, p_mac text
+) RETURNS void
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path FROM CURRENT AS $fn$
+{_RESTORING_VARIABLES}
+BEGIN
+{_RESTORING}
+    INSERT INTO es_seals (seq, position, events, head, digests, sealed_at, reason, key_id, mac)
+    VALUES (p_seq, p_position, p_events, p_head, p_digests, p_sealed_at, p_reason, p_key_id,
+            p_mac);
+END
+$fn$
+"""
+
 _OLD_APPEND = (
     "es_append(text, integer, text, timestamptz, text, uuid[], text[], integer[], text[], text[])"
 )
 _NEW_APPEND = "es_append(text, integer, text, uuid[], text[], integer[], text[], text[])"
 _SEAL_ARGS = "es_seal(integer, bigint, bigint, text, text, timestamptz, text, text, text)"
+_RESTORE_FUNCTIONS = (
+    "es_restore_events(bigint[], uuid[], text[], integer[], text[], integer[], text[], text[],"
+    " timestamptz[], text[], text[])",
+    "es_restore_keys(text[], text[], integer[], integer[], timestamptz[])",
+    "es_restore_seal(integer, bigint, bigint, text, text, timestamptz, text, text, text)",
+)
 
 
 def upgrade() -> None:
@@ -239,6 +334,8 @@ def upgrade() -> None:
     op.execute(ES_APPEND)
     op.execute(ES_SEAL)
     op.execute(ES_EXPIRE_KEYS)
+    for function in (ES_RESTORE_EVENTS, ES_RESTORE_KEYS, ES_RESTORE_SEAL):
+        op.execute(function)
 
 
 def _revision_0002() -> Any:
@@ -258,6 +355,8 @@ def downgrade() -> None:
         op.execute(f"DROP FUNCTION IF EXISTS {_NEW_APPEND}")
         op.execute(f"DROP FUNCTION IF EXISTS {_SEAL_ARGS}")
         op.execute("DROP FUNCTION IF EXISTS es_expire_keys(timestamptz)")
+        for function in _RESTORE_FUNCTIONS:
+            op.execute(f"DROP FUNCTION IF EXISTS {function}")
         op.execute(previous.ES_APPEND)
         op.execute("DROP SEQUENCE IF EXISTS es_events_position_seq")
         op.execute("DROP TRIGGER IF EXISTS es_idempotency_no_update ON es_idempotency")

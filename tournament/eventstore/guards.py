@@ -194,19 +194,32 @@ def bypass_reasons(conn: sa.Connection) -> list[str]:
     """Why this connection could get past the guards, so that rewriting the log would show
     only in the hash chains and seals (PostgreSQL; empty if it cannot). On SQLite whoever
     can write the file can drop the triggers: file permissions are its access control."""
-    if conn.dialect.name != "postgresql" or "es_events" not in _tables(conn):
+    tables = _tables(conn)
+    if conn.dialect.name != "postgresql" or "es_events" not in tables:
         return []
+    # has_parameter_privilege() came with PostgreSQL 15; before, only a superuser could
+    # SET session_replication_role.
+    new_enough = conn.exec_driver_sql("SHOW server_version_num").scalar_one()
+    replication_sql = (
+        "has_parameter_privilege('session_replication_role', 'SET')"
+        if int(new_enough) >= 150000
+        else "r.rolsuper"
+    )
     row = conn.exec_driver_sql(
         "SELECT current_user, r.rolsuper, pg_has_role(current_user, c.relowner, 'USAGE'), "
-        "pg_get_userbyid(c.relowner), "
-        "has_parameter_privilege('session_replication_role', 'SET'), "
-        "current_setting('session_replication_role'), "
-        "has_table_privilege('es_events', 'INSERT'), "
-        "has_table_privilege('es_idempotency', 'INSERT') "
+        f"pg_get_userbyid(c.relowner), {replication_sql}, "
+        "current_setting('session_replication_role') "
         "FROM pg_roles r, pg_class c WHERE r.rolname = current_user "
         "AND c.oid = 'es_events'::regclass"
     ).one()
-    user, superuser, owner, owner_name, replication, role_now, inserts, key_inserts = row
+    user, superuser, owner, owner_name, replication, role_now = row
+    inserts = [
+        table
+        for table in tables
+        if conn.exec_driver_sql(
+            "SELECT has_table_privilege(%(t)s::regclass, 'INSERT')", {"t": table}
+        ).scalar_one()
+    ]
     out = []
     if superuser:
         out.append(f"{user} is a superuser: it can disable the triggers and rewrite any row")
@@ -221,9 +234,29 @@ def bypass_reasons(conn: sa.Connection) -> list[str]:
         )
     if role_now != "origin":
         out.append(f"session_replication_role is {role_now!r} here: the triggers do not fire")
-    if inserts or key_inserts:
+    if inserts:
         out.append(
-            f"{user} may INSERT into the event tables directly, past es_append() (positions, "
-            "hashes and times of its choosing); deploy/postgres-roles.sql confines the app"
+            f"{user} may INSERT into {', '.join(inserts)} directly, past es_append() "
+            "(positions, hashes and times of its choosing); deploy/postgres-roles.sql "
+            "confines the app"
         )
     return out
+
+
+def owner_problem(conn: sa.Connection) -> str | None:
+    """Why this connection may not migrate the store, in one line: on PostgreSQL a role
+    that does not own the event tables (the app's) can change nothing, so `db upgrade` at
+    head would look like success. None if it may (the owner, a member of the owner's
+    role, a superuser), before the first migration, and on SQLite."""
+    if conn.dialect.name != "postgresql" or "es_events" not in _tables(conn):
+        return None
+    user, owns, owner = conn.exec_driver_sql(
+        "SELECT current_user, pg_has_role(current_user, c.relowner, 'USAGE'), "
+        "pg_get_userbyid(c.relowner) FROM pg_class c WHERE c.oid = 'es_events'::regclass"
+    ).one()
+    if owns:
+        return None
+    return (
+        f"{user} does not own the event tables ({owner} does) and cannot migrate them: "
+        f"run `tournament db upgrade` as {owner}"
+    )

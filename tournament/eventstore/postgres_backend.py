@@ -37,7 +37,7 @@ from tournament.eventstore.backends import (
     WriteTx,
     not_ready,
 )
-from tournament.eventstore.errors import DuplicateEventError
+from tournament.eventstore.errors import DuplicateEventError, StoreNotEmptyError
 
 if TYPE_CHECKING:
     import sqlalchemy as sa
@@ -133,19 +133,43 @@ def _append_result(rows: list[Any]) -> AppendResult:
     return Appended(links, at if links else None)
 
 
+_PG_RESTORE_EVENTS = (
+    "SELECT es_restore_events(%s::bigint[], %s::uuid[], %s::text[], %s::int[], %s::text[], "
+    "%s::int[], %s::text[], %s::text[], %s::timestamptz[], %s::text[], %s::text[])"
+)
+_PG_RESTORE_KEYS = (
+    "SELECT es_restore_keys(%s::text[], %s::text[], %s::int[], %s::int[], %s::timestamptz[])"
+)
+_PG_RESTORE_SEAL = "SELECT es_restore_seal(%s, %s, %s, %s, %s, %s, %s, %s, %s)"
+#: The keys of import's rows (backends.INSERT's and INSERT_KEY's parameters), in the
+#: order of the restore functions' arrays.
+_EVENT_PARAMS = ("p", "e", "s", "v", "t", "sv", "pl", "md", "ra", "ph", "h")
+_KEY_PARAMS = ("k", "s", "first", "last", "ra")
+
+
 class _PostgresWrite(WriteTx):
+    """Import's transaction. The application's role may not INSERT into the event tables
+    (deploy/postgres-roles.sql), so a restore goes through the functions of migration
+    0003, which the database runs only while the store holds nothing another transaction
+    wrote: restoring is no way to slip a backdated event into a live log."""
+
     sql = PG_SQL
 
     def insert(self, rows: Sequence[Any], key_row: dict[str, Any] | None) -> None:
         if rows:
-            with self.conn.cursor() as cur:
-                cur.executemany(self.sql.insert, rows)
-            # Restored positions: appends after the import continue above them.
-            self.conn.execute(
-                "SELECT setval('es_events_position_seq', %s)", (max(r["p"] for r in rows),)
-            )
+            # One array per column; the function sets the position sequence above them.
+            events = [[row[c] for row in rows] for c in _EVENT_PARAMS]
+            self.conn.execute(_PG_RESTORE_EVENTS, events)
         if key_row is not None:
-            self.conn.execute(self.sql.insert_key, key_row)
+            self.conn.execute(_PG_RESTORE_KEYS, [[key_row[c]] for c in _KEY_PARAMS])
+
+    def insert_seal(self, seal: Seal) -> None:
+        """Restore a seal as it was made (its time too), after the events it covers."""
+        self.conn.execute(
+            _PG_RESTORE_SEAL,
+            (seal.seq, seal.position, seal.events, seal.head, seal.digests, seal.sealed_at,
+             seal.reason, seal.key_id, seal.mac),
+        )  # fmt: skip
 
 
 class _PostgresLocked(WriteTx):
@@ -255,6 +279,13 @@ class PostgresBackend(Backend):
                     yield _PostgresWrite(conn, self)
             except psycopg.errors.UniqueViolation as error:
                 raise DuplicateEventError(f"an event id is already stored: {error}") from None
+            except psycopg.errors.ObjectNotInPrerequisiteState as error:
+                # The restore functions' refusal (a store that is not empty): one line.
+                raise StoreNotEmptyError(
+                    f"{error.diag.message_primary}; nothing was imported"
+                ) from None
+            except psycopg.errors.UndefinedFunction as error:
+                raise not_ready(error) from None
 
     @contextlib.contextmanager
     def locked(self, stream_id: str) -> Iterator[WriteTx]:
