@@ -17,10 +17,12 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from click.testing import CliRunner
 
 import tournament.eventstore.store as store_module
 from tests.conftest import REQUIRE_SERVICES
 from tests.databases import Database
+from tournament.cli import main
 from tournament.db import make_engine
 from tournament.eventstore import NewEvent, SQLEventStore, migrate
 from tournament.eventstore.backup import export_store, import_store
@@ -347,6 +349,14 @@ def test_only_the_tables_owner_may_migrate(confined: Confined) -> None:
     for engine in (confined.owner, confined.superuser):
         with engine.connect() as conn:
             assert owner_problem(conn) is None
+    url = confined.app.url.render_as_string(hide_password=False)
+    env = {"PGOPTIONS": f"-csearch_path={confined.names['schema']}"}
+    refused = CliRunner().invoke(main, ["db", "upgrade", "--database-url", url], env=env)
+    assert refused.exit_code == 1
+    assert refused.output == (
+        f"Error: {confined.names['app']} does not own the event tables ({owner} does) and "
+        f"cannot migrate them: run `tournament db upgrade` as {owner}\n"
+    )
 
 
 def _backup(source: SQLEventStore, seal: bool = False) -> str:

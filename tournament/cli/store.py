@@ -81,6 +81,8 @@ def upgrade(revision: str, database_url: str | None) -> None:
         path = sqlite_path(url)
         if path is not None:  # another program's database is never made a store
             migrate.refuse_foreign(path)
+        if path is None:  # the app's role would "upgrade" nothing and look successful
+            _refuse_non_owner(url)
         missing = []
         if path is None or path.is_file():  # a new file has no guards to miss
             try:
@@ -91,6 +93,20 @@ def upgrade(revision: str, database_url: str | None) -> None:
         for guard in missing:
             click.echo(f"reinstalled {guard.kind} {guard.name} (it was {guard.problem})")
         click.echo(f"database at revision {migrate.current(url)}")
+
+
+def _refuse_non_owner(url: str) -> None:
+    from tournament.db import make_engine
+    from tournament.eventstore.guards import owner_problem
+
+    engine = make_engine(url)
+    try:
+        with engine.connect() as conn:
+            problem = owner_problem(conn)
+    finally:
+        engine.dispose()
+    if problem:
+        raise click.ClickException(problem)
 
 
 @db.command()
