@@ -54,3 +54,12 @@ def lettered_cup(cli, fmt: str, players: str, *args: str) -> None:  # type: igno
     cli("create", "Cup", "--id", "cup", "--format", fmt, "--best-of", "1", *args)
     for name in players:
         cli("players", "add", name)
+
+
+def unsealed(output: str) -> str:
+    """A printout without its seal line at the end (every sheet ends with one: checked in
+    tests/cli/test_printed_seals.py), for the tests that look at the sheet's own lines."""
+    lines = output.splitlines(keepends=True)
+    last = max(i for i, line in enumerate(lines) if line.startswith(("Seal #", "Not sealed")))
+    assert all(line.startswith("  ") for line in lines[last + 1 :]), output  # wrapped: indented
+    return "".join(lines[:last])

@@ -10,7 +10,7 @@ import json
 import re
 from typing import Any
 
-from tests.cli.helpers import lettered_cup, state, stored
+from tests.cli.helpers import lettered_cup, state, stored, unsealed
 
 
 def preis(cli: Any, seed: int, players: str, *options: str) -> None:
@@ -137,7 +137,7 @@ def test_a_double_no_show_costs_both_players_a_life(cli) -> None:  # type: ignor
 def test_round_printouts_show_lives_left_and_who_may_buy_back(cli) -> None:  # type: ignore[no-untyped-def]
     preis(cli, 101, "ABCDEF", "lives=2", "final_players=3", "buy_backs=1")
     play(cli, *TRIAL_2[:2])
-    shown = cli("round", "show").output.splitlines()
+    shown = unsealed(cli("round", "show").output).splitlines()
     assert re.match(r"  table   1  2\.1  C \(3\) \[1 life\] +v  D \(4\) \[2 lives\]  ", shown[1])
     may = "may buy back a life before round 3: B (2) (tournament players buy-life N)"
     assert shown[-1] == may

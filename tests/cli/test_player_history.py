@@ -4,7 +4,7 @@ player's table by name (`round show --by-name`)."""
 
 from __future__ import annotations
 
-from tests.cli.helpers import state
+from tests.cli.helpers import state, unsealed
 
 NAMES = ("Anna Huber", "Berti Gruber", "Carla Maier", "Doris Wimmer", "Emil Pichler")
 
@@ -81,7 +81,7 @@ def test_the_crosstable_is_a_printout_not_a_data_format(cli) -> None:  # type: i
 def test_find_your_table_lists_every_player_by_name(cli) -> None:  # type: ignore[no-untyped-def]
     two_rounds_of_five(cli)
     t = state()
-    lines = cli("round", "show", "--by-name").output.splitlines()
+    lines = unsealed(cli("round", "show", "--by-name").output).splitlines()
     assert lines[0] == "Round 2: find your table"
     names = [line.split(" (")[0].strip() for line in lines[1:]]
     assert names == sorted(NAMES, key=str.casefold)

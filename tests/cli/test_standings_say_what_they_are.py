@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from tests.cli.helpers import state, stored
+from tests.cli.helpers import state, stored, unsealed
 
 
 def heading(cli, *args: str) -> str:  # type: ignore[no-untyped-def]
@@ -27,7 +27,7 @@ def finish(cli, number: int) -> None:  # type: ignore[no-untyped-def]
 
 def test_before_round_one_the_players_are_listed_in_seed_order(cli) -> None:  # type: ignore[no-untyped-def]
     five_players(cli)
-    out = cli("standings").output.splitlines()
+    out = unsealed(cli("standings").output).splitlines()
     assert out[0] == "Cup: standings before round 1 (in seed order) (event 6)"
     assert out[1].split() == ["seed", "player", "club", "category", "rating"]
     assert [line.split()[1] for line in out[2:]] == ["Anna", "Berti", "Carla", "Doris", "Emil"]

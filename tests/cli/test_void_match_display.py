@@ -4,6 +4,7 @@ the player's evening and the standings' heading never show it as a match to be p
 
 from __future__ import annotations
 
+from tests.cli.helpers import unsealed
 from tests.cli.test_bracket_never_played import final_drawn, third_place_final
 
 
@@ -28,7 +29,7 @@ def test_round_show_says_the_void_match_is_void_not_who_deals_first(cli) -> None
 
 def test_find_your_table_sends_nobody_to_a_void_table(cli) -> None:  # type: ignore[no-untyped-def]
     final_vacated(cli)
-    lines = cli("round", "show", "--by-name").output.splitlines()
+    lines = unsealed(cli("round", "show", "--by-name").output).splitlines()
     assert lines[1:] == [
         "  A (1)  no game   R2-1  void after a correction: the slot is drawn again as R2-1b",
         "  B (2)  no game   R2-1  void after a correction: the slot is drawn again as R2-1b",
@@ -66,7 +67,7 @@ def test_a_round_whose_only_match_is_void_is_not_reported_over(cli) -> None:  # 
 
 def test_find_your_table_lines_up_match_ids_of_different_widths(cli) -> None:  # type: ignore[no-untyped-def]
     third_place_final(cli)  # round 3: R3-1 A v B, 3P D v C
-    lines = cli("round", "show", "--by-name").output.splitlines()[1:]
+    lines = unsealed(cli("round", "show", "--by-name").output).splitlines()[1:]
     assert len(lines) == 4
     assert len({line.index("  v ") for line in lines}) == 1
     assert "  A (1)  table   1  R3-1  v B (2)" in lines

@@ -16,6 +16,10 @@ of line; these helpers count columns.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Sequence
+
+#: Printouts aim to fit this many columns (an 80-100 column window, A4 portrait).
+WIDTH = 100
 
 
 def width(text: str) -> int:
@@ -74,3 +78,22 @@ def counted(number: int, word: str, words: str | None = None) -> str:
     ('1 pt', '0 pts', '3 matches')
     """
     return f"{number} {word if number == 1 else words or word + 's'}"
+
+
+def wrap(text: str, columns: int = WIDTH, keep: Sequence[str] = ()) -> str:
+    """A note under a printout, wrapped to ``columns`` (later lines indented by two); the
+    phrases in ``keep`` (a seal's short form, a command to type) are never broken.
+
+    >>> print(wrap("check: tournament verify --seal '#1 @2 MHB9-XFXR'", 30,
+    ...            keep=["'#1 @2 MHB9-XFXR'"]))
+    check: tournament verify
+      --seal '#1 @2 MHB9-XFXR'
+    """
+    import textwrap
+
+    glued = text
+    for phrase in sorted(keep, key=len, reverse=True):  # a phrase in a longer one: glued
+        # NUL, never in printed text, is no space to textwrap: no line breaks there
+        glued = glued.replace(phrase, phrase.replace(" ", "\0"))
+    lines = textwrap.fill(glued, columns, subsequent_indent="  ", break_on_hyphens=False)
+    return lines.replace("\0", " ")

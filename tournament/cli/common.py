@@ -275,13 +275,14 @@ def one_line_errors(url: str | None = None) -> Iterator[None]:
     except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
         raise
     except Exception as error:
-        line = _database_line(error, url)
+        line = database_line(error, url)
         if line is None:
             raise
         raise click.ClickException(line) from None
 
 
-def _database_line(error: Exception, url: str | None) -> str | None:
+def database_line(error: Exception, url: str | None = None) -> str | None:
+    """``error`` in one line if it is the store's or the database's (None: it is not)."""
     from tournament.config import database_url
     from tournament.eventstore import EventStoreError, MalformedEventError, UnknownEventTypeError
     from tournament.eventstore.failures import explain

@@ -34,6 +34,7 @@ from tournament.cli.describe import (
     round_stage,
     tournament_groups,
 )
+from tournament.cli.sealing import seal_for_print
 from tournament.domain import commands as c
 from tournament.domain.notices import absent_warning
 from tournament.domain.state import Tournament
@@ -98,12 +99,14 @@ def round_start(
         _confirm_manual_draw(draw(get_service().state(tid)))
     run_command(tid, draw)
     t = get_service().state(tid)
+    seal = seal_for_print(f"round {t.current_round} sheet of {tid} printed")
     _print_round(t, None)
     if t.current_round > 1:  # absent last round and drawn again now: the organiser decides
         drawn = {p for mid in t.rounds[-1].matches for p in t.matches[mid].players}
         last = [m for m in t.rounds[-2].matches if drawn & set(t.matches[m].players)]
         for warning in absent_warning(t, last, drawn_in=t.current_round):
             click.echo(f"warning: {warning}", err=True)
+    seal.echo()
 
 
 def _confirm_manual_draw(new: Sequence[Any]) -> None:
@@ -150,11 +153,15 @@ def round_cancel(why: str, by: str | None, tournament_id: str | None, actor: str
 @cli_errors
 def round_show(number: int | None, by_name: bool, tournament_id: str | None) -> None:
     """Print a round's pairings, tables and results (default: the current round)."""
-    t = get_service().state(tournament_id_of(tournament_id))
+    tid = tournament_id_of(tournament_id)
+    t = get_service().state(tid)
+    shown = _drawn_round(t, number).number  # refused before anything is sealed
+    seal = seal_for_print(f"round {shown} {'list' if by_name else 'sheet'} of {tid} printed")
     if by_name:
         _print_by_name(t, number)
-        return
-    _print_round(t, number)
+    else:
+        _print_round(t, number)
+    seal.echo()
 
 
 def _print_by_name(t: Tournament, number: int | None) -> None:

@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 from tournament.cli import main
-from tournament.cli.columns import ljust, rjust, width
+from tournament.cli.columns import ljust, rjust, width, wrap
 from tournament.cli.common import (
     WHOLE,
     PlainText,
@@ -23,6 +23,7 @@ from tournament.cli.common import (
 )
 from tournament.cli.crosstable import print_crosstable, row_label, short_row_label
 from tournament.cli.describe import print_bracket, tournament_groups
+from tournament.cli.sealing import seal_for_print
 from tournament.domain import events as ev
 from tournament.domain.csvio import (
     standings_csv,
@@ -91,23 +92,40 @@ def standings(
     if category is not None:
         _known_category(t, category)
     groups = tournament_groups(t)
+    if group is None and len(groups) > 1 and not (as_csv or as_json):
+        seal = seal_for_print(f"standings of {tid} printed")
+        _print_groups(tid, t, groups, category, output, note)
+        seal.echo(output)
+        return
     if group is not None:
         rows = _group_rows(tid, t, groups, group, category)
-    elif len(groups) > 1 and not (as_csv or as_json):
-        _print_groups(tid, t, groups, category, output, note)
-        return
     else:
         rows = compute_standings(t, category=category, places=places(t), lives=lives_left(t))
     if not t.rounds:  # nothing played: the order is the seeding's, not the lot's
         rows = _in_seed_order(t, rows)
+    seal = seal_for_print(f"standings of {tid} printed")  # after reading, before a line
     if as_csv:
-        output.write(standings_csv(rows, excel=excel))
+        output.write(standings_csv(rows, excel=excel, seal=seal.short or ""))
         return
     if as_json:
-        output.write(
-            standings_json(rows, tournament=tid, as_of=t.version, category=category) + "\n"
-        )
+        meta = {"tournament": tid, "as_of": t.version, "category": category, "seal": seal.short}
+        output.write(standings_json(rows, **meta) + "\n")
         return
+    _print_standings(t, rows, group, category, crosstable, output, note)
+    seal.echo(output)
+
+
+def _print_standings(
+    t: Tournament,
+    rows: Sequence[Any],
+    group: int | None,
+    category: str | None,
+    crosstable: bool,
+    output: Any,
+    note: str,
+) -> None:
+    """The standings as printed: heading, then the start list before round 1, else the
+    table (or the progress table) and what its marks mean."""
     _print_heading(t, group, category, output, note)
     if not t.rounds:
         _print_start_list(t, rows, output)
@@ -333,9 +351,7 @@ FINAL_NOTE = "final: points in the final, which rank the finalists first (docs/s
 
 def _wrap(text: str) -> str:
     """A note under the table, wrapped to :data:`WIDTH` columns like the table."""
-    import textwrap
-
-    return textwrap.fill(text, WIDTH, subsequent_indent="  ", break_on_hyphens=False)
+    return wrap(text, WIDTH)
 
 
 def _columns(
@@ -442,21 +458,20 @@ def bracket(tournament_id: str | None) -> None:
     from tournament.domain.pairing import bracket_of
     from tournament.domain.progress import bracket_preview
 
-    t = get_service().state(tournament_id_of(tournament_id))
-    s = t.settings
-    assert s is not None
-    if bracket_of(t) is not None:
-        print_bracket(t, None)
-        return
-    preview = bracket_preview(t)
+    tid = tournament_id_of(tournament_id)
+    t = get_service().state(tid)
+    drawn = bracket_of(t) is not None
+    preview = None if drawn else bracket_preview(t)
+    if not drawn and preview is None:
+        raise click.ClickException(f"bracket: {_no_bracket(t)} (T-format)")
+    seal = seal_for_print(f"bracket of {tid} printed")
     if preview is not None:
         click.echo(
             "Draw preview from today's seeding and check-ins: nothing is drawn yet; "
             "`tournament round start` draws round 1 from them"
         )
-        print_bracket(t, None, preview=preview)
-        return
-    raise click.ClickException(f"bracket: {_no_bracket(t)} (T-format)")
+    print_bracket(t, None, preview=preview)
+    seal.echo()
 
 
 def _no_bracket(t: Tournament) -> str:

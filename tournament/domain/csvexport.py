@@ -32,14 +32,21 @@ def _flat(row: Row) -> dict[str, Any]:
     return data
 
 
-def standings_csv(rows: Iterable[Row], *, excel: bool = False) -> str:
+def standings_csv(rows: Iterable[Row], *, excel: bool = False, seal: str | None = None) -> str:
     """Standings as CSV: the fixed columns, ``lives``, ``lives_bought`` and
     ``final_points`` (empty but for the finalists) in the lives format, then one
-    ``tb_<name>`` column per tie-break. ``excel``: as Excel in an Austrian or German locale
-    opens it by double-click: a byte order mark (so it reads UTF-8, not cp1252), ``;``
-    between fields and a decimal comma (a Buchholz of 4.5)."""
+    ``tb_<name>`` column per tie-break, then with ``seal`` a column ``seal``: the short
+    form of the log's seal the export carries, the same on every row, so that sorting or
+    filtering the rows keeps it (``""``: the log has none, an empty column). ``excel``: as
+    Excel in an Austrian or German locale opens it by double-click: a byte order mark (so
+    it reads UTF-8, not cp1252), ``;`` between fields and a decimal comma (a Buchholz of
+    4.5)."""
     flat = [_flat(r) for r in rows]
     extra = [k for k in (flat[0] if flat else {}) if k not in STANDINGS_COLUMNS]
+    if seal is not None:
+        extra.append("seal")
+        for r in flat:
+            r["seal"] = seal
     out = io.StringIO()
     writer = csv.DictWriter(
         out,
