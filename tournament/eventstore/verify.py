@@ -41,6 +41,9 @@ class BrokenLink:
     version: int
     position: int
     problem: str
+    #: The seal (its number) whose own line is the place to look: the seal itself is
+    #: wrong, missing, or seals an event that is gone. None: the event at ``position``.
+    seal: int | None = None
 
     def __str__(self) -> str:
         where = f"stream {self.stream_id!r} version {self.version}" if self.stream_id else "log"
@@ -151,7 +154,7 @@ class _SealCheck:
             if seal.seq != expected:
                 report.broken.append(
                     BrokenLink("", 0, seal.position, f"seal #{expected} is missing (the "
-                               f"seals go on with #{seal.seq})")
+                               f"seals go on with #{seal.seq})", seal.seq)
                 )  # fmt: skip
                 break
 
@@ -177,7 +180,7 @@ class _SealCheck:
             if not authentic:
                 report.broken.append(
                     BrokenLink("", 0, seal.position, f"{name} does not authenticate with "
-                               "the seal key: the seal was changed or forged")
+                               "the seal key: the seal was changed or forged", seal.seq)
                 )  # fmt: skip
         else:
             here = self.key.key_id if self.key else "none"
@@ -209,11 +212,12 @@ class _SealCheck:
             if want is not None:
                 return BrokenLink(
                     "", 0, want[0], f"the event {name} sealed at position {want[0]} is "
-                    "missing (deleted or renumbered)",
+                    "missing (deleted or renumbered)", seal.seq,
                 )  # fmt: skip
         return BrokenLink(
             "", 0, seal.position, f"the log up to position {seal.position} does not match "
             f"{name}: head or count differ ({self.report.events} events, {seal.events} sealed)",
+            seal.seq,
         )  # fmt: skip
 
 
