@@ -70,6 +70,11 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "results": ("tournament.cli.results", "Enter, import, correct and strike results."),
     "round": ("tournament.cli.rounds", "Draw rounds and print their pairings."),
+    "seal": (
+        "tournament.cli.store",
+        "Seal the log now (appends seal it at intervals; rounds and prints, at their end): "
+        "prints the seal's short form, to be written down or printed.",
+    ),
     "serve": (
         "tournament.cli.serve",
         "Start the service (for now: a demo hand through the rules engine).",
@@ -83,8 +88,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "use": ("tournament.cli.tournaments", "Make TOURNAMENT_ID the current tournament."),
     "verify": (
         "tournament.cli.store",
-        "Check every stream's hash chain (report the first broken link of each) and the "
-        "append-only guards.",
+        "Check every stream's hash chain, every seal of the log (with the seal key) and the "
+        "append-only guards; report the first broken link of each.",
     ),
 }
 
