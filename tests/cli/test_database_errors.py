@@ -372,7 +372,7 @@ def test_every_command_that_only_reads_reads_a_store_on_a_read_only_mount(
             env=env, capture_output=True, text=True, timeout=60,
         )  # fmt: skip
         assert done.returncode == 0, (command, done.stderr)
-    assert "all chains verify" in done.stdout and backup.read_text().count("\n") > 3
+    assert "all chains and seals verify" in done.stdout and backup.read_text().count("\n") > 3
     backup.unlink()
 
 
