@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.databases import Database
 from tests.eventstore import sample  # noqa: F401  (registers the sample event types)
-from tournament.eventstore import SQLEventStore
+from tournament.eventstore import SQLEventStore, migrate
 
 #: A script the tests run in processes of its own (it imports ``sample`` beside it).
 collect_ignore = ["_worker.py"]
@@ -78,3 +79,11 @@ def open_store(db: StoreDatabase) -> Iterator[Callable[..., SQLEventStore]]:
 @pytest.fixture
 def store(open_store: Callable[..., SQLEventStore]) -> SQLEventStore:
     return open_store()
+
+
+@pytest.fixture
+def target(tmp_path: Path) -> SQLEventStore:
+    """An empty store to import a backup into (a SQLite file, migrated)."""
+    store = SQLEventStore(f"sqlite:///{tmp_path / 'restored.sqlite3'}")
+    migrate.upgrade(store.engine)
+    return store

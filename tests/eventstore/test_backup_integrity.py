@@ -1,6 +1,7 @@
 """A truncated or edited backup is refused, nothing imported (trial 2, F3; trial 1, #4);
-older backups still restore; a killed export leaves no hidden debris (F16); import into
-a new SQLite file sets it up first (trial 3)."""
+older backups (format 2 without seals, format 1 without a trailer) still restore; a killed
+export leaves no hidden debris (F16); import into a new SQLite file sets it up first
+(trial 3)."""
 
 from __future__ import annotations
 
@@ -21,8 +22,16 @@ from tests.databases import Database
 from tests.eventstore.test_verify_backup import act, fill
 from tournament.cli import main
 from tournament.eventstore import ImportFormatError, SQLEventStore, migrate
-from tournament.eventstore.backup import FORMAT, OLDER_FORMAT, export_store, import_store
+from tournament.eventstore.backup import (
+    FORMAT,
+    OLDER_FORMAT,
+    UNSEALED_FORMAT,
+    export_store,
+    import_store,
+)
 from tournament.eventstore.backup_file import SUFFIX
+from tournament.eventstore.backup_lines import parse_time
+from tournament.eventstore.seals import Seal
 from tournament.eventstore.verify import verify
 
 
@@ -34,18 +43,11 @@ def exported(store: SQLEventStore) -> list[str]:
 
 @pytest.fixture
 def lines(sqlite_db: Database) -> list[str]:
-    """An export of 7 events in 3 streams with one idempotency key: header, 7 events,
-    the key, the trailer (10 lines)."""
+    """An export of 7 events in 3 streams with one idempotency key, sealed by the export:
+    header, 1 seal, 7 events, the key, the trailer (11 lines)."""
     store = SQLEventStore(sqlite_db.url)
     fill(store)
     return exported(store)
-
-
-@pytest.fixture
-def target(tmp_path: Path) -> SQLEventStore:
-    store = SQLEventStore(f"sqlite:///{tmp_path / 'restored.sqlite3'}")
-    migrate.upgrade(store.engine)
-    return store
 
 
 def refused(target: SQLEventStore, lines: list[str], match: str) -> None:
@@ -56,19 +58,22 @@ def refused(target: SQLEventStore, lines: list[str], match: str) -> None:
 
 def test_the_export_ends_with_a_trailer_saying_what_it_holds(lines: list[str]) -> None:
     header, trailer = json.loads(lines[0]), json.loads(lines[-1])
-    last_event = json.loads(lines[7])
+    seal, last_event = json.loads(lines[1]), json.loads(lines[8])
     assert header["format"] == FORMAT and header["events"] == 7
     assert trailer == {
-        "trailer": FORMAT, "events": 7, "idempotency_keys": 1,
+        "trailer": FORMAT, "events": 7, "idempotency_keys": 1, "seals": 1,
         "head_position": 7, "head_hash": last_event["hash"],
+        "seal": Seal.from_record(seal, parse_time(seal["sealed_at"], 2)).short,
     }  # fmt: skip
 
 
-@pytest.mark.parametrize("kept", range(1, 8))
+@pytest.mark.parametrize("kept", range(1, 9))
 def test_a_backup_cut_among_its_events_is_refused_naming_both_counts(
     lines: list[str], target: SQLEventStore, kept: int
 ) -> None:
-    events = kept - 1  # the header plus the events that survived the cut
+    # The header, the seal and the events that survived the cut: the count is told
+    # before what the cut does to the seal.
+    events = max(kept - 2, 0)
     refused(
         target,
         lines[:kept],
@@ -77,7 +82,7 @@ def test_a_backup_cut_among_its_events_is_refused_naming_both_counts(
     )
 
 
-@pytest.mark.parametrize("kept", [8, 9])
+@pytest.mark.parametrize("kept", [9, 10])
 def test_a_backup_cut_after_its_events_is_refused_for_the_missing_trailer(
     lines: list[str], target: SQLEventStore, kept: int
 ) -> None:
@@ -93,18 +98,19 @@ def test_the_cli_says_the_backup_is_incomplete_in_one_line(
     sqlite_db: Database, lines: list[str], tmp_path: Path
 ) -> None:
     cut = tmp_path / "cut200.jsonl"
-    cut.write_text("\n".join(lines[:4]) + "\n")
+    cut.write_text("\n".join(lines[:4]) + "\n")  # the header, the seal, 2 events
     url = f"sqlite:///{tmp_path / 'trunc.sqlite3'}"
     result = CliRunner().invoke(main, ["import", str(cut), "--database-url", url])
     assert result.exit_code == 1
     assert result.output == (
-        f"Error: {cut}: header says 7 events, file holds 3: the backup is incomplete; "
+        f"Error: {cut}: header says 7 events, file holds 2: the backup is incomplete; "
         "nothing imported\n"
     )
     assert not (tmp_path / "trunc.sqlite3").exists()  # the new file went again
 
 
-def _edit(lines: list[str], index: int, **changes: object) -> list[str]:
+def edited(lines: list[str], index: int, **changes: object) -> list[str]:
+    """The lines with the JSON object at ``index`` changed."""
     index %= len(lines)
     data = json.loads(lines[index])
     data.update(changes)
@@ -114,17 +120,20 @@ def _edit(lines: list[str], index: int, **changes: object) -> list[str]:
 @pytest.mark.parametrize(
     ("edit", "match"),
     [
-        (lambda x: _edit(x, 0, events=8), "header says 8 events, file holds 7"),
-        (lambda x: _edit(x, 0, events=6), "header says 6 events, file holds 7: .* changed"),
-        (lambda x: _edit(x, 0, events="7"), "line 1: the header does not say how many"),
-        (lambda x: _edit(x, -1, events=6), "line 10: the trailer says events 6, .* holds 7"),
-        (lambda x: _edit(x, -1, idempotency_keys=2), "trailer says idempotency_keys 2"),
-        (lambda x: _edit(x, -1, head_position=6), "trailer says head_position 6"),
-        (lambda x: _edit(x, -1, head_hash="0" * 64), "trailer says head_hash"),
-        (lambda x: _edit(x, -1, events=True), "trailer says events True"),
-        (lambda x: _edit(x, -1, signed_by="me"), r"unknown fields \['signed_by'\]"),
-        (lambda x: [*x, x[1]], "line 11: a line after the trailer"),
-        (lambda x: [*x[:8], *x[9:]], "trailer says idempotency_keys 1, the file holds 0"),
+        (lambda x: edited(x, 0, events=8), "header says 8 events, file holds 7"),
+        (lambda x: edited(x, 0, events=6), "header says 6 events, file holds 7: .* changed"),
+        (lambda x: edited(x, 0, events="7"), "line 1: the header does not say how many"),
+        (lambda x: edited(x, -1, events=6), "line 11: the trailer says events 6, .* holds 7"),
+        (lambda x: edited(x, -1, idempotency_keys=2), "trailer says idempotency_keys 2"),
+        (lambda x: edited(x, -1, head_position=6), "trailer says head_position 6"),
+        (lambda x: edited(x, -1, head_hash="0" * 64), "trailer says head_hash"),
+        (lambda x: edited(x, -1, seals=2), "trailer says seals 2, the file holds 1"),
+        (lambda x: edited(x, -1, seal="#1 @7 0000-0000"), "trailer says seal '#1 @7 0000-0000'"),
+        (lambda x: [x[0], *x[2:]], "trailer says seals 1, the file holds 0"),
+        (lambda x: edited(x, -1, events=True), "trailer says events True"),
+        (lambda x: edited(x, -1, signed_by="me"), r"unknown fields \['signed_by'\]"),
+        (lambda x: [*x, x[2]], "line 12: a line after the trailer"),
+        (lambda x: [*x[:9], *x[10:]], "trailer says idempotency_keys 1, the file holds 0"),
     ],
 )
 def test_an_edited_count_or_trailer_is_refused(
@@ -145,18 +154,49 @@ def test_an_edited_count_or_trailer_is_refused(
 def test_an_idempotency_key_must_name_events_the_file_holds(
     lines: list[str], target: SQLEventStore, changes: dict[str, object], match: str
 ) -> None:
-    refused(target, _edit(lines, 8, **changes), rf"line 9: idempotency key 'first' {match}")
+    refused(target, edited(lines, 9, **changes), rf"line 10: idempotency key 'first' {match}")
 
 
 def test_an_idempotency_key_twice_is_refused(lines: list[str], target: SQLEventStore) -> None:
-    doubled = [*lines[:9], lines[8], _edit(lines, -1, idempotency_keys=2)[-1]]
-    refused(target, doubled, "line 10: idempotency key 'first' appears twice")
+    doubled = [*lines[:10], lines[9], edited(lines, -1, idempotency_keys=2)[-1]]
+    refused(target, doubled, "line 11: idempotency key 'first' appears twice")
+
+
+def _without_seals(lines: list[str]) -> list[str]:
+    """The header, events and keys of an export (its seal lines and trailer left out)."""
+    return [line for line in lines[1:-1] if "seal" not in json.loads(line)]
 
 
 def _older(lines: list[str], events: int | None = 7) -> list[str]:
-    """The export as the exporter before the trailer wrote it."""
+    """The export as the exporter before the trailer (and the seals) wrote it."""
     header = {"format": OLDER_FORMAT, "events": events, "exported_at": "2026-10-01T20:00:00Z"}
-    return [json.dumps(header), *lines[1:-1]]
+    return [json.dumps(header), *_without_seals(lines)]
+
+
+def _unsealed(lines: list[str]) -> list[str]:
+    """The export as the exporter before the seals wrote it (format 2)."""
+    header = {**json.loads(lines[0]), "format": UNSEALED_FORMAT}
+    trailer = {**json.loads(lines[-1]), "trailer": UNSEALED_FORMAT}
+    del trailer["seals"], trailer["seal"]
+    return [json.dumps(header), *_without_seals(lines), json.dumps(trailer)]
+
+
+def test_a_backup_from_before_the_seals_still_restores_without_seals(
+    lines: list[str], target: SQLEventStore
+) -> None:
+    notes: list[str] = []
+    assert import_store(target, _unsealed(lines), progress=False, notes=notes) == 7
+    assert notes == [] and target.seals() == []
+    assert verify(target).ok and target.read_key("first") is not None
+
+
+def test_a_backup_from_before_the_seals_is_still_checked_for_completeness(
+    lines: list[str], target: SQLEventStore
+) -> None:
+    unsealed = _unsealed(lines)
+    refused(target, unsealed[:4], "header says 7 events, file holds 3: the backup is")
+    refused(target, unsealed[:-1], "ends at line 9 without its trailer line")
+    refused(target, [*unsealed[:-1], lines[-1]], "the trailer says trailer 'schnapsen-event")
 
 
 def test_an_older_backup_without_a_trailer_still_restores_with_a_note(

@@ -46,7 +46,8 @@ def export_lines(db: Database) -> list[str]:
 
 
 def _edit_payload(lines: list[str], text: str) -> bytes:
-    """The export with the second event's payload replaced by raw JSON ``text``."""
+    """The export with the first event's payload (line 3: after the header and the
+    seal) replaced by raw JSON ``text``."""
     event = json.loads(lines[2])
     event["payload"] = "PAYLOAD"
     lines[2] = json.dumps(event).replace('"PAYLOAD"', text)
@@ -94,7 +95,7 @@ def test_import_checks_values_against_the_columns(
     sqlite_db: Database, tmp_path: Path, field: str, value: object, problem: str
 ) -> None:
     # Values the database's driver would refuse with its own error, half-way through.
-    lines = export_lines(sqlite_db)
+    lines = export_lines(sqlite_db)  # lines[2]: the first event, after the header and seal
     event = json.loads(lines[2])
     event[field] = value
     lines[2] = json.dumps(event)

@@ -234,6 +234,7 @@ def import_store(
                 record = typed(data, SEAL_FIELDS, number)
                 at = parse_time(record["sealed_at"], number)
                 read_back.seals.append(Seal.from_record(record, at))
+                read_back.seal_line[record["seal"]] = number
                 continue
             if read_back.keys:
                 raise ImportFormatError(number, "an event after the idempotency keys")
@@ -278,7 +279,10 @@ def import_store(
         note = _check_complete(fmt, total, report, read_back)
         if not report.ok:
             first = report.broken[0]
-            where = read_back.line_of.get(first.position)
+            if first.seal is not None:  # a problem of the seal's own line
+                where = read_back.seal_line.get(first.seal)
+            else:
+                where = read_back.line_of.get(first.position)
             at = f"line {where}" if where is not None else "a seal"
             raise ChainError(f"{at}: {first}; nothing was imported")
         key_rows = _check_keys(read_back, backend)
@@ -310,6 +314,7 @@ class _Read:
         self.trailer: tuple[int, dict[str, Any]] | None = None
         self.versions: dict[str, int] = {}  # each stream's last version in the file
         self.line_of: dict[int, int] = {}  # position -> line
+        self.seal_line: dict[int, int] = {}  # seal number -> line
         self.last_line = 1
 
 

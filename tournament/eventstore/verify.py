@@ -9,10 +9,12 @@ For each stream the first broken link is reported: an event whose content no lon
 matches its hash (a row edited behind the store's back), whose ``prev_hash`` is not the
 hash of the event before it, or whose version does not follow the one before (an event
 removed). The whole log is checked against every seal (:mod:`.seals`): its head hash
-folded over every event up to the seal's position must be the sealed one, and the seal
-must authenticate with the seal key; where it does not, the first event that no longer
-matches the seal's digests is named (changed, inserted, missing or renumbered). Seals are
-numbered 1, 2, 3 … and a hole among them is reported too. It also reports every
+folded over every event up to the seal's position must be the sealed one (where it is
+not, the first event that no longer matches the seal's digests is named: changed,
+inserted, missing or renumbered), the digests must be those events' (a seal made with
+another key is not authenticated, but cannot list other events either), and the seal
+must authenticate with the seal key. Seals are numbered 1, 2, 3 … and a hole among them
+is reported too. It also reports every
 append-only guard (trigger, PostgreSQL function) that is missing, disabled or changed,
 and (PostgreSQL) a connection that could get past them: such a store is not ``ok`` even
 while its chains still hold.
@@ -41,6 +43,9 @@ class BrokenLink:
     version: int
     position: int
     problem: str
+    #: The seal (its number) whose own line is the place to look: the seal itself is
+    #: wrong, missing, or seals an event that is gone. None: the event at ``position``.
+    seal: int | None = None
 
     def __str__(self) -> str:
         where = f"stream {self.stream_id!r} version {self.version}" if self.stream_id else "log"
@@ -151,7 +156,7 @@ class _SealCheck:
             if seal.seq != expected:
                 report.broken.append(
                     BrokenLink("", 0, seal.position, f"seal #{expected} is missing (the "
-                               f"seals go on with #{seal.seq})")
+                               f"seals go on with #{seal.seq})", seal.seq)
                 )  # fmt: skip
                 break
 
@@ -177,7 +182,7 @@ class _SealCheck:
             if not authentic:
                 report.broken.append(
                     BrokenLink("", 0, seal.position, f"{name} does not authenticate with "
-                               "the seal key: the seal was changed or forged")
+                               "the seal key: the seal was changed or forged", seal.seq)
                 )  # fmt: skip
         else:
             here = self.key.key_id if self.key else "none"
@@ -185,11 +190,16 @@ class _SealCheck:
                 f"{name} was made with key {seal.key_id} (this machine's: {here}): "
                 "not authenticated"
             )
-        if authentic and report.log_head == seal.head and report.events == seal.events:
-            self.previous = seal
-            return
-        report.broken.append(self._first_mismatch(seal, name))
         self.previous = seal
+        if report.log_head != seal.head or report.events != seal.events:
+            report.broken.append(self._first_mismatch(seal, name))
+        elif ",".join(f"{p}:{h[:16]}" for p, h, *_ in self.span) != seal.digests:
+            # Head and count match, so the events are the sealed ones: the seal's list of
+            # them was changed (what only a seal made with another key can hide).
+            report.broken.append(
+                BrokenLink("", 0, seal.position, f"{name} lists digests that are not its "
+                           "events' (its head and count are): the seal was changed", seal.seq)
+            )  # fmt: skip
 
     def _first_mismatch(self, seal: Seal, name: str) -> BrokenLink:
         """The first event of the seal's span that no longer matches its digests."""
@@ -209,11 +219,12 @@ class _SealCheck:
             if want is not None:
                 return BrokenLink(
                     "", 0, want[0], f"the event {name} sealed at position {want[0]} is "
-                    "missing (deleted or renumbered)",
+                    "missing (deleted or renumbered)", seal.seq,
                 )  # fmt: skip
         return BrokenLink(
             "", 0, seal.position, f"the log up to position {seal.position} does not match "
             f"{name}: head or count differ ({self.report.events} events, {seal.events} sealed)",
+            seal.seq,
         )  # fmt: skip
 
 
