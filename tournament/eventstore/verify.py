@@ -17,7 +17,9 @@ must authenticate with the seal key. Seals are numbered 1, 2, 3 … and a hole a
 is reported too. It also reports every
 append-only guard (trigger, PostgreSQL function) that is missing, disabled or changed,
 and (PostgreSQL) a connection that could get past them: such a store is not ``ok`` even
-while its chains still hold.
+while its chains still hold. An event the log's readers cannot see while its stream's
+readers can (a position below 1; on PostgreSQL a transaction id from the future, which
+readers of the log stop before) is reported too: no pass over the log would meet it.
 
 What no check inside the store can see: events appended after the last seal and then
 removed together with any later seals. Keep a seal's short form elsewhere (printed
@@ -29,12 +31,16 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 from tournament.eventstore.backends import Row
 from tournament.eventstore.chain import GENESIS, canonical, event_hash, format_time, log_link
 from tournament.eventstore.guards import MissingGuard, missing_guards
 from tournament.eventstore.seals import Seal, SealKey
 from tournament.eventstore.store import SQLEventStore
+
+if TYPE_CHECKING:
+    import sqlalchemy as sa
 
 
 @dataclasses.dataclass(frozen=True)
@@ -228,6 +234,33 @@ class _SealCheck:
         )  # fmt: skip
 
 
+#: Rows the log's readers never return, while a stream's read (the tournament's) does:
+#: a position the store never gives, and (PostgreSQL) a transaction id not given out yet,
+#: which readers of the log wait for and stop before (postgres_backend). Neither verify's
+#: pass nor a seal would ever see such a row, nor (the second) any event after it.
+_HIDDEN = "SELECT position, stream_id, version, position <= 0 FROM es_events WHERE position <= 0"
+_HIDDEN_PG = " OR tx_id >= pg_snapshot_xmax(pg_current_snapshot())::text::bigint"
+
+
+def hidden_rows(conn: sa.Connection) -> list[BrokenLink]:
+    """Events written behind the store's back where the log's readers cannot see them."""
+    sql = _HIDDEN + (_HIDDEN_PG if conn.dialect.name == "postgresql" else "")
+    out = []
+    for position, stream_id, version, off_log in conn.exec_driver_sql(
+        sql + " ORDER BY position LIMIT 100"
+    ):
+        where = (
+            f"position {position}, which the store never gives"
+            if off_log
+            else "a transaction id PostgreSQL has not given out yet"
+        )
+        out.append(BrokenLink(stream_id, version, position, (
+            f"hidden from the log: {where}, so that verify and the seals pass it by while "
+            "the stream shows it (written behind the store's back)"
+        )))  # fmt: skip
+    return out
+
+
 def verify(
     store: SQLEventStore,
     on_row: Callable[[], object] | None = None,
@@ -240,8 +273,10 @@ def verify(
     with store.engine.connect() as conn:
         missing = missing_guards(conn)
         bypass = bypass_reasons(conn)
+        hidden = hidden_rows(conn)
     seals = store.seals()
     report = check_rows(store.iter_raw(batch_size=5000), on_row, seals, key)
+    report.broken.extend(hidden)
     report.missing_guards = missing
     report.bypass = bypass
     return report
