@@ -130,5 +130,6 @@ def test_a_seal_deleted_from_the_middle_is_missing(club: Club) -> None:
         t.run("DELETE FROM es_seals WHERE seq = :s", s=seal.seq)
     report = club.verify()
     assert not report.ok
-    [link] = report.broken
+    # The hole first; the next seal then covers more events than its own digests list.
+    link = report.broken[0]
     assert f"seal #{seal.seq} is missing (the seals go on with #{seal.seq + 1})" in link.problem
