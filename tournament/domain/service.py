@@ -172,17 +172,23 @@ class TournamentService:
                 time.sleep(random.uniform(0, 0.005 * 2**attempt))
                 continue
             if done.events and not done.replayed and open_round:
-                self._seal_if_round_ended(tournament_id, open_round[0])
+                self._seal_if_round_ended(tournament_id, open_round[0], done.events)
             return Executed(done.events, done.replayed)
         raise ConflictError(
             "tournament", "T-concurrency", "the tournament kept changing while writing; try again"
         )
 
-    def _seal_if_round_ended(self, tournament_id: str, number: int) -> None:
+    def _seal_if_round_ended(
+        self, tournament_id: str, number: int, appended: list[StoredEvent]
+    ) -> None:
         """Seal the log when this command ended round ``number`` (every match settled):
         the standings after a round are what gets printed and pinned on the wall. A seal
         that fails is logged; the command's events are stored whatever happens here."""
-        t = self.state(tournament_id)
+        cached = self._cache.get(tournament_id)
+        if cached is not None and cached.version + 1 >= appended[0].version:
+            t = self._fold(tournament_id, cached, appended)  # what it just appended
+        else:
+            t = self.state(tournament_id)
         seal = getattr(self.store, "seal", None)  # stores without seals: nothing to do
         if seal is None or t.current_round != number or not t.round_complete(number):
             return
