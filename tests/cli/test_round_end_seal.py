@@ -22,3 +22,15 @@ def test_the_result_that_ends_a_round_seals_the_log(cli) -> None:  # type: ignor
     assert last.position == store.read_all()[-1].position
     assert verify(store, key=available_key()).ok
     store.close()
+
+
+def test_an_export_names_the_seal_its_backup_carries(cli, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    cli("create", "Cup", "--best-of", "1")
+    cli("players", "add", "Anna")
+    out = cli("export", str(tmp_path / "club.jsonl")).output
+    store = SQLEventStore()
+    last = store.latest_seal()
+    assert last is not None and out.endswith(f"; seal {last.short}\n")
+    trailer = (tmp_path / "club.jsonl").read_text().splitlines()[-1]
+    assert f'"seal": "{last.short}"' in trailer
+    store.close()

@@ -297,7 +297,9 @@ def export_(file: str, database_url: str | None) -> None:
                     count = export_store(store, out)
             except OSError as error:  # name FILE, not the unfinished file beside it
                 raise OSError(error.errno, error.strerror, file) from None
-    click.echo(f"exported {count} events", err=True)
+        last = store.latest_seal()
+    sealed = f"; seal {last.short}" if last is not None and count else ""
+    click.echo(f"exported {count} events{sealed}", err=True)
 
 
 def _refuse_read_only(file: str) -> None:
