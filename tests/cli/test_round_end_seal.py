@@ -34,3 +34,20 @@ def test_an_export_names_the_seal_its_backup_carries(cli, tmp_path) -> None:  # 
     trailer = (tmp_path / "club.jsonl").read_text().splitlines()[-1]
     assert f'"seal": "{last.short}"' in trailer
     store.close()
+
+
+def test_verify_without_the_seal_key_says_the_seals_were_not_authenticated(  # type: ignore[no-untyped-def]
+    cli, monkeypatch
+) -> None:
+    cli("create", "Cup", "--best-of", "1")
+    cli("players", "add", "Anna")
+    cli("seal")
+    monkeypatch.setenv("SCHNAPSEN_SEAL_KEY", "ab" * 32)  # another machine's key
+    out = cli("verify").output
+    assert "NOT AUTHENTICATED seal #1" in out
+    n = len(SQLEventStore().seals())
+    assert out.endswith(
+        f"all chains verify and every seal matches the log; {n} of {n} seals could not be "
+        "authenticated here (their key is not this machine's: SCHNAPSEN_SEAL_KEY_FILE "
+        "names it)\n"
+    )

@@ -239,6 +239,13 @@ def verify(printed: tuple[str, ...], database_url: str | None) -> None:
         click.echo("no seal yet: the events are covered by their streams' chains only")
     if not report.ok or any(mismatched):
         raise SystemExit(1)
+    if report.unchecked:  # they match the log, but who made them is not known here
+        click.echo(
+            f"all chains verify and every seal matches the log; {len(report.unchecked)} of "
+            f"{counted(report.seals, 'seal')} could not be authenticated here (their key is "
+            "not this machine's: SCHNAPSEN_SEAL_KEY_FILE names it)"
+        )
+        return
     click.echo("all chains and seals verify" if report.seals else "all chains verify")
 
 
