@@ -43,7 +43,7 @@ import os
 import re
 import secrets
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -62,6 +62,8 @@ EVERY_SECONDS = 60.0
 #: At most this many events in one seal (its digests stay small); more make more seals.
 MAX_EVENTS = 10_000
 KEY_FILE = "seal.key"
+#: How much of each event's hash a seal's digests keep (64 bits).
+DIGEST_CHARS = 16
 _CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 
 
@@ -213,14 +215,16 @@ def parse_short(text: str) -> tuple[int, int, str]:
     return int(match.group(1)), int(match.group(2)), code
 
 
-def fold(head: str, rows: Iterable[tuple[int, str]]) -> tuple[str, int, str]:
+def digests_text(rows: Iterable[tuple[int, str]]) -> str:
+    """A seal's ``digests``: ``position:hash16`` of each ``(position, hash)``."""
+    return ",".join([f"{position}:{digest[:DIGEST_CHARS]}" for position, digest in rows])
+
+
+def fold(head: str, rows: Sequence[tuple[int, str]]) -> tuple[str, int, str]:
     """The log's head after ``(position, hash)`` rows, how many, and their digests text."""
-    count, items = 0, []
     for position, digest in rows:
         head = log_link(head, position, digest)
-        items.append(f"{position}:{digest[:16]}")
-        count += 1
-    return head, count, ",".join(items)
+    return head, len(rows), digests_text(rows)
 
 
 def seal(store: SQLEventStore, key: SealKey, reason: str) -> Seal | None:

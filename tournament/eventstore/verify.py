@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING
 from tournament.eventstore.backends import Row
 from tournament.eventstore.chain import GENESIS, canonical, event_hash, format_time, log_link
 from tournament.eventstore.guards import MissingGuard, missing_guards
-from tournament.eventstore.seals import Seal, SealKey
+from tournament.eventstore.seals import DIGEST_CHARS, Seal, SealKey, digests_text
 from tournament.eventstore.store import SQLEventStore
 
 if TYPE_CHECKING:
@@ -199,7 +199,7 @@ class _SealCheck:
         self.previous = seal
         if report.log_head != seal.head or report.events != seal.events:
             report.broken.append(self._first_mismatch(seal, name))
-        elif ",".join(f"{p}:{h[:16]}" for p, h, *_ in self.span) != seal.digests:
+        elif digests_text([(p, h) for p, h, *_ in self.span]) != seal.digests:
             # Head and count match, so the events are the sealed ones: the seal's list of
             # them was changed (what only a seal made with another key can hide).
             report.broken.append(
@@ -214,7 +214,7 @@ class _SealCheck:
             have = self.span[i] if i < len(self.span) else None
             want = sealed[i] if i < len(sealed) else None
             if have is not None and want is not None and have[0] == want[0]:
-                if have[1][:16] != want[1]:
+                if have[1][:DIGEST_CHARS] != want[1]:
                     return BrokenLink(have[2], have[3], have[0], f"changed after {name}")
                 continue
             if have is not None and (want is None or have[0] < want[0]):
