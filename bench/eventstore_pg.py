@@ -22,18 +22,16 @@ from eventstore_rows import (
     PG_RAW_TABLE,
     RAW_BATCH_INSERT,
     RAW_COPY,
-    READ_COLUMNS,
+    STREAM_EVENTS,
     bench_event,
-    decoded,
+    fill_log,
     new_stream,
     pg_row,
+    read_cases,
 )
 from timing import median_rates
 
 from tournament.eventstore import SQLEventStore, migrate
-
-PAGE = 1000  # events per page of the global log
-STREAM_EVENTS = 1000  # events of the stream read whole
 
 
 @dataclasses.dataclass(frozen=True)
@@ -181,62 +179,16 @@ def reads(where: Scratch, seconds: float, repeat: int, log_events: int) -> dict[
     stream = new_stream("long")
     store.append(stream, [bench_event() for _ in range(STREAM_EVENTS)], 0)
     fill_log(store, log_events)
-    by_stream = f"SELECT {READ_COLUMNS} FROM es_events WHERE stream_id = %s ORDER BY version"
-    page_sql = (
-        f"SELECT {READ_COLUMNS} FROM es_events WHERE position > %s ORDER BY position LIMIT %s"
-    )
 
-    def store_stream() -> int:
-        return len(store.read_stream(stream))
+    def fetch(sql: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
 
-    def raw_stream() -> int:
-        cursor.execute(by_stream, (stream,))
-        return len([decoded(row) for row in cursor.fetchall()])
-
-    def store_log() -> int:
-        done, after = 0, 0
-        while done < log_events:
-            page = store.read_all(after, PAGE)
-            done += len(page)
-            after = page[-1].position
-        return done
-
-    def raw_log() -> int:
-        done, after = 0, 0
-        while done < log_events:
-            cursor.execute(page_sql, (after, PAGE))
-            page = [decoded(row) for row in cursor.fetchall()]
-            done += len(page)
-            after = page[-1][0]
-        return done
-
+    cases = read_cases(store, stream, log_events, "%s", fetch)
     try:
-        for step in (store_stream, raw_stream, store_log, raw_log):
+        for step in cases.values():
             step()  # warm: the pages cached, statements prepared
-        return median_rates(
-            {
-                "store_stream_read_events_per_s": store_stream,
-                "raw_stream_read_events_per_s": raw_stream,
-                "store_log_read_events_per_s": store_log,
-                "raw_log_read_events_per_s": raw_log,
-            },
-            seconds,
-            repeat,
-        )
+        return median_rates(cases, seconds, repeat)
     finally:
         conn.close()
         store.close()
-
-
-def fill_log(store: SQLEventStore, log_events: int) -> None:
-    """Append 100-event batches until the global log holds ``log_events`` events."""
-    have, after = 0, 0
-    while have < log_events:
-        page = store.read_all(after, PAGE)
-        if not page:
-            break
-        have += len(page)
-        after = page[-1].position
-    while have < log_events:
-        store.append(new_stream("fill"), [bench_event() for _ in range(BATCH)], 0)
-        have += BATCH

@@ -13,11 +13,15 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tournament.domain.hands import HAND_ACTION  # registers hand.action and its check
 from tournament.eventstore import NewEvent
+
+if TYPE_CHECKING:
+    from tournament.eventstore import SQLEventStore
 
 PAYLOAD = {"seat": 1, "action": "play", "card": "AH"}
 METADATA = {"actor": "bench", "source": "live"}
@@ -116,3 +120,70 @@ def decoded(row: tuple[Any, ...]) -> tuple[Any, ...]:
     """A row read raw, its payload and metadata decoded as the store decodes them
     (columns as in :data:`READ_COLUMNS`)."""
     return (*row[:6], json.loads(row[6]), json.loads(row[7]), *row[8:])
+
+
+PAGE = 1000  # events per page of the global log
+STREAM_EVENTS = 1000  # events of the stream read whole
+
+
+def read_cases(
+    store: SQLEventStore,
+    stream: str,
+    log_events: int,
+    placeholder: str,
+    fetch: Callable[[str, tuple[Any, ...]], list[tuple[Any, ...]]],
+) -> dict[str, Callable[[], int]]:
+    """The four read cases both databases time: ``stream`` read whole and the first
+    ``log_events`` of the global log in pages, by the store and by raw SELECTs of the same
+    rows of its table (``fetch(sql, params)``, the driver's ``placeholder``) with payload
+    and metadata decoded as the store decodes them."""
+    by_stream = (
+        f"SELECT {READ_COLUMNS} FROM es_events WHERE stream_id = {placeholder} ORDER BY version"
+    )
+    page_sql = (
+        f"SELECT {READ_COLUMNS} FROM es_events WHERE position > {placeholder} "
+        f"ORDER BY position LIMIT {placeholder}"
+    )
+
+    def store_stream() -> int:
+        return len(store.read_stream(stream))
+
+    def raw_stream() -> int:
+        return len([decoded(row) for row in fetch(by_stream, (stream,))])
+
+    def store_log() -> int:
+        done, after = 0, 0
+        while done < log_events:
+            page = store.read_all(after, PAGE)
+            done += len(page)
+            after = page[-1].position
+        return done
+
+    def raw_log() -> int:
+        done, after = 0, 0
+        while done < log_events:
+            page = [decoded(row) for row in fetch(page_sql, (after, PAGE))]
+            done += len(page)
+            after = page[-1][0]
+        return done
+
+    return {
+        "store_stream_read_events_per_s": store_stream,
+        "raw_stream_read_events_per_s": raw_stream,
+        "store_log_read_events_per_s": store_log,
+        "raw_log_read_events_per_s": raw_log,
+    }
+
+
+def fill_log(store: SQLEventStore, log_events: int) -> None:
+    """Append 100-event batches until the global log holds ``log_events`` events."""
+    have, after = 0, 0
+    while have < log_events:
+        page = store.read_all(after, PAGE)
+        if not page:
+            break
+        have += len(page)
+        after = page[-1].position
+    while have < log_events:
+        store.append(new_stream("fill"), [bench_event() for _ in range(BATCH)], 0)
+        have += BATCH

@@ -15,12 +15,13 @@ from pathlib import Path
 
 from eventstore_rows import (
     BATCH,
-    READ_COLUMNS,
     SQLITE_RAW_INSERT,
     SQLITE_RAW_TABLE,
+    STREAM_EVENTS,
     bench_event,
-    decoded,
+    fill_log,
     new_stream,
+    read_cases,
     sqlite_row,
 )
 from timing import median_rates
@@ -30,8 +31,6 @@ from tournament import db
 from tournament.domain.hands import action_event, dealt_event, load_hand, new_hand_stream_id
 from tournament.eventstore import SQLEventStore, migrate
 
-PAGE = 1000
-STREAM_EVENTS = 1000
 STREAMS = 4  # single appends go round-robin to a few streams, as on PostgreSQL
 
 
@@ -125,42 +124,10 @@ def reads(
     and metadata decoded (``json.loads``) as the store decodes them."""
     stream = new_stream("long")
     store.append(stream, [bench_event() for _ in range(STREAM_EVENTS)], 0)
-    have = raw.execute("SELECT count(*) FROM es_events").fetchone()[0]
-    while have < log_events:
-        store.append(new_stream("fill"), [bench_event() for _ in range(BATCH)], 0)
-        have += BATCH
-    by_stream = f"SELECT {READ_COLUMNS} FROM es_events WHERE stream_id = ? ORDER BY version"
-    page_sql = f"SELECT {READ_COLUMNS} FROM es_events WHERE position > ? ORDER BY position LIMIT ?"
-
-    def store_stream() -> int:
-        return len(store.read_stream(stream))
-
-    def raw_stream() -> int:
-        rows = raw.execute(by_stream, (stream,)).fetchall()
-        return len([decoded(row) for row in rows])
-
-    def store_log() -> int:
-        done, after = 0, 0
-        while done < log_events:
-            page = store.read_all(after, PAGE)
-            done += len(page)
-            after = page[-1].position
-        return done
-
-    def raw_log() -> int:
-        done, after = 0, 0
-        while done < log_events:
-            page = [decoded(row) for row in raw.execute(page_sql, (after, PAGE)).fetchall()]
-            done += len(page)
-            after = page[-1][0]
-        return done
-
-    cases = {
-        "store_stream_read_events_per_s": store_stream,
-        "raw_stream_read_events_per_s": raw_stream,
-        "store_log_read_events_per_s": store_log,
-        "raw_log_read_events_per_s": raw_log,
-    }
+    fill_log(store, log_events)
+    cases = read_cases(
+        store, stream, log_events, "?", lambda sql, params: raw.execute(sql, params).fetchall()
+    )
     for step in cases.values():
         step()  # warm
     return median_rates(cases, seconds, repeat)
