@@ -51,3 +51,24 @@ def test_verify_without_the_seal_key_says_the_seals_were_not_authenticated(  # t
         "authenticated here (their key is not this machine's: SCHNAPSEN_SEAL_KEY_FILE "
         "names it)\n"
     )
+
+
+def test_a_printed_seal_the_log_does_not_hold_fails_verify_saying_which(  # type: ignore[no-untyped-def]
+    cli,
+) -> None:
+    cli("create", "Cup", "--best-of", "1")
+    held = SQLEventStore().latest_seal()
+    assert held is not None
+    gone = cli("verify", "--seal", "#9 @5 ABCD-EFGH", ok=False)
+    assert gone.exit_code == 1
+    assert (
+        "BROKEN seal #9 @5 (printed) is not in the log, whose seals end at #1: check the "
+        "sheet for a misread; if it is right, seals were removed"
+    ) in gone.output
+    other = "ZZZZ-ZZZZ" if held.code != "ZZZZZZZZ" else "0000-0000"
+    replaced = cli("verify", "--seal", f"#1 @{held.position} {other}", ok=False)
+    assert replaced.exit_code == 1
+    assert (
+        f"BROKEN seal #1 @{held.position} {other} (printed) is {held.short} in the log: the "
+        "seal was replaced"
+    ) in replaced.output

@@ -251,7 +251,11 @@ def _anchor_problem(anchor: tuple[int, int, str], seals: dict[int, Any]) -> str 
     seq, position, code = anchor
     seal = seals.get(seq)
     if seal is None:
-        return f"seal #{seq} @{position} (printed) is not in the log: seals were removed"
+        newest = f"#{max(seals)}" if seals else "none"
+        return (
+            f"seal #{seq} @{position} (printed) is not in the log, whose seals end at "
+            f"{newest}: check the sheet for a misread; if it is right, seals were removed"
+        )
     if seal.position != position or seal.code != code:
         return (
             f"seal #{seq} @{position} {code[:4]}-{code[4:]} (printed) is {seal.short} in the "
