@@ -23,6 +23,14 @@ class Database:
     url: str
     schema: str | None = None
 
+    @property
+    def schema_url(self) -> str:
+        """The URL with the schema in it, for code that makes its own engine from a URL
+        (the web app, a subprocess)."""
+        if not self.schema:
+            return self.url
+        return f"{self.url}?options=-csearch_path%3D{self.schema}"
+
     def engine(self, **kwargs: object) -> sa.Engine:
         if self.schema:
             kwargs.setdefault("connect_args", {"options": f"-csearch_path={self.schema}"})

@@ -98,11 +98,16 @@ class TournamentService:
         *,
         actor: str | None = None,
         metadata: Mapping[str, Any] | None = None,
+        idempotency_key: str | None = None,
     ) -> list[StoredEvent]:
+        """Create the tournament; a used ``idempotency_key`` returns what it stored."""
         events = ev.stamped(create_tournament(tournament_id, settings, actor=actor), metadata or {})
         try:
             return self.store.append(
-                ev.stream_id(tournament_id), events, expected_version=NO_STREAM
+                ev.stream_id(tournament_id),
+                events,
+                expected_version=NO_STREAM,
+                idempotency_key=idempotency_key,
             )
         except ConcurrencyError:
             raise ConflictError(

@@ -1,0 +1,93 @@
+"""The web service: the JSON API (``/api/v1``), its OpenAPI document and docs page,
+sign-in for pages, and the operator's endpoints.
+
+    from tournament.web import create_app
+    app = create_app()                       # configured from the environment
+    app = create_app({"DATABASE_URL": "sqlite:////tmp/x.sqlite3", "SECRET_KEY": "..."})
+
+Views are thin: they parse the request, call the same domain commands and
+:class:`~tournament.domain.service.TournamentService` as the command line, and shape the
+answer; every error is problem+json (:mod:`tournament.web.problems`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from flask_openapi3.models.info import Info
+from flask_openapi3.openapi import OpenAPI
+
+from tournament.web import auth, ops, problems
+from tournament.web.settings import from_environment, secret_key
+
+API_VERSION = "1.0.0"
+
+SECURITY_SCHEMES: dict[str, Any] = {
+    "bearer": {
+        "type": "http",
+        "scheme": "bearer",
+        "description": "an API token: `tournament tokens create EMAIL --name NAME`, or "
+        "POST /api/v1/tokens with the account's email and password",
+    },
+    "session": {"type": "apiKey", "in": "cookie", "name": "session"},
+}
+
+
+def create_app(config: Mapping[str, Any] | None = None) -> OpenAPI:
+    """The app, configured from the environment with ``config`` laid over it."""
+    settings = {**from_environment(), **(config or {})}
+    app = OpenAPI(
+        __name__,
+        info=Info(
+            title="Schnapsen tournament service",
+            version=API_VERSION,
+            description="Run Schnapsen tournaments: players, rounds, results, standings. "
+            "Errors are application/problem+json (RFC 9457). Writes take If-Match (the "
+            "tournament's ETag) and Idempotency-Key. See docs/api.md.",
+        ),
+        security_schemes=SECURITY_SCHEMES,
+        responses={
+            401: problems_model(),
+            403: problems_model(),
+            422: problems_model(),
+            429: problems_model(),
+            500: problems_model(),
+        },
+        validation_error_status=422,
+        validation_error_model=problems_model(),
+        validation_error_callback=problems.validation_callback,
+        doc_ui=False,
+        instance_path=str(Path(settings["INSTANCE_PATH"]).absolute()),
+        instance_relative_config=False,
+    )
+    app.config.update(settings)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = secret_key(Path(app.instance_path))
+    app.json.ensure_ascii = False  # type: ignore[attr-defined]
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+
+    from tournament.web.services import open_services
+
+    open_services(app, app.config["DATABASE_URL"])
+    ops.configure_logging()
+    ops.install(app, metrics=app.config.get("METRICS", True))
+    auth.install(app)
+    problems.install(app)
+
+    from tournament.web import api, docs_ui, sessions
+
+    limiter = sessions.install(app)
+    api.register(app)
+    from tournament.web.api import tokens
+
+    limiter.limit(app.extensions["login_limit"], methods=["POST"])(tokens.create_token)
+    app.register_blueprint(docs_ui.docs_ui)
+    return app
+
+
+def problems_model() -> Any:
+    from tournament.web.api.models import ProblemDetails
+
+    return ProblemDetails

@@ -1,0 +1,22 @@
+"""The JSON API, ``/api/v1``: one blueprint per concern, each in its own module.
+
+The paths are stable (clients rely on them); docs/openapi.json is what they make, and a
+test keeps the two equal.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from flask_openapi3.openapi import OpenAPI
+
+#: The API's modules, each with an ``api`` blueprint.
+MODULES = (
+    "tournament.web.api.tokens",
+    "tournament.web.api.tournaments",
+)
+
+
+def register(app: OpenAPI) -> None:
+    for name in MODULES:
+        app.register_api(importlib.import_module(name).api)

@@ -1,0 +1,92 @@
+"""The API's shared pydantic models: problems, path parameters, pages.
+
+These are the API's contract (they make /openapi.json); they are not the tables. Route
+modules keep their own request and response models beside their routes.
+
+Path and query models are named ``...Path`` and ``...Query``: a validation problem says
+from the model's name where the bad value was (``path.pid``, ``query.round``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+#: A tournament id as the domain makes them (a-z, 0-9, - and _).
+TID = Field(
+    description="the tournament's id",
+    min_length=1,
+    max_length=120,
+    pattern=r"^[A-Za-z0-9_-]+$",
+    json_schema_extra={"example": "herbstturnier-2026-11-27"},
+)
+
+
+class ProblemError(BaseModel):
+    field: str | None = None
+    row: int | None = None
+    rule: str | None = None
+    message: str
+
+
+class ProblemDetails(BaseModel):
+    """RFC 9457 problem details, with what is at fault."""
+
+    model_config = ConfigDict(extra="allow", title="Problem")
+
+    type: str = Field(description="a URI naming the kind of problem")
+    title: str
+    status: int
+    detail: str = Field(description="what is wrong, in words, naming the field or rule")
+    instance: str | None = None
+    field: str | None = Field(None, description="the field at fault, e.g. body.hands[1].winner")
+    rule: str | None = Field(None, description="the rule id at fault, e.g. R13 or T-round")
+    errors: list[ProblemError] | None = None
+    request_id: str = Field(description="quote it to the operator: it names the log line")
+
+
+class TournamentPath(BaseModel):
+    tid: str = TID
+
+
+class PlayerPath(BaseModel):
+    tid: str = TID
+    pid: int = Field(description="the player's start number", ge=1, le=1_000_000)
+
+
+class RoundPath(BaseModel):
+    tid: str = TID
+    n: int = Field(description="the round's number", ge=1, le=10_000)
+
+
+class MatchPath(BaseModel):
+    tid: str = TID
+    mid: str = Field(
+        description="the match: round.table as printed (2.5) or a bracket id (W1.3)",
+        min_length=1,
+        max_length=40,
+    )
+
+
+class ResultPath(BaseModel):
+    tid: str = TID
+    rid: str = Field(description="a result's id (as a match lists it)", min_length=1, max_length=80)
+
+
+class WriteQuery(BaseModel):
+    """Query parameters every write takes."""
+
+    dry_run: bool = Field(
+        False, description="work out and answer what would be stored; store nothing"
+    )
+
+
+class Stored(BaseModel):
+    """What a write stored: its events (the tournament's version after them is the
+    response's ETag)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    version: int = Field(description="the tournament's version after this write")
+    events: list[dict[str, Any]]

@@ -1,0 +1,188 @@
+"""Who is asking, and may they: API tokens (``Authorization: Bearer``), session logins
+for pages, and the role each route needs.
+
+Every route says what it needs where it is written::
+
+    @api.post("/tournaments/<tid>/rounds/<int:n>/cancel")
+    @requires(Role.ORGANISER)
+    def cancel_round(path: RoundPath): ...
+
+Roles are per tournament (the route's ``tid``): public < scorer < organiser < owner
+(:class:`tournament.accounts.roles.Role`); an admin acts as owner everywhere.
+``requires(ACCOUNT)`` asks only for a signed-in account (creating a tournament makes its
+creator the owner), ``requires(ADMIN)`` for an admin (restoring a backup). A route
+without a requirement is a read for everyone; a write without one is refused, so a route
+someone forgot to mark fails closed (and tests/web/test_roles_on_every_route.py fails).
+
+A session login (pages) writes only with its CSRF token (``X-CSRFToken`` header or the
+form's ``csrf_token``); a token in the header is not sent by a browser on its own, so it
+needs none.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import Any, Final, TypeVar
+
+from flask import Flask, g, request, session
+from flask_wtf.csrf import CSRFError, CSRFProtect
+
+from tournament.accounts.roles import Role
+from tournament.web.problems import Problem
+from tournament.web.services import services
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+#: A signed-in account, whatever its roles.
+ACCOUNT: Final = "account"
+#: An admin account.
+ADMIN: Final = "admin"
+#: Anyone, also for a write: logging in, the first organiser's setup link.
+ANYONE: Final = "anyone"
+
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+csrf = CSRFProtect()
+
+
+@dataclasses.dataclass(frozen=True)
+class Caller:
+    """Who made the request: an account (by token or session) or nobody."""
+
+    account_id: int | None = None
+    email: str | None = None
+    admin: bool = False
+    by_session: bool = False
+
+    @property
+    def actor(self) -> str:
+        """Who the log records as having done it: the account, never a name the request
+        typed (trial 2, F12)."""
+        return self.email or "anonymous"
+
+    def role_in(self, tournament_id: str) -> Role:
+        if self.account_id is None:
+            return Role.PUBLIC
+        if self.admin:
+            return Role.OWNER
+        return services().accounts.role_of(self.account_id, tournament_id)
+
+
+def requires(need: Role | str) -> Callable[[F], F]:
+    """Mark a view with what its caller needs (checked before the view runs)."""
+
+    def mark(view: F) -> F:
+        view.required = need  # type: ignore[attr-defined]
+        return view
+
+    return mark
+
+
+def required_of(view: Callable[..., Any] | None) -> Role | str | None:
+    return getattr(view, "required", None)
+
+
+def caller() -> Caller:
+    found: Caller = g.caller
+    return found
+
+
+def _identify() -> Caller:
+    header = request.headers.get("Authorization", "")
+    if header:
+        scheme, _, secret = header.partition(" ")
+        if scheme.lower() != "bearer" or not secret.strip():
+            raise _unauthenticated("Authorization: send 'Bearer <token>'", "invalid_request")
+        account = services().accounts.account_for_token(secret.strip())
+        if account is None:
+            raise _unauthenticated("the token is unknown or revoked", "invalid_token")
+        return Caller(account.id, account.email, account.admin)
+    account_id = session.get("account_id")
+    if isinstance(account_id, int):
+        account = services().accounts.get(account_id)
+        if account is not None:
+            return Caller(account.id, account.email, account.admin, by_session=True)
+        session.clear()
+    return Caller()
+
+
+def _unauthenticated(detail: str, error: str | None = None) -> Problem:
+    challenge = 'Bearer realm="schnapsen"' + (f', error="{error}"' if error else "")
+    return Problem(401, "Not signed in", detail, headers={"WWW-Authenticate": challenge})
+
+
+def _check() -> None:
+    """Before every request: who it is, and whether the route lets them."""
+    g.caller = who = _identify()
+    view = _view()
+    if view is None:
+        return  # no route: the 404 or 405 answers
+    need = required_of(view)
+    if need is None:
+        if request.method in SAFE_METHODS:
+            return
+        need = ADMIN  # fail closed: a write nobody marked
+    if need == ANYONE:
+        if request.method not in SAFE_METHODS:
+            csrf.protect()
+        return
+    if who.account_id is None:
+        raise _unauthenticated(
+            "this needs a signed-in account: send 'Authorization: Bearer <token>'"
+        )
+    if who.by_session and request.method not in SAFE_METHODS:
+        csrf.protect()
+    if need == ACCOUNT:
+        return
+    if need == ADMIN:
+        if not who.admin:
+            raise Problem(403, "Forbidden", "this needs an admin account")
+        return
+    assert isinstance(need, Role)
+    tournament_id = (request.view_args or {}).get("tid")
+    if tournament_id is None:
+        raise Problem(403, "Forbidden", "this route has no tournament to hold a role in")
+    has = who.role_in(str(tournament_id))
+    if has < need:
+        raise Problem(
+            403,
+            "Forbidden",
+            f"this needs the role {need.name.lower()} in tournament {tournament_id!r}; "
+            f"{who.email} has {has.name.lower()}",
+            required_role=need.name.lower(),
+            role=has.name.lower(),
+        )
+
+
+def _view() -> Callable[..., Any] | None:
+    from flask import current_app
+
+    if request.url_rule is None or request.endpoint is None:
+        return None
+    view: Callable[..., Any] | None = current_app.view_functions.get(request.endpoint)
+    return view
+
+
+def _csrf_problem(error: CSRFError) -> Problem:
+    return Problem(
+        403,
+        "Forbidden",
+        f"CSRF: {error.description} (a signed-in page sends its csrf_token; a script uses "
+        "a token: Authorization: Bearer)",
+        kind="csrf",
+    )
+
+
+def install(app: Flask) -> None:
+    app.config.setdefault("WTF_CSRF_CHECK_DEFAULT", False)  # checked in _check, as needed
+    app.config.setdefault("WTF_CSRF_TIME_LIMIT", None)  # a laptop session lasts the evening
+    csrf.init_app(app)
+    app.before_request(_check)
+    app.register_error_handler(CSRFError, lambda e: _raise(_csrf_problem(e)))
+
+
+def _raise(problem: Problem) -> Any:
+    from tournament.web.problems import response
+
+    return response(problem)

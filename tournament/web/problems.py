@@ -1,0 +1,202 @@
+"""Every error the service answers is RFC 9457 ``application/problem+json``.
+
+A body names what is wrong and where: ``field`` and ``rule`` (a rule id of RULES.md such
+as ``R13``, or a tournament rule ``T-...`` of docs/tournaments.md) for a refusal of the
+domain, ``errors`` (each with its ``field`` or ``row``) for bad input, ``request_id``
+always, so an organiser's screenshot of a 500 leads to its log line::
+
+    {"type": "https://schnapsen.example/problems/domain", "title": "Refused by the rules",
+     "status": 422, "detail": "game_points: a hand is worth 1, 2 or 3 game points (R13)",
+     "field": "game_points", "rule": "R13", "request_id": "5f0c..."}
+
+Nothing here decides anything: views raise :class:`Problem` or a domain error and the
+handlers registered by :func:`install` turn it into the response.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from flask import Flask, Response, g, json, request
+from pydantic import ValidationError
+from werkzeug.exceptions import HTTPException, MethodNotAllowed
+
+from tournament.domain.errors import ConflictError, DomainError, NotFoundError
+
+PROBLEM_JSON = "application/problem+json"
+#: ``type`` URIs of the problems (documented in docs/api.md; never fetched by a client).
+TYPE_BASE = "https://schnapsen-tournament.invalid/problems/"
+
+log = logging.getLogger(__name__)
+
+
+class Problem(Exception):
+    """An error response: raised by a view, answered as problem+json."""
+
+    def __init__(
+        self,
+        status: int,
+        title: str,
+        detail: str,
+        *,
+        kind: str | None = None,
+        headers: Mapping[str, str] | None = None,
+        **extensions: Any,
+    ) -> None:
+        super().__init__(detail)
+        self.status, self.title, self.detail = status, title, detail
+        self.kind = kind or _KINDS.get(status, "error")
+        self.headers = dict(headers or {})
+        self.extensions = extensions
+
+
+_KINDS = {
+    400: "bad-request",
+    401: "unauthenticated",
+    403: "forbidden",
+    404: "not-found",
+    405: "method-not-allowed",
+    406: "not-acceptable",
+    409: "conflict",
+    412: "precondition-failed",
+    413: "too-large",
+    415: "unsupported-media-type",
+    422: "invalid",
+    428: "precondition-required",
+    429: "too-many-requests",
+    500: "server-error",
+}
+
+
+def response(problem: Problem) -> Response:
+    body: dict[str, Any] = {
+        "type": TYPE_BASE + problem.kind,
+        "title": problem.title,
+        "status": problem.status,
+        "detail": problem.detail,
+        "instance": request.path,
+        **problem.extensions,
+        "request_id": request_id(),
+    }
+    answer = Response(
+        json.dumps(body, ensure_ascii=False), status=problem.status, mimetype=PROBLEM_JSON
+    )
+    answer.headers.update(problem.headers)
+    return answer
+
+
+def request_id() -> str:
+    """This request's id (the ``X-Request-ID`` answered and logged with every line)."""
+    return str(getattr(g, "request_id", "") or "-")
+
+
+def from_domain(error: DomainError) -> Problem:
+    """A refusal of the rules: 404 for what is not there, 409 for what contradicts the
+    record (a decided match, a started round), 422 for the rest."""
+    if isinstance(error, NotFoundError):
+        status, title = 404, "Not found"
+    elif isinstance(error, ConflictError):
+        status, title = 409, "Conflicts with what is recorded"
+    else:
+        status, title = 422, "Refused by the rules"
+    return Problem(
+        status,
+        title,
+        error.line(),
+        kind="domain" if status == 422 else None,
+        field=error.field,
+        rule=error.rule,
+        errors=[error.to_json()],
+    )
+
+
+def from_validation(error: ValidationError, where: str = "body") -> Problem:
+    """Input that does not fit the operation's schema: every field at fault, by its path
+    (``body.hands[2].winner``, ``query.round``)."""
+    errors = []
+    for item in error.errors(include_url=False):
+        location = ".".join(str(part) for part in (where, *item.get("loc", ())))
+        errors.append({"field": location, "message": item.get("msg", "invalid")})
+    first = errors[0] if errors else {"field": where, "message": "invalid"}
+    return Problem(
+        422,
+        "Invalid request",
+        f"{first['field']}: {first['message']}"
+        + (f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""),
+        field=first["field"],
+        errors=errors,
+    )
+
+
+def invalid(field: str, message: str, *, rule: str | None = None) -> Problem:
+    """422 naming one field."""
+    extra: dict[str, Any] = {"field": field, "errors": [{"field": field, "message": message}]}
+    if rule:
+        extra["rule"] = rule
+    return Problem(422, "Invalid request", f"{field}: {message}", **extra)
+
+
+def _http(error: HTTPException) -> Response:
+    status = error.code or 500
+    headers: dict[str, str] = {}
+    detail = error.description or error.name
+    if isinstance(error, MethodNotAllowed) and error.valid_methods:
+        allowed = sorted(set(error.valid_methods))
+        headers["Allow"] = ", ".join(allowed)
+        detail = f"{request.method} is not allowed here; allowed: {', '.join(allowed)}"
+    elif status == 404:
+        detail = f"there is nothing at {request.path}"
+    original = error.get_response().headers
+    for name in ("Retry-After", "WWW-Authenticate"):
+        if name in original:
+            headers[name] = original[name]
+    return response(Problem(status, error.name, detail, headers=headers))
+
+
+def _unexpected(error: Exception) -> Response:
+    log.exception("unexpected error", exc_info=error)
+    return response(
+        Problem(
+            500,
+            "Server error",
+            "the service failed on this request; nothing was stored by it. Quote the "
+            "request_id to the operator (it names the log line)",
+        )
+    )
+
+
+def install(app: Flask) -> None:
+    """Answer every error of ``app`` as problem+json."""
+    app.register_error_handler(Problem, response)
+    app.register_error_handler(DomainError, lambda error: response(from_domain(error)))
+    app.register_error_handler(HTTPException, _http)
+    app.register_error_handler(Exception, _unexpected)
+
+
+def validation_callback(error: ValidationError) -> Response:
+    """flask-openapi3's hook for a request that does not fit its models."""
+    where = _where(error)
+    if where == "body" and request.get_data() and request.get_json(silent=True) is None:
+        return response(
+            invalid("body", "not JSON: send a JSON object (Content-Type: application/json)")
+        )
+    return response(from_validation(error, where))
+
+
+def _where(error: ValidationError) -> str:
+    # flask-openapi3 validates header, cookie, path, query, then the body, one model each;
+    # the model's title names which one failed.
+    title = (error.title or "").lower()
+    for part in ("header", "cookie", "path", "query", "form"):
+        if part in title:
+            return part
+    return "body"
+
+
+def documented(statuses: Sequence[int]) -> dict[str | int, Any]:
+    """The ``responses`` of an operation for these problem statuses (OpenAPI)."""
+    from tournament.web.api.models import ProblemDetails
+
+    return {status: ProblemDetails for status in statuses}

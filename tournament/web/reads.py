@@ -1,0 +1,83 @@
+"""How the API answers a read: JSON with the tournament's version as its ``ETag``, 304
+when the client has it already, and the body made once per version.
+
+A tournament changes only by appending events, so a body made at version V is right for
+as long as the tournament is at V: the projector and forty phones asking for the
+standings every few seconds get the bytes made for the first of them (and a 304 when
+they send ``If-None-Match``), until the next result moves the version on.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Mapping
+from typing import Any
+
+from flask import Response, json, request
+
+JSON = "application/json"
+
+
+class BodyCache:
+    """The last ``size`` bodies made, by key (which includes the version)."""
+
+    def __init__(self, size: int = 512) -> None:
+        self.size = size
+        self._bodies: OrderedDict[Hashable, bytes] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable, make: Callable[[], bytes]) -> bytes:
+        with self._lock:
+            body = self._bodies.get(key)
+            if body is not None:
+                self._bodies.move_to_end(key)
+                return body
+        body = make()  # outside the lock: two first requests may both make it, alike
+        with self._lock:
+            self._bodies[key] = body
+            while len(self._bodies) > self.size:
+                self._bodies.popitem(last=False)
+        return body
+
+
+bodies = BodyCache()
+
+
+def entity_tag(version: int, variant: str = "") -> str:
+    return f'"{version}-{variant}"' if variant else f'"{version}"'
+
+
+def not_modified(tag: str) -> bool:
+    return tag.strip('"') in request.if_none_match or "*" in request.if_none_match
+
+
+def versioned(
+    version: int,
+    build: Callable[[], Mapping[str, Any]],
+    *,
+    variant: str = "",
+    cache: Hashable | None = None,
+    mimetype: str = JSON,
+    render: Callable[[Mapping[str, Any]], str] | None = None,
+) -> Response:
+    """``build()`` as JSON (or ``render(build())``) tagged with ``version``; 304 when the
+    client sent that tag. With ``cache`` (a key naming what was asked, without the
+    version), the body is made once per version."""
+    tag = entity_tag(version, variant)
+    if not_modified(tag):
+        reply = Response(status=304)
+    else:
+
+        def make() -> bytes:
+            data = build()
+            text = render(data) if render else json.dumps(data, ensure_ascii=False)
+            return text.encode("utf-8")
+
+        body = bodies.get((cache, version, variant, mimetype), make) if cache else make()
+        reply = Response(body, mimetype=mimetype)
+    reply.headers["ETag"] = tag
+    # Clients may keep it, but ask again each time (a 304 costs next to nothing).
+    reply.headers["Cache-Control"] = "no-cache"
+    reply.headers["Vary"] = "Accept, Authorization"
+    return reply

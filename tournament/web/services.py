@@ -1,0 +1,45 @@
+"""What every request works with, made once per app: the event store, the tournament
+service (which keeps each tournament's folded state between requests) and the accounts."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING
+
+from flask import Flask, current_app
+
+if TYPE_CHECKING:
+    from tournament.accounts.service import Accounts
+    from tournament.domain.service import TournamentService
+    from tournament.eventstore import SQLEventStore
+
+KEY = "schnapsen"
+
+
+@dataclasses.dataclass
+class Services:
+    url: str
+    store: SQLEventStore
+    tournaments: TournamentService
+    accounts: Accounts
+
+
+def open_services(app: Flask, url: str) -> Services:
+    """The services on the store at ``url``: a SQLite store is created and migrated on
+    first start (a club laptop needs no setup step); a PostgreSQL store must be migrated
+    (``tournament db upgrade``), or the start says so."""
+    from tournament.accounts.service import Accounts
+    from tournament.domain.service import TournamentService
+    from tournament.eventstore import SQLEventStore, migrate
+    from tournament.eventstore.seals import SealPolicy
+
+    migrate.ensure_current(url, may_create=True)
+    store = SQLEventStore(url, sealing=SealPolicy.from_environment())
+    found = Services(url, store, TournamentService(store), Accounts(url))
+    app.extensions[KEY] = found
+    return found
+
+
+def services() -> Services:
+    found: Services = current_app.extensions[KEY]
+    return found

@@ -1,0 +1,120 @@
+"""Signing in for pages: ``/login``, ``/logout`` and the first organiser's ``/setup``.
+
+Pages (issue 11 styles them) sign in with a session cookie: HttpOnly, SameSite=Lax,
+Secure behind TLS (:mod:`tournament.web.settings`), and every form carries a CSRF token.
+Login attempts are rate-limited per address (Flask-Limiter: in memory on a laptop, in
+Redis when one is configured, so every web process counts the same attempts).
+
+``/setup?token=...`` works only while there is no account, only with the one-time token
+``./dev serve`` printed, and only once: it creates the first organiser (an admin).
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, Flask, redirect, render_template_string, request, session
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
+from flask_wtf.csrf import generate_csrf
+from werkzeug.wrappers import Response
+
+from tournament.accounts.errors import AccountError
+from tournament.web.auth import ANYONE, requires
+from tournament.web.services import services
+
+pages = Blueprint("sessions", __name__)
+
+_FORM = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>{{ title }}</title>
+<meta name="viewport" content="width=device-width, initial-scale=1"></head>
+<body><main><h1>{{ title }}</h1>
+{% if message %}<p role="alert">{{ message }}</p>{% endif %}
+<form method="post">
+<input type="hidden" name="csrf_token" value="{{ csrf }}">
+{% if token %}<input type="hidden" name="token" value="{{ token }}">{% endif %}
+<p><label for="email">Email</label><br>
+<input id="email" name="email" type="email" autocomplete="username" required
+ value="{{ email }}"></p>
+<p><label for="password">Password{% if setup %} (at least 10 characters){% endif %}</label><br>
+<input id="password" name="password" type="password" required
+ autocomplete="{{ 'new-password' if setup else 'current-password' }}"></p>
+<p><button type="submit">{{ button }}</button></p>
+</form></main></body></html>"""
+
+
+def _form(title: str, button: str, *, message: str = "", status: int = 200, setup: bool = False,
+          token: str = "", email: str = "") -> tuple[str, int]:  # fmt: skip
+    html = render_template_string(
+        _FORM, title=title, button=button, message=message, csrf=generate_csrf(),
+        setup=setup, token=token, email=email,
+    )  # fmt: skip
+    return html, status
+
+
+@pages.route("/login", methods=["GET", "POST"])
+@requires(ANYONE)
+def login() -> Response | tuple[str, int]:
+    if request.method == "GET":
+        return _form("Sign in", "Sign in")
+    email = request.form.get("email", "")
+    account = services().accounts.authenticate(email, request.form.get("password", ""))
+    if account is None:
+        return _form("Sign in", "Sign in", message="Wrong email or password.", status=401,
+                     email=email)  # fmt: skip
+    _sign_in(account.id)
+    return redirect(_next_page(), code=303)
+
+
+@pages.post("/logout")
+@requires(ANYONE)
+def logout() -> Response:
+    session.clear()
+    return redirect("/login", code=303)
+
+
+@pages.route("/setup", methods=["GET", "POST"])
+@requires(ANYONE)
+def setup() -> Response | tuple[str, int]:
+    token = request.values.get("token", "")
+    title = "Create the first organiser"
+    if services().accounts.count():
+        return _form("Sign in", "Sign in", message="The service is set up already: sign in.",
+                     status=410)  # fmt: skip
+    if request.method == "GET":
+        return _form(title, "Create", setup=True, token=token)
+    email = request.form.get("email", "")
+    try:
+        account = services().accounts.complete_setup(token, email, request.form.get("password", ""))
+    except AccountError as error:
+        return _form(title, "Create", message=error.line(), status=422, setup=True, token=token,
+                     email=email)  # fmt: skip
+    _sign_in(account.id)
+    return redirect("/docs/", code=303)
+
+
+def _sign_in(account_id: int) -> None:
+    session.clear()  # a new session on sign-in: no fixation
+    session["account_id"] = account_id
+    session.permanent = True
+
+
+def _next_page() -> str:
+    target = request.args.get("next", "/")
+    # Only a path of this site: never an open redirect to another host.
+    return target if target.startswith("/") and not target.startswith("//") else "/"
+
+
+def install(app: Flask) -> Limiter:
+    """Register the pages on ``app`` with a limiter of its own (its storage from the
+    app's config), which the token route of the API shares."""
+    limiter = Limiter(
+        get_remote_address,
+        app=app,
+        default_limits=[],
+        headers_enabled=True,
+        storage_uri=app.config["RATELIMIT_STORAGE_URI"],
+    )
+    app.extensions["login_limit"] = limit = str(app.config["LOGIN_RATE_LIMIT"])
+    for view in (login, setup):
+        limiter.limit(limit, methods=["POST"])(view)
+    app.register_blueprint(pages)
+    return limiter

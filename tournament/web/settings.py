@@ -1,0 +1,67 @@
+"""The web app's configuration: from the environment, with embedded defaults.
+
+A club laptop sets nothing: SQLite under ``instance/``, no Redis, a secret key made on the
+first start and kept in ``instance/secret_key`` (so sessions survive a restart). A server
+sets ``DATABASE_URL``, ``REDIS_URL`` and ``SECRET_KEY`` (docs/operations.md).
+
+>>> config = from_environment({"SCHNAPSEN_INSTANCE": "/srv/club", "SECRET_KEY": "s" * 32})
+>>> config["DATABASE_URL"], config["REDIS_URL"], config["RATELIMIT_STORAGE_URI"]
+('sqlite:////srv/club/tournament.sqlite3', None, 'memory://')
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from tournament.config import database_url, instance_path
+
+SECRET_FILE = "secret_key"
+
+
+def from_environment(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """Flask config keys from ``environ`` (default: ``os.environ``)."""
+    env = os.environ if environ is None else environ
+    redis_url = env.get("REDIS_URL", "").strip() or None
+    secure = env.get("SCHNAPSEN_SECURE_COOKIES", "").strip().lower()
+    return {
+        "DATABASE_URL": database_url(env),
+        "REDIS_URL": redis_url,
+        "SECRET_KEY": env.get("SECRET_KEY", "").strip() or None,  # None: instance file
+        "INSTANCE_PATH": str(instance_path(env)),
+        # Login attempts are counted per process on a laptop, in Redis on a server (so
+        # every web process counts the same attempts).
+        "RATELIMIT_STORAGE_URI": redis_url or "memory://",
+        "LOGIN_RATE_LIMIT": env.get("SCHNAPSEN_LOGIN_RATE_LIMIT", "10 per minute"),
+        # Session cookies: HttpOnly and SameSite always; Secure unless told otherwise, which
+        # only the laptop's plain-HTTP ``./dev serve`` does (a browser drops a Secure cookie
+        # sent over http://192.168...; behind the deploy's TLS proxy they stay Secure).
+        "SESSION_COOKIE_SECURE": secure not in ("0", "false", "no"),
+        "SESSION_COOKIE_HTTPONLY": True,
+        "SESSION_COOKIE_SAMESITE": "Lax",
+        "MAX_CONTENT_LENGTH": 16 * 1024 * 1024,  # a backup of a federation's season
+    }
+
+
+def secret_key(folder: Path) -> str:
+    """The key in ``folder/secret_key``, made (random, mode 0600) on first use."""
+    path = folder / SECRET_FILE
+    try:
+        key = path.read_text().strip()
+        if key:
+            return key
+    except FileNotFoundError:
+        pass
+    folder.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_urlsafe(48)
+    # O_EXCL: two processes starting at once keep the key the first one wrote.
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return path.read_text().strip()
+    with os.fdopen(fd, "w") as file:
+        file.write(key + "\n")
+    return key
