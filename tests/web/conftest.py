@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from argon2 import PasswordHasher
 from flask.testing import FlaskClient
 
 from tests.databases import Database
@@ -105,6 +106,9 @@ def make_web(url: str, instance: Path, **config: Any) -> Web:
             "SESSION_COOKIE_SECURE": False,
             "METRICS": True,
             "TESTING": True,
+            # argon2 at its defaults takes ~50 ms and 64 MiB per password: too slow for
+            # the hundreds of accounts the tests make (the service keeps the defaults).
+            "PASSWORD_HASHER": PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1),
             **config,
         }
     )

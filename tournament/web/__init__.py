@@ -78,12 +78,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> OpenAPI:
 
     from tournament.web import api, docs_ui, sessions
 
-    limiter = sessions.install(app)
+    sessions.install(app)
     api.register(app)
-    from tournament.web.api import tokens
-
-    limiter.limit(app.extensions["login_limit"], methods=["POST"])(tokens.create_token)
+    sessions.limit_logins(app, ("sessions.login", "sessions.setup", "tokens.create_token"))
     app.register_blueprint(docs_ui.docs_ui)
+    docs_ui.finish_document(app)
     return app
 
 

@@ -35,7 +35,9 @@ def open_services(app: Flask, url: str) -> Services:
 
     migrate.ensure_current(url, may_create=True)
     store = SQLEventStore(url, sealing=SealPolicy.from_environment())
-    found = Services(url, store, TournamentService(store), Accounts(url))
+    # PASSWORD_HASHER: tests pass cheaper argon2 parameters; the service keeps the defaults.
+    accounts = Accounts(url, hasher=app.config.get("PASSWORD_HASHER"))
+    found = Services(url, store, TournamentService(store), accounts)
     app.extensions[KEY] = found
     return found
 

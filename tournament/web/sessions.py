@@ -103,18 +103,25 @@ def _next_page() -> str:
     return target if target.startswith("/") and not target.startswith("//") else "/"
 
 
-def install(app: Flask) -> Limiter:
-    """Register the pages on ``app`` with a limiter of its own (its storage from the
-    app's config), which the token route of the API shares."""
-    limiter = Limiter(
+def install(app: Flask) -> None:
+    """Register the pages on ``app``, with a limiter of its own (storage from the app's
+    config)."""
+    app.extensions["login_limiter"] = Limiter(
         get_remote_address,
         app=app,
         default_limits=[],
         headers_enabled=True,
         storage_uri=app.config["RATELIMIT_STORAGE_URI"],
     )
-    app.extensions["login_limit"] = limit = str(app.config["LOGIN_RATE_LIMIT"])
-    for view in (login, setup):
-        limiter.limit(limit, methods=["POST"])(view)
     app.register_blueprint(pages)
-    return limiter
+
+
+def limit_logins(app: Flask, endpoints: tuple[str, ...]) -> None:
+    """Rate-limit the POSTs of ``endpoints`` (those that take a password or a setup
+    token) by ``LOGIN_RATE_LIMIT`` per address. The registered views are wrapped: the
+    limiter checks a limit where its decorator wraps the view that runs."""
+    limiter: Limiter = app.extensions["login_limiter"]
+    limit = str(app.config["LOGIN_RATE_LIMIT"])
+    for endpoint in endpoints:
+        view = app.view_functions[endpoint]
+        app.view_functions[endpoint] = limiter.limit(limit, methods=["POST"])(view)
