@@ -11,6 +11,8 @@ Redis when one is configured, so every web process counts the same attempts).
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint, Flask, redirect, render_template_string, request, session
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
@@ -123,5 +125,5 @@ def limit_logins(app: Flask, endpoints: tuple[str, ...]) -> None:
     limiter: Limiter = app.extensions["login_limiter"]
     limit = str(app.config["LOGIN_RATE_LIMIT"])
     for endpoint in endpoints:
-        view = app.view_functions[endpoint]
+        view: Any = app.view_functions[endpoint]
         app.view_functions[endpoint] = limiter.limit(limit, methods=["POST"])(view)
