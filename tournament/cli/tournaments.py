@@ -7,7 +7,6 @@ tournament show
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -31,6 +30,7 @@ from tournament.cli.common import (
 from tournament.cli.describe import buy_back_line, format_words, tournament_groups
 from tournament.cli.eventwords import in_words
 from tournament.domain.errors import DomainError
+from tournament.domain.overview import rounds_played, slug
 from tournament.domain.pairing import finished, lives_left, places
 from tournament.domain.progress import open_matches
 from tournament.domain.settings import (
@@ -195,7 +195,7 @@ def create(
         settings["forfeit_score"] = parse_score(forfeit_score, "--forfeit-score")
     if bye_score:
         settings["bye_score"] = parse_score(bye_score, "--bye-score")
-    tid = tournament_id or _slug(name, date)
+    tid = tournament_id or slug(name, date)
     get_service().create(tid, settings, actor=actor, metadata=event_meta())
     make_current(tid)
     click.echo(f"created tournament {tid} ({name.strip()}); it is now the current tournament")
@@ -225,11 +225,6 @@ def _format_options(items: Sequence[str]) -> dict[str, Any]:
     return parsed
 
 
-def _slug(name: str, date: str) -> str:
-    slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "tournament"
-    return f"{slug}-{date}" if date else slug
-
-
 @main.command("list")
 @cli_errors
 def list_() -> None:
@@ -249,7 +244,7 @@ def _list_row(tid: str, t: Tournament) -> tuple[str, str, str, str, int, int, st
     """One tournament's line in ``list``: rounds played counts complete rounds only."""
     s = t.settings
     assert s is not None
-    played = t.current_round - (0 if t.round_complete() else 1)
+    played = rounds_played(t)
     status = "finished" if finished(t) else "open"
     return (tid, s.name, s.date or "-", s.format, len(t.players), played, status)
 
