@@ -13,7 +13,8 @@
 --          es_restore_*() functions restore only into an empty store. The append-only
 --          triggers refuse UPDATE, DELETE and TRUNCATE whoever asks. The app may move
 --          projection checkpoints (es_checkpoints: SELECT, INSERT, UPDATE, DELETE),
---          which are bookkeeping, not history.
+--          which are bookkeeping, not history, and keeps the accounts (acct_*: SELECT,
+--          INSERT, UPDATE; DELETE only of roles), which are not part of the log.
 --
 -- Whoever can get past all of that (a superuser, the owner) can rewrite rows and
 -- recompute the hash chains, but not the seals: they are authenticated with a key the
@@ -80,6 +81,19 @@ REVOKE ALL ON ALL SEQUENCES IN SCHEMA :"schema" FROM :"app";
 SELECT format('GRANT SELECT, INSERT, UPDATE, DELETE ON %I.es_checkpoints TO %I',
               :'schema', :'app')
  WHERE to_regclass(format('%I.es_checkpoints', :'schema')) IS NOT NULL \gexec
+-- The accounts (tournament/accounts, migration 0004): what the service writes, by table.
+-- Accounts and tokens are never deleted (a token is revoked); a role is taken away by
+-- deleting its row. The ids come from the tables' sequences.
+SELECT format('GRANT INSERT, UPDATE ON %I.%I TO %I', :'schema', t, :'app')
+  FROM unnest(ARRAY['acct_accounts', 'acct_api_tokens', 'acct_setup_tokens']) AS t
+ WHERE to_regclass(format('%I.%I', :'schema', t)) IS NOT NULL \gexec
+SELECT format('GRANT INSERT, UPDATE, DELETE ON %I.acct_tournament_roles TO %I',
+              :'schema', :'app')
+ WHERE to_regclass(format('%I.acct_tournament_roles', :'schema')) IS NOT NULL \gexec
+SELECT format('GRANT USAGE ON SEQUENCE %s TO %I',
+              pg_get_serial_sequence(format('%I.%I', :'schema', t), 'id'), :'app')
+  FROM unnest(ARRAY['acct_accounts', 'acct_api_tokens']) AS t
+ WHERE to_regclass(format('%I.%I', :'schema', t)) IS NOT NULL \gexec
 
 -- The store's functions (es_*): nobody may run them but the owner and, for those it
 -- calls, the app. es_append_lock() only takes the append lock (import holds it).

@@ -1,4 +1,5 @@
-"""Alembic environment: the event store's tables, on DATABASE_URL or a given connection.
+"""Alembic environment: the event store's and the accounts' tables, on DATABASE_URL or a
+given connection.
 
 ``tournament.eventstore.migrate`` passes a live connection in
 ``config.attributes["connection"]`` (tests, ``tournament db upgrade``); the ``alembic``
@@ -11,6 +12,7 @@ from typing import Any
 
 from alembic import context
 
+from tournament.accounts.tables import metadata as accounts_metadata
 from tournament.db import make_engine
 from tournament.eventstore.schema import metadata
 
@@ -28,7 +30,8 @@ def include_object(
 def run(connection: Any) -> None:
     context.configure(
         connection=connection,
-        target_metadata=metadata,
+        # The event store's tables and the accounts' (tournament/accounts/tables.py).
+        target_metadata=[metadata, accounts_metadata],
         include_object=include_object,
         # SQLite cannot ALTER most things; batch mode recreates the table instead, which
         # drops its triggers: every migration that batch-alters an append-only table

@@ -1,0 +1,17 @@
+"""Accounts, roles per tournament and API tokens: for the web app and the command line.
+
+    from tournament.accounts import Accounts, Role
+    accounts = Accounts(database_url())       # the store's database, migrated
+    accounts.add("anna@club.at", password)    # the first account is an admin
+    accounts.grant("berti@club.at", "cup", Role.SCORER, by="anna@club.at")
+
+Modules: :mod:`roles` (``Role``), :mod:`tables` (the SQLModel tables, ``acct_*``),
+:mod:`passwords` (argon2id, the policy), :mod:`service` (``Accounts``), :mod:`errors`
+(``AccountError``, rule ``T-account``). docs/operations.md, "Accounts, roles and tokens".
+"""
+
+from tournament.accounts.errors import AccountError
+from tournament.accounts.roles import Role
+from tournament.accounts.service import AccountInfo, Accounts, TokenInfo
+
+__all__ = ["AccountError", "AccountInfo", "Accounts", "Role", "TokenInfo"]
