@@ -29,12 +29,13 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from tournament.domain import commands as c
+from tournament.domain import events as ev
 from tournament.domain.csvio import forfeit_winner
 from tournament.domain.errors import ConflictError, DomainError
 from tournament.domain.matchref import resolve_match
 from tournament.domain.repeats import check_not_repeated
 from tournament.domain.results import with_new
-from tournament.domain.state import Tournament
+from tournament.domain.state import ENTRY_KINDS, Tournament
 from tournament.eventstore.api import NewEvent
 
 Command = Callable[[Tournament], list[NewEvent]]
@@ -204,13 +205,14 @@ def entry_command(
     entry: ResultEntry,
     *,
     actor: str | None,
-    entered_when: Callable[[str], str],
+    entered_when: Callable[[str], str] | None,
     spelling: Spelling,
 ) -> Command:
     """The command that enters ``entry`` (its mix is checked now, before any store is
     opened): the result events, refused as a retry when they repeat the match's last entry
     unless ``entry.again`` (T-repeat; ``entered_when(result_id)`` says when the earlier one
-    was entered), and both players' signatures with them when ``entry.signed``."""
+    was entered, see :class:`~tournament.domain.repeats.RepeatedEntry`), and both
+    players' signatures with them when ``entry.signed``."""
     entry.refuse_mixed(spelling)
     won = forfeit_winner(entry.forfeit) if entry.forfeit is not None else None
 
@@ -301,3 +303,25 @@ def signatures(
                 f"the match ({spelling.whole_sheet}, or {spelling.sign_later})",
             ) from None
     return signed
+
+
+def entry_outcome(t: Tournament, events: Sequence[ev.EventLike]) -> dict[str, Any]:
+    """What an entry's ``events`` did, from them and the tournament ``t`` they were decided
+    on: the results they hold, and where their match stands after them -- the Bummerl
+    score (pairing order, a Schneiderbummerl counting 2, R19), decided, the winner. Made
+    from the events alone, it reads the same when they are stored and when read back."""
+    entered = [e for e in events if e.type in ENTRY_KINDS]
+    match_id = entered[0].payload["match_id"]
+    m = with_new(t.matches[match_id], events)
+    s = m.summary
+    return {
+        "match_id": match_id,
+        "result_ids": [e.payload["result_id"] for e in entered],
+        "players": list(m.players),
+        "bummerl": list(s.bummerl),
+        "game_points": list(s.game_points),
+        "decided": s.decided,
+        "winner": m.winner,
+        "forfeit": s.forfeit,
+        "signed": [e.payload["player_id"] for e in events if e.type == ev.SHEET_SIGNED],
+    }

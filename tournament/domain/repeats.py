@@ -52,18 +52,33 @@ def _content(payload: Mapping[str, Any]) -> str:
     return json.dumps({k: v for k, v in payload.items() if k != "result_id"}, sort_keys=True)
 
 
+class RepeatedEntry(ConflictError):
+    """The refusal of :func:`check_not_repeated`; :meth:`entered` adds when the earlier
+    result was entered, for a caller that looks it up only after the refusal (the web API
+    reads no more of the log while it holds the tournament's lock)."""
+
+    def __init__(self, result_id: str, head: str, tail: str, at: str = "") -> None:
+        self.result_id, self.head, self.tail, self.at = result_id, head, tail, at
+        super().__init__("result", "T-repeat", head + (f", entered at {at}" if at else "") + tail)
+
+    def entered(self, at: str) -> RepeatedEntry:
+        """The same refusal, saying the earlier result was entered ``at``."""
+        return RepeatedEntry(self.result_id, self.head, self.tail, at)
+
+
 def check_not_repeated(
     t: Tournament,
     new: Sequence[NewEvent],
-    entered_when: Callable[[str], str],
+    entered_when: Callable[[str], str] | None,
     *,
     again: str = "--again",
 ) -> None:
     """Refuse (``T-repeat``) a hand or tally that is exactly its match's last entry again:
     a retry after a lost connection, a double click, up-arrow and Enter at the desk. The
     message names the earlier result and when it was entered (``entered_when(result_id)``,
-    e.g. ``21:14``); a hand or Bummerl that really went the same way again is entered on
-    purpose (``results enter ... --again``; ``again`` is how the caller spells it).
+    e.g. ``21:14``; None: :meth:`RepeatedEntry.entered` adds it later); a hand or Bummerl
+    that really went the same way again is entered on purpose (``results enter ...
+    --again``; ``again`` is how the caller spells it).
 
     >>> from tournament.domain.results import record_hand
     >>> from tournament.domain.state import fold
@@ -75,7 +90,7 @@ def check_not_repeated(
     >>> check_not_repeated(t, again, lambda result_id: "21:14")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    tournament.domain.errors.ConflictError: result: match 1.1: this hand is exactly the ...
+    tournament.domain.repeats.RepeatedEntry: result: match 1.1: this hand is exactly the ...
     >>> check_not_repeated(t, record_hand(t, "1.1", winner=2, game_points=2), str)  # another
     """
     found = repeated_entry(t, new)
@@ -91,13 +106,12 @@ def check_not_repeated(
         what, twice = "hand", "hand with the same result"
         won = f"{match.label(entry.payload['winner'])} wins {entry.payload['game_points']}"
         where = f"{places[0]}: {won}" if places else won
-    at = entered_when(entry.result_id)
-    raise ConflictError(
-        "result",
-        "T-repeat",
+    raise RepeatedEntry(
+        entry.result_id,
         f"match {match.match_id}: this {what} is exactly the match's last entry, result "
-        f"{entry.result_id} ({where})" + (f", entered at {at}" if at else "") + "; nothing "
-        f"stored; if it really is another {twice}, enter it with {again}",
+        f"{entry.result_id} ({where})",
+        f"; nothing stored; if it really is another {twice}, enter it with {again}",
+        entered_when(entry.result_id) if entered_when is not None else "",
     )
 
 

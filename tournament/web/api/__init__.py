@@ -12,6 +12,7 @@ from flask_openapi3.openapi import OpenAPI
 
 #: The API's modules, each with an ``api`` blueprint.
 MODULES = (
+    "tournament.web.api.results",
     "tournament.web.api.tokens",
     "tournament.web.api.tournaments",
 )
