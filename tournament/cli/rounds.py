@@ -382,7 +382,7 @@ def _result(m: Any, numbers: bool) -> str:
 def _bracket_rounds(t: Tournament, match_ids: Sequence[str]) -> str:
     """The bracket rounds a knockout round plays, as organisers name them (``Round of 16``,
     ``Semi-finals``, ``Winners' final``); empty outside a bracket."""
-    from tournament.cli.describe import bracket_heading
+    from tournament.domain.bracket_sheet import bracket_heading
     from tournament.domain.pairing import bracket_of
 
     slots = [t.matches[mid].bracket.get("id") for mid in match_ids]
