@@ -12,6 +12,8 @@ from flask_openapi3.openapi import OpenAPI
 
 #: The API's modules, each with an ``api`` blueprint.
 MODULES = (
+    "tournament.web.api.history",
+    "tournament.web.api.standings",
     "tournament.web.api.tokens",
     "tournament.web.api.tournaments",
 )
