@@ -21,6 +21,7 @@ import`` into an empty store instead.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 from typing import Any
 
@@ -42,7 +43,7 @@ from tournament.eventstore.stream_backup import (
     read_streams_backup,
     restore_streams,
 )
-from tournament.web.api.models import TournamentPath
+from tournament.web.api.models import QueryModel, TournamentPath
 from tournament.web.auth import ADMIN, caller, requires
 from tournament.web.problems import Problem, documented
 from tournament.web.reads import versioned
@@ -60,7 +61,7 @@ api = APIBlueprint(
 JSON_LINES = "application/x-ndjson"
 
 
-class EventsQuery(BaseModel):
+class EventsQuery(QueryModel):
     model_config = ConfigDict(extra="forbid")
 
     after: int = Field(
@@ -139,7 +140,13 @@ def _item(event: StoredEvent, words: str) -> dict[str, Any]:
     description="Format schnapsen-streams/1 (docs/event-store.md): the tournament's stream "
     "and its live hands', then a trailer with each stream's head and the log's seal. "
     "POST /import restores it.",
-    responses={200: None, **documented([401, 403, 404])},
+    responses={
+        200: {
+            "description": "the backup, as an attachment",
+            "content": {JSON_LINES: {"schema": {"type": "string"}}},
+        },
+        **documented([401, 403, 404]),
+    },
     security=[{"bearer": []}, {"session": []}],
 )
 @requires(Role.ORGANISER)
@@ -176,13 +183,23 @@ class Imported(BaseModel):
     "exists already is 409. The importing account owns the tournament restored.",
     responses={201: Imported, **documented([401, 403, 409, 413, 422])},
     security=[{"bearer": []}, {"session": []}],
+    openapi_extensions={
+        "requestBody": {
+            "required": True,
+            "description": "the backup as GET .../export gave it (schnapsen-streams/1)",
+            "content": {JSON_LINES: {"schema": {"type": "string"}}},
+        }
+    },
 )
 @requires(ADMIN)
 def import_tournament() -> Response:
     store = services().store
     key = idempotency_key()
     if key is not None and (used := store.read_key(key)) is not None:
-        refuse_other_request(used.events)
+        # The request a restored event came from is in its "restored" note (its own
+        # metadata is the source's).
+        first = used.events[0]
+        refuse_other_request([dataclasses.replace(first, metadata=first.metadata["restored"])])
         return _imported(used.events, replayed=True)
     try:
         backup = read_streams_backup(request.get_data().splitlines())
@@ -194,7 +211,8 @@ def import_tournament() -> Response:
             "tournament", "T-settings", f"tournament {tid!r} exists already; nothing imported"
         )
     who = caller()
-    note = {"by": who.actor, "request_id": metadata()["request_id"]}
+    asked = metadata()
+    note = {"by": who.actor, "request_id": asked["request_id"], "request": asked["request"]}
     try:
         stored = restore_streams(store, backup, order, note=note, idempotency_key=key)
     except ImportFormatError as error:

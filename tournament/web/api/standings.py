@@ -29,7 +29,7 @@ from tournament.domain.standings_view import StandingsView, standings_view
 from tournament.domain.state import Tournament
 from tournament.eventstore.sheet_seal import seal_for_sheet
 from tournament.formats.bracket import Seed, Source, WinnerOf
-from tournament.web.api.models import TournamentPath
+from tournament.web.api.models import QueryModel, TournamentPath
 from tournament.web.problems import Problem, documented, invalid
 from tournament.web.reads import JSON, versioned
 from tournament.web.services import services
@@ -46,7 +46,7 @@ CSV = "text/csv"
 OFFERED = (JSON, CSV)
 
 
-class StandingsQuery(BaseModel):
+class StandingsQuery(QueryModel):
     """Which table: now (default), as of an event, or at the end of a round; the whole
     field, one group or one category."""
 
@@ -118,6 +118,15 @@ class GroupTable(BaseModel):
 
 class Standings(BaseModel):
     """``tournament standings --json``, and what the table is."""
+
+    # With Accept: text/csv, the CSV of ``tournament standings --csv`` instead.
+    model_config = ConfigDict(  # type: ignore[typeddict-unknown-key]  # flask-openapi3's key
+        openapi_extra={
+            "description": "the standings: JSON, or with Accept: text/csv the CSV of "
+            "`tournament standings --csv` (docs/csv-formats.md)",
+            "content": {CSV: {"schema": {"type": "string"}}},
+        }
+    )
 
     tournament: str
     as_of: int = Field(description="the event the table is as of")
