@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -21,6 +23,7 @@ from tournament.domain.live import deal_live_hand
 from tournament.domain.rounds import start_round
 from tournament.eventstore import NO_STREAM
 from tournament.eventstore.backup import export_store
+from tournament.eventstore.stream_backup import StreamsBackup, read_streams_backup, restore_streams
 from tournament.web.services import services
 
 EVENTS = "/api/v1/tournaments/{}/events"
@@ -42,8 +45,8 @@ def export(web: Web, tid: str) -> bytes:
     return data
 
 
-def restore(web: Web, backup: bytes, **kwargs: object) -> object:
-    headers = {"Content-Type": "application/x-ndjson", **kwargs.pop("headers", {})}  # type: ignore[dict-item]
+def restore(web: Web, backup: bytes, **kwargs: Any) -> Any:
+    headers = {"Content-Type": "application/x-ndjson", **kwargs.pop("headers", {})}
     return web.post(IMPORT, data=backup, headers=headers, **kwargs)
 
 
@@ -123,9 +126,9 @@ def test_an_export_imported_into_another_store_gives_the_same_standings(
     other = fresh(tmp_path, "other")
     other.token("owner@club.at", admin=True)  # the importing account: an admin
     done = restore(other, reply.get_data(), token=other.token("owner@club.at"))
-    assert done.status_code == 201, done.get_data(as_text=True)  # type: ignore[attr-defined]
-    assert done.get_json() == {"id": tid, "version": version, "streams": [f"tournament-{tid}"]}  # type: ignore[attr-defined]
-    assert done.headers["Location"] == f"/api/v1/tournaments/{tid}"  # type: ignore[attr-defined]
+    assert done.status_code == 201, done.get_data(as_text=True)
+    assert done.get_json() == {"id": tid, "version": version, "streams": [f"tournament-{tid}"]}
+    assert done.headers["Location"] == f"/api/v1/tournaments/{tid}"
     source = web.ok("GET", f"/api/v1/tournaments/{tid}/standings")
     copy = other.ok("GET", f"/api/v1/tournaments/{tid}/standings")
     assert copy["rows"] == source["rows"] and copy["version"] == source["version"]
@@ -146,8 +149,8 @@ def test_a_tournament_that_exists_already_is_409_and_nothing_is_stored(web: Web)
     backup = export(web, tid)
     version = played.state(web, tid).version
     reply = restore(web, backup)
-    assert reply.status_code == 409  # type: ignore[attr-defined]
-    assert "exists already" in reply.get_json()["detail"]  # type: ignore[attr-defined]
+    assert reply.status_code == 409
+    assert "exists already" in reply.get_json()["detail"]
     assert played.state(web, tid).version == version
 
 
@@ -160,8 +163,8 @@ def test_a_tampered_line_is_refused_naming_it_and_nothing_is_stored(
     assert "Sieger" in lines[4]
     other = fresh(tmp_path, "other")
     reply = restore(other, "\n".join(lines).encode())
-    assert reply.status_code == 422  # type: ignore[attr-defined]
-    problem = reply.get_json()  # type: ignore[attr-defined]
+    assert reply.status_code == 422
+    problem = reply.get_json()
     assert problem["line"] == 5 and problem["errors"][0]["line"] == 5
     assert problem["detail"].startswith("line 5: ") and "hash does not match" in problem["detail"]
     assert problem["detail"].endswith("nothing was imported")
@@ -179,16 +182,13 @@ def test_a_tampered_line_is_refused_naming_it_and_nothing_is_stored(
     ],
 )
 def test_a_cut_or_broken_backup_is_refused_naming_what_is_wrong(
-    web: Web,
-    tmp_path: Path,
-    damage,
-    says: str,  # type: ignore[no-untyped-def]
+    web: Web, tmp_path: Path, damage: Callable[[list[str]], list[str]], says: str
 ) -> None:
     tid = played.swiss(web, rounds=0)
     other = fresh(tmp_path, "other")
     reply = restore(other, "\n".join(damage(export(web, tid).decode().splitlines())).encode())
-    assert reply.status_code == 422  # type: ignore[attr-defined]
-    assert says in reply.get_json()["detail"]  # type: ignore[attr-defined]
+    assert reply.status_code == 422
+    assert says in reply.get_json()["detail"]
     assert tournaments(other) == []
 
 
@@ -198,8 +198,8 @@ def test_a_whole_store_backup_is_sent_to_tournament_import(web: Web, tmp_path: P
     with web.app.app_context():
         export_store(services().store, out)
     reply = restore(fresh(tmp_path, "other"), out.getvalue().encode())
-    assert reply.status_code == 422  # type: ignore[attr-defined]
-    detail = reply.get_json()["detail"]  # type: ignore[attr-defined]
+    assert reply.status_code == 422
+    detail = reply.get_json()["detail"]
     assert "a whole store" in detail and "`tournament import`" in detail
 
 
@@ -211,20 +211,20 @@ def test_an_import_retried_with_its_idempotency_key_gets_the_first_answer(
     other = fresh(tmp_path, "other")
     first = restore(other, backup, headers={"Idempotency-Key": "restore-1"})
     again = restore(other, backup, headers={"Idempotency-Key": "restore-1"})
-    assert first.status_code == again.status_code == 201  # type: ignore[attr-defined]
-    assert again.get_json() == first.get_json()  # type: ignore[attr-defined]
-    assert again.headers["Idempotent-Replayed"] == "true"  # type: ignore[attr-defined]
+    assert first.status_code == again.status_code == 201
+    assert again.get_json() == first.get_json()
+    assert again.headers["Idempotent-Replayed"] == "true"
     other_body = restore(other, backup + b"\n", headers={"Idempotency-Key": "restore-1"})
-    assert other_body.status_code == 422  # type: ignore[attr-defined]
+    assert other_body.status_code == 422
 
 
 def test_only_an_admin_restores_a_backup(web: Web, tmp_path: Path) -> None:
     tid = played.swiss(web, rounds=0)
     backup = export(web, tid)
     other = fresh(tmp_path, "other")
-    assert restore(other, backup, token=None).status_code == 401  # type: ignore[attr-defined]
+    assert restore(other, backup, token=None).status_code == 401
     organiser = other.caller(Role.ORGANISER, tid)
-    assert restore(other, backup, token=organiser).status_code == 403  # type: ignore[attr-defined]
+    assert restore(other, backup, token=organiser).status_code == 403
     assert tournaments(other) == []
 
 
@@ -241,13 +241,39 @@ def test_a_live_hand_goes_with_its_tournament(web: Web, tmp_path: Path) -> None:
     assert json.loads(backup.splitlines()[0])["streams"] == ["tournament-live", stream]
     other = fresh(tmp_path, "other")
     done = restore(other, backup)
-    assert done.get_json()["streams"] == ["tournament-live", stream]  # type: ignore[attr-defined]
+    assert done.get_json()["streams"] == ["tournament-live", stream]
     again = [json.loads(line) for line in export(other, "live").splitlines()]
     source = [json.loads(line) for line in backup.splitlines()]
     # The same streams, each with as many events (the hands are restored first).
     versions = {sid: head[0] for sid, head in source[-1]["heads"].items()}
     assert {sid: head[0] for sid, head in again[-1]["heads"].items()} == versions
     assert versions[stream] == 1
+
+
+def test_importing_again_finishes_a_restore_that_stopped_after_the_hands(
+    web: Web, tmp_path: Path
+) -> None:
+    web.tournament("live", best_of=3, first_dealer="higher_seed")
+    played.register(web, "live", played.NAMES[:2])
+    played.run(web, "live", lambda t: start_round(t))
+    stream, hand, started = deal_live_hand(played.state(web, "live"), "1.1", seed=3)
+    with web.app.app_context():
+        services().store.append(stream, hand, expected_version=NO_STREAM)
+    played.run(web, "live", lambda t: started)
+    backup = export(web, "live")
+    other = fresh(tmp_path, "other")
+    # What a restore leaves when the database goes away after the hand's stream: the
+    # hand's stream alone, which nothing refers to yet.
+    read = read_streams_backup(backup.splitlines())
+    with other.app.app_context():
+        hands_only = StreamsBackup({stream: read.streams[stream]}, read.about, read.seal)
+        restore_streams(services().store, hands_only, [stream])
+    assert tournaments(other) == []
+    done = restore(other, backup)
+    assert done.status_code == 201, done.get_data(as_text=True)
+    assert (
+        other.ok("GET", "/api/v1/tournaments/live")["version"] == played.state(web, "live").version
+    )
 
 
 # --- on PostgreSQL -------------------------------------------------------------------
@@ -259,13 +285,13 @@ def test_the_round_trip_holds_on_postgresql(web: Web, web_pg: Web, tmp_path: Pat
     backup = export(web, tid)
     tampered = backup.replace(b"Anna Huber", b"Anna Huber-Moser", 1)
     refused = restore(web_pg, tampered)
-    assert refused.status_code == 422  # type: ignore[attr-defined]
-    assert refused.get_json()["line"] == 3  # type: ignore[attr-defined]  # Anna's registration
+    assert refused.status_code == 422
+    assert refused.get_json()["line"] == 3  # Anna's registration
     assert tournaments(web_pg) == []
-    assert restore(web_pg, backup).status_code == 201  # type: ignore[attr-defined]
-    assert restore(web_pg, backup).status_code == 409  # type: ignore[attr-defined]
+    assert restore(web_pg, backup).status_code == 201
+    assert restore(web_pg, backup).status_code == 409
     on_pg = web_pg.ok("GET", f"/api/v1/tournaments/{tid}/standings")
     assert on_pg["rows"] == web.ok("GET", f"/api/v1/tournaments/{tid}/standings")["rows"]
     back = fresh(tmp_path, "back")
-    assert restore(back, export(web_pg, tid)).status_code == 201  # type: ignore[attr-defined]
+    assert restore(back, export(web_pg, tid)).status_code == 201
     assert back.ok("GET", f"/api/v1/tournaments/{tid}/standings")["rows"] == on_pg["rows"]

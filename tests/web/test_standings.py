@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -20,10 +22,12 @@ from tournament.cli import main
 from tournament.domain.registration import register_player
 
 STANDINGS = "/api/v1/tournaments/{}/standings"
+#: ``cli(*args)``: what ``tournament ARGS`` prints.
+Cli = Callable[..., str]
 
 
 @pytest.fixture
-def cli(web: Web, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+def cli(web: Web, monkeypatch: pytest.MonkeyPatch) -> Cli:
     """``cli(*args)``: the standard output of ``tournament ARGS`` on the app's store."""
     monkeypatch.setenv("DATABASE_URL", web.app.config["DATABASE_URL"])
     monkeypatch.setenv("SCHNAPSEN_INSTANCE", web.app.instance_path)
@@ -37,17 +41,17 @@ def cli(web: Web, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-d
     return run
 
 
-def standings(web: Web, tid: str, query: str = "", **kwargs: object) -> dict:  # type: ignore[type-arg]
+def standings(web: Web, tid: str, query: str = "", **kwargs: Any) -> Any:
     return web.ok("GET", STANDINGS.format(tid) + query, token=None, **kwargs)
 
 
-def the_cli_keys(answer: dict, cli_json: dict) -> dict:  # type: ignore[type-arg]
+def the_cli_keys(answer: dict[str, Any], cli_json: dict[str, Any]) -> dict[str, Any]:
     return {key: answer[key] for key in cli_json}
 
 
 def test_the_standings_are_the_command_lines_json_with_the_version_and_what_the_table_is(
-    web: Web, cli
-) -> None:  # type: ignore[no-untyped-def]
+    web: Web, cli: Cli
+) -> None:
     tid = played.swiss(web, rounds=2)
     answer = standings(web, tid)
     printed = json.loads(cli("standings", "--json", "-t", tid))
@@ -68,7 +72,7 @@ def test_the_last_round_makes_the_table_final(web: Web) -> None:
     assert table["final"] is True and table["words"] == "final (after round 3)"
 
 
-def test_before_round_1_the_standings_are_the_players_in_seed_order(web: Web, cli) -> None:  # type: ignore[no-untyped-def]
+def test_before_round_1_the_standings_are_the_players_in_seed_order(web: Web, cli: Cli) -> None:
     web.tournament("early")
     played.register(web, "early", played.NAMES[:4])
     answer = standings(web, "early")
@@ -78,7 +82,7 @@ def test_before_round_1_the_standings_are_the_players_in_seed_order(web: Web, cl
     assert the_cli_keys(answer, printed := json.loads(cli("standings", "--json"))) == printed
 
 
-def test_csv_by_accept_is_the_command_lines_csv_with_its_seal_column(web: Web, cli) -> None:  # type: ignore[no-untyped-def]
+def test_csv_by_accept_is_the_command_lines_csv_with_its_seal_column(web: Web, cli: Cli) -> None:
     tid = played.swiss(web)
     reply = web.get(STANDINGS.format(tid), token=None, headers={"Accept": "text/csv"})
     assert reply.status_code == 200 and reply.mimetype == "text/csv"
@@ -116,7 +120,7 @@ def test_if_none_match_with_the_etag_is_304_until_the_tournament_moves_on(web: W
     assert "Ida Berger" in [r["name"] for r in moved.get_json()["rows"]]
 
 
-def test_as_of_and_round_are_the_past_tables_the_command_line_prints(web: Web, cli) -> None:  # type: ignore[no-untyped-def]
+def test_as_of_and_round_are_the_past_tables_the_command_line_prints(web: Web, cli: Cli) -> None:
     tid = played.swiss(web, rounds=2)
     past = standings(web, tid, "?as_of=15")
     printed = json.loads(cli("standings", "--json", "--as-of", "15", "-t", tid))
@@ -157,7 +161,7 @@ def test_a_table_that_is_not_there_is_422_naming_the_query_field(
     assert played.state(web, tid).version == before
 
 
-def test_a_category_is_ranked_on_its_own_as_the_command_line_ranks_it(web: Web, cli) -> None:  # type: ignore[no-untyped-def]
+def test_a_category_is_ranked_on_its_own_as_the_command_line_ranks_it(web: Web, cli: Cli) -> None:
     tid = played.swiss(web, rounds=2)
     women = standings(web, tid, "?category=w")
     printed = json.loads(cli("standings", "--json", "--category", "w", "-t", tid))
@@ -166,7 +170,7 @@ def test_a_category_is_ranked_on_its_own_as_the_command_line_ranks_it(web: Web, 
     assert [r["rank"] for r in women["rows"]] == [1, 2, 3, 4]
 
 
-def test_a_group_format_gives_one_table_per_group_and_each_group_alone(web: Web, cli) -> None:  # type: ignore[no-untyped-def]
+def test_a_group_format_gives_one_table_per_group_and_each_group_alone(web: Web, cli: Cli) -> None:
     web.tournament("rr", format="round_robin", best_of=1, options={"groups": 2})
     played.register(web, "rr", played.NAMES)
     played.play_round(web, "rr", random.Random(1), forfeits=True)
@@ -201,11 +205,11 @@ def knockout(web: Web, tid: str = "ko") -> str:
     return tid
 
 
-def slot(answer: dict, slot_id: str) -> dict:  # type: ignore[type-arg]
+def slot(answer: dict[str, Any], slot_id: str) -> dict[str, Any]:
     return next(s for s in answer["slots"] if s["slot"] == slot_id)
 
 
-def test_before_round_1_the_bracket_is_the_draw_the_seeding_gives(web: Web, cli) -> None:  # type: ignore[no-untyped-def]
+def test_before_round_1_the_bracket_is_the_draw_the_seeding_gives(web: Web, cli: Cli) -> None:
     tid = knockout(web)
     answer = web.ok("GET", BRACKET.format(tid), token=None)
     assert answer["preview"] is True and answer["kind"] == "single"
@@ -233,8 +237,8 @@ def test_before_round_1_the_bracket_is_the_draw_the_seeding_gives(web: Web, cli)
 
 
 def test_the_bracket_of_a_single_elimination_follows_its_results_to_the_champion(
-    web: Web, cli
-) -> None:  # type: ignore[no-untyped-def]
+    web: Web, cli: Cli
+) -> None:
     tid = knockout(web)
     played.play_round(web, tid, random.Random(2), forfeits=True)
     answer = web.ok("GET", BRACKET.format(tid), token=None)

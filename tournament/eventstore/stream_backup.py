@@ -27,7 +27,9 @@ positions, times and hashes of the target log, and their metadata gains ``restor
 (the time first recorded and the hash in the backup). The streams are appended in the
 order given, one append each; the caller gives the stream that makes the others count
 (the tournament's) last, and each one's absence is checked first, so a refusal stores
-nothing.
+nothing. (A restore that fails between its appends -- the database gone -- leaves
+streams that nothing refers to yet; restoring the same backup again takes those as
+restored and goes on.)
 """
 
 from __future__ import annotations
@@ -252,8 +254,10 @@ def restore_streams(
     if sorted(order) != sorted(backup.streams):
         raise EventStoreError("restore_streams: the order must name every stream of the backup")
     prepared = {}
-    for stream_id in order:
+    for number, stream_id in enumerate(order, 1):
         if store.stream_version(stream_id) != 0:
+            if number < len(order) and _left_over(store, stream_id, backup.streams[stream_id]):
+                continue  # appended by a restore of this backup that stopped before the last
             raise ConcurrencyError(stream_id, NO_STREAM, store.stream_version(stream_id))
         batch = []
         for item in backup.streams[stream_id]:
@@ -269,15 +273,23 @@ def restore_streams(
                 raise ImportFormatError(item.line, why) from None
         prepared[stream_id] = batch
     stored: list[StoredEvent] = []
-    for number, stream_id in enumerate(order, 1):
+    for stream_id, batch in prepared.items():
         now = datetime.now(UTC)
-        key = idempotency_key if number == len(order) else None
+        key = idempotency_key if stream_id == order[-1] else None
         # One append per stream, whatever its length (the store's max_batch is for
         # commands; a restored stream is appended whole or not at all).
-        result = store._backend.append(stream_id, prepared[stream_id], NO_STREAM, key, now)
+        result = store._backend.append(stream_id, batch, NO_STREAM, key, now)
         if isinstance(result, Conflict | Replay):  # appended meanwhile (another restore)
             actual = result.actual if isinstance(result, Conflict) else 0
             raise ConcurrencyError(stream_id, NO_STREAM, actual)
         store._after_append(result)
-        stored += store._stored(stream_id, prepared[stream_id], result)
+        stored += store._stored(stream_id, batch, result)
     return stored
+
+
+def _left_over(store: SQLEventStore, stream_id: str, events: Sequence[Restored]) -> bool:
+    """Whether ``stream_id`` holds exactly these events already: a stream a restore of
+    the same backup appended before it failed (the streams are appended one by one, the
+    last one making the others count), which a retry takes as restored."""
+    held = [e.event_id for e in store.read_stream(stream_id)]
+    return held == [item.event.event_id for item in events]
