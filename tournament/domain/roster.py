@@ -12,16 +12,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tournament.domain.buyback import may_buy_back
 from tournament.domain.history import RoundLine, player_rounds, round_words
 from tournament.domain.lives import lives_left
-from tournament.domain.pairing import places
 from tournament.domain.parts import Player
 from tournament.domain.registration import player
-from tournament.domain.standings import Row, standings
 from tournament.domain.state import Tournament
+
+if TYPE_CHECKING:
+    from tournament.domain.standings import Row
 
 #: ``players list``'s status of a player the seeding left out (not checked in then).
 UNSEEDED = "not seeded: drawn after the seeded players, by rating"
@@ -102,6 +103,10 @@ def standing(t: Tournament, player_id: int) -> tuple[Row, int] | None:
     drawn (None before, or for a player the standings leave out)."""
     if not t.rounds:
         return None
+    # The draws' code (places of a bracket) only here: `players list` does not need it.
+    from tournament.domain.pairing import places
+    from tournament.domain.standings import standings
+
     rows = standings(t, places=places(t), lives=lives_left(t))
     row = next((r for r in rows if r.player_id == player_id), None)
     return None if row is None else (row, len(rows))
