@@ -14,6 +14,7 @@ from flask_openapi3.openapi import OpenAPI
 MODULES = (
     "tournament.web.api.history",
     "tournament.web.api.matches",
+    "tournament.web.api.members",
     "tournament.web.api.players",
     "tournament.web.api.results",
     "tournament.web.api.rounds",
