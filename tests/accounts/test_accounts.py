@@ -204,6 +204,17 @@ def test_nothing_is_found_for_what_is_not_there(accounts: Accounts) -> None:
     assert accounts.by_email("no address at all") is None
 
 
+@pytest.mark.parametrize("wrong", ["1", 0, -1, 2**40, True, None, 1.0])
+def test_an_id_that_cannot_be_one_finds_nothing(accounts: Accounts, wrong: object) -> None:
+    """A session or a URL may hand in anything: nothing is found, no database error."""
+    from tournament.accounts import Role
+
+    accounts.add("anna@club.at", "a long password")
+    assert accounts.get(wrong) is None  # type: ignore[arg-type]
+    assert accounts.role_of(wrong, "cup") is Role.PUBLIC  # type: ignore[arg-type]
+    assert accounts.roles(wrong) == {}  # type: ignore[arg-type]
+
+
 def test_one_instance_serves_many_threads(accounts: Accounts) -> None:
     """The web app shares one Accounts across its threads."""
     import threading

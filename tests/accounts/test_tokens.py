@@ -109,6 +109,14 @@ def test_revoking_what_is_not_there_or_gone_already_says_which_tokens_are(club: 
     assert [t.revoked_at is None for t in club.tokens("berti@club.at")] == [False, True]
 
 
+@pytest.mark.parametrize("wanted", ["0", "99999999999", "9" * 5000, "²", "-1", " "])
+def test_a_number_that_is_no_token_id_is_no_token(club: Accounts, wanted: str) -> None:
+    club.create_token("berti@club.at", "scoreboard")
+    with pytest.raises(AccountError, match="has no live token"):
+        club.revoke_token("berti@club.at", wanted)
+    assert club.tokens("berti@club.at")[0].revoked_at is None
+
+
 @pytest.mark.parametrize(
     ("name", "message"),
     [

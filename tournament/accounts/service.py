@@ -89,6 +89,12 @@ _PG_LOCK = "SELECT pg_advisory_xact_lock((1633903476::bigint << 32) | "
 _PG_LOCK += "('acct_accounts'::regclass::oid)::bigint)"
 
 
+def _is_id(value: object) -> bool:
+    """Whether ``value`` can be an id (a session may hand in anything): a whole number
+    a database integer holds."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 < value < 2**31
+
+
 class Accounts:
     """Accounts, roles and tokens in the database at ``url`` (see the module)."""
 
@@ -197,6 +203,8 @@ class Accounts:
         return account_info(row)
 
     def get(self, account_id: int) -> AccountInfo | None:
+        if not _is_id(account_id):
+            return None
         with self._read() as session:
             row = session.get(Account, account_id)
             return None if row is None else account_info(row)
@@ -262,6 +270,8 @@ class Accounts:
     def role_of(self, account_id: int, tournament_id: str) -> Role:
         """The account's role in the tournament: OWNER for an admin, PUBLIC when it has
         none (or there is no such account)."""
+        if not _is_id(account_id):
+            return Role.PUBLIC
         with self._read() as session:
             found = session.exec(
                 select(Account.admin, TournamentRole.role)
@@ -283,6 +293,8 @@ class Accounts:
     def roles(self, account_id: int) -> dict[str, Role]:
         """The roles granted to the account, by tournament (an admin's OWNER everywhere
         is not listed: it is no grant)."""
+        if not _is_id(account_id):
+            return {}
         with self._read() as session:
             rows = session.exec(
                 select(TournamentRole)
@@ -386,8 +398,10 @@ class Accounts:
             row = session.exec(
                 mine.where(ApiToken.name == wanted).where(col(ApiToken.revoked_at).is_(None))
             ).first()
-            if row is None and wanted.isdigit() and len(wanted) < 19:
-                row = session.exec(mine.where(ApiToken.id == int(wanted))).first()
+            digits = wanted.isascii() and wanted.isdigit() and len(wanted) <= 10
+            number = int(wanted) if digits else None
+            if row is None and number is not None and _is_id(number):
+                row = session.exec(mine.where(ApiToken.id == number)).first()
             if row is None:
                 live = session.exec(
                     mine.where(col(ApiToken.revoked_at).is_(None)).order_by(col(ApiToken.id))

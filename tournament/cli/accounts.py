@@ -92,9 +92,9 @@ def _password(from_stdin: bool) -> str:
 def accounts() -> None:
     """Organiser accounts: add, list, grant and revoke roles per tournament, passwords.
 
-    Roles per tournament, each with what the ones before it may: public (reads what is
-    published), scorer (enters and signs results), organiser (runs the tournament), owner
-    (grants roles). An admin account manages accounts and acts as owner everywhere; the
+    Roles per tournament, each allowing what the ones before it allow: public (reads what
+    is published), scorer (enters and signs results), organiser (runs the tournament),
+    owner (grants roles). An admin account manages accounts and acts as owner everywhere; the
     first account is always an admin.
     """
 
