@@ -236,8 +236,10 @@ def test_a_real_server_answers_and_its_setup_link_creates_the_first_organiser_on
     status, page, headers = fetch(anna, link)
     assert status == 200
     assert "Secure" not in headers["Set-Cookie"] and "HttpOnly" in headers["Set-Cookie"]
-    form = {"csrf_token": csrf_of(page), "token": token_of(link), "email": "anna@club.at"}
-    status, _, headers = fetch(anna, url + "setup", form | {"password": "a long password 1"})
+    form = {"csrf_token": csrf_of(page), "email": "anna@club.at", "password": "a long password 1"}
+    status, refused, _ = fetch(anna, url + "setup", form | {"token": token_of(link)[::-1]})
+    assert status == 422 and "this setup link is not valid" in refused
+    status, _, headers = fetch(anna, url + "setup", form | {"token": token_of(link)})
     assert status == 303 and headers["Location"] == "/docs/"
     status, me, _ = fetch(anna, url + "api/v1/me")  # signed in by the session cookie
     assert json.loads(me)["email"] == "anna@club.at" and json.loads(me)["admin"] is True
