@@ -16,6 +16,8 @@ from typing import Any
 
 from flask import Response, current_app, json, request
 
+from tournament.web.services import services
+
 JSON = "application/json"
 
 
@@ -74,7 +76,10 @@ def versioned(
     else:
 
         def make() -> bytes:
-            data = build()
+            # The tournament's folded state is shared by the app's threads: a body is
+            # worked out while no thread folds a new result into it (no torn view).
+            with services().tournaments.reading():
+                data = build()
             text = render(data) if render else json.dumps(data, ensure_ascii=False)
             return text.encode("utf-8")
 

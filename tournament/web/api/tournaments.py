@@ -130,22 +130,25 @@ def list_tournaments() -> dict[str, Any]:
     found = services().tournaments
     rows = []
     for tid in found.tournament_ids():
-        t = found.state(tid)
+        rows.append(_summary(found, tid))
+    return {"tournaments": rows}
+
+
+def _summary(found: Any, tid: str) -> dict[str, Any]:
+    t = found.state(tid)
+    with found.reading():  # no thread folds into the shared state meanwhile
         assert t.settings is not None
         p = progress(t)
-        rows.append(
-            {
-                "id": tid,
-                "name": t.settings.name,
-                "date": t.settings.date,
-                "format": t.settings.format,
-                "players": p["players"],
-                "rounds_played": p["rounds_played"],
-                "status": p["status"],
-                "version": t.version,
-            }
-        )
-    return {"tournaments": rows}
+        return {
+            "id": tid,
+            "name": t.settings.name,
+            "date": t.settings.date,
+            "format": t.settings.format,
+            "players": p["players"],
+            "rounds_played": p["rounds_played"],
+            "status": p["status"],
+            "version": t.version,
+        }
 
 
 @api.post(
