@@ -39,14 +39,11 @@ from __future__ import annotations
 
 import builtins
 import contextlib
-import dataclasses
-import hashlib
-import re
 import secrets
 import threading
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from datetime import timedelta
+from typing import TYPE_CHECKING
 
 import sqlalchemy as sa
 from sqlmodel import Session, col, func, select
@@ -56,139 +53,40 @@ from tournament.accounts.passwords import MAX_LENGTH, Passwords, check_policy
 from tournament.accounts.roles import Role
 from tournament.accounts.tables import (
     EMAIL_LIMIT,
-    TOKEN_NAME_LIMIT,
     TOURNAMENT_ID_LIMIT,
     Account,
     ApiToken,
     SetupToken,
     TournamentRole,
 )
-from tournament.domain.errors import DomainError
-from tournament.domain.text import excerpt, plain_text
+from tournament.accounts.values import (
+    SECRET_LIMIT,
+    SHOWN_PREFIX,
+    TOKEN_PREFIX,
+    AccountInfo,
+    TokenInfo,
+    account_info,
+    normal_email,
+    now,
+    plain,
+    token_hash,
+    token_info,
+    token_name,
+    utc,
+)
+from tournament.domain.text import excerpt
 
 if TYPE_CHECKING:
     from argon2 import PasswordHasher
 
-#: What every API token starts with: a secret pasted in the wrong place is recognisable
-#: (and a secret scanner can look for it).
-TOKEN_PREFIX = "sch_"
-#: Characters of a token shown in lists (the secret's first ones, ``sch_`` included).
-SHOWN_PREFIX = 8
+__all__ = ["AccountInfo", "Accounts", "TokenInfo", "normal_email", "token_hash"]
+
 #: A token's ``last_used_at`` is written at most this often.
 TOUCH_EVERY = timedelta(minutes=1)
-#: Longer than any secret this service makes: such a "token" is not looked up at all.
-_SECRET_LIMIT = 100
 #: The accounts' advisory lock on PostgreSQL: "acct" in the high half, the schema's
 #: accounts table's oid in the low half (each schema its own, as the event store's).
 _PG_LOCK = "SELECT pg_advisory_xact_lock((1633903476::bigint << 32) | "
 _PG_LOCK += "('acct_accounts'::regclass::oid)::bigint)"
-_EMAIL = re.compile(r"[^@\s]+@[^@\s]+")
-
-
-@dataclasses.dataclass(frozen=True)
-class AccountInfo:
-    """An account as the rest of the service sees it (no password hash)."""
-
-    id: int
-    email: str
-    admin: bool
-    created_at: datetime
-
-
-@dataclasses.dataclass(frozen=True)
-class TokenInfo:
-    """An API token as lists show it: its name and the first characters of its secret
-    (``prefix``), never the secret or its hash."""
-
-    id: int
-    account_id: int
-    name: str
-    prefix: str
-    created_at: datetime
-    last_used_at: datetime | None
-    revoked_at: datetime | None
-
-
-def normal_email(email: str) -> str:
-    """``email`` as it is stored: stripped and lower-cased; refused unless it looks like
-    an address (``name@place``, no spaces, at most 254 characters).
-
-    >>> normal_email("  Anna.Huber@Club.AT ")
-    'anna.huber@club.at'
-    """
-    if not isinstance(email, str):
-        raise AccountError("email", "an email address is text")
-    text = email.strip().lower()
-    if not text:
-        raise AccountError("email", "an email address is needed")
-    if len(text) > EMAIL_LIMIT:
-        raise AccountError(
-            "email", f"{excerpt(text)} is longer than {EMAIL_LIMIT} characters, no address is"
-        )
-    if not _EMAIL.fullmatch(text) or not text.isprintable():
-        raise AccountError("email", f"{excerpt(text)} is not an email address (name@place)")
-    return text
-
-
-def token_hash(secret: str) -> str:
-    """The SHA-256 (hex) of a token's secret: what the database keeps instead of it. A
-    token is a random 256-bit secret, so a plain hash suffices (no salt, no stretching:
-    nobody can guess one)."""
-    return hashlib.sha256(secret.encode()).hexdigest()
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)
-
-
-def _utc(moment: datetime) -> datetime:
-    """A stored time with its zone (SQLite keeps times without one; they are UTC)."""
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
-
-
-def _utc_or_none(moment: datetime | None) -> datetime | None:
-    return None if moment is None else _utc(moment)
-
-
-def _account_info(row: Account) -> AccountInfo:
-    assert row.id is not None
-    return AccountInfo(row.id, row.email, row.admin, _utc(row.created_at))
-
-
-def _token_info(row: ApiToken) -> TokenInfo:
-    assert row.id is not None
-    return TokenInfo(
-        row.id,
-        row.account_id,
-        row.name,
-        row.prefix,
-        _utc(row.created_at),
-        _utc_or_none(row.last_used_at),
-        _utc_or_none(row.revoked_at),
-    )
-
-
-def _text(value: Any, field: str, limit: int, what: str) -> str:
-    """Plain text (no control characters), stripped, not empty, at most ``limit``."""
-    if not isinstance(value, str):
-        raise AccountError(field, f"{what} is text")
-    try:
-        text = plain_text(value, field, "T-account", limit=limit, what=what)
-    except DomainError as error:
-        raise AccountError(field, error.message) from None
-    if not text:
-        raise AccountError(field, f"{what} is needed")
-    return text
-
-
-def _token_name(name: Any) -> str:
-    text = _text(name, "name", TOKEN_NAME_LIMIT, "a token's name")
-    if text.isdigit():
-        # `tokens revoke EMAIL 12` takes a number for a token's id.
-        raise AccountError(
-            "name", f"{excerpt(text)}: a token's name is not a number alone (numbers are ids)"
-        )
-    return text
 
 
 class Accounts:
@@ -261,11 +159,11 @@ class Accounts:
                 raise AccountError("email", f"there is an account {excerpt(address)} already")
             first = session.exec(select(func.count()).select_from(Account)).one() == 0
             row = Account(
-                email=address, password_hash=hashed, admin=admin or first, created_at=_now()
+                email=address, password_hash=hashed, admin=admin or first, created_at=now()
             )
             session.add(row)
             session.flush()
-            return _account_info(row)
+            return account_info(row)
 
     def authenticate(self, email: str, password: str) -> AccountInfo | None:
         """The account if ``password`` is its password, else None (also for an unknown
@@ -296,12 +194,12 @@ class Accounts:
                     .where(col(Account.password_hash) == row.password_hash)
                     .values(password_hash=rehashed)
                 )
-        return _account_info(row)
+        return account_info(row)
 
     def get(self, account_id: int) -> AccountInfo | None:
         with self._read() as session:
             row = session.get(Account, account_id)
-            return None if row is None else _account_info(row)
+            return None if row is None else account_info(row)
 
     def by_email(self, email: str) -> AccountInfo | None:
         """The account with ``email`` (any case, spaces around it); None if there is none
@@ -312,13 +210,13 @@ class Accounts:
             return None
         with self._read() as session:
             row = self._row(session, address)
-            return None if row is None else _account_info(row)
+            return None if row is None else account_info(row)
 
     def list(self) -> list[AccountInfo]:
         """Every account, oldest first."""
         with self._read() as session:
             return [
-                _account_info(r) for r in session.exec(select(Account).order_by(col(Account.id)))
+                account_info(r) for r in session.exec(select(Account).order_by(col(Account.id)))
             ]
 
     def set_password(self, email: str, password: str) -> None:
@@ -331,8 +229,8 @@ class Accounts:
     # --- roles -------------------------------------------------------------------------
     def grant(self, email: str, tournament_id: str, role: Role, *, by: str) -> None:
         """Give the account ``role`` in the tournament (replacing the role it had)."""
-        tid = _text(tournament_id, "tournament", TOURNAMENT_ID_LIMIT, "a tournament id")
-        granter = _text(by, "by", EMAIL_LIMIT, "who grants it")
+        tid = plain(tournament_id, "tournament", TOURNAMENT_ID_LIMIT, "a tournament id")
+        granter = plain(by, "by", EMAIL_LIMIT, "who grants it")
         try:
             role = Role(role)
         except ValueError:
@@ -346,7 +244,7 @@ class Accounts:
                     tournament_id=tid,
                     role=int(role),
                     granted_by=granter,
-                    granted_at=_now(),
+                    granted_at=now(),
                 )
             )
 
@@ -402,13 +300,13 @@ class Accounts:
                 .where(TournamentRole.tournament_id == tournament_id)
                 .order_by(col(TournamentRole.role).desc(), Account.email)
             )
-            return [(_account_info(account), Role(grant.role)) for account, grant in rows]
+            return [(account_info(account), Role(grant.role)) for account, grant in rows]
 
     # --- API tokens --------------------------------------------------------------------
     def create_token(self, email: str, name: str) -> tuple[TokenInfo, str]:
         """A new API token of the account: its info and its secret, which is not kept
         (only its SHA-256) and cannot be shown again."""
-        label = _token_name(name)
+        label = token_name(name)
         secret = TOKEN_PREFIX + secrets.token_urlsafe(32)
         with self._write() as session:
             account = self._existing(session, email)
@@ -430,18 +328,18 @@ class Accounts:
                 name=label,
                 token_hash=token_hash(secret),
                 prefix=secret[:SHOWN_PREFIX],
-                created_at=_now(),
+                created_at=now(),
             )
             session.add(row)
             session.flush()
-            return _token_info(row), secret
+            return token_info(row), secret
 
     def account_for_token(self, secret: str) -> AccountInfo | None:
         """The account of a live token, None for anything else (unknown, revoked, not a
         token at all). Notes when the token was used, at most once a minute."""
         if not isinstance(secret, str) or not secret.startswith(TOKEN_PREFIX):
             return None
-        if len(secret) > _SECRET_LIMIT:
+        if len(secret) > SECRET_LIMIT:
             return None
         with self._read() as session:
             found = session.exec(
@@ -452,8 +350,8 @@ class Accounts:
         if found is None or found[0].revoked_at is not None:
             return None
         token, account = found
-        now = _now()
-        if token.last_used_at is None or now - _utc(token.last_used_at) >= TOUCH_EVERY:
+        moment = now()
+        if token.last_used_at is None or moment - utc(token.last_used_at) >= TOUCH_EVERY:
             with self._write(locked=False) as session:
                 # Another thread may have noted it meanwhile: then this writes nothing.
                 session.execute(
@@ -462,12 +360,12 @@ class Accounts:
                     .where(
                         sa.or_(
                             col(ApiToken.last_used_at).is_(None),
-                            col(ApiToken.last_used_at) <= now - TOUCH_EVERY,
+                            col(ApiToken.last_used_at) <= moment - TOUCH_EVERY,
                         )
                     )
-                    .values(last_used_at=now)
+                    .values(last_used_at=moment)
                 )
-        return _account_info(account)
+        return account_info(account)
 
     def tokens(self, email: str | None = None) -> builtins.list[TokenInfo]:
         """The account's tokens (every account's without ``email``), revoked ones too,
@@ -476,7 +374,7 @@ class Accounts:
             query = select(ApiToken).order_by(col(ApiToken.id))
             if email is not None:
                 query = query.where(ApiToken.account_id == self._existing(session, email).id)
-            return [_token_info(row) for row in session.exec(query)]
+            return [token_info(row) for row in session.exec(query)]
 
     def revoke_token(self, email: str, name_or_id: str) -> TokenInfo:
         """Revoke the account's live token of that name (or, a number, that id); it
@@ -504,11 +402,11 @@ class Accounts:
                 raise AccountError(
                     "token",
                     f"token {row.id} ({excerpt(row.name)}) of {account.email} was revoked "
-                    f"already, at {_utc(row.revoked_at):%Y-%m-%d %H:%M} UTC",
+                    f"already, at {utc(row.revoked_at):%Y-%m-%d %H:%M} UTC",
                 )
-            row.revoked_at = _now()
+            row.revoked_at = now()
             session.flush()
-            return _token_info(row)
+            return token_info(row)
 
     # --- the first account -------------------------------------------------------------
     def setup_token(self) -> str | None:
@@ -519,7 +417,7 @@ class Accounts:
             if session.exec(select(func.count()).select_from(Account)).one():
                 return None
             secret = secrets.token_urlsafe(32)
-            session.add(SetupToken(token_hash=token_hash(secret), created_at=_now()))
+            session.add(SetupToken(token_hash=token_hash(secret), created_at=now()))
             return secret
 
     def complete_setup(self, secret: str, email: str, password: str) -> AccountInfo:
@@ -536,12 +434,12 @@ class Accounts:
                     "token", "setup is done: there is an account already; sign in with it"
                 )
             found = None
-            if isinstance(secret, str) and len(secret) <= _SECRET_LIMIT:
+            if isinstance(secret, str) and len(secret) <= SECRET_LIMIT:
                 found = session.get(SetupToken, token_hash(secret))
             if found is None or found.used_at is not None:
                 raise AccountError("token", "this setup link is not valid or was used already")
-            found.used_at = _now()
-            row = Account(email=address, password_hash=hashed, admin=True, created_at=_now())
+            found.used_at = now()
+            row = Account(email=address, password_hash=hashed, admin=True, created_at=now())
             session.add(row)
             session.flush()
-            return _account_info(row)
+            return account_info(row)

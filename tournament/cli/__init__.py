@@ -37,6 +37,10 @@ atexit.register(gc.freeze)
 #: without a line here still runs (every module is loaded to find it), but ``--help``
 #: does not list it and tests/cli/test_startup.py fails until the line is added.
 COMMANDS: dict[str, tuple[str, str]] = {
+    "accounts": (
+        "tournament.cli.accounts",
+        "Organiser accounts: add, list, grant and revoke roles per tournament, passwords.",
+    ),
     "bracket": (
         "tournament.cli.standings",
         "The knockout bracket as it stands; before round 1, the draw the seeding gives.",
@@ -84,6 +88,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "tournament.cli.standings",
         "The standings now, at the end of a round, or as of a past event; one table per "
         "group in group formats, then the bracket in groups -> knockout.",
+    ),
+    "tokens": (
+        "tournament.cli.accounts",
+        "API tokens for scripts: create (shown once), list, revoke.",
     ),
     "use": ("tournament.cli.tournaments", "Make TOURNAMENT_ID the current tournament."),
     "verify": (

@@ -48,13 +48,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> OpenAPI:
             "tournament's ETag) and Idempotency-Key. See docs/api.md.",
         ),
         security_schemes=SECURITY_SCHEMES,
-        responses={
-            401: problems_model(),
-            403: problems_model(),
-            422: problems_model(),
-            429: problems_model(),
-            500: problems_model(),
-        },
+        # Every operation may answer these (a client handles them alike everywhere).
+        responses={status: problems_model() for status in (401, 403, 404, 409, 412, 422, 429, 500)},
         validation_error_status=422,
         validation_error_model=problems_model(),
         validation_error_callback=problems.validation_callback,

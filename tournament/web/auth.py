@@ -114,6 +114,9 @@ def _unauthenticated(detail: str, error: str | None = None) -> Problem:
 
 def _check() -> None:
     """Before every request: who it is, and whether the route lets them."""
+    if request.routing_exception is not None:
+        g.caller = Caller()
+        return  # no such route or method: the 404 or 405 answers, whoever asks
     g.caller = who = _identify()
     view = _view()
     if view is None:

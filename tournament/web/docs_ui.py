@@ -18,14 +18,41 @@ docs_ui = Blueprint(
 )
 
 
+#: Problems any operation may answer (declared app-wide: a client handles them alike
+#: everywhere); an operation adds its own.
+COMMON_PROBLEMS = {
+    401: "Not signed in, or the token is unknown or revoked",
+    403: "The caller's role is too small (or a page's CSRF token is missing)",
+    404: "The tournament, player, round, match or result is not there",
+    406: "The Accept header asks for a form this operation cannot give",
+    409: "It contradicts what is recorded",
+    412: "If-Match names another version of the tournament",
+    415: "The body's Content-Type is not one this operation reads",
+    422: "Invalid input, naming the field, row or rule at fault",
+    429: "Too many attempts: wait Retry-After seconds",
+    500: "The service failed; quote the request_id",
+}
+
+
 def finish_document(app: OpenAPI) -> None:
     """Say in the document which operations need a signed-in caller (``requires``):
-    the routes declare it once, for the check and for the document alike."""
+    the routes declare it once, for the check and for the document alike; and that
+    every error answer is problem+json."""
     import re
 
     from tournament.web.auth import ANYONE, required_of
 
     paths = app.api_doc["paths"]
+    problem_ref = {"schema": {"$ref": "#/components/schemas/Problem"}}
+    for operations in paths.values():
+        for operation in operations.values():
+            answers = operation.setdefault("responses", {})
+            for status, title in COMMON_PROBLEMS.items():
+                answers.setdefault(str(status), {"description": title})
+            for status, answer in answers.items():
+                # An error is problem+json (problems.py), whatever model documents it.
+                if str(status)[0] in "45":
+                    answer["content"] = {"application/problem+json": problem_ref}
     for rule in app.url_map.iter_rules():
         path = re.sub(r"<(?:[^:<>]+:)?([^<>]+)>", r"{\1}", rule.rule)
         need = required_of(app.view_functions[rule.endpoint])

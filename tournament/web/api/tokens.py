@@ -122,5 +122,8 @@ def list_tokens() -> Response:
 )
 @requires(ACCOUNT)
 def revoke_token(path: TokenPath) -> Response:
-    revoked = services().accounts.revoke_token(caller().actor, str(path.token_id))
-    return jsonify(_info(revoked))
+    accounts = services().accounts
+    own = {token.id for token in accounts.tokens(caller().actor)}
+    if path.token_id not in own:
+        raise Problem(404, "Not found", f"token {path.token_id} is not one of your tokens")
+    return jsonify(_info(accounts.revoke_token(caller().actor, str(path.token_id))))

@@ -56,7 +56,8 @@ else:
 class TournamentCreate(BaseModel):
     """Every setting ``tournament create`` takes (docs/tournaments.md)."""
 
-    model_config = ConfigDict(extra="forbid")
+    # Strict: 'true' is not a seed, 3.0 is not best of 3 (a client's bug shows at once).
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     name: str = Field(min_length=1, max_length=100, examples=["Herbstturnier"])
     id: str | None = Field(
@@ -74,8 +75,12 @@ class TournamentCreate(BaseModel):
     schneiderbummerl: bool = Field(True, description="a Bummerl won to 0 counts 2 (R19)")
     tiebreaks: list[Tiebreak] | None = Field(None, description="in order; default per format")
     first_dealer: FirstDealer | None = Field(None, description="R18; default per format")
-    forfeit_score: tuple[int, int] | None = Field(None, description="Bummerl of a forfeit, [2, 0]")
-    bye_score: tuple[int, int] | None = Field(None, description="Bummerl of a bye, [2, 0]")
+    forfeit_score: list[int] | None = Field(
+        None, min_length=2, max_length=2, description="Bummerl (winner, loser) of a forfeit: [2, 0]"
+    )
+    bye_score: list[int] | None = Field(
+        None, min_length=2, max_length=2, description="Bummerl (winner, loser) of a bye: [2, 0]"
+    )
     withdrawal: Literal["forfeit", "drop"] = "forfeit"
     late_entry_score: Literal["zero", "bye"] = "zero"
     seed: int | None = Field(None, ge=0, le=2**63 - 1, description="master seed of every draw")
