@@ -58,6 +58,15 @@ def test_help_lists_every_command_without_importing_any_of_them() -> None:
     assert not of(modules, *command_modules())
 
 
+def test_serve_loads_the_web_stack_only_when_it_runs() -> None:
+    """``tournament serve --help`` (and ``tournament --help``) import no Flask, waitress,
+    segno or web app: the command imports them when it starts the service."""
+    modules = loaded_by("from tournament.cli import main\nmain(['serve', '--help'])")
+    assert "tournament.cli.serve" in modules
+    assert not of(modules, "flask", "werkzeug", "waitress", "segno", "structlog", *HEAVY)
+    assert not of(modules, "tournament.web", "tournament.accounts", "tournament.eventstore")
+
+
 def test_help_shows_each_command_with_the_first_sentence_of_its_own_help() -> None:
     code = "from tournament.cli import main\nmain(['--help'], prog_name='tournament')"
     listed = subprocess.run(

@@ -12,6 +12,7 @@ import pytest
 from tournament.domain import events as ev
 from tournament.domain.registration import register_player
 from tournament.domain.rounds import start_round
+from tournament.domain.roundview import draw_record
 from tournament.domain.service import TournamentService
 from tournament.domain.state import fold
 from tournament.domain.testing import Builder
@@ -79,3 +80,14 @@ def test_a_round_started_of_schema_version_1_still_reads(service: TournamentServ
     assert stored.payload["match_count"] == 1
     m = service.state("old").matches["R1-2"]
     assert (m.players, m.table, m.first_dealer, m.bracket) == ((2, 3), 1, 1, {"id": "R1-2"})
+
+
+def test_the_record_of_a_draw_split_over_several_events_lists_every_table() -> None:
+    """What POST /rounds answers (made from the events alone): all 2,048 tables, not
+    only those of the first event."""
+    b = Builder(list(field("swiss")))
+    drawn = b.add(start_round(b.state))
+    assert sum(e.type == ev.ROUND_TABLES for e in drawn) >= 1
+    record = draw_record(drawn)
+    assert [x.match_id for x in record.tables] == b.state.rounds[0].matches
+    assert len(record.tables) == PLAYERS // 2 and record.byes == ()

@@ -81,7 +81,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "serve": (
         "tournament.cli.serve",
-        "Start the service (for now: a demo hand through the rules engine).",
+        "Start the web service (API, docs, sign-in) on http://127.0.0.1:8080.",
     ),
     "show": ("tournament.cli.tournaments", "Settings and progress of the tournament."),
     "standings": (

@@ -15,7 +15,6 @@ import atexit
 import contextlib
 import contextvars
 import functools
-import hashlib
 import io
 import os
 import re
@@ -27,7 +26,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from tournament.domain.csvio import CsvImportError, decode, file_content
+from tournament.domain import startnumbers
+from tournament.domain.csvio import CsvImportError, decode, import_key
 from tournament.domain.errors import DomainError
 from tournament.domain.state import Tournament
 from tournament.domain.text import MAX_DIGITS, NAME_LIMIT, excerpt, plain_text, whole_number
@@ -317,57 +317,30 @@ def run_command(tid: str | None, command: Callable[[Tournament], list[Any]]) -> 
     return list(get_service().execute(tournament_id_of(tid), command, metadata=event_meta()))
 
 
-#: The most start numbers one option may name when no tournament is there to check them.
-MAX_IDS = 100_000
-
-
 def parse_id_ranges(text: str, option: str | None = None) -> list[tuple[int, int, str]]:
-    """Start numbers as typed, ``1,2,5`` or ranges ``1-38,40``, digits 0-9 only: each item
-    as (first, last, the item as typed), nothing expanded yet."""
-    ranges: list[tuple[int, int, str]] = []
-    for item in (x for x in re.split(r"[\s,;]+", text.strip()) if x):
-        first, dash, last = item.partition("-")
-        try:
-            # Long numbers parse (nothing is expanded): the registered players name them.
-            low = whole_number(first, "ids", digits=18)
-            high = whole_number(last, "ids", digits=18) if dash else low
-        except DomainError:
-            raise click.BadParameter(
-                f"{excerpt(item)}: start numbers like 1,2,5 or a range 1-38 (digits 0-9)",
-                param_hint=option,
-            ) from None
-        if high < low:
-            raise click.BadParameter(
-                f"{excerpt(item)}: a range runs upwards, e.g. {high}-{low}", param_hint=option
-            )
-        ranges.append((low, high, item))
-    if not ranges:
-        raise click.BadParameter("no start number given, e.g. 1,2,5 or 1-38", param_hint=option)
-    return ranges
+    """Start numbers as typed, ``1,2,5`` or ranges ``1-38,40``
+    (:func:`tournament.domain.startnumbers.id_ranges`), a refusal as ``option``'s."""
+    with bad_parameter(option):
+        return startnumbers.id_ranges(text, option or "ids")
 
 
 def parse_ids(
     text: str, registered: Collection[int] | None = None, *, option: str | None = None
 ) -> list[int]:
-    """Start numbers as typed (:func:`parse_id_ranges`), expanded. With the ``registered``
-    start numbers, a number or range beyond them is refused before any range is expanded
-    (``1-999999999999`` builds no list); without, at most :data:`MAX_IDS` numbers.
-    Repeats are kept (seeding refuses them)."""
-    ranges = parse_id_ranges(text, option)
-    if registered is not None:
-        last = max(registered, default=0)
-        for low, high, item in ranges:
-            if high > last or low == 0:
-                known = f"start numbers 1 to {last}" if last else "no player is registered yet"
-                wrong = high if high > last else low
-                raise click.BadParameter(
-                    f"{excerpt(item)}: there is no player {wrong} ({known})", param_hint=option
-                )
-    elif sum(high - low + 1 for low, high, _ in ranges) > MAX_IDS:
-        raise click.BadParameter(
-            f"more than {MAX_IDS:,} start numbers; no field is that large", param_hint=option
-        )
-    return [n for low, high, _ in ranges for n in range(low, high + 1)]
+    """Start numbers as typed, expanded and checked against the ``registered`` ones
+    (:func:`tournament.domain.startnumbers.parse_ids`), a refusal as ``option``'s."""
+    with bad_parameter(option):
+        return startnumbers.parse_ids(text, registered, field=option or "ids")
+
+
+@contextlib.contextmanager
+def bad_parameter(option: str | None) -> Iterator[None]:
+    """A refusal of the domain's as click's usage error of ``option`` (its message alone:
+    click names the option)."""
+    try:
+        yield
+    except DomainError as error:
+        raise click.BadParameter(error.message, param_hint=option) from None
 
 
 def parse_pairs(text: str) -> list[tuple[int, int]]:
@@ -446,10 +419,10 @@ def import_csv_file(
     of the file or its rows is one ClickException naming the file, nothing stored.
 
     A re-run of the same file into the same tournament is refused, naming when it was
-    imported and as which action: the import's idempotency key is the SHA-256 of the
-    import's kind, the tournament and what the file says (:func:`file_content`: its rows
-    as read, so the same sheet saved again by Excel, with other bytes, is the same file),
-    so a retry after a lost connection or a crash never stores the sheet twice.
+    imported and as which action: the import's idempotency key is what the file says
+    (:func:`~tournament.domain.csvio.import_key`: its rows as read, so the same sheet
+    saved again by Excel, with other bytes, is the same file), so a retry after a lost
+    connection or a crash never stores the sheet twice.
     ``options`` go to ``rows`` (the importing function)."""
     service = get_service()
     data = file.read_bytes()
@@ -458,7 +431,7 @@ def import_csv_file(
         done = service.submit(
             tid,
             lambda t: rows(service.events(tid), io.StringIO(text), actor=actor, **options),
-            idempotency_key=import_key(rows.__name__, tid, file_content(text, rows.__name__)),
+            idempotency_key=import_key(rows.__name__, tid, text),
             metadata=event_meta(),
         )
     except CsvImportError as error:
@@ -484,12 +457,6 @@ def entered_when(tid: str) -> Callable[[str], str]:
         return ""
 
     return lookup
-
-
-def import_key(kind: str, tid: str, content: str) -> str:
-    """The idempotency key of importing ``content`` as ``kind`` into tournament ``tid``."""
-    digest = hashlib.sha256(f"{kind}\0{tid}\0{content}".encode()).hexdigest()
-    return f"csv:{digest}"
 
 
 def when(moment: datetime) -> str:

@@ -2,70 +2,42 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 import click
 
 from tournament.cli.columns import ljust, width
-from tournament.domain.matchstate import schneider_note
+from tournament.domain.matchstate import MatchState
+from tournament.domain.matchview import match_standing, result_words
+from tournament.domain.parts import Round
+from tournament.domain.roundview import (
+    bracket_heading,
+    lives_at_draw,
+    round_stage,
+    tournament_groups,
+)
 from tournament.domain.state import Tournament
 
+# The words and shapes the API shows too live in the domain (matchview, roundview); the
+# commands import them from here as they always did.
+__all__ = [
+    "bracket_heading",
+    "buy_back_line",
+    "format_words",
+    "lives_notes",
+    "match_standing",
+    "print_bracket",
+    "result_note",
+    "round_stage",
+    "tournament_groups",
+]
 
-def result_note(m: Any) -> str:
+
+def result_note(m: MatchState) -> str:
     """A match's result after its pairing line: `  -> Anna (1) won 2:0`, or nothing while open."""
-    s = m.summary
-    if s.dropped:
-        return "  -> dropped"
-    if not s.decided:
-        return ""
-    if m.winner is None:
-        return "  -> both absent"
-    seat = s.winner or 0
-    how = " by forfeit" if s.forfeit else schneider_note(s, m.schneiderbummerl)
-    return f"  -> {m.labels[seat]} won {s.bummerl[seat]}:{s.bummerl[1 - seat]}{how}"
-
-
-def match_standing(t: Tournament, mid: str) -> str:
-    """Where a match stands, in words: who won, or the Bummerl score and the counts to go."""
-    m = t.matches[mid]
-    s = m.summary
-    if m.bracket and (not m.entries or m.void) and mid in t.vacated():
-        from tournament.domain.pairing import vacated_why
-
-        how = "never played" if not m.entries else "every result voided"
-        return (
-            f"void: {how}, and the bracket no longer has it after a correction: {vacated_why(t, m)}"
-        )
-    if s.dropped:
-        return "dropped (withdrawal)"
-    if s.decided:
-        if m.winner is None:
-            return "decided: both absent, a loss for each"
-        seat = s.winner or 0
-        score = f"{s.bummerl[seat]}:{s.bummerl[1 - seat]}"
-        how = " by forfeit" if s.forfeit else schneider_note(s, m.schneiderbummerl)
-        return f"decided: {m.labels[seat]} wins {score} Bummerl{how}"
-    a, b = s.bummerl
-    leader = "" if a == b else f" ({m.labels[0 if a > b else 1]} leads)"
-    leader += schneider_note(s, m.schneiderbummerl)
-    counts = m.engine.current.scores
-    line = (
-        f"Bummerl {a}:{b}{leader}; Bummerl {len(m.engine.bummerls)} in play: "
-        f"{m.labels[0]} {counts[0]} to go, {m.labels[1]} {counts[1]} to go"
-    )
-    if m.first_dealer is not None and m.engine.next_dealer is not None:
-        line += f"; next hand dealt by {m.labels[m.engine.next_dealer]}"
-    return line
-
-
-def tournament_groups(t: Tournament) -> list[list[int]]:
-    """The groups of a group format, as drawn in round 1 (none: no groups)."""
-    from tournament.domain.pairing import frozen
-
-    if t.settings is None or t.settings.format not in ("round_robin", "groups_knockout"):
-        return []
-    return [[int(p) for p in g] for g in frozen(t, "groups") or []]
+    words = result_words(m)
+    return f"  -> {words}" if words else ""
 
 
 def print_bracket(t: Tournament, output: Any, preview: Any = None) -> None:
@@ -184,26 +156,6 @@ def _bracket_sides(m: Any, s: Any, name: Callable[[str | None], str]) -> tuple[s
     return side(s.player_a, m.source_a), side(s.player_b, m.source_b)
 
 
-def bracket_heading(m: Any, last: Mapping[str, int]) -> str:
-    """A bracket match's section as organisers name it: the rounds of a single
-    elimination by how many players are left (``Round of 16``, ``Quarter-finals``,
-    ``Semi-finals``, ``Final``), the winners' and losers' finals of a double elimination.
-    ``last`` is the last round of each section."""
-    section, number = m.section, m.round_no
-    if section == "3P":
-        return "Third-place match"
-    if section == "GF":
-        return "Grand final (reset)" if m.reset_of else "Grand final"
-    to_go = last[section] - number
-    if section == "W":
-        named = {0: "Winners' final", 1: "Winners' semi-finals"}
-        return named.get(to_go, f"Winners bracket, round {number}")
-    if section == "L":
-        return "Losers' final" if to_go == 0 else f"Losers bracket, round {number}"
-    from_end = {0: "Final", 1: "Semi-finals", 2: "Quarter-finals"}
-    return from_end.get(to_go, f"Round of {2 ** (to_go + 1)}")
-
-
 def format_words(t: Tournament) -> str:
     """The format and its options as the organiser says them (``Swiss, 5 rounds``), never
     the options' Python form."""
@@ -237,7 +189,7 @@ def format_words(t: Tournament) -> str:
 def buy_back_line(t: Tournament, *, only_if_any: bool = False) -> str:
     """Lives format: who may buy back a life now, or why nobody may (``only_if_any``:
     nothing then, for a printout where that would be noise)."""
-    from tournament.domain.registration import may_buy_back
+    from tournament.domain.buyback import may_buy_back
 
     players, why = may_buy_back(t)
     if not players:
@@ -249,29 +201,7 @@ def buy_back_line(t: Tournament, *, only_if_any: bool = False) -> str:
     )
 
 
-def round_stage(t: Tournament, r: Any) -> str:
-    """A round's stage as its header says it; a lives final names its players (the round
-    records their start numbers)."""
-    if not r.info.get("final"):
-        return str(r.stage)
-    from tournament.domain.lives import final_start
-    from tournament.formats.lives import final_round_count
-
-    final = final_start(t)
-    assert final is not None
-    start, finalists = final
-    rounds = final_round_count(finalists)
-    of = f", round {r.number - start + 1} of {rounds}" if rounds > 1 else ""
-    return f"final{of}: {', '.join(t.label(int(p)) for p in finalists)}"
-
-
-def lives_notes(t: Tournament, r: Any) -> dict[int, str]:
+def lives_notes(t: Tournament, r: Round) -> dict[int, str]:
     """Lives format: per player of round ``r`` its lives as the round was drawn
-    (`` [2 lives]``), as the caller announces them; nothing in the final, where lives no
-    longer count, nor in other formats."""
-    if t.settings is None or t.settings.format != "lives" or r.info.get("final"):
-        return {}
-    from tournament.domain.lives import lives_now
-
-    left = lives_now(t, r.number).lives
-    return {int(p): f" [{n} {'life' if n == 1 else 'lives'}]" for p, n in left.items() if n > 0}
+    (`` [2 lives]``), as the caller announces them (:func:`lives_at_draw`)."""
+    return {p: f" [{n} {'life' if n == 1 else 'lives'}]" for p, n in lives_at_draw(t, r).items()}

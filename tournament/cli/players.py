@@ -30,12 +30,12 @@ from tournament.cli.common import (
 )
 from tournament.cli.describe import buy_back_line, match_standing
 from tournament.domain import commands as c
-from tournament.domain import events as ev
 from tournament.domain.csvio import (
     import_players,
 )
-from tournament.domain.matchstate import schneider_note
+from tournament.domain.errors import DomainError
 from tournament.domain.settings import WITHDRAWAL_POLICIES
+from tournament.domain.startnumbers import seeding_request
 from tournament.domain.state import Tournament
 
 
@@ -77,7 +77,7 @@ def players_add(
     characters; a name and club that look the same as a registered player's are refused."""
 
     def register(t: Tournament) -> list[Any]:
-        events = c.register_player(
+        return c.enter_player(
             t,
             name,
             club=club,
@@ -86,14 +86,6 @@ def players_add(
             missed_rounds_score=missed_rounds_score,
             actor=actor,
         )
-        p = events[0].payload
-        if p.get("late") and any(x.checked_in for x in t.players.values()):
-            # A brand-new player: nothing for check_in to refuse, so the event is made here.
-            checkin = {"player_id": p["player_id"]}
-            events.append(
-                ev.make_event(ev.PLAYER_CHECKED_IN, checkin, actor=actor, source=ev.SYSTEM)
-            )
-        return events
 
     stored = run_command(tournament_id, register)
     p = stored[0].payload
@@ -290,15 +282,12 @@ def players_seed(
     method: str, order: str | None, seed: int | None, tournament_id: str | None, actor: str
 ) -> None:
     """Seed the players by rating, by hand or by draw (before round 1)."""
-    if order is not None and method != "manual":
-        raise click.BadParameter(
-            f"--order goes with --by manual, not --by {method}; nothing stored",
-            param_hint="--order",
-        )
-    if order is None and method == "manual":
-        raise click.BadParameter(
-            "--by manual needs --order: every start number, top seed first", param_hint="--by"
-        )
+    try:
+        seeding_request(method, order is not None, method_field="--by", order_field="--order")
+    except DomainError as error:
+        # An order with another method would be dropped without a word: say nothing is.
+        tail = "; nothing stored" if error.field == "--order" else ""
+        raise click.BadParameter(error.message + tail, param_hint=error.field) from None
     if order is not None:
         parse_id_ranges(order, option="--order")  # the syntax, before the store is opened
 
@@ -347,10 +336,9 @@ def players_buy_life(player_id: int | None, tournament_id: str | None, actor: st
 def players_show(player_id: int, tournament_id: str | None) -> None:
     """One player's evening: details, then every round (table, opponent, who dealt first,
     the result with Bummerl and game points), then the line in the standings."""
-    from tournament.domain.history import player_rounds
-    from tournament.domain.pairing import lives_left, places
+    from tournament.domain.history import player_rounds, round_words
     from tournament.domain.registration import player
-    from tournament.domain.standings import standings
+    from tournament.domain.roster import standing
 
     t = get_service().state(tournament_id_of(tournament_id))
     p = player(t, player_id)
@@ -362,56 +350,15 @@ def players_show(player_id: int, tournament_id: str | None) -> None:
     status = "withdrawn" if not p.active else "checked in" if p.checked_in else ""
     click.echo(f"{t.label(player_id)}" + "".join(f", {x}" for x in [*details, status] if x))
     for line in player_rounds(t, player_id):
-        m = line.match
-        if m is None:
-            what = {"bye": "bye", "missed": "missed (late entry)", "none": line.why}[line.kind]
-            if line.scored_as_bye:  # the point it brings comes from somewhere (T-late-entry)
-                what += ", scored as a bye"
-            click.echo(f"  round {line.round:>2}  {what}")
-            continue
-        # Named, not "dealt first" after the opponent's name, which read as the opponent's.
-        # A void match was never played: nobody dealt in it.
-        dealer = None if line.void else m.first_dealer
-        dealt = "" if dealer is None else f", {m.labels[dealer]} dealt first"
-        table = f"table {m.table}" if m.table else "walkover"
+        click.echo(f"  round {line.round:>2}  {round_words(t, line)}")
+    found = standing(t, player_id)
+    if found is not None:
+        row, of = found
         click.echo(
-            f"  round {line.round:>2}  {table}, {m.match_id}: v {m.labels[1 - line.seat]}"
-            f"{dealt}: {_result_for(t, line)}"
-        )
-    rows = standings(t, places=places(t), lives=lives_left(t))
-    row = next((r for r in rows if r.player_id == player_id), None)
-    if row is not None and t.rounds:
-        click.echo(
-            f"  standings: rank {row.rank} of {len(rows)}, {counted(row.points, 'pt')}, "
+            f"  standings: rank {row.rank} of {of}, {counted(row.points, 'pt')}, "
             f"W-L {row.wins + row.forfeit_wins}-{row.losses}, Bummerl "
             f"{row.bummerl_won}:{row.bummerl_lost}, game points {row.gp_won}:{row.gp_lost}"
         )
-
-
-def _result_for(t: Tournament, line: Any) -> str:
-    """A match's result as its player reads it: ``won 2:1 Bummerl, game points 14:9``."""
-    m, seat = line.match, line.seat
-    s = m.summary
-    own = f"{s.bummerl[seat]}:{s.bummerl[1 - seat]} Bummerl"
-    points = f", game points {s.game_points[seat]}:{s.game_points[1 - seat]}"
-    outcome = line.outcome
-    if outcome in ("won", "lost"):
-        # 3:0 in a best of 3 looks like a typo without its reason (R19).
-        how = " by forfeit" if s.forfeit else schneider_note(s, m.schneiderbummerl) + points
-        return f"{outcome} {own}{how}"
-    if outcome == "open":
-        return f"open, {own}{points}"
-    if outcome == "void":  # never played: no Bummerl to show, and never to be played
-        from tournament.domain.pairing import void_note
-
-        return void_note(t, m)
-    return "both absent, a loss for each" if outcome == "both absent" else "dropped (withdrawal)"
-
-
-#: ``players list``'s status of a player the seeding left out (not checked in then).
-UNSEEDED = "not seeded: drawn after the seeded players, by rating"
-#: The same, for a player who is not checked in while check-in is in use.
-UNSEEDED_ABSENT = "not seeded: if checked in, drawn after the seeded players, by rating"
 
 
 @players.command("list")
@@ -419,24 +366,11 @@ UNSEEDED_ABSENT = "not seeded: if checked in, drawn after the seeded players, by
 @cli_errors
 def players_list(tournament_id: str | None) -> None:
     """The registered players, with a header row."""
+    from tournament.domain.roster import checking_in, flags
+
     t = get_service().state(tournament_id_of(tournament_id))
-    rows = []
-    checking_in = any(p.checked_in for p in t.players.values())
-    for p in t.players.values():
-        unseeded = UNSEEDED_ABSENT if checking_in and not p.checked_in else UNSEEDED
-        flags = [
-            x
-            for x, on in (
-                ("checked in", p.checked_in),
-                ("late", p.late),
-                ("withdrawn", not p.active),
-                # Drawn all the same once checked in, as seed_order places them: the list
-                # says so rather than leave a drawn player's "-" unexplained.
-                (unseeded, t.seeding is not None and p.seed is None and p.active and not p.late),
-            )
-            if on
-        ]
-        rows.append((p, ", ".join(flags)))
+    checking = checking_in(t)
+    rows = [(p, ", ".join(flags(t, p, checking))) for p in t.players.values()]
     names = max([len("name"), *(width(p.name) for p, _ in rows)])
     clubs = max([len("club"), *(width(p.club) for p, _ in rows)])
     click.echo(

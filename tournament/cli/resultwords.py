@@ -9,8 +9,9 @@ from typing import Any
 import click
 
 from tournament.cli.columns import ljust, width
-from tournament.domain import events as ev
 from tournament.domain.matchstate import Entry
+from tournament.domain.matchview import open_progress
+from tournament.domain.resultlog import result_history
 from tournament.domain.state import Tournament
 from tournament.domain.tally import tally_text
 
@@ -23,18 +24,8 @@ def print_open(t: Tournament, matches: Sequence[Any]) -> None:
         table = f"table {m.table:>3}" if m.table else "walkover "
         click.echo(
             f"  {table}  {m.match_id:<{wide_id}}  {ljust(m.labels[0], wide)}  v  "
-            f"{ljust(m.labels[1], wide)}  {_open_state(t, m)}"
+            f"{ljust(m.labels[1], wide)}  {open_progress(t, m)}"
         )
-
-
-def _open_state(t: Tournament, m: Any) -> str:
-    """Where an open match stands, short: ``nothing entered``, ``Bummerl 1:0``, ``live``."""
-    if t.live_in_progress(m.match_id):
-        return "live hand in progress"
-    if not m.entries:
-        return "nothing entered"
-    a, b = m.summary.bummerl
-    return f"Bummerl {a}:{b}, {m.next_place()} next"
 
 
 def what(m: Any, kind: str, p: dict[str, Any] | None, places: Sequence[str] = ()) -> str:
@@ -97,32 +88,30 @@ def _tally(m: Any, p: dict[str, Any], places: Sequence[str]) -> str:
 
 
 def history(events: Sequence[Any], m: Any) -> dict[str, list[str]]:
-    """Per result id of match ``m``: when and by whom it was entered, corrected, struck."""
-    kinds = {ev.HAND_RECORDED: "hand", ev.TALLY_RECORDED: "tally", ev.MATCH_FORFEITED: "forfeit"}
-    kinds[ev.LIVE_HAND_RECORDED] = "live"
+    """Per result id of match ``m``: when and by whom it was entered, corrected, struck
+    (:func:`tournament.domain.resultlog.result_history`, in words)."""
     out: dict[str, list[str]] = {}
-    for e in events:
-        p = e.payload
-        if p.get("match_id") != m.match_id or "result_id" not in p:
-            continue
-        when = f"event {e.version}, {e.recorded_at.astimezone():%a %H:%M},"
-        actor = e.metadata.get("actor") or "?"
-        lines = out.setdefault(p["result_id"], [])
-        if e.type in kinds:
-            source = e.metadata.get("source") or "entered"
-            lines.append(f"{when} {source} by {actor}")
-        elif e.type == ev.RESULT_CORRECTED:
-            kind = _kind_of(m, p["result_id"])
-            before = what(m, kind, p.get("previous"))
-            after = what(m, kind, p.get("replacement"))
-            lines.append(
-                f"{when} CORRECTED by {p['by']} ({actor}): {p['reason']!r}: {before} -> {after}"
-            )
-        elif e.type == ev.HAND_STRUCK:
-            lines.append(
-                f"{when} hand {p.get('hand') or 1} STRUCK by {p['by']} ({actor}): {p['reason']!r}"
-            )
+    for result_id, done in result_history(events, m.match_id).items():
+        lines = out.setdefault(result_id, [])
+        for x in done:
+            when = f"event {x.version}, {x.at.astimezone():%a %H:%M},"
+            actor = x.actor or "?"
+            if x.what == "entered":
+                lines.append(f"{when} {x.source or 'entered'} by {actor}")
+            elif x.what == "corrected":
+                kind = _kind_of(m, result_id)
+                before = what(m, kind, _plain(x.previous))
+                after = what(m, kind, _plain(x.replacement))
+                lines.append(
+                    f"{when} CORRECTED by {x.by} ({actor}): {x.reason!r}: {before} -> {after}"
+                )
+            else:
+                lines.append(f"{when} hand {x.hand} STRUCK by {x.by} ({actor}): {x.reason!r}")
     return out
+
+
+def _plain(payload: Any) -> dict[str, Any] | None:
+    return None if payload is None else dict(payload)
 
 
 def _short(label: str) -> str:

@@ -27,16 +27,19 @@ from tournament.cli.common import (
     tournament_id_of,
     tournament_option,
 )
-from tournament.cli.describe import (
-    buy_back_line,
-    lives_notes,
-    result_note,
-    round_stage,
-    tournament_groups,
-)
+from tournament.cli.describe import buy_back_line, lives_notes, result_note, round_stage
 from tournament.cli.sealing import seal_for_print
 from tournament.domain import commands as c
-from tournament.domain.notices import absent_warning
+from tournament.domain.matchview import bracket_notes
+from tournament.domain.parts import Round
+from tournament.domain.roundview import (
+    bracket_sections,
+    draw_notices,
+    drawn_round,
+    group_numbers,
+    idle_reasons,
+    points_at_draw,
+)
 from tournament.domain.state import Tournament
 
 
@@ -101,11 +104,9 @@ def round_start(
     t = get_service().state(tid)
     seal = seal_for_print(f"round {t.current_round} sheet of {tid} printed")
     _print_round(t, None)
-    if t.current_round > 1:  # absent last round and drawn again now: the organiser decides
-        drawn = {p for mid in t.rounds[-1].matches for p in t.matches[mid].players}
-        last = [m for m in t.rounds[-2].matches if drawn & set(t.matches[m].players)]
-        for warning in absent_warning(t, last, drawn_in=t.current_round):
-            click.echo(f"warning: {warning}", err=True)
+    # Absent last round and drawn again now: the organiser decides.
+    for warning in draw_notices(t, t.current_round):
+        click.echo(f"warning: {warning}", err=True)
     seal.echo()
 
 
@@ -155,7 +156,7 @@ def round_show(number: int | None, by_name: bool, tournament_id: str | None) -> 
     """Print a round's pairings, tables and results (default: the current round)."""
     tid = tournament_id_of(tournament_id)
     t = get_service().state(tid)
-    shown = _drawn_round(t, number).number  # refused before anything is sealed
+    shown = drawn_round(t, number).number  # refused before anything is sealed
     seal = seal_for_print(f"round {shown} {'list' if by_name else 'sheet'} of {tid} printed")
     if by_name:
         _print_by_name(t, number)
@@ -167,8 +168,8 @@ def round_show(number: int | None, by_name: bool, tournament_id: str | None) -> 
 def _print_by_name(t: Tournament, number: int | None) -> None:
     """ "Find your table": every player of the round by name, with table, match and
     opponent (or the bye), so a room of 40 finds its seats at a glance."""
-    r = _drawn_round(t, number)
-    voids = _void_notes(t, r.matches)
+    r = drawn_round(t, number)
+    voids = bracket_notes(t, r.matches)
     wide_id = max((len(mid) for mid in r.matches), default=4)
     seats: list[tuple[str, str]] = []
     for mid in r.matches:
@@ -180,7 +181,7 @@ def _print_by_name(t: Tournament, number: int | None) -> None:
             where = f"table {m.table:>3}" if m.table else "walkover "
             seats.append((m.labels[seat], f"{where}  {mid:<{wide_id}}  v {m.labels[1 - seat]}"))
     seats += [(t.label(pid), "bye") for pid in r.byes]
-    seats += [(t.label(pid), f"no game: {why}") for pid, why in _idle(t, r).items()]
+    seats += [(t.label(pid), f"no game: {why}") for pid, why in idle_reasons(t, r).items()]
     seats.sort(key=lambda x: x[0].casefold())
     wide = max((width(name) for name, _ in seats), default=10)
     click.echo(f"Round {r.number}: find your table")
@@ -188,28 +189,13 @@ def _print_by_name(t: Tournament, number: int | None) -> None:
         click.echo(f"  {ljust(name, wide)}  {where}")
 
 
-def _drawn_round(t: Tournament, number: int | None) -> Any:
-    """Round ``number`` (default: the current one), or a one-line refusal (T-round)."""
-    if not t.current_round:
-        raise click.ClickException("round: no round has been drawn yet (T-round)")
-    number = t.current_round if number is None else number
-    if number < 1:
-        raise click.ClickException(
-            "round: rounds are counted from 1; there is no round 0 (T-round)"
-        )
-    if number > t.current_round:
-        drawn = "only round 1 is" if t.current_round == 1 else f"rounds 1 to {t.current_round} are"
-        raise click.ClickException(f"round: round {number} is not drawn yet ({drawn}) (T-round)")
-    return t.rounds[number - 1]
-
-
 #: The printout aims to fit this many columns (an 80-100 column window, A4 portrait).
 WIDTH = 100
 
 
 def _print_round(t: Tournament, number: int | None) -> None:
-    r = _drawn_round(t, number)
-    sections = _bracket_rounds(t, r.matches)
+    r = drawn_round(t, number)
+    sections = ", ".join(bracket_sections(t, r.matches))
     click.echo(
         f"Round {r.number}: {round_stage(t, r)}{f' ({sections})' if sections else ''} "
         f"(seed {r.seed})"
@@ -221,7 +207,7 @@ def _print_round(t: Tournament, number: int | None) -> None:
     # Lives: each player's lives as the round was drawn; Swiss: the points it was drawn by.
     lives = lives_notes(t, r) or _points_notes(t, r)
     group = _group_labels(t, r.number)
-    for line in _table_lines(matches, group, lives, _void_notes(t, r.matches)):
+    for line in _table_lines(matches, group, lives, bracket_notes(t, r.matches)):
         click.echo(line)
     if not matches and not r.byes:  # a round robin round whose games are all dropped
         click.echo("  no game this round: each of its games has a withdrawn player (dropped)")
@@ -230,7 +216,7 @@ def _print_round(t: Tournament, number: int | None) -> None:
     for pid, slot in zip(r.byes, slots, strict=True):
         where = f"{slot:<{wide_id}}" if slot else group.get(pid, "")
         click.echo(f"  bye      {where}  {t.label(pid)}{lives.get(pid, '')}")
-    for pid, why in _idle(t, r).items():
+    for pid, why in idle_reasons(t, r).items():
         click.echo(f"  no game  {group.get(pid, '')}  {t.label(pid)}: {why}")
     if lives and t.settings is not None and t.settings.format == "swiss":
         click.echo(f"  [n]: match points before round {r.number}, as the round was drawn")
@@ -238,58 +224,10 @@ def _print_round(t: Tournament, number: int | None) -> None:
         click.echo(buy)
 
 
-def _points_notes(t: Tournament, r: Any) -> dict[int, str]:
+def _points_notes(t: Tournament, r: Round) -> dict[int, str]:
     """Swiss from round 2: per player of round ``r`` its match points before the round
     (`` [2]``), the score group it was paired in; nothing in other formats."""
-    if t.settings is None or t.settings.format != "swiss" or r.number == 1:
-        return {}
-    from tournament.domain.history import points_before
-
-    points = points_before(t, r.number)
-    players = {p for mid in r.matches for p in t.matches[mid].players} | set(r.byes)
-    return {pid: f" [{points[pid]}]" for pid in players}
-
-
-def _void_notes(t: Tournament, match_ids: Sequence[str]) -> dict[str, str]:
-    """Per vacated match among ``match_ids`` (a bracket match never played that a
-    correction took out of the bracket), what its line says instead of who deals first;
-    per bracket match in conflict with the bracket after a correction (played, no longer
-    fitting), the same: CONFLICT and where it stands."""
-    if not any(t.matches[mid].bracket for mid in match_ids):
-        return {}
-    from tournament.domain.knockout import misfit_why
-    from tournament.domain.pairing import void_note
-
-    vacated = t.vacated()
-    notes = {mid: void_note(t, t.matches[mid]) for mid in match_ids if mid in vacated}
-    for mid in match_ids:
-        m = t.matches[mid]
-        if mid not in vacated and misfit_why(t, m):
-            stands = result_note(m).removeprefix("  -> ") or "open"
-            notes[mid] = (
-                f"CONFLICT ({stands}): no longer fits the bracket after a correction "
-                "(`tournament results missing` says what to do)"
-            )
-    return notes
-
-
-def _idle(t: Tournament, r: Any) -> dict[int, str]:
-    """The players round ``r`` gave nothing (a round robin), each with why: their group
-    has played all its rounds, or their game is dropped as the opponent withdrew."""
-    from tournament.formats.round_robin import round_count
-
-    finished = {
-        pid
-        for group in tournament_groups(t)
-        if r.number > round_count([[str(p) for p in group]])
-        for pid in group
-    }
-    return {
-        pid: "the group has played all its rounds"
-        if pid in finished
-        else "the opponent withdrew, the game is dropped"
-        for pid in r.idle
-    }
+    return {pid: f" [{n}]" for pid, n in points_at_draw(t, r).items()}
 
 
 def _table_lines(
@@ -379,34 +317,10 @@ def _result(m: Any, numbers: bool) -> str:
     return note.replace(m.label(m.winner), str(m.winner), 1)
 
 
-def _bracket_rounds(t: Tournament, match_ids: Sequence[str]) -> str:
-    """The bracket rounds a knockout round plays, as organisers name them (``Round of 16``,
-    ``Semi-finals``, ``Winners' final``); empty outside a bracket."""
-    from tournament.cli.describe import bracket_heading
-    from tournament.domain.pairing import bracket_of
-
-    slots = [t.matches[mid].bracket.get("id") for mid in match_ids]
-    if not slots or not all(slots):
-        return ""
-    b = bracket_of(t)
-    if b is None:
-        return ""
-    last: dict[str, int] = {}
-    for bm in b.matches:
-        last[bm.section] = max(last.get(bm.section, 0), bm.round_no)
-    ids = {bm.match_id: bm for bm in b.matches}
-    names = [bracket_heading(ids[slot], last) for slot in slots if slot in ids]
-    return ", ".join(dict.fromkeys(names))
-
-
 def _group_labels(t: Tournament, number: int) -> dict[int, str]:
     """Per player ``  group N`` in a group round of a format with several groups, so the
     tables of one group can be found on the printout; nothing in a knockout round."""
-    groups = tournament_groups(t)
-    first_ko = next((r.number for r in t.rounds if "seeds" in r.info), None)
-    if len(groups) < 2 or (first_ko is not None and number >= first_ko):
-        return {}
-    return {pid: f"  group {n}" for n, group in enumerate(groups, 1) for pid in group}
+    return {pid: f"  group {n}" for pid, n in group_numbers(t, number).items()}
 
 
 def _first_dealer_note(m: Any, wide: int, number: bool = False) -> str:

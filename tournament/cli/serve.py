@@ -1,7 +1,9 @@
-"""``tournament serve``: start the service on embedded defaults.
+"""``tournament serve`` (``./dev serve``): start the web service.
 
-Until the web service exists (see the roadmap) this plays and narrates a demo hand through
-the rules engine, so that the README's start command shows the product working.
+The command only parses its options; the web stack (Flask, waitress, the store) is
+imported when it runs, so ``tournament --help`` stays fast (tests/cli/test_startup.py).
+What it does is :mod:`tournament.web.server`. The engine's demo hand that this command
+played before the service existed is ``python -m engine demo``.
 """
 
 from __future__ import annotations
@@ -14,10 +16,54 @@ from tournament.cli import main
 
 
 @main.command()
-@click.option("--seed", default=1, show_default=True, help="seed of the demo hand")
-def serve(seed: int) -> None:
-    """Start the service (for now: a demo hand through the rules engine)."""
-    from engine.cli import cmd_demo
+@click.option(
+    "--host",
+    default=None,
+    metavar="ADDRESS",
+    help="address to listen on [default: 127.0.0.1, this machine only]",
+)
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=8080,
+    envvar="PORT",
+    show_default=True,
+    help="port to listen on (or PORT; 0 picks a free one)",
+)
+@click.option(
+    "--lan",
+    is_flag=True,
+    help="listen on the club network too (0.0.0.0) and print its address and a QR code",
+)
+@click.option(
+    "--threads",
+    type=click.IntRange(1, 1024),
+    default=32,
+    show_default=True,
+    help="worker threads (each live connection holds one)",
+)
+@click.option(
+    "--secure-cookies",
+    is_flag=True,
+    help="mark the session cookie Secure (behind a TLS proxy; plain http loses it)",
+)
+def serve(host: str | None, port: int, lan: bool, threads: int, secure_cookies: bool) -> None:
+    """Start the web service (API, docs, sign-in) on http://127.0.0.1:8080."""
+    from tournament.cli.common import one_line_errors
+    from tournament.web.server import DEFAULT_HOST, ServeError
+    from tournament.web.server import serve as run
 
-    click.echo("The web service is not built yet; here is a demo hand of the rules engine.\n")
-    cmd_demo(seed, sys.stdout)
+    if lan and host is not None:
+        raise click.UsageError("--lan listens on every address (0.0.0.0): leave out --host")
+    try:
+        with one_line_errors():
+            run(
+                host=host or DEFAULT_HOST,
+                port=port,
+                lan=lan,
+                threads=threads,
+                secure_cookies=secure_cookies,
+                out=sys.stdout,
+            )
+    except ServeError as error:
+        raise click.ClickException(str(error)) from None

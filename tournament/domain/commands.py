@@ -14,13 +14,14 @@ this module: entering a result draws nothing.
 
 from typing import TYPE_CHECKING
 
+from tournament.domain.buyback import buy_life
 from tournament.domain.corrections import clear_flag, correct_result, reversal, strike_hand
 from tournament.domain.registration import (
-    buy_life,
     check_in,
     check_out,
     create_tournament,
     edit_player,
+    enter_player,
     register_player,
     seed_players,
 )
@@ -53,6 +54,7 @@ __all__ = [
     "correct_result",
     "create_tournament",
     "edit_player",
+    "enter_player",
     "record_forfeit",
     "record_hand",
     "record_tallies",

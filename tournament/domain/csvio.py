@@ -19,6 +19,7 @@ good -- so a file with one bad row stores nothing::
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 from collections.abc import Callable, Mapping, Sequence
@@ -45,7 +46,7 @@ from tournament.domain.text import excerpt, plain_text, whole_number
 from tournament.eventstore.api import NewEvent
 
 __all__ = [  # resolve_match: imported from here by the CLI since before matchref existed
-    "CsvImportError", "decode", "forfeit_winner", "import_players", "import_results",
+    "CsvImportError", "decode", "forfeit_winner", "import_key", "import_players", "import_results",
     "neutral", "resolve_match", "standings_csv", "standings_json",
 ]  # fmt: skip
 
@@ -84,6 +85,7 @@ def _import(
     if select is not None:
         rows = select(state, rows)
     problems: list[tuple[int, str]] = []
+    where: list[tuple[str, str]] = []
     out: list[NewEvent] = []
     for line, row in rows:
         try:
@@ -92,16 +94,17 @@ def _import(
             # The rule once (a message may cite it already); T-csv is the file's own.
             message = error.line() if error.rule != "T-csv" else f"{error.field}: {error.message}"
             problems.append((line, message))
+            where.append((error.field, error.rule))
             continue
         for event in new:
             state.apply(event)
         out += new
     if problems:
-        raise CsvImportError(problems)
+        raise CsvImportError(problems, where)
     if len(out) > MAX_ROWS:  # a row may add the match's first dealer: more events than rows
         raise CsvImportError(
             [(rows[-1][0], f"these {len(rows):,} rows make {len(out):,} events, more than "
-                           f"{MAX_ROWS:,} in one import: split the file")]
+                           f"{MAX_ROWS:,} in one import: split the file")], [("file", "T-csv")]
         )  # fmt: skip
     # Every event of an import came from the file, whatever its command defaults to.
     return ev.stamped(out, {"source": ev.IMPORT})
@@ -251,6 +254,21 @@ def file_content(text: str, kind: str) -> str:
     return json.dumps(rows, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
+def import_key(kind: str, tournament_id: str, text: str) -> str:
+    """The idempotency key of importing CSV ``text`` as ``kind`` (``import_players``,
+    ``import_results``) into a tournament: the SHA-256 of the kind, the tournament and
+    what the file says (:func:`file_content`), so the same sheet imported again -- by the
+    command line or the API, saved again by Excel or not -- finds the first import.
+
+    >>> import_key("import_players", "cup", "name\\nAnna\\n") == import_key(
+    ...     "import_players", "cup", "\\ufeffSpieler;\\r\\nAnna;\\r\\n")
+    True
+    """
+    content = file_content(text, kind)
+    digest = hashlib.sha256(f"{kind}\0{tournament_id}\0{content}".encode()).hexdigest()
+    return f"csv:{digest}"
+
+
 def import_results(
     events: Sequence[EventLike],
     source: IO[str],
@@ -304,7 +322,7 @@ def import_results(
         try:
             keep = set(not_stored_before(events, found, leave_out=earlier == "only_new", when=when))
         except ImportedBefore as error:
-            raise CsvImportError([(error.line, error.message)]) from None
+            raise CsvImportError([(error.line, error.message)], [("row", "T-repeat")]) from None
         return [(line, row) for line, row in rows if line in keep]
 
     rows = read_rows(source, ("match",), RESULT_COLUMNS, "results")

@@ -9,7 +9,7 @@ import codecs
 import csv
 import io
 from collections.abc import Mapping, Sequence
-from typing import IO, Final
+from typing import IO, Any, Final
 
 from tournament.domain.text import excerpt
 
@@ -41,16 +41,33 @@ GERMAN_COLUMNS: Final[Mapping[str, str]] = {
 #: The most rows one import takes: the event store appends at most 10,000 events at once,
 #: and an import is one append (all or nothing). Checked before any row is validated.
 MAX_ROWS: Final = 10_000
+#: Where a problem of the file's shape is (:attr:`CsvImportError.where`).
+FILE: Final = [("file", "T-csv")]
+HEADER: Final = [("header", "T-csv")]
+
 #: How many bad rows an error lists; it says how many more there are.
 SHOWN_PROBLEMS: Final = 20
 
 
 class CsvImportError(ValueError):
-    """Some rows of an import are bad; ``problems`` lists (line, message) for each."""
+    """Some rows of an import are bad; ``problems`` lists (line, message) for each, and
+    ``where`` (field, rule) for each in the same order: the column at fault, or the
+    part of the file (``file``, ``header``, ``row``) when it is the file's shape."""
 
-    def __init__(self, problems: list[tuple[int, str]]) -> None:
+    def __init__(
+        self, problems: list[tuple[int, str]], where: Sequence[tuple[str, str]] | None = None
+    ) -> None:
         self.problems = problems
+        self.where = list(where) if where is not None else [("row", "T-csv")] * len(problems)
         super().__init__(self.text())
+
+    def to_json(self) -> list[dict[str, Any]]:
+        """Every problem as the API lists it: ``{"row": line, "field", "rule", "message"}``
+        (``row`` is the file's line number, as the command line names it)."""
+        return [
+            {"row": line, "field": field, "rule": rule, "message": message}
+            for (line, message), (field, rule) in zip(self.problems, self.where, strict=True)
+        ]
 
     def text(self, file: str | None = None) -> str:
         """The problems for the organiser; one line when there is one, naming ``file``;
@@ -97,7 +114,8 @@ def decode(data: bytes) -> str:
                     line,
                     f"the file is not UTF-8 text (byte 0x{byte:02x}); save it as 'CSV UTF-8'",
                 )
-            ]
+            ],
+            [("file", "T-csv")],
         ) from None
 
 
@@ -145,14 +163,18 @@ def _header(
     columns = f"(columns: {', '.join(known)}, or their German names)"
     missing = [c for c in required if c not in header]
     if missing:
-        raise CsvImportError([(line, f"the header needs column(s) {', '.join(missing)} {columns}")])
+        raise CsvImportError(
+            [(line, f"the header needs column(s) {', '.join(missing)} {columns}")], HEADER
+        )
     unknown = [h for h in header if h and h not in known]
     if unknown:
         named = ", ".join(excerpt(h) for h in unknown[:5]) + (" ..." if len(unknown) > 5 else "")
-        raise CsvImportError([(line, f"unknown column(s) {named} {columns}")])
+        raise CsvImportError([(line, f"unknown column(s) {named} {columns}")], HEADER)
     twice = sorted({h for h in header if h and header.count(h) > 1})
     if twice:
-        raise CsvImportError([(line, f"column(s) {', '.join(twice)} more than once in the header")])
+        raise CsvImportError(
+            [(line, f"column(s) {', '.join(twice)} more than once in the header")], HEADER
+        )
     return header
 
 
@@ -164,13 +186,15 @@ def read_rows(
     :data:`MAX_ROWS` rows (of ``what``: players, results)."""
     records = [(line, fields) for line, fields in _records(source.read()) if fields]
     if not records:
-        raise CsvImportError([(1, f"the file is empty; the header needs {', '.join(required)}")])
+        raise CsvImportError(
+            [(1, f"the file is empty; the header needs {', '.join(required)}")], FILE
+        )
     (first, head), *body = records
     header = _header(first, head, required, known)
     if len(body) > MAX_ROWS:
         raise CsvImportError(
             [(body[MAX_ROWS][0], f"more than {MAX_ROWS:,} {what} in one file ({len(body):,} "
-                                 "rows): split it")]
+                                 "rows): split it")], FILE
         )  # fmt: skip
     problems: list[tuple[int, str]] = []
     out = []

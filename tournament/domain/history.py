@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Literal
 
-from tournament.domain.matchstate import MatchState
+from tournament.domain.matchstate import MatchState, schneider_note
 from tournament.domain.parts import Player, Round
 from tournament.domain.state import Tournament
 
@@ -102,6 +102,45 @@ def _why_none(p: Player, r: Round, checking_in: bool) -> str:
     if checking_in:
         return "not checked in"
     return "no game"
+
+
+def round_words(t: Tournament, line: RoundLine) -> str:
+    """One round of a player in words, as ``players show`` prints it and the API gives
+    it: ``table 3, 1.3: v Berta Gruber (2), Anna Huber (1) dealt first: won 2:1 Bummerl,
+    game points 14:9``; ``bye``; ``missed (late entry), scored as a bye``."""
+    m = line.match
+    if m is None:
+        what = {"bye": "bye", "missed": "missed (late entry)", "none": line.why}[line.kind]
+        if line.scored_as_bye:  # the point it brings comes from somewhere (T-late-entry)
+            what += ", scored as a bye"
+        return what
+    # Named, not "dealt first" after the opponent's name, which read as the opponent's.
+    # A void match was never played: nobody dealt in it.
+    dealer = None if line.void else m.first_dealer
+    dealt = "" if dealer is None else f", {m.labels[dealer]} dealt first"
+    table = f"table {m.table}" if m.table else "walkover"
+    return f"{table}, {m.match_id}: v {m.labels[1 - line.seat]}{dealt}: {result_words(t, line)}"
+
+
+def result_words(t: Tournament, line: RoundLine) -> str:
+    """A match's result as its player reads it: ``won 2:1 Bummerl, game points 14:9``."""
+    m, seat = line.match, line.seat
+    assert m is not None
+    s = m.summary
+    own = f"{s.bummerl[seat]}:{s.bummerl[1 - seat]} Bummerl"
+    points = f", game points {s.game_points[seat]}:{s.game_points[1 - seat]}"
+    outcome = line.outcome
+    if outcome in ("won", "lost"):
+        # 3:0 in a best of 3 looks like a typo without its reason (R19).
+        how = " by forfeit" if s.forfeit else schneider_note(s, m.schneiderbummerl) + points
+        return f"{outcome} {own}{how}"
+    if outcome == "open":
+        return f"open, {own}{points}"
+    if outcome == "void":  # never played: no Bummerl to show, and never to be played
+        from tournament.domain.knockout import void_note  # the bracket's code: only here
+
+        return void_note(t, m)
+    return "both absent, a loss for each" if outcome == "both absent" else "dropped (withdrawal)"
 
 
 def cell(line: RoundLine) -> str:

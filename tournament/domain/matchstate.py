@@ -106,6 +106,23 @@ def schneider_note(summary: Summary, schneiderbummerl: bool = True) -> str:
     return f" ({count} Schneiderbummerl, each counts 2, R19)"
 
 
+class HandSlot(NamedTuple):
+    """Hand ``number`` of result ``result_id`` (a tally's hand N, as ``results strike
+    --hand`` takes it) and where it fell: hand ``hand`` of Bummerl ``bummerl`` (both 0
+    when struck or not counted)."""
+
+    result_id: str
+    number: int
+    bummerl: int
+    hand: int
+    struck: bool = False
+
+    def place(self) -> str:
+        if self.struck:
+            return "struck"
+        return f"Bummerl {self.bummerl} hand {self.hand}" if self.bummerl else "not counted"
+
+
 class Summary(NamedTuple):
     """What a match contributes to the standings, per seat (a, b)."""
 
@@ -212,22 +229,30 @@ class MatchState:
     def hand_places(self) -> dict[str, list[str]]:
         """Where each entry's hands fell, for ``results show``: per result id, per hand of
         the entry, ``"Bummerl 2 hand 3"`` or ``"struck"`` (or ``"not counted"``)."""
+        places: dict[str, list[str]] = {e.result_id: [] for e in self.entries}
+        for slot in self.hand_slots():
+            places[slot.result_id].append(slot.place())
+        return places
+
+    def hand_slots(self) -> list[HandSlot]:
+        """Every hand of every entry in order, with where it fell in the match: its
+        Bummerl and its place there, struck, or not counted (the match was decided
+        before it). The deal plays no part in where a hand falls, so it is left out."""
         engine = Match(self.best_of, self.first_dealer or 0, self.schneiderbummerl)
-        places: dict[str, list[str]] = {}
+        slots: list[HandSlot] = []
         for entry in self.entries:
             whole = Entry(entry.result_id, entry.kind, entry.payload)
-            out = places.setdefault(entry.result_id, [])
             for number, (winner, gp, _, reason) in enumerate(whole.hands(self.players, False), 1):
                 if number in entry.struck:
-                    out.append("struck")
+                    slots.append(HandSlot(entry.result_id, number, 0, 0, struck=True))
                     continue
-                here = f"Bummerl {len(engine.bummerls)} hand {len(engine.current.hands) + 1}"
+                bummerl, hand = len(engine.bummerls), len(engine.current.hands) + 1
                 try:
                     engine.record(HandResult(winner, gp, None, reason))
                 except EngineError:
-                    here = "not counted"
-                out.append(here)
-        return places
+                    bummerl = hand = 0
+                slots.append(HandSlot(entry.result_id, number, bummerl, hand))
+        return slots
 
     def void_signatures_after(self, why: str) -> None:
         """The sheet changed after it was signed: the signatures cover it no longer."""

@@ -1,4 +1,4 @@
-"""Commands for a tournament and its players: create, register, check in, seed, buy a life.
+"""Commands for a tournament and its players: create, register, check in, seed, correct.
 
 Each command is a pure function ``(state, ...) -> list[NewEvent]``: it validates against
 the folded state and raises :class:`DomainError` before anything is written.
@@ -26,7 +26,6 @@ from tournament.domain import events as ev
 from tournament.domain import text
 from tournament.domain.errors import ConflictError, DomainError, NotFoundError
 from tournament.domain.field import eligible
-from tournament.domain.lives import buy_back_closed, lives_left
 from tournament.domain.settings import Settings
 from tournament.domain.settings import missed_rounds_score as score_of_missed_rounds
 from tournament.domain.state import Player, Tournament
@@ -145,6 +144,36 @@ def register_player(
             else score_of_missed_rounds(missed_rounds_score, "missed_rounds_score")
         )
     return [ev.make_event(ev.PLAYER_REGISTERED, payload, actor=actor)]
+
+
+def enter_player(
+    t: Tournament,
+    name: str,
+    *,
+    club: str = "",
+    category: str = "",
+    rating: int | None = None,
+    missed_rounds_score: str | None = None,
+    actor: str | None = None,
+) -> list[NewEvent]:
+    """``players add`` and the API's registration: :func:`register_player`, and a late
+    entry checked in at once when check-in is in use (only checked-in players are drawn,
+    and nobody registers after round 1 to sit it out)."""
+    events = register_player(
+        t,
+        name,
+        club=club,
+        category=category,
+        rating=rating,
+        missed_rounds_score=missed_rounds_score,
+        actor=actor,
+    )
+    p = events[0].payload
+    if p.get("late") and any(x.checked_in for x in t.players.values()):
+        # A brand-new player: nothing for check_in to refuse, so the event is made here.
+        checkin = {"player_id": p["player_id"]}
+        events.append(ev.make_event(ev.PLAYER_CHECKED_IN, checkin, actor=actor, source=ev.SYSTEM))
+    return events
 
 
 def player_fields(name: str, club: str = "", category: str = "") -> tuple[str, str, str]:
@@ -416,58 +445,3 @@ def draw_seed(master: int) -> int:
     """
     digest = hashlib.sha256(f"seeding:{master}".encode()).digest()
     return int.from_bytes(digest[:4], "big")
-
-
-def buy_life(t: Tournament, player_id: int, *, actor: str | None = None) -> list[NewEvent]:
-    """Preisschnapsen: a player out of lives buys one back between rounds, at most
-    ``buy_backs`` times and not after round ``buy_back_until`` (options of the format), and
-    never into the final: once it is drawn its players are fixed (T-lives)."""
-    require_created(t)
-    refusal = buy_back_closed(t) or _cannot_buy_back(t, player(t, player_id), lives_left(t))
-    if refusal:
-        raise ConflictError("player", "T-lives", refusal)
-    payload = {"player_id": player_id, "before_round": t.current_round + 1}
-    return [ev.make_event(ev.LIFE_BOUGHT, payload, actor=actor)]
-
-
-def _cannot_buy_back(t: Tournament, p: Player, left: Mapping[int, int] | None) -> str | None:
-    """Why this player may not buy back a life now, whatever the round: withdrawn, bought
-    back as often as allowed, never in the field, or still in with a life (``left``:
-    lives left per player, :func:`lives_left`)."""
-    settings = require_created(t)
-    allowed = int(settings.options.get("buy_backs", 0))
-    if not p.active:
-        return f"player {p.id} ({p.name}) has withdrawn"
-    if p.lives_bought >= allowed:
-        return (
-            f"player {p.id} ({p.name}) has bought back {p.lives_bought} "
-            f"{'life' if p.lives_bought == 1 else 'lives'} already, the most this tournament "
-            f"allows (buy_backs={allowed})"
-        )
-    if left is None or p.id not in left:
-        return f"player {p.id} ({p.name}) was not in the draw of round 1, so not in the field"
-    if left[p.id] > 0:
-        return f"player {p.id} ({p.name}) still has a life"
-    return None
-
-
-def may_buy_back(t: Tournament) -> tuple[list[int], str | None]:
-    """Who may buy back a life now (start numbers), and why nobody may when nobody may.
-
-    >>> from tournament.domain.testing import registered
-    >>> from tournament.domain.state import fold
-    >>> may_buy_back(fold(registered(4, format="lives", options={"buy_backs": 1})))
-    ([], 'nobody is out of lives')
-    """
-    require_created(t)
-    closed = buy_back_closed(t)
-    if closed:
-        return [], closed
-    left = lives_left(t) or {}
-    players = [p.id for p in t.players.values() if _cannot_buy_back(t, p, left) is None]
-    if players:
-        return players, None
-    if any(left.get(p.id, 1) <= 0 for p in t.players.values() if p.active):
-        allowed = int(t.settings.options["buy_backs"]) if t.settings else 0
-        return [], f"everybody out of lives has bought back already (buy_backs={allowed})"
-    return [], "nobody is out of lives"

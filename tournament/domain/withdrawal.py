@@ -20,7 +20,11 @@ from tournament.domain.errors import ConflictError, DomainError
 from tournament.domain.registration import player, require_created
 from tournament.domain.results import forfeit_payload
 from tournament.domain.state import Tournament
+from tournament.domain.text import plain_text
 from tournament.eventstore.api import NewEvent
+
+#: The longest reason of a withdrawal (characters), as ``--reason`` takes it.
+REASON_LIMIT = 500
 
 
 def withdraw(
@@ -54,6 +58,8 @@ def withdraw(
     policy = policy or settings.withdrawal
     if policy not in ("forfeit", "drop"):
         raise DomainError("policy", "T-withdrawal", f"'forfeit' or 'drop', not {policy!r}")
+    # Printed in the log and on sheets: plain text, as the command line's --reason is.
+    reason = plain_text(reason, "reason", "T-withdrawal", limit=REASON_LIMIT, what="a reason")
     open_matches = t.open_matches(player_id)
     payload: dict[str, Any] = {"player_id": player_id, "policy": policy}
     if reason:

@@ -3,9 +3,10 @@ per request, each with the request's id.
 
 ``/healthz`` answers while the process runs; ``/readyz`` only when the database answers
 and is migrated (and Redis, when one is configured), so a load balancer sends no
-request to a process that would fail it. The request id is the caller's ``X-Request-ID``
-when it sends a sane one (a proxy's), else a new one; it is answered in ``X-Request-ID``,
-logged with every line and quoted in every problem body.
+request to a process that would fail it: otherwise 503, problem+json naming each cause.
+The request id is the caller's ``X-Request-ID`` when it sends a sane one (a proxy's),
+else a new one; it is answered in ``X-Request-ID``, logged with every line and quoted in
+every problem body.
 """
 
 from __future__ import annotations
@@ -15,11 +16,13 @@ import re
 import sys
 import time
 import uuid
-from typing import Any
+from typing import Any, TextIO, cast
 
 import structlog
 from flask import Blueprint, Flask, Response, current_app, g, jsonify, request
 
+from tournament.web import metrics as prometheus
+from tournament.web.problems import Problem
 from tournament.web.services import services
 
 _SANE_ID = re.compile(r"^[A-Za-z0-9._-]{8,64}$")
@@ -33,16 +36,15 @@ def healthz() -> Response:
 
 
 @ops.get("/readyz")
-def readyz() -> tuple[Response, int]:
+def readyz() -> Response:
     checks: dict[str, str] = {}
-    ready = True
     try:
         from tournament.eventstore import migrate
 
-        migrate.ensure_current(services().url, may_create=False)
+        # A probe only looks: it neither creates nor migrates (the start did that).
+        migrate.ensure_current(services().url, may_upgrade=False, may_create=False)
         checks["database"] = "ok"
     except Exception as error:  # any failure means: not ready, and why
-        ready = False
         checks["database"] = _first_line(error)
     redis_url = current_app.config.get("REDIS_URL")
     if redis_url:
@@ -52,9 +54,11 @@ def readyz() -> tuple[Response, int]:
             redis.Redis.from_url(redis_url, socket_timeout=1, socket_connect_timeout=1).ping()
             checks["redis"] = "ok"
         except Exception as error:
-            ready = False
             checks["redis"] = _first_line(error)
-    return jsonify(status="ready" if ready else "not ready", checks=checks), 200 if ready else 503
+    failed = [f"{name}: {state}" for name, state in checks.items() if state != "ok"]
+    if failed:
+        raise Problem(503, "Not ready", "; ".join(failed), kind="not-ready", checks=checks)
+    return jsonify(status="ready", checks=checks)
 
 
 def _first_line(error: Exception) -> str:
@@ -73,44 +77,76 @@ def _start() -> None:
 def _finish(response: Response) -> Response:
     response.headers["X-Request-ID"] = getattr(g, "request_id", "")
     started = getattr(g, "started", None)
+    seconds = time.perf_counter() - started if started is not None else None
+    counted = prometheus.of(current_app)
+    if counted is not None:
+        counted.observe(request, response.status_code, seconds)
     who = getattr(g, "caller", None)
     structlog.get_logger("schnapsen.request").info(
         "request",
         method=request.method,
         path=request.path,
         status=response.status_code,
-        ms=round((time.perf_counter() - started) * 1000, 1) if started else None,
+        ms=round(seconds * 1000, 1) if seconds is not None else None,
         account=getattr(who, "email", None),
         remote=request.remote_addr,
     )
     return response
 
 
+class _Stderr:
+    """Whatever ``sys.stderr`` is when a line is written, not when logging was set up:
+    a test capturing stderr, or a server whose stderr was redirected, gets the lines."""
+
+    def write(self, text: str) -> int:
+        return sys.stderr.write(text)
+
+    def flush(self) -> None:
+        sys.stderr.flush()
+
+
+STDERR = cast(TextIO, _Stderr())
+
+_SHARED: list[Any] = [
+    structlog.contextvars.merge_contextvars,
+    structlog.processors.add_log_level,
+    structlog.processors.TimeStamper(fmt="iso", utc=True),
+]
+
+
 def configure_logging(level: int = logging.INFO) -> None:
-    """JSON lines on stderr, each with the request id bound for the request."""
+    """JSON lines on stderr, each with the request id bound for the request; an
+    exception's traceback is the line's ``exception`` field (one line, not twenty)."""
     structlog.configure(
         processors=[
-            structlog.contextvars.merge_contextvars,
-            structlog.processors.add_log_level,
-            structlog.processors.TimeStamper(fmt="iso", utc=True),
+            *_SHARED,
             structlog.processors.format_exc_info,
             structlog.processors.JSONRenderer(),
         ],
         wrapper_class=structlog.make_filtering_bound_logger(level),
-        logger_factory=structlog.PrintLoggerFactory(sys.stderr),
+        logger_factory=structlog.PrintLoggerFactory(STDERR),
         cache_logger_on_first_use=True,
     )
 
 
-def _metrics(app: Flask) -> None:
-    from prometheus_flask_exporter import PrometheusMetrics
-
-    # Grouped by the route (``/api/v1/tournaments/<tid>``), not the path: one series per
-    # route, however many tournaments there are.
-    metrics = PrometheusMetrics(
-        app, group_by="url_rule", default_labels={}, export_defaults=True, path="/metrics"
+def json_stdlib_logging(level: int = logging.INFO) -> None:
+    """Route the standard library's logging (waitress, the event store's warnings) into
+    the same JSON lines. For a process of its own (``tournament serve``): the root
+    logger is the whole process's."""
+    handler = logging.StreamHandler(STDERR)
+    handler.setFormatter(
+        structlog.stdlib.ProcessorFormatter(
+            foreign_pre_chain=[*_SHARED, structlog.stdlib.add_logger_name],
+            processors=[
+                structlog.stdlib.ProcessorFormatter.remove_processors_meta,
+                structlog.processors.format_exc_info,
+                structlog.processors.JSONRenderer(),
+            ],
+        )
     )
-    app.extensions["metrics"] = metrics
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(level)
 
 
 def install(app: Flask, *, metrics: bool = True) -> None:
@@ -118,7 +154,7 @@ def install(app: Flask, *, metrics: bool = True) -> None:
     app.after_request(_finish)
     app.register_blueprint(ops)
     if metrics:
-        _metrics(app)
+        prometheus.install(app)
 
 
 def log_event(message: str, **fields: Any) -> None:

@@ -15,10 +15,10 @@ handlers registered by :func:`install` turn it into the response.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import structlog
 from flask import Flask, Response, g, json, request
 from pydantic import ValidationError
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
@@ -28,8 +28,6 @@ from tournament.domain.errors import ConflictError, DomainError, NotFoundError
 PROBLEM_JSON = "application/problem+json"
 #: ``type`` URIs of the problems (documented in docs/api.md; never fetched by a client).
 TYPE_BASE = "https://schnapsen-tournament.invalid/problems/"
-
-log = logging.getLogger(__name__)
 
 
 class Problem(Exception):
@@ -156,7 +154,8 @@ def _http(error: HTTPException) -> Response:
 
 
 def _unexpected(error: Exception) -> Response:
-    log.exception("unexpected error", exc_info=error)
+    # One JSON line with the request id and the traceback (ops.configure_logging).
+    structlog.get_logger("schnapsen.error").error("unexpected error", exc_info=error)
     return response(
         Problem(
             500,

@@ -14,7 +14,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
-from flask import Response, json, request
+from flask import Response, current_app, json, request
 
 JSON = "application/json"
 
@@ -41,7 +41,11 @@ class BodyCache:
         return body
 
 
-bodies = BodyCache()
+def bodies() -> BodyCache:
+    """The app's bodies: each app its own, since each has its own store -- two apps in
+    one process (the tests) hold tournaments of the same id at the same version."""
+    cache: BodyCache = current_app.extensions.setdefault("schnapsen_bodies", BodyCache())
+    return cache
 
 
 def entity_tag(version: int, variant: str = "") -> str:
@@ -74,7 +78,7 @@ def versioned(
             text = render(data) if render else json.dumps(data, ensure_ascii=False)
             return text.encode("utf-8")
 
-        body = bodies.get((cache, version, variant, mimetype), make) if cache else make()
+        body = bodies().get((cache, version, variant, mimetype), make) if cache else make()
         reply = Response(body, mimetype=mimetype)
     reply.headers["ETag"] = tag
     # Clients may keep it, but ask again each time (a 304 costs next to nothing).

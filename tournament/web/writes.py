@@ -98,12 +98,24 @@ def write(
     answer: Answer,
     *,
     status: int = 200,
+    store_key: str | None = None,
+    on_replay: Callable[[list[StoredEvent]], None] | None = None,
 ) -> Response:
     """Decide ``command`` on the newest state of the tournament and store its events
     (see the module's docstring); the response is ``answer(events)`` with the
-    tournament's version after them as ``ETag``."""
+    tournament's version after them as ``ETag``.
+
+    ``store_key`` stores the events under that key instead (the request's
+    ``Idempotency-Key`` then goes into their metadata as ``idempotency_key``): a CSV
+    import's key is what the file says, the command line's too. A replay is answered
+    once ``on_replay(events)`` lets it (default: :func:`refuse_other_request`)."""
     expected = expected_version()
     key = idempotency_key()
+    stamp = metadata()
+    if store_key is not None:
+        if key is not None:
+            stamp["idempotency_key"] = key
+        key = store_key
 
     def checked(t: Tournament) -> list[NewEvent]:
         if expected is not None and t.version != expected:
@@ -112,7 +124,7 @@ def write(
 
     try:
         done = services().tournaments.submit(
-            tournament_id, checked, idempotency_key=key, metadata=metadata()
+            tournament_id, checked, idempotency_key=key, metadata=stamp
         )
     except StaleVersion as stale:
         raise Problem(
@@ -125,7 +137,7 @@ def write(
             headers={"ETag": etag(stale.actual)},
         ) from None
     if done.replayed:
-        refuse_other_request(done.events)
+        (on_replay or refuse_other_request)(done.events)
     return respond(answer(done.events), done.events, status=status, replayed=done.replayed)
 
 

@@ -12,6 +12,9 @@ from flask_openapi3.openapi import OpenAPI
 
 #: The API's modules, each with an ``api`` blueprint.
 MODULES = (
+    "tournament.web.api.matches",
+    "tournament.web.api.players",
+    "tournament.web.api.rounds",
     "tournament.web.api.tokens",
     "tournament.web.api.tournaments",
 )

@@ -1,0 +1,227 @@
+"""``tournament serve`` (``./dev serve``): the web app under waitress on a club laptop.
+
+Embedded defaults: SQLite under ``instance/``, no Redis, ``http://127.0.0.1:8080``.
+``--lan`` listens on every interface (0.0.0.0) and prints the laptop's address on the
+club network with a QR code for the phones in the room. While the store has no account,
+the start prints a one-time link that creates the first organiser.
+
+Threads: waitress reads requests and writes responses in one I/O thread and runs the
+app in a pool of worker threads. A request holds a worker only while the app works on
+it -- a slow phone on the hall's Wi-Fi is buffered by the I/O thread -- but a live
+connection (a page following the standings or a table as it is played) holds one for
+as long as it stays open. :data:`THREADS` = 32 leaves room for a projector and two dozen
+phones following live while the scorers' results at a round's end still get a worker
+at once; more would only queue on SQLite's one writer (and each thread reserves a
+stack). :data:`CONNECTION_LIMIT` = 256 open sockets (phones keep theirs open between
+requests) before waitress stops accepting new ones.
+"""
+
+from __future__ import annotations
+
+import io
+import ipaddress
+import os
+import signal
+import socket
+from collections.abc import Mapping, Sequence
+from typing import Any, TextIO
+
+#: Worker threads (see the module's docstring for why 32).
+THREADS = 32
+#: Open connections waitress keeps before it stops accepting (keep-alive phones).
+CONNECTION_LIMIT = 256
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8080
+#: Private addresses to "connect" a UDP socket to: no packet is sent, the kernel only
+#: picks the interface it would route through, which is the club network's. Not
+#: broadcast addresses (a connect to one of the machine's own networks' broadcast is
+#: refused without SO_BROADCAST).
+PROBES = ("10.254.254.254", "192.168.254.254", "172.16.254.254")
+
+
+class ServeError(Exception):
+    """A start that cannot go on, in one line (the port is taken, ...)."""
+
+
+def lan_address(probes: Sequence[str] = PROBES) -> str | None:
+    """This machine's IPv4 address on the local network, found without the internet:
+    the interface a UDP socket "connected" to a private address would use, else what
+    the host name resolves to; None if only loopback is there (no network)."""
+    for probe in probes:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as udp:
+            try:
+                udp.connect((probe, 9))
+                found = str(udp.getsockname()[0])
+            except OSError:
+                continue
+        if _reachable(found):
+            return found
+    try:
+        names = socket.gethostbyname_ex(socket.gethostname())[2]
+    except OSError:
+        names = []
+    return next((name for name in names if _reachable(name)), None)
+
+
+def _reachable(address: str) -> bool:
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return not (ip.is_loopback or ip.is_unspecified or ip.is_link_local)
+
+
+def url_of(host: str, port: int, path: str = "/") -> str:
+    """The URL a browser opens for a server listening on ``host``.
+
+    >>> url_of("0.0.0.0", 8080)
+    'http://127.0.0.1:8080/'
+    >>> url_of("::1", 8080, "/docs/")
+    'http://[::1]:8080/docs/'
+    """
+    if host in ("", "0.0.0.0"):
+        host = "127.0.0.1"
+    elif host == "::":
+        host = "::1"
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}{path}"
+
+
+def serve_environment(environ: Mapping[str, str], *, secure_cookies: bool) -> dict[str, str]:
+    """The environment the app is configured from under ``serve``: session cookies are
+    not ``Secure`` unless asked (``--secure-cookies`` or SCHNAPSEN_SECURE_COOKIES=1),
+    since waitress here speaks plain http and a browser never sends a Secure cookie back
+    over http (signing in would not stick). Behind a TLS proxy, ask for them.
+
+    >>> serve_environment({}, secure_cookies=False)["SCHNAPSEN_SECURE_COOKIES"]
+    '0'
+    >>> serve_environment({"SCHNAPSEN_SECURE_COOKIES": "1"}, secure_cookies=False)[
+    ...     "SCHNAPSEN_SECURE_COOKIES"]
+    '1'
+    >>> serve_environment({}, secure_cookies=True)["SCHNAPSEN_SECURE_COOKIES"]
+    '1'
+    """
+    env = dict(environ)
+    if secure_cookies:
+        env["SCHNAPSEN_SECURE_COOKIES"] = "1"
+    else:
+        env.setdefault("SCHNAPSEN_SECURE_COOKIES", "0")
+    return env
+
+
+def setup_link(app: Any, base: str) -> str | None:
+    """The one-time link that creates the first organiser, while there is no account
+    (None once there is one)."""
+    from tournament.web.services import services
+
+    with app.app_context():
+        secret = services().accounts.setup_token()
+    return None if secret is None else f"{base.rstrip('/')}/setup?token={secret}"
+
+
+def qr_code(url: str) -> str:
+    """``url`` as a QR code for a terminal (two modules per character: compact)."""
+    import segno
+
+    out = io.StringIO()
+    segno.make(url, error="m", micro=False).terminal(out=out, compact=True)
+    return out.getvalue()
+
+
+def _interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt  # SIGTERM (systemd, docker stop) stops like Ctrl-C
+
+
+def serve(
+    *,
+    host: str,
+    port: int,
+    lan: bool,
+    threads: int,
+    secure_cookies: bool,
+    out: TextIO,
+    environ: Mapping[str, str] | None = None,
+) -> None:
+    """Start the app and serve until Ctrl-C (or SIGTERM); what to open is printed to
+    ``out``, the request log goes to stderr as JSON lines."""
+    import waitress
+
+    from tournament.web import create_app, ops
+    from tournament.web.services import services
+    from tournament.web.settings import from_environment
+
+    env = serve_environment(
+        os.environ if environ is None else environ, secure_cookies=secure_cookies
+    )
+    app = create_app(from_environment(env))
+    ops.json_stdlib_logging()
+    listen = "0.0.0.0" if lan else host
+    try:
+        server = waitress.create_server(
+            app,
+            host=listen,
+            port=port,
+            threads=threads,
+            connection_limit=CONNECTION_LIMIT,
+            ident="schnapsen",
+            asyncore_use_poll=True,  # no select() limit of 1024 descriptors
+        )
+    except OSError as error:
+        raise ServeError(f"cannot listen on {url_of(listen, port)}: {_reason(error)}") from None
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        _announce(app, listen, int(server.effective_port), lan=lan, out=out)
+        server.run()  # returns on Ctrl-C, having stopped the worker threads
+    except KeyboardInterrupt:
+        pass
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        # Requests still running get up to 5 s to finish; then the sockets close.
+        server.task_dispatcher.shutdown()
+        server.close()
+        with app.app_context():
+            services().store.close()
+            services().accounts.close()
+    out.write("Stopped.\n")
+    out.flush()
+
+
+def _announce(app: Any, listen: str, port: int, *, lan: bool, out: TextIO) -> None:
+    """What to open: the URL, the docs, on --lan the club network's address and its QR
+    code, and the setup link while there is no account."""
+    from tournament.db import safe_url
+
+    say = out.write
+    local = url_of(listen, port)
+    say(f"Schnapsen tournament service: {local}\n")
+    say(f"API docs: {url_of(listen, port, '/docs/')}\n")
+    base = local
+    if lan:
+        address = lan_address()
+        if address is None:
+            say(
+                "No club network found (this machine has no address but 127.0.0.1): "
+                "phones cannot reach it until it joins the hall's network.\n"
+            )
+        else:
+            base = url_of(address, port)
+            say(f"On the club network: {base} (phones in the room open it, or scan:)\n")
+            say(qr_code(base))
+    link = setup_link(app, base)
+    if link is not None:
+        say("No organiser account yet: open this link to create the first one (it works once):\n")
+        say(f"  {link}\n")
+    say(f"Store: {safe_url(app.config['DATABASE_URL'])}. Ctrl-C stops the service.\n")
+    out.flush()
+
+
+def _reason(error: OSError) -> str:
+    import errno
+
+    if error.errno == errno.EADDRINUSE:
+        return "the port is in use (is the service running already? --port picks another)"
+    if error.errno == errno.EACCES:
+        return "permission denied (ports below 1024 need root: use --port 8080)"
+    if error.errno == errno.EADDRNOTAVAIL:
+        return "this machine has no such address (--host)"
+    return error.strerror or str(error)
