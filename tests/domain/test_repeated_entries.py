@@ -94,3 +94,27 @@ def test_the_refusal_names_the_earlier_result_where_it_fell_and_when() -> None:
     assert asked == [rid]  # the time is looked up only for a refusal
     check_not_repeated(t, record_hand(t, "1.1", winner=2, game_points=2), entered_when)
     assert asked == [rid]
+
+
+def test_a_later_hand_of_a_sheet_that_reads_like_the_last_entry_is_no_repeat() -> None:
+    from tournament.domain.entry import Hand, record_hands
+
+    _, t = after(lambda t: record_hand(t, "1.1", winner=1, game_points=2))
+    sheet = record_hands(t, "1.1", [Hand(2, 1), Hand(1, 2)])
+    assert repeated_entry(t, sheet) is None
+
+
+def test_a_sheet_whose_first_hand_is_the_last_entry_again_is_a_repeat() -> None:
+    from tournament.domain.entry import Hand, record_hands
+
+    _, t = after(lambda t: record_hand(t, "1.1", winner=1, game_points=2))
+    assert repeated_entry(t, record_hands(t, "1.1", [Hand(1, 2), Hand(2, 1)])) is not None
+
+
+def test_a_whole_sheet_sent_twice_is_a_repeat() -> None:
+    from tournament.domain.entry import Hand, record_hands
+
+    hands = [Hand(1, 2), Hand(2, 1), Hand(1, 1)]
+    _, t = after(lambda t: record_hands(t, "1.1", hands))
+    match, entry = repeated_entry(t, record_hands(t, "1.1", hands)) or (None, None)
+    assert match is t.matches["1.1"] and entry is t.matches["1.1"].entries[-1]

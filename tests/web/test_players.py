@@ -103,11 +103,14 @@ def test_one_player_has_their_rounds_as_players_show_gives_them(web: Web) -> Non
     assert "by forfeit" in first["text"]
 
 
-def test_an_unknown_player_is_404_and_a_start_number_that_is_not_one_is_422(web: Web) -> None:
+def test_an_unknown_player_is_404_and_so_is_a_start_number_that_is_not_one(web: Web) -> None:
+    """A start number is digits in the path: ``players/import`` is the import, never a
+    player, so a PATCH to it is 405 rather than a player id refused."""
     field_of(web, "Anna")
     missing = problem(web.get(f"{PLAYERS}/9", token=None), 404)
     assert "there is no player 9" in missing["detail"]
-    assert problem(web.get(f"{PLAYERS}/x", token=None), 422)["field"] == "path.pid"
+    assert "players/x" in problem(web.get(f"{PLAYERS}/x", token=None), 404)["detail"]
+    assert web.patch(f"{PLAYERS}/import", {"name": "x"}).status_code == 405
     assert problem(web.get("/api/v1/tournaments/nope/players", token=None), 404)
 
 

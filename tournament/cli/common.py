@@ -451,10 +451,10 @@ def entered_when(tid: str) -> Callable[[str], str]:
     for a refusal that names an earlier result."""
 
     def lookup(result_id: str) -> str:
-        for event in get_service().events(tid):
-            if event.payload.get("result_id") == result_id:
-                return when(event.recorded_at)
-        return ""
+        from tournament.domain.repeats import entered_at
+
+        moment = entered_at(get_service().events(tid), result_id)
+        return when(moment) if moment is not None else ""
 
     return lookup
 

@@ -35,20 +35,26 @@ from tournament.cli.common import (
     when,
 )
 from tournament.cli.describe import match_standing
-from tournament.cli.result_options import refuse_correction_mix, refuse_mixed, signatures
+from tournament.cli.result_options import refuse_preview_with_yes
 from tournament.cli.resultwords import history as history_of
 from tournament.cli.resultwords import print_conflicts, print_open, void_in, what
 from tournament.domain import commands as c
+from tournament.domain.correcting import (
+    CORRECT_OPTIONS,
+    Correction,
+    correction_command,
+    refuse_correction_mix,
+)
 from tournament.domain.csvio import (
     forfeit_winner,
     import_results,
     resolve_match,
 )
+from tournament.domain.entry import OPTIONS, Hand, ResultEntry, entry_command, refuse_mixed
 from tournament.domain.errors import DomainError
 from tournament.domain.handpoints import PAPER_REASONS as REASONS
 from tournament.domain.notices import absent_warning
 from tournament.domain.preview import preview
-from tournament.domain.repeats import check_not_repeated
 from tournament.domain.state import Tournament
 
 
@@ -116,44 +122,20 @@ def results_enter(
         "--card-points": card_points is not None,
     }  # fmt: skip
     given = [name for name, on in hand.items() if on]
-    refuse_mixed(given, tallies, forfeit, first_dealer=first_dealer, scorer=scorer, signed=signed)
-    won = forfeit_winner(forfeit) if forfeit is not None else None
+    # Checked before any option's text is read: a mix is named before a typo in an option
+    # that would be dropped anyway (entry_command checks it again, for every caller).
+    refuse_mixed(
+        given, bool(tallies), forfeit, first_dealer=first_dealer, scorer=scorer, signed=signed
+    )
+    if forfeit is not None:
+        forfeit_winner(forfeit)  # read before the tournament is looked up, as ever
     cp = parse_card_points(card_points)
     tid = tournament_id_of(tournament_id)
-
-    def command(t: Tournament) -> list[Any]:
-        mid = resolve_match(t, match)
-        if forfeit is not None:
-            try:
-                events = c.record_forfeit(t, mid, winner=won, actor=actor)
-            except DomainError as error:  # the winner was typed as --forfeit's value
-                if error.field != "winner":
-                    raise
-                raise type(error)("forfeit", error.rule, error.message) from None
-        elif tallies:
-            events = c.record_tallies(
-                t, mid, tallies, scorer=scorer, first_dealer=first_dealer, actor=actor
-            )
-        else:
-            if winner is None or points is None:
-                missing = "--points" if winner is not None else "--winner"
-                raise DomainError(
-                    "options",
-                    "T-result",
-                    f"a hand needs --winner and --points ({missing} is missing); or give "
-                    "--tally or --forfeit",
-                )
-            events = c.record_hand(
-                t, mid, winner=winner, game_points=points, dealer=dealer, reason=reason,
-                closed=closed, card_points=cp, first_dealer=first_dealer, scorer=scorer,
-                actor=actor,
-            )  # fmt: skip
-        if not again:  # a retry or a second Enter must not count the hand twice (T-repeat)
-            check_not_repeated(t, events, entered_when(tid))
-        if signed:
-            events += signatures(t, mid, events, actor)
-        return events
-
+    hands = (Hand(winner, points, dealer, reason, closed, cp),) if given else ()
+    entry = ResultEntry(
+        match, hands, tallies, forfeit, first_dealer, scorer, signed=signed, again=again
+    )
+    command = entry_command(entry, actor=actor, entered_when=entered_when(tid), spelling=OPTIONS)
     stored = run_command(tid, command)
     t = get_service().state(tid)
     results = [e.payload["result_id"] for e in stored if "result_id" in e.payload]
@@ -385,8 +367,9 @@ def results_correct(
         [o for o, v in (("--winner", winner), ("--points", points), ("--dealer", dealer),
                         ("--reason", hand_reason), ("--closed/--not-closed", closed),
                         ("--card-points", card_points)) if v is not None],
-        tally, void=void, undo=undo, yes=yes, preview_only=preview_only,
+        tally is not None, void=void, undo=undo,
     )  # fmt: skip
+    refuse_preview_with_yes(yes, preview_only)
     changes: dict[str, Any] = {
         k: v
         for k, v in (
@@ -400,20 +383,13 @@ def results_correct(
         )
         if v is not None
     }
-
-    def decide(t: Tournament) -> list[Any]:
-        if undo:
-            return c.reversal(t, result_id, by=by, reason=why, actor=actor)
-        if void:
-            return c.correct_result(t, result_id, None, by=by, reason=why, actor=actor)
-        if not changes:
-            raise DomainError(
-                "result",
-                "T-correction",
-                "say what changes (--winner, --points, --tally ...), --void or --undo",
-            )
-        return c.correct_result(t, result_id, changes, by=by, reason=why, actor=actor)
-
+    decide = correction_command(
+        Correction(result_id, changes, void=void, undo=undo),
+        by=by,
+        why=why,
+        actor=actor,
+        spelling=CORRECT_OPTIONS,
+    )
     tid = tournament_id_of(tournament_id)
     what = f"correcting {_result_label(tid, result_id)}"
     _correction(tid, decide, yes, preview_only, what)
@@ -445,10 +421,7 @@ def results_strike(
 ) -> None:
     """Strike a hand a sheet error left unresolved: its game points no longer count (R17),
     it still counts for the deal (R18)."""
-    if yes and preview_only:
-        raise click.BadParameter(
-            "--preview only shows and --yes stores: give one of them", param_hint="--yes"
-        )
+    refuse_preview_with_yes(yes, preview_only)
     tid = tournament_id_of(tournament_id)
     _correction(
         tid,

@@ -79,6 +79,27 @@ class Preview:
             out += [f"  {line}" for line in self.next_round[1:]]
         return out or ["nothing else changes"]
 
+    def to_json(self) -> dict[str, Any]:
+        """The preview as data (the web API's dry run), with its :meth:`lines` as the
+        organiser reads them."""
+        return {
+            "matches": [dict(m) for m in self.matches],
+            "reopened": list(self.reopened),
+            "flagged": list(self.flagged),
+            "bracket": list(self.bracket),
+            "standings": [
+                {
+                    **{k: v for k, v in s.items() if k != "fields"},
+                    "fields": [
+                        {"what": what, "before": a, "after": b} for what, a, b in s["fields"]
+                    ],
+                }
+                for s in self.standings
+            ],
+            "next_round": list(self.next_round),
+            "lines": self.lines(),
+        }
+
     def _standings_lines(self, top: int) -> list[str]:
         focus = {pid for m in self.matches for pid in m.get("player_ids", ())}
         out: list[str] = []

@@ -412,7 +412,7 @@ def record_forfeit(
     return [ev.make_event(ev.MATCH_FORFEITED, payload, actor=actor)]
 
 
-def with_new(match: MatchState, new: Sequence[NewEvent]) -> MatchState:
+def with_new(match: MatchState, new: Sequence[ev.EventLike]) -> MatchState:
     """The match as it would be with the result events ``new`` appended."""
     entries = list(match.entries)
     first = match.first_dealer

@@ -175,9 +175,16 @@ def etag(version: int) -> str:
 
 
 def event_summary(events: Sequence[StoredEvent]) -> list[dict[str, Any]]:
-    """The events a write stored, as its answer lists them."""
+    """The events a write stored, as its answer lists them. Payload keys are sorted: read
+    back from the store (a retry's answer) they may come in another order (PostgreSQL's
+    jsonb keeps its own), and a retry must get the very same bytes."""
     return [
-        {"position": e.position, "version": e.version, "type": e.type, "payload": e.payload}
+        {
+            "position": e.position,
+            "version": e.version,
+            "type": e.type,
+            "payload": json.loads(json.dumps(e.payload, sort_keys=True)),
+        }
         for e in events
     ]
 

@@ -14,6 +14,7 @@ from flask_openapi3.openapi import OpenAPI
 MODULES = (
     "tournament.web.api.matches",
     "tournament.web.api.players",
+    "tournament.web.api.results",
     "tournament.web.api.rounds",
     "tournament.web.api.tokens",
     "tournament.web.api.tournaments",

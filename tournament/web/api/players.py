@@ -136,7 +136,7 @@ def import_players(path: TournamentPath, query: ImportQuery) -> Response:
 
 
 @api.get(
-    "/tournaments/<tid>/players/<pid>",
+    "/tournaments/<tid>/players/<int:pid>",
     summary="One player: details, every round (as `players show`), the standings line",
     responses={200: PlayerDetail, 304: None, **documented([404])},
 )
@@ -149,7 +149,7 @@ def get_player(path: PlayerPath) -> Response:
 
 
 @api.patch(
-    "/tournaments/<tid>/players/<pid>",
+    "/tournaments/<tid>/players/<int:pid>",
     summary="Correct a player's name, club, category or rating",
     responses={200: Written, **WRITE_PROBLEMS},
 )
@@ -182,7 +182,7 @@ def edit_player(path: PlayerPath, body: PlayerEdit) -> Response:
 
 
 @api.post(
-    "/tournaments/<tid>/players/<pid>/check-in",
+    "/tournaments/<tid>/players/<int:pid>/check-in",
     summary="Check a player in (already checked in: 200, changed false)",
     responses={200: Written, **WRITE_PROBLEMS},
 )
@@ -201,7 +201,7 @@ def check_in(path: PlayerPath) -> Response:
 
 
 @api.post(
-    "/tournaments/<tid>/players/<pid>/check-out",
+    "/tournaments/<tid>/players/<int:pid>/check-out",
     summary="Undo a check-in before the player is drawn (not checked in: 200, changed false)",
     responses={200: Written, **WRITE_PROBLEMS},
 )
@@ -219,7 +219,7 @@ def check_out(path: PlayerPath) -> Response:
 
 
 @api.post(
-    "/tournaments/<tid>/players/<pid>/withdraw",
+    "/tournaments/<tid>/players/<int:pid>/withdraw",
     summary="Withdraw a player; open matches are forfeited or dropped",
     responses={200: Written, **WRITE_PROBLEMS},
 )
@@ -246,7 +246,7 @@ def withdraw(path: PlayerPath, body: Withdrawal) -> Response:
 
 
 @api.post(
-    "/tournaments/<tid>/players/<pid>/buy-life",
+    "/tournaments/<tid>/players/<int:pid>/buy-life",
     summary="Preisschnapsen: buy back a life for a player who has none left",
     responses={200: Written, **WRITE_PROBLEMS},
 )
