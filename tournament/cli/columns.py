@@ -18,6 +18,10 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 
+from tournament.domain.text import counted
+
+__all__ = ["WIDTH", "abbreviate", "counted", "ljust", "rjust", "width", "wrap"]
+
 #: Printouts aim to fit this many columns (an 80-100 column window, A4 portrait).
 WIDTH = 100
 
@@ -68,16 +72,6 @@ def abbreviate(name: str, columns: int) -> str:
             break
         out += ch
     return out.rstrip() + "…"
-
-
-def counted(number: int, word: str, words: str | None = None) -> str:
-    """``number`` and the noun in the form it takes: printouts said "1 pts" and "1 of 1
-    matches still open".
-
-    >>> counted(1, "pt"), counted(0, "pt"), counted(3, "match", "matches")
-    ('1 pt', '0 pts', '3 matches')
-    """
-    return f"{number} {word if number == 1 else words or word + 's'}"
 
 
 def wrap(text: str, columns: int = WIDTH, keep: Sequence[str] = ()) -> str:

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import click
 
 from tournament.cli.columns import ljust, width
-from tournament.domain.matchstate import MatchState
-from tournament.domain.matchview import match_standing, result_words
+from tournament.domain.matchstate import MatchState, result_words
+from tournament.domain.matchview import match_standing
 from tournament.domain.parts import Round
 from tournament.domain.roundview import (
     bracket_heading,
@@ -44,116 +43,32 @@ def print_bracket(t: Tournament, output: Any, preview: Any = None) -> None:
     """Every bracket match by section (named as organisers do: Round of 16, Quarter-finals,
     Final, Winners' final ...), with its players and their seeds, status and winner; then
     each recorded match that no longer fits its slot after a correction, with its own
-    players. ``preview``: a bracket not drawn yet (from the seeding), shown as it would be."""
-    from tournament.domain.pairing import (
-        bracket_of,
-        bracket_view,
-        latest_drawn,
-        slot_holders,
-        vacated_why,
-        void_command,
-    )
-    from tournament.domain.pairing import withdrawn as withdrawn_of
-    from tournament.formats.bracket import bracket_state
+    players. ``preview``: a bracket not drawn yet (from the seeding), shown as it would be
+    (:mod:`tournament.domain.bracket_sheet` works it all out)."""
+    from tournament.domain.bracket_sheet import bracket_sheet
 
-    misfits: dict[str, Any] = {}
-    holders: dict[str, Any] = {}
-    if preview is not None:  # nothing drawn: no recorded match holds a slot
-        b = preview
-        state = bracket_state(b, (), withdrawn_of(t))
-    else:
-        b = bracket_of(t)
-        view = bracket_view(t)
-        assert b is not None and view is not None
-        state, misfits = view
-        holders = dict(slot_holders(t))
-    seed_of = {pid: n for n, pid in enumerate(b.seeds, 1)}
+    sheet = bracket_sheet(t, preview)
 
     def name(pid: str | None) -> str:
         return "?" if pid is None else t.label(int(pid))
 
-    def seeded(pid: str | None) -> str:  # a player in the draw: with the seed, as on a sheet
-        return f"[{seed_of[pid]}] {name(pid)}" if pid in seed_of else name(pid)
-
     heading = None
-    sides = {m.match_id: _bracket_sides(m, state.matches[m.match_id], seeded) for m in b.matches}
-    wide = max((width(x) for pair in sides.values() for x in pair), default=10)
-    last = {
-        section: max(m.round_no for m in b.matches if m.section == section)
-        for section in {m.section for m in b.matches}
-    }
-    for m in b.matches:
-        if bracket_heading(m, last) != heading:
-            heading = bracket_heading(m, last)
+    wide = max((width(x) for slot in sheet.slots for x in slot.sides), default=10)
+    for slot in sheet.slots:
+        if slot.heading != heading:
+            heading = slot.heading
             click.echo(heading, file=output)
-        s = state.matches[m.match_id]
-        winner = f"  -> {name(s.winner)}" if s.winner else ""
-        played = holders.get(m.match_id)
-        status: str = "CONFLICT" if m.match_id in misfits else s.status.replace("_", " ")
-        if played is not None and m.match_id not in misfits and played.match_id != m.match_id:
-            status += f" (as {played.match_id})"  # drawn again after a correction
-        if s.status == "done" and played is not None and played.winner is not None:
-            winner += f" {result_note(played).split(' won ')[-1]}"
-        a, b_ = sides[m.match_id]
-        click.echo(
-            f"  {m.match_id:6} {ljust(a, wide)}  v  {ljust(b_, wide)}  {status}{winner}",
-            file=output,
-        )
-    if state.champion:
-        click.echo(f"Champion: {name(state.champion)}", file=output)
-    for mid, why in state.conflicts.items():
-        click.echo(f"  CONFLICT {mid}: {why}", file=output)
-    for slot, played in misfits.items():
-        click.echo(
-            f"  CONFLICT {slot}: recorded match {played.match_id} (round {played.round}): "
-            f"{' v '.join(played.labels)}, {_so_far(t, played)}; "
-            "it no longer fits the bracket (flagged), counts as played, and the slot is "
-            f"drawn again once you void it: {void_command(played)}",
-            file=output,
-        )
-    vacated = t.vacated() if preview is None else {}
-    for gone in vacated.values():
-        if latest_drawn(t).get(gone.bracket["id"]) is not gone:
-            continue  # drawn again since: the slot's line is about the newer draw
-        click.echo(
-            f"  VOID {gone.bracket['id']}: recorded match {gone.match_id} (round {gone.round}): "
-            f"{' v '.join(gone.labels)}, never played; it no longer fits the bracket after "
-            f"a correction and takes no result: {vacated_why(t, gone)}",
-            file=output,
-        )
-    if seed_of:
+        winner = f"  -> {name(slot.state.winner)}" if slot.state.winner else ""
+        if slot.score:
+            winner += f" {slot.score}"
+        a, b = (ljust(side, wide) for side in slot.sides)
+        click.echo(f"  {slot.slot.match_id:6} {a}  v  {b}  {slot.status}{winner}", file=output)
+    if sheet.champion:
+        click.echo(f"Champion: {name(sheet.champion)}", file=output)
+    for note in sheet.notes:
+        click.echo(f"  {note.kind} {note.slot}: {note.text}", file=output)
+    if sheet.seed_of:
         click.echo("[N]: seed", file=output)
-
-
-def _so_far(t: Tournament, m: Any) -> str:
-    """What a recorded match holds, for a line about it: ``Anna (1) won 2:0``, or while
-    open its Bummerl so far (and a live hand being played)."""
-    note = result_note(m).removeprefix("  -> ")
-    if note:
-        return note
-    a, b = m.summary.bummerl
-    hands = m.engine.hand_count
-    live = ", a live hand in progress" if t.live_in_progress(m.match_id) else ""
-    return f"open, {hands} hand{'' if hands == 1 else 's'} entered (Bummerl {a}:{b}){live}"
-
-
-def _bracket_sides(m: Any, s: Any, name: Callable[[str | None], str]) -> tuple[str, str]:
-    """Both players of a bracket match, or where they come from while not known yet
-    (``winner of R1-3``), as the draw sheet says it."""
-    from tournament.formats.bracket import LoserOf, Seed, WinnerOf
-
-    def side(pid: str | None, source: Any) -> str:
-        if pid is not None:
-            return name(pid)
-        if s.status in ("bye", "void"):  # the feeder is decided: nobody comes from it
-            return "(bye)"
-        if isinstance(source, WinnerOf):
-            return f"winner of {source.match_id}"
-        if isinstance(source, LoserOf):
-            return f"loser of {source.match_id}"
-        return "(bye)" if isinstance(source, Seed) else name(None)  # a seed beyond the field
-
-    return side(s.player_a, m.source_a), side(s.player_b, m.source_b)
 
 
 def format_words(t: Tournament) -> str:

@@ -53,20 +53,13 @@ class PrintedSeal:
 def seal_for_print(reason: str) -> PrintedSeal:
     """Seal the log for a sheet about to be printed (``reason``: what, for the seal's
     record); a store that cannot be sealed gives its last seal, with a warning."""
-    store: Any = get_service().store
-    try:
-        seal = store.seal(reason)
-    except Exception as error:  # whatever stops it, the sheet is printed (module docstring)
-        click.echo(f"warning: the log was not sealed before printing: {_why(error)}", err=True)
-    else:
-        return PrintedSeal(seal.short if seal is not None else None)
-    try:
-        last = store.latest_seal()
-        # Nothing appended after it (a read-only store sealed before): it covers the sheet.
-        covers = last is not None and not store.read_all(last.position, limit=1)
-    except Exception:  # a store that cannot even be read was refused before this
-        last, covers = None, False
-    return PrintedSeal(last.short if last is not None else None, now=covers)
+    from tournament.eventstore.sheet_seal import seal_for_sheet
+
+    sheet = seal_for_sheet(get_service().store, reason)
+    if sheet.error is not None:
+        why = _why(sheet.error)
+        click.echo(f"warning: the log was not sealed before printing: {why}", err=True)
+    return PrintedSeal(sheet.short, now=sheet.now)
 
 
 def _why(error: Exception) -> str:

@@ -5,8 +5,9 @@ tournament standings [--csv | --json] [--as-of 120] [--category W]
 
 from __future__ import annotations
 
+import contextlib
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import click
@@ -22,15 +23,14 @@ from tournament.cli.common import (
     tournament_option,
 )
 from tournament.cli.crosstable import print_crosstable, row_label, short_row_label
-from tournament.cli.describe import print_bracket, tournament_groups
+from tournament.cli.describe import print_bracket
 from tournament.cli.sealing import seal_for_print
-from tournament.domain import events as ev
 from tournament.domain.csvio import (
     standings_csv,
     standings_json,
 )
-from tournament.domain.pairing import lives_left, places
-from tournament.domain.standings import standings as compute_standings
+from tournament.domain.errors import DomainError
+from tournament.domain.standings_view import standings_view
 from tournament.domain.state import Tournament
 
 
@@ -85,24 +85,25 @@ def standings(
         raise click.ClickException("crosstable: it is a printout; --csv and --json have the data")
     output = output or sys.stdout  # the terminal, quiet once a pipe's reader has gone
     tid = tournament_id_of(tournament_id)
-    note = ""
-    if round_ is not None:
-        as_of, note = _end_of_round(tid, round_)
-    t = get_service().state(tid, as_of=_as_of(tid, as_of))
-    if category is not None:
-        _known_category(t, category)
-    groups = tournament_groups(t)
-    if group is None and len(groups) > 1 and not (as_csv or as_json):
+    service = get_service()
+    now = service.state(tid)
+    printout = not (as_csv or as_json)
+    with _asked():
+        view = standings_view(
+            now,
+            lambda: service.events(tid),
+            as_of=as_of,
+            round=round_,
+            group=group,
+            category=category,
+            per_group=printout and group is None,
+        )
+    t, rows, note = view.state, view.rows, view.note
+    if group is None and len(view.groups) > 1 and printout:
         seal = seal_for_print(f"standings of {tid} printed")
-        _print_groups(tid, t, groups, category, output, note)
+        _print_groups(t, view.group_rows, category, output, note)
         seal.echo(output)
         return
-    if group is not None:
-        rows = _group_rows(tid, t, groups, group, category)
-    else:
-        rows = compute_standings(t, category=category, places=places(t), lives=lives_left(t))
-    if not t.rounds:  # nothing played: the order is the seeding's, not the lot's
-        rows = _in_seed_order(t, rows)
     seal = seal_for_print(f"standings of {tid} printed")  # after reading, before a line
     if as_csv:
         output.write(standings_csv(rows, excel=excel, seal=seal.short or ""))
@@ -113,6 +114,15 @@ def standings(
         return
     _print_standings(t, rows, group, category, crosstable, output, note)
     seal.echo(output)
+
+
+@contextlib.contextmanager
+def _asked() -> Iterator[None]:
+    """A refused --as-of, --round, --group or --category, named by its option."""
+    try:
+        yield
+    except DomainError as error:
+        raise click.ClickException(f"{error.field.replace('_', '-')}: {error.message}") from None
 
 
 def _print_standings(
@@ -139,56 +149,6 @@ def _print_standings(
         click.echo("[absent]: registered but never checked in, so never drawn", file=output)
 
 
-def _known_category(t: Tournament, category: str) -> None:
-    """Refuse a category nobody has: a typo would print an empty table as if nobody of
-    that category had played."""
-    known = sorted({p.category for p in t.players.values() if p.category}, key=str.casefold)
-    if not any(c.casefold() == category.casefold() for c in known):
-        these = f"categories here: {', '.join(known)}" if known else "no player has a category"
-        raise click.ClickException(f"category: no player has category {category!r} ({these})")
-
-
-def _end_of_round(tid: str, number: int) -> tuple[int | None, str]:
-    """``--round N``: the event count that ends round N (None: now), and a note for the
-    heading when results of those rounds were entered or corrected after it."""
-    from tournament.domain.progress import changed_since, end_of_round
-
-    service = get_service()
-    now = service.state(tid)
-    if not 1 <= number <= now.current_round:
-        drawn = f"rounds 1 to {now.current_round} drawn" if now.current_round else "no round drawn"
-        raise click.ClickException(
-            f"round: tournament {tid} has {drawn}, not round {number} (T-round)"
-        )
-    events = service.events(tid)
-    cut = end_of_round(events, now, number)
-    if cut is None:
-        return None, ""
-    note = f"as it stood when round {number + 1} was drawn"
-    since = changed_since(events[cut:], now, number)
-    if since:
-        rounds = "round 1" if number == 1 else f"rounds 1-{number}"
-        one = since == 1
-        note += (
-            f"; {since} result{'' if one else 's'} of {rounds} {'was' if one else 'were'} "
-            f"entered or corrected since: `tournament standings` counts {'it' if one else 'them'}"
-        )
-    return cut, note
-
-
-def _in_seed_order(t: Tournament, rows: Sequence[Any]) -> list[Any]:
-    """Before round 1 nobody has played: the players in seed order, ranked by it; a
-    withdrawn player, never seeded nor drawn, last (not between the seeded and the rest)."""
-    from tournament.domain.registration import seed_order
-
-    position = {pid: i for i, pid in enumerate(seed_order(t))}
-    ordered = sorted(rows, key=lambda r: (r.status == "withdrawn", position[r.player_id]))
-    for number, r in enumerate(ordered, 1):
-        r.rank = number
-        r.decided_by = "seed" if number > 1 else None
-    return ordered
-
-
 def _print_start_list(t: Tournament, rows: Sequence[Any], output: Any) -> None:
     """Before round 1: seed, player, club, category and rating, in seed order (a player
     not checked in while check-in is in use is marked: the draw leaves them out)."""
@@ -212,57 +172,16 @@ def _print_start_list(t: Tournament, rows: Sequence[Any], output: Any) -> None:
         )
 
 
-def _as_of(tid: str, as_of: int | None) -> int | None:
-    """``--as-of N`` within the tournament's events 1..latest; anything else is refused
-    rather than silently showing the latest state or claiming there is no tournament."""
-    if as_of is None:
-        return None
-    latest = get_service().state(tid).version
-    if not 1 <= as_of <= latest:
-        raise click.ClickException(
-            f"as-of: tournament {tid} has events 1 to {latest} (see `tournament log`), not {as_of}"
-        )
-    return as_of
-
-
-def _group_stage(tid: str, t: Tournament) -> Tournament:
-    """The tournament as the group stage left it: in groups -> knockout, the state before
-    the first knockout round, so knockout matches do not count in the group tables."""
-    first_ko = next((r.number for r in t.rounds if "seeds" in r.info), None)
-    if first_ko is None:
-        return t
-    service = get_service()
-    started = max(  # the last draw of that round: an earlier one may have been cancelled
-        e.version
-        for e in service.events(tid)
-        if e.type == ev.ROUND_STARTED and e.payload["round"] == first_ko
-    )
-    return service.state(tid, as_of=started - 1)
-
-
-def _group_rows(
-    tid: str, t: Tournament, groups: list[list[int]], group: int, category: str | None
-) -> list[Any]:
-    if not groups:
-        raise click.ClickException("group: this tournament has no groups (T-format)")
-    if not 1 <= group <= len(groups):
-        raise click.ClickException(
-            f"group: there are groups 1 to {len(groups)}, not {group} (T-format)"
-        )
-    stage = _group_stage(tid, t)
-    return compute_standings(stage, category=category, players=groups[group - 1])
-
-
 def _print_groups(
-    tid: str, t: Tournament, groups: list[list[int]], category: str | None, output: Any, note: str
+    t: Tournament, tables: Sequence[Sequence[Any]], category: str | None, output: Any, note: str
 ) -> None:
     """One table per group (each ranked on its own), then the bracket if there is one."""
     s = t.settings
     assert s is not None
     _print_heading(t, None, category, output, note)
-    for number in range(1, len(groups) + 1):
+    for number, rows in enumerate(tables, 1):
         click.echo(f"Group {number}", file=output)
-        _print_table(t, _group_rows(tid, t, groups, number, category), output)
+        _print_table(t, rows, output)
     _print_tiebreak_order(t, output)
     if s.format == "groups_knockout" and any("seeds" in r.info for r in t.rounds):
         click.echo("Knockout", file=output)
@@ -455,6 +374,7 @@ def _number(value: Any) -> str:
 @cli_errors
 def bracket(tournament_id: str | None) -> None:
     """The knockout bracket as it stands; before round 1, the draw the seeding gives."""
+    from tournament.domain.bracket_sheet import no_bracket
     from tournament.domain.pairing import bracket_of
     from tournament.domain.progress import bracket_preview
 
@@ -463,7 +383,7 @@ def bracket(tournament_id: str | None) -> None:
     drawn = bracket_of(t) is not None
     preview = None if drawn else bracket_preview(t)
     if not drawn and preview is None:
-        raise click.ClickException(f"bracket: {_no_bracket(t)} (T-format)")
+        raise click.ClickException(f"bracket: {no_bracket(t)} (T-format)")
     seal = seal_for_print(f"bracket of {tid} printed")
     if preview is not None:
         click.echo(
@@ -472,19 +392,3 @@ def bracket(tournament_id: str | None) -> None:
         )
     print_bracket(t, None, preview=preview)
     seal.echo()
-
-
-def _no_bracket(t: Tournament) -> str:
-    """Why there is no bracket to print, in the format's terms."""
-    s = t.settings
-    assert s is not None
-    if s.format == "lives":
-        return "the lives format has no bracket: every round is drawn afresh (`round show`)"
-    if s.format in ("swiss", "round_robin"):
-        return f"a {s.format.replace('_', ' ')} has no bracket: see `tournament standings`"
-    if s.format == "groups_knockout":
-        return (
-            "the knockout bracket is drawn from the group tables when the group stage is "
-            "complete; until then see `tournament standings`"
-        )
-    return "a knockout draw needs at least 2 players (registered, checked in, not withdrawn)"

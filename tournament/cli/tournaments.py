@@ -28,8 +28,8 @@ from tournament.cli.common import (
     tournament_option,
 )
 from tournament.cli.describe import buy_back_line, format_words, tournament_groups
-from tournament.cli.eventwords import in_words
 from tournament.domain.errors import DomainError
+from tournament.domain.eventwords import in_words
 from tournament.domain.overview import rounds_played, slug
 from tournament.domain.pairing import finished, lives_left, places
 from tournament.domain.progress import open_matches

@@ -90,6 +90,13 @@ def _excel_number(value: Any) -> Any:
     return value
 
 
+def standings_document(rows: Iterable[Row], **meta: Any) -> dict[str, Any]:
+    """Standings as one JSON object: ``{"tournament": ..., "as_of": ..., "rows": [...]}``,
+    the rows as the CSV's columns (``tb_<name>`` per tie-break)."""
+    return {**meta, "rows": [_flat(r) for r in rows]}
+
+
 def standings_json(rows: Iterable[Row], **meta: Any) -> str:
-    """Standings as one JSON document: ``{"tournament": ..., "as_of": ..., "rows": [...]}``."""
-    return json.dumps({**meta, "rows": [_flat(r) for r in rows]}, ensure_ascii=False, indent=1)
+    """Standings as one JSON document (:func:`standings_document`), as ``tournament
+    standings --json`` prints it."""
+    return json.dumps(standings_document(rows, **meta), ensure_ascii=False, indent=1)

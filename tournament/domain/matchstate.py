@@ -123,6 +123,28 @@ class HandSlot(NamedTuple):
         return f"Bummerl {self.bummerl} hand {self.hand}" if self.bummerl else "not counted"
 
 
+def score_words(m: MatchState) -> str:
+    """The score a decided match was won by, winner first: ``2:0``, ``2:0 by forfeit``,
+    ``3:0 (a Schneiderbummerl counts 2, R19)``."""
+    s = m.summary
+    seat = s.winner or 0
+    how = " by forfeit" if s.forfeit else schneider_note(s, m.schneiderbummerl)
+    return f"{s.bummerl[seat]}:{s.bummerl[1 - seat]}{how}"
+
+
+def result_words(m: MatchState) -> str:
+    """A match's result in words: ``Anna (1) won 2:0``, ``dropped``, ``both absent``, or
+    nothing while it is open."""
+    s = m.summary
+    if s.dropped:
+        return "dropped"
+    if not s.decided:
+        return ""
+    if m.winner is None:
+        return "both absent"
+    return f"{m.labels[s.winner or 0]} won {score_words(m)}"
+
+
 class Summary(NamedTuple):
     """What a match contributes to the standings, per seat (a, b)."""
 

@@ -21,7 +21,7 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Final, Literal
 
-from tournament.domain.matchstate import MatchState, schneider_note
+from tournament.domain.matchstate import MatchState, result_words, schneider_note
 from tournament.domain.state import Tournament
 
 # tournament.domain.progress (and the pairing code it loads) is imported where a list of
@@ -66,21 +66,6 @@ class MatchLine:
     progress: str | None = None  # open: how far it is (nothing entered, Bummerl 1:0 ...)
     reopened: str | None = None  # open again: the correction that made it so
     note: str | None = None  # void, or in conflict with the bracket: what to do
-
-
-def result_words(m: MatchState) -> str:
-    """A match's result in words: ``Anna (1) won 2:0``, ``dropped``, ``both absent``;
-    empty while it is open."""
-    s = m.summary
-    if s.dropped:
-        return "dropped"
-    if not s.decided:
-        return ""
-    if m.winner is None:
-        return "both absent"
-    seat = s.winner or 0
-    how = " by forfeit" if s.forfeit else schneider_note(s, m.schneiderbummerl)
-    return f"{m.labels[seat]} won {s.bummerl[seat]}:{s.bummerl[1 - seat]}{how}"
 
 
 def match_status(t: Tournament, m: MatchState) -> str:

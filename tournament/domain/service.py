@@ -22,12 +22,13 @@ what was accepted then (the match may be decided by now).
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import logging
 import random
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from tournament.domain import events as ev
@@ -58,7 +59,9 @@ class TournamentService:
         #: appended first; writers through this service never race each other.
         self.retries = retries
         self._cache: dict[str, Tournament] = {}
-        self._folding = threading.Lock()  # one thread folds into a cached state at a time
+        # One thread folds into a cached state at a time, or reads one (``reading``);
+        # reentrant, so that a reader may ask for the state it reads.
+        self._folding = threading.RLock()
 
     def events(self, tournament_id: str) -> list[StoredEvent]:
         """Every event of the tournament, oldest first."""
@@ -77,6 +80,16 @@ class TournamentService:
         if not t.created:
             raise _no_tournament(tournament_id)
         return t
+
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[None]:
+        """Hold off every fold into the cached states while a view is worked out from one
+        (``with service.reading(): rows = standings(service.state(tid))``): the states
+        are shared by the web app's threads, and a view worked out while another thread
+        folds a result into the same state could see half of it. Keep it short, and do
+        no store write inside it (a writer folds while holding the store's lock)."""
+        with self._folding:
+            yield
 
     def _fold(self, tournament_id: str, t: Tournament, since: list[StoredEvent]) -> Tournament:
         """``t`` advanced by ``since`` (in place) and kept as the cached state.

@@ -270,3 +270,13 @@ def _nfd(text: str) -> str:
 
 def _nfc(text: str) -> str:
     return unicodedata.normalize("NFC", text)
+
+
+def counted(number: int, word: str, words: str | None = None) -> str:
+    """``number`` and the noun in the form it takes: printouts said "1 pts" and "1 of 1
+    matches still open".
+
+    >>> counted(1, "pt"), counted(0, "pt"), counted(3, "match", "matches")
+    ('1 pt', '0 pts', '3 matches')
+    """
+    return f"{number} {word if number == 1 else words or word + 's'}"

@@ -154,21 +154,10 @@ def export_store(store: SQLEventStore, out: IO[str], progress: bool | None = Non
     written, last_hash = 0, None
     with tqdm(total=total, unit="ev", disable=None if progress is None else not progress) as bar:
         for row in store.iter_raw(batch_size=5000):
-            p, eid, sid, version, kind, sv, payload, metadata, at, prev, digest = row
-            if p > head:  # appended after the export began: the next backup's
+            if row[0] > head:  # appended after the export began: the next backup's
                 break
-            # payload and metadata are canonical JSON text already: splice them in.
-            line = json.dumps(
-                {"position": p, "event_id": str(eid), "stream_id": sid, "version": version,
-                 "type": kind, "schema_version": sv},
-                ensure_ascii=False,
-            )  # fmt: skip
-            tail = json.dumps(
-                {"recorded_at": format_time(at), "prev_hash": prev, "hash": digest},
-                ensure_ascii=False,
-            )
-            out.write(f'{line[:-1]}, "payload": {payload}, "metadata": {metadata}, {tail[1:]}\n')
-            written, last_hash = written + 1, digest
+            out.write(event_line(row))
+            written, last_hash = written + 1, row[10]
             if written % 1000 == 0:
                 bar.update(1000)
         bar.update(written % 1000)
@@ -186,6 +175,37 @@ def export_store(store: SQLEventStore, out: IO[str], progress: bool | None = Non
     }  # fmt: skip
     out.write(json.dumps(trailer) + "\n")
     return written
+
+
+def event_line(row: Row) -> str:
+    """One event's line of a backup (its text ends with a newline): the row as stored,
+    payload and metadata spliced in as the canonical JSON text they are stored as."""
+    p, eid, sid, version, kind, sv, payload, metadata, at, prev, digest = row
+    line = json.dumps(
+        {"position": p, "event_id": str(eid), "stream_id": sid, "version": version,
+         "type": kind, "schema_version": sv},
+        ensure_ascii=False,
+    )  # fmt: skip
+    tail = json.dumps(
+        {"recorded_at": format_time(at), "prev_hash": prev, "hash": digest}, ensure_ascii=False
+    )
+    return f'{line[:-1]}, "payload": {payload}, "metadata": {metadata}, {tail[1:]}\n'
+
+
+def event_row(data: Any, number: int) -> Row:
+    """An event's line of a backup (its JSON, read strictly) as a row to verify and store;
+    :class:`ImportFormatError` naming line ``number`` when it is not one."""
+    e = typed(data, EVENT_FIELDS, number)
+    try:
+        event_id = uuid.UUID(e["event_id"])
+    except ValueError:
+        raise ImportFormatError(number, f"bad event_id {e['event_id']!r}") from None
+    return (
+        e["position"], event_id, e["stream_id"], e["version"], e["type"],
+        e["schema_version"], canonical_text(e["payload"], number),
+        canonical_text(e["metadata"], number),
+        parse_time(e["recorded_at"], number), e["prev_hash"], e["hash"],
+    )  # fmt: skip
 
 
 def import_store(
@@ -238,19 +258,10 @@ def import_store(
                 continue
             if read_back.keys:
                 raise ImportFormatError(number, "an event after the idempotency keys")
-            e = typed(data, EVENT_FIELDS, number)
-            try:
-                event_id = uuid.UUID(e["event_id"])
-            except ValueError:
-                raise ImportFormatError(number, f"bad event_id {e['event_id']!r}") from None
-            read_back.line_of[e["position"]] = number
-            read_back.versions[e["stream_id"]] = e["version"]  # in order: check_rows checks
-            yield (
-                e["position"], event_id, e["stream_id"], e["version"], e["type"],
-                e["schema_version"], canonical_text(e["payload"], number),
-                canonical_text(e["metadata"], number),
-                parse_time(e["recorded_at"], number), e["prev_hash"], e["hash"],
-            )  # fmt: skip
+            row = event_row(data, number)
+            read_back.line_of[row[0]] = number
+            read_back.versions[row[2]] = row[3]  # in order: check_rows checks
+            yield row
 
     with (
         tqdm(total=total, unit="ev", disable=None if progress is None else not progress) as bar,

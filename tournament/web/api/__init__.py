@@ -12,10 +12,12 @@ from flask_openapi3.openapi import OpenAPI
 
 #: The API's modules, each with an ``api`` blueprint.
 MODULES = (
+    "tournament.web.api.history",
     "tournament.web.api.matches",
     "tournament.web.api.players",
     "tournament.web.api.results",
     "tournament.web.api.rounds",
+    "tournament.web.api.standings",
     "tournament.web.api.tokens",
     "tournament.web.api.tournaments",
 )
