@@ -21,13 +21,17 @@ for the writes one tournament per run with 2,048 players and round 1 drawn.
   ``Idempotent-Replayed: true`` and the first answer's body. Target: >= 300 writes/s.
 
 Figures are the medians of ``--runs`` runs; the machine's load (``uptime``) is recorded
-before and after, since this machine is shared. The last line is JSON.
+before and after, since this machine is shared, and so is the CPU the gunicorn workers
+spent per request (from /proc): unlike requests/s, it hardly depends on what else runs,
+and 2 cores divided by it is what the service could do on this machine alone (less
+PostgreSQL's and the load generator's share). The last line is JSON.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import http.client
 import json
 import os
@@ -56,6 +60,38 @@ HOST = "127.0.0.1"
 READS_PER_S, READ_P99_MS, WRITES_PER_S = 2000.0, 50.0, 300.0
 
 
+@dataclasses.dataclass(frozen=True)
+class Server:
+    """The gunicorn under test: where it listens, and what its workers have cost."""
+
+    port: int
+    master: int
+
+    def cpu_seconds(self) -> float | None:
+        """CPU seconds (user + system) its workers have used so far: divided by the
+        requests of a stretch, what a request costs whatever else runs on the machine.
+        None where /proc cannot tell (not Linux)."""
+        try:
+            tick = os.sysconf("SC_CLK_TCK")
+            used = 0
+            for stat in Path("/proc").glob("[0-9]*/stat"):
+                with contextlib.suppress(OSError):
+                    # After the command's closing parenthesis: state, ppid, ... utime, stime.
+                    fields = stat.read_text().rpartition(")")[2].split()
+                    if int(fields[1]) == self.master:
+                        used += int(fields[11]) + int(fields[12])
+            return used / tick
+        except (OSError, ValueError):
+            return None
+
+
+def cpu_ms_per_request(server: Server, before: float | None, requests: int) -> float | None:
+    after = server.cpu_seconds()
+    if before is None or after is None or not requests:
+        return None
+    return round(1000 * (after - before) / requests, 3)
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind((HOST, 0))
@@ -63,8 +99,8 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def gunicorn(url: str, folder: str, workers: int, threads: int) -> Iterator[int]:
-    """The app under gunicorn on ``url``; yields its port once it answers /healthz."""
+def gunicorn(url: str, folder: str, workers: int, threads: int) -> Iterator[Server]:
+    """The app under gunicorn on ``url``; yields it once it answers /healthz."""
     port = free_port()
     env = {
         **os.environ,
@@ -86,7 +122,7 @@ def gunicorn(url: str, folder: str, workers: int, threads: int) -> Iterator[int]
             if server.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError(f"gunicorn did not start:\n{_tail(log_path)}")
             time.sleep(0.2)
-        yield port
+        yield Server(port, server.pid)
     finally:
         server.terminate()
         try:
@@ -132,9 +168,10 @@ def warm(port: int, path: str, connections: int = 8, each: int = 4) -> None:
         t.join()
 
 
-def standings(port: int, tid: str, args: argparse.Namespace, client: str) -> dict[str, Any]:
-    """requests/s, p50 and p99 of the standings, plain and with If-None-Match, the two
-    taking turns run by run (a noisy neighbour slows both alike)."""
+def standings(server: Server, tid: str, args: argparse.Namespace, client: str) -> dict[str, Any]:
+    """requests/s, p50, p99 and the workers' CPU per request of the standings, plain and
+    with If-None-Match, the two taking turns run by run (a noisy neighbour slows both)."""
+    port = server.port
     path = f"/api/v1/tournaments/{tid}/standings"
     status, headers, body = get(port, path)
     if status != 200:
@@ -143,41 +180,55 @@ def standings(port: int, tid: str, args: argparse.Namespace, client: str) -> dic
     cases = {"plain": ({}, 200), "not_modified": ({"If-None-Match": tag or '"none"'}, 304)}
     checked = {name: get(port, path, sent)[0] for name, (sent, _) in cases.items()}
     warm(port, path)
-    runs: dict[str, list[load.Figures]] = {name: [] for name in cases}
+    runs: dict[str, list[dict[str, Any]]] = {name: [] for name in cases}
     for number in range(args.runs):
         for name, (sent, wanted) in cases.items():
             print(f"  standings {name}, run {number + 1} ...", file=sys.stderr, flush=True)
+            cpu = server.cpu_seconds()
             if client == "wrk":
                 url = f"http://{HOST}:{port}{path}"
                 figures = load.wrk(url, args.connections, args.seconds, sent, args.wrk_threads)
             else:
                 figures = load.python_gets(HOST, port, path, args.connections, args.seconds,
                                            sent, wanted)  # fmt: skip
-            runs[name].append(figures)
+            cost = cpu_ms_per_request(server, cpu, figures.requests)
+            runs[name].append({**vars(figures), "worker_cpu_ms": cost})
     out: dict[str, Any] = {"body_bytes": len(body), "etag": tag}
     for name, (_, wanted) in cases.items():
-        figures = runs[name]
+        done = runs[name]
         out[name] = {
             "status": checked[name],
             "wanted_status": wanted,
-            "requests_per_s": statistics.median(f.requests_per_s for f in figures),
-            "p50_ms": statistics.median(f.p50_ms for f in figures),
-            "p99_ms": statistics.median(f.p99_ms for f in figures),
-            "errors": sum(f.errors for f in figures),
-            "runs": [vars(f) for f in figures],
+            **{key: median(done, key) for key in MEDIANS},
+            "errors": sum(r["errors"] for r in done),
+            "runs": done,
         }
     return out
 
 
-def results(port: int, url: str, tid: str, matches: list[str], token: str,
+#: The figures of a run reported as the median over the runs.
+MEDIANS = ("requests_per_s", "p50_ms", "p99_ms", "worker_cpu_ms")
+
+
+def median(runs: list[dict[str, Any]], key: str) -> float | None:
+    values = [r[key] for r in runs if r.get(key) is not None]
+    return statistics.median(values) if values else None
+
+
+def results(server: Server, url: str, tid: str, matches: list[str], token: str,
             args: argparse.Namespace, seed: int) -> dict[str, Any]:  # fmt: skip
     """One run of result POSTs on ``tid`` (every open match), then the store read back."""
-    warm(port, f"/api/v1/tournaments/{tid}")
+    warm(server.port, f"/api/v1/tournaments/{tid}")
     sheets = load.sheets_for(matches, args.retry_share, seed)
     body = json.dumps({"tallies": stage.TALLIES, "signed": False}).encode()
     path_of = f"/api/v1/tournaments/{tid}/matches/{{mid}}/results"
-    wall, reconnects = load.post_results(HOST, port, path_of, sheets, body, args.clients, token)
+    cpu = server.cpu_seconds()
+    wall, reconnects = load.post_results(
+        HOST, server.port, path_of, sheets, body, args.clients, token
+    )
     figures = load.write_figures(sheets, wall)
+    # Per POST, retries included (a retry costs what reading its first answer back costs).
+    figures["worker_cpu_ms"] = cpu_ms_per_request(server, cpu, len(sheets) + figures["retries"])
     stored = stage.check_stored(url, tid, [s.mid for s in sheets], matches)
     refused = next((s for s in sheets if not 200 <= s.status < 300), None)
     return {
@@ -240,30 +291,28 @@ def main() -> None:
             matches[tid] = stage.open_matches(service, tid)
         store.close()
         token = stage.scorer_token(url, write_tids)
-        with gunicorn(url, folder, args.workers, args.threads) as port:
-            reads = standings(port, read_tid, args, client)
+        with gunicorn(url, folder, args.workers, args.threads) as server:
+            reads = standings(server, read_tid, args, client)
             writes = []
             for seed, tid in enumerate(write_tids):
                 print(f"  results, run {seed + 1} ...", file=sys.stderr, flush=True)
-                writes.append(results(port, url, tid, matches[tid], token, args, seed))
+                writes.append(results(server, url, tid, matches[tid], token, args, seed))
     after = uptime()
     report(args, client, reads, writes, before, after)
 
 
 def report(args: argparse.Namespace, client: str, reads: dict[str, Any],
            writes: list[dict[str, Any]], before: str, after: str) -> None:  # fmt: skip
-    def median(key: str) -> float:
-        return statistics.median(w[key] for w in writes)
-
     def total(key: str) -> int:
         return sum(w[key] for w in writes)
 
     written = {
         "clients": args.clients,
         "matches_per_run": writes[0]["posted"],
-        "writes_per_s": median("writes_per_s"),
-        "p50_ms": median("p50_ms"),
-        "p99_ms": median("p99_ms"),
+        "writes_per_s": median(writes, "writes_per_s"),
+        "p50_ms": median(writes, "p50_ms"),
+        "p99_ms": median(writes, "p99_ms"),
+        "worker_cpu_ms": median(writes, "worker_cpu_ms"),
         **{key: total(key) for key in ("failed", "retries", "retries_replayed", "reconnects",
                                        "lost", "doubled", "others_decided")},
         "runs": writes,
@@ -289,13 +338,15 @@ def report(args: argparse.Namespace, client: str, reads: dict[str, Any],
         r = reads[name]
         print(
             f"  standings {name:12s} (status {r['status']}) {r['requests_per_s']:8.0f} req/s  "
-            f"p50 {r['p50_ms']:6.2f} ms  p99 {r['p99_ms']:6.2f} ms  errors {r['errors']}"
+            f"p50 {r['p50_ms']:6.2f} ms  p99 {r['p99_ms']:6.2f} ms  errors {r['errors']}  "
+            f"worker CPU {r['worker_cpu_ms']} ms/request"
         )
     w = written
     print(f"  results: {w['clients']} clients x {w['matches_per_run']} sheets, {args.runs} run(s):"
           f" {w['writes_per_s']:6.0f} writes/s  p50 {w['p50_ms']:6.1f} ms  p99 "
           f"{w['p99_ms']:6.1f} ms  failed {w['failed']}  retries {w['retries']} (replayed "
-          f"{w['retries_replayed']})  lost {w['lost']}  doubled {w['doubled']}")  # fmt: skip
+          f"{w['retries_replayed']})  lost {w['lost']}  doubled {w['doubled']}  "
+          f"worker CPU {w['worker_cpu_ms']} ms/request")  # fmt: skip
     for run in writes:
         if run["first_refusal"]:
             print(f"  first refusal: {run['first_refusal']}")

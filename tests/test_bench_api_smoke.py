@@ -35,9 +35,11 @@ def test_a_quick_run_reports_every_figure_and_loses_or_doubles_no_result(
         assert figures["requests_per_s"] > 0
         assert 0 < figures["p50_ms"] <= figures["p99_ms"]
         assert figures["errors"] == 0
+        assert figures["worker_cpu_ms"] is None or figures["worker_cpu_ms"] > 0
     writes = summary["writes"]
     assert writes["writes_per_s"] > 0
     assert 0 < writes["p50_ms"] <= writes["p99_ms"]
+    assert writes["worker_cpu_ms"] is None or writes["worker_cpu_ms"] > 0
     assert writes["failed"] == 0
     assert writes["retries"] >= 1
     assert writes["retries_replayed"] == writes["retries"]
