@@ -57,6 +57,7 @@ from tournament.domain.service import TournamentService  # noqa: E402
 from tournament.eventstore import SQLEventStore  # noqa: E402
 
 HOST = "127.0.0.1"
+APP = "tournament.web:create_app()"
 READS_PER_S, READ_P99_MS, WRITES_PER_S = 2000.0, 50.0, 300.0
 
 
@@ -99,7 +100,7 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def gunicorn(url: str, folder: str, workers: int, threads: int) -> Iterator[Server]:
+def gunicorn(url: str, folder: str, workers: int, threads: int, app: str) -> Iterator[Server]:
     """The app under gunicorn on ``url``; yields it once it answers /healthz."""
     port = free_port()
     env = {
@@ -112,7 +113,7 @@ def gunicorn(url: str, folder: str, workers: int, threads: int) -> Iterator[Serv
     command = [sys.executable, "-m", "gunicorn", "--workers", str(workers),
                "--worker-class", "gthread", "--threads", str(threads),
                "--bind", f"{HOST}:{port}", "--log-level", "warning",
-               "tournament.web:create_app()"]  # fmt: skip
+               app]  # fmt: skip
     log_path = Path(folder) / "gunicorn.log"
     with open(log_path, "wb") as log:
         server = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
@@ -263,6 +264,7 @@ def options() -> argparse.Namespace:
     parser.add_argument("--retry-share", type=float, default=0.05)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--threads", type=int, default=8, help="per gunicorn worker")
+    parser.add_argument("--app", default=APP, help="what gunicorn runs (a variant to compare)")
     parser.add_argument("--client", choices=("auto", "wrk", "python"), default="auto")
     parser.add_argument("--wrk-threads", type=int, default=1, help="wrk shares the 2 cores")
     args = parser.parse_args()
@@ -276,7 +278,8 @@ def main() -> None:
     args = options()
     client = args.client if args.client != "auto" else "wrk" if load.wrk_path() else "python"
     if client == "python":
-        print("wrk is not installed: GETs from Python threads (slower than wrk)", file=sys.stderr)
+        why = "asked for" if args.client == "python" else "wrk is not installed"
+        print(f"GETs from Python threads ({why}; slower than wrk)", file=sys.stderr)
     before = uptime()
     read_tid = "bench-standings"
     write_tids = [f"bench-results-{n}" for n in range(1, args.runs + 1)]
@@ -291,7 +294,7 @@ def main() -> None:
             matches[tid] = stage.open_matches(service, tid)
         store.close()
         token = stage.scorer_token(url, write_tids)
-        with gunicorn(url, folder, args.workers, args.threads) as server:
+        with gunicorn(url, folder, args.workers, args.threads, args.app) as server:
             reads = standings(server, read_tid, args, client)
             writes = []
             for seed, tid in enumerate(write_tids):
@@ -355,7 +358,8 @@ def report(args: argparse.Namespace, client: str, reads: dict[str, Any],
               f"{'met' if t['pass'] else 'MISSED'}")  # fmt: skip
     summary = {
         "bench": "api", "quick": args.quick, "client": client,
-        "server": {"workers": args.workers, "worker_class": "gthread", "threads": args.threads},
+        "server": {"workers": args.workers, "worker_class": "gthread", "threads": args.threads,
+                   "app": args.app},
         "load": {"before": before, "after": after, "cpus": os.cpu_count()},
         "standings": {"players": args.players, "rounds_played": args.rounds,
                       "connections": args.connections, "seconds": args.seconds,
