@@ -25,7 +25,7 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any, Final, TypeVar
 
-from flask import Flask, g, request, session
+from flask import Flask, current_app, g, request, session
 from flask_wtf.csrf import CSRFError, CSRFProtect
 
 from tournament.accounts.roles import Role
@@ -98,6 +98,8 @@ def _identify() -> Caller:
         if account is None:
             raise _unauthenticated("the token is unknown or revoked", "invalid_token")
         return Caller(account.id, account.email, account.admin)
+    if current_app.config["SESSION_COOKIE_NAME"] not in request.cookies:
+        return Caller()  # no session to open (a script, a phone reading the standings)
     account_id = session.get("account_id")
     if isinstance(account_id, int):
         account = services().accounts.get(account_id)
