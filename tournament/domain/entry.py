@@ -23,7 +23,6 @@ command line its options (``--tally``), the API its fields (``tallies``).
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -34,7 +33,7 @@ from tournament.domain.csvio import forfeit_winner
 from tournament.domain.errors import ConflictError, DomainError
 from tournament.domain.matchref import resolve_match
 from tournament.domain.repeats import check_not_repeated
-from tournament.domain.results import with_new
+from tournament.domain.results import in_sequence, with_new
 from tournament.domain.state import ENTRY_KINDS, Tournament
 from tournament.eventstore.api import NewEvent
 
@@ -260,25 +259,17 @@ def record_hands(
     """Paper hands of one match in the sheet's order, as one action: each is checked
     against the match as it would be after the ones before it (the first dealer goes
     with the first). One bad hand refuses them all, naming which of them it is."""
-    out: list[NewEvent] = []
-    trial = t
-    for number, hand in enumerate(hands, 1):
+
+    def record(trial: Tournament, hand: Hand, first: bool) -> list[NewEvent]:
         assert hand.winner is not None and hand.game_points is not None  # refuse_mixed
-        try:
-            out += c.record_hand(
-                trial, match_id, winner=hand.winner, game_points=hand.game_points,
-                dealer=hand.dealer, reason=hand.reason, closed=hand.closed,
-                card_points=hand.card_points, first_dealer=first_dealer if number == 1 else None,
-                scorer=scorer, actor=actor,
-            )  # fmt: skip
-        except DomainError as error:
-            if len(hands) == 1:
-                raise
-            which = f"hand {number} of {len(hands)}"
-            raise type(error)(error.field, error.rule, f"{which}: {error.message}") from None
-        trial = copy.copy(t)  # the same tournament, with this match as it would be
-        trial.matches = {**t.matches, match_id: with_new(t.matches[match_id], out)}
-    return out
+        return c.record_hand(
+            trial, match_id, winner=hand.winner, game_points=hand.game_points,
+            dealer=hand.dealer, reason=hand.reason, closed=hand.closed,
+            card_points=hand.card_points, first_dealer=first_dealer if first else None,
+            scorer=scorer, actor=actor,
+        )  # fmt: skip
+
+    return in_sequence(t, match_id, hands, "hand", record)
 
 
 def signatures(

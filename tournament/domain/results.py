@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import copy
 import uuid
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
 
 from tournament.domain import events as ev
 from tournament.domain import handpoints as hp
@@ -34,6 +34,8 @@ from tournament.eventstore.api import NewEvent
 
 #: Why a hand ended, as a scoresheet may note it (``closed``: read as a claim, talon closed).
 REASONS = hp.PAPER_REASONS
+
+T = TypeVar("T")
 
 
 def new_id() -> str:
@@ -352,18 +354,37 @@ def record_tallies(
     each tally is checked against the match as it would be after the ones before it, so
     its messages name its own Bummerl; the first dealer goes with the first. One bad tally
     refuses them all, naming which of them it is."""
+    return in_sequence(
+        t,
+        match_id,
+        tallies,
+        "tally",
+        lambda trial, tally, first: record_tally(
+            trial, match_id, tally, scorer=scorer, actor=actor, source=source,
+            first_dealer=first_dealer if first else None,
+        ),
+    )  # fmt: skip
+
+
+def in_sequence(
+    t: Tournament,
+    match_id: str,
+    items: Sequence[T],
+    what: str,
+    record: Callable[[Tournament, T, bool], list[NewEvent]],
+) -> list[NewEvent]:
+    """The events of ``record(state, item, is_first)`` for each item of one match in
+    order, as one action: each is decided on the match as it would be after the ones
+    before it. One refused item refuses them all, naming which (``tally 2 of 3: ...``)."""
     out: list[NewEvent] = []
     trial = t
-    for number, tally in enumerate(tallies, 1):
+    for number, item in enumerate(items, 1):
         try:
-            out += record_tally(
-                trial, match_id, tally, scorer=scorer, actor=actor, source=source,
-                first_dealer=first_dealer if number == 1 else None,
-            )  # fmt: skip
+            out += record(trial, item, number == 1)
         except DomainError as error:
-            if len(tallies) == 1:
+            if len(items) == 1:
                 raise
-            which = f"tally {number} of {len(tallies)}"
+            which = f"{what} {number} of {len(items)}"
             raise type(error)(error.field, error.rule, f"{which}: {error.message}") from None
         trial = copy.copy(t)  # the same tournament, with this match as it would be
         trial.matches = {**t.matches, match_id: with_new(t.matches[match_id], out)}
