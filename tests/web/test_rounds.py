@@ -246,6 +246,18 @@ def test_a_stale_if_match_is_412_and_draws_nothing(web: Web) -> None:
     assert web.post(ROUNDS, {}, headers={"If-Match": f'"{now}"'}).status_code == 201
 
 
+def test_a_dry_run_is_decided_as_the_draw_would_be_so_a_stale_if_match_is_412(
+    web: Web,
+) -> None:
+    club(web, players=4)
+    now = version(web, "club")
+    stale = web.post(f"{ROUNDS}?dry_run=true", {}, headers={"If-Match": f'"{now - 1}"'})
+    assert stale.status_code == 412
+    fresh = web.post(f"{ROUNDS}?dry_run=true", {}, headers={"If-Match": f'"{now}"'})
+    assert fresh.status_code == 200 and fresh.get_json()["dry_run"] is True
+    assert version(web, "club") == now
+
+
 def test_a_retried_draw_answers_the_first_draw_again(web: Web) -> None:
     club(web)
     key = {"Idempotency-Key": "draw-round-1"}

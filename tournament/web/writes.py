@@ -191,3 +191,28 @@ def event_summary(events: Sequence[StoredEvent]) -> list[dict[str, Any]]:
 
 def actor() -> str:
     return caller().actor
+
+
+class _Decided(Exception):
+    """A dry run's decision, carried out of the write so that nothing is stored."""
+
+    def __init__(self, events: list[NewEvent], version: int) -> None:
+        self.events, self.version = events, version
+
+
+def decide_only(
+    tournament_id: str, command: Command, answer: Answer
+) -> tuple[list[NewEvent], int] | Response:
+    """``dry_run=true``: ``command`` decided exactly as :func:`write` decides it (newest
+    state, under the tournament's lock, If-Match checked) and its events with the version
+    they were decided on, stored nowhere: the decision leaves the write by an exception,
+    so the store rolls it back. An Idempotency-Key an earlier request stored is answered
+    as that request (``answer``), as :func:`write` answers it."""
+
+    def decide(t: Tournament) -> list[NewEvent]:
+        raise _Decided(command(t), t.version)
+
+    try:
+        return write(tournament_id, decide, answer)
+    except _Decided as decided:
+        return decided.events, decided.version

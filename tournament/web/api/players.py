@@ -46,7 +46,7 @@ from tournament.web.auth import caller, requires
 from tournament.web.problems import documented, invalid
 from tournament.web.reads import versioned
 from tournament.web.services import services
-from tournament.web.writes import etag, event_summary, write
+from tournament.web.writes import decide_only, etag, event_summary, write
 
 api = APIBlueprint(
     "players",
@@ -334,36 +334,23 @@ def unchanged(pid: int, why: str, **fields: Any) -> dict[str, Any]:
     }
 
 
-class _Preview(Exception):
-    """What a dry run would store, raised out of the write so that nothing is."""
-
-    def __init__(self, events: list[NewEvent], version: int) -> None:
-        self.events, self.version = events, version
-
-
 def preview(
     tid: str,
     command: Callable[[Tournament], list[NewEvent]],
-    answer: Callable[[Sequence[NewEvent]], dict[str, Any]],
+    answer: Callable[[Sequence[StoredEvent | NewEvent]], dict[str, Any]],
 ) -> Response:
-    """``dry_run=true``: the command decided as :func:`write` decides it (newest state,
-    If-Match checked, under the tournament's lock), its events answered, and an
-    exception out of the decision so that the store rolls it back."""
-
-    def run(t: Tournament) -> list[NewEvent]:
-        raise _Preview(command(t), t.version)
-
-    try:
-        write(tid, run, lambda events: {})
-    except _Preview as done:
-        body = {
-            **answer(done.events),
-            "dry_run": True,
-            "changed": False,
-            "version": done.version,
-            "events": [{"type": e.type, "payload": dict(e.payload)} for e in done.events],
-        }
-        reply = Response(json.dumps(body, ensure_ascii=False), mimetype="application/json")
-        reply.headers["ETag"] = etag(done.version)
-        return reply
-    raise AssertionError("a dry run stores nothing")  # pragma: no cover
+    """``dry_run=true``: what ``command`` would store (:func:`decide_only`), answered."""
+    decided = decide_only(tid, command, lambda events: stored(events, **answer(events)))
+    if isinstance(decided, Response):
+        return decided
+    events, version = decided
+    body = {
+        **answer(events),
+        "dry_run": True,
+        "changed": False,
+        "version": version,
+        "events": [{"type": e.type, "payload": dict(e.payload)} for e in events],
+    }
+    reply = Response(json.dumps(body, ensure_ascii=False), mimetype="application/json")
+    reply.headers["ETag"] = etag(version)
+    return reply

@@ -54,7 +54,7 @@ from tournament.web.api.result_models import (
 from tournament.web.auth import requires
 from tournament.web.problems import documented
 from tournament.web.services import services
-from tournament.web.writes import actor, etag, event_summary, write
+from tournament.web.writes import actor, decide_only, etag, event_summary, write
 
 api = APIBlueprint(
     "results",
@@ -182,13 +182,6 @@ def sign(path: MatchPath, body: SignaturesIn) -> Response:
     return reply
 
 
-class _Preview(Exception):
-    """A dry run's decision, carried out of the write so that nothing is stored."""
-
-    def __init__(self, version: int, events: list[NewEvent]) -> None:
-        self.version, self.events = version, events
-
-
 def _amend(
     tid: str, decide: Command, dry_run: bool, answer: Callable[[list[StoredEvent]], Any]
 ) -> Response:
@@ -198,23 +191,20 @@ def _amend(
     if not dry_run:
         return write(tid, decide, answer, status=201)
 
-    def decide_only(t: Tournament) -> list[NewEvent]:
-        raise _Preview(t.version, decide(t))
-
-    try:
-        # Returns only for a key stored by another request (then its answer, or a 422).
-        return write(tid, decide_only, answer)
-    except _Preview as run:
-        before = services().store.read_stream(ev.stream_id(tid), 1, run.version)
-        body = {
-            "dry_run": True,
-            "version": run.version,
-            "would_store": [{"type": e.type, "payload": e.payload} for e in run.events],
-            "preview": preview(before, run.events).to_json(),
-        }
-        reply = Response(json.dumps(body, ensure_ascii=False), mimetype="application/json")
-        reply.headers["ETag"] = etag(run.version)
-        return reply
+    decided = decide_only(tid, decide, answer)
+    if isinstance(decided, Response):
+        return decided  # the key was stored by an earlier request: its answer, or a 422
+    events, version = decided
+    before = services().store.read_stream(ev.stream_id(tid), 1, version)
+    body = {
+        "dry_run": True,
+        "version": version,
+        "would_store": [{"type": e.type, "payload": e.payload} for e in events],
+        "preview": preview(before, events).to_json(),
+    }
+    reply = Response(json.dumps(body, ensure_ascii=False), mimetype="application/json")
+    reply.headers["ETag"] = etag(version)
+    return reply
 
 
 def _amended(events: list[StoredEvent]) -> dict[str, Any]:

@@ -39,7 +39,7 @@ from tournament.web.auth import caller, requires
 from tournament.web.problems import Problem, documented, invalid
 from tournament.web.reads import versioned
 from tournament.web.services import services
-from tournament.web.writes import event_summary, write
+from tournament.web.writes import decide_only, event_summary, write
 
 api = APIBlueprint(
     "rounds",
@@ -253,8 +253,18 @@ def draw_round(path: TournamentPath, query: WriteQuery, body: DrawRequest) -> Re
             _confirm(events)
         return events
 
+    def answer(events: Sequence[Any]) -> dict[str, Any]:
+        return {
+            "round": _draw_json(draw_record(events)),
+            "version": events[-1].version,
+            "events": event_summary(events),
+        }
+
     if query.dry_run:
-        events, now = _preview(path.tid, _named_players(draw))
+        decided = decide_only(path.tid, _named_players(draw), answer)
+        if isinstance(decided, Response):
+            return decided  # the key was stored by an earlier request: its answer
+        events, now = decided
         record = draw_record(events)
         return jsonify(
             {
@@ -264,13 +274,6 @@ def draw_round(path: TournamentPath, query: WriteQuery, body: DrawRequest) -> Re
                 "version": now,
             }
         )
-
-    def answer(events: Sequence[Any]) -> dict[str, Any]:
-        return {
-            "round": _draw_json(draw_record(events)),
-            "version": events[-1].version,
-            "events": event_summary(events),
-        }
 
     reply = write(path.tid, checked, answer, status=201)
     number = reply.get_json()["round"]["number"]
@@ -333,8 +336,18 @@ def cancel_round(path: RoundPath, query: WriteQuery, body: CancelRequest) -> Res
             )
         return c.cancel_round(t, why=why, by=by or None, actor=caller().actor)
 
+    def answer(events: Sequence[Any]) -> dict[str, Any]:
+        return {
+            **_cancelled(events[0].payload),
+            "version": events[-1].version,
+            "events": event_summary(events),
+        }
+
     if query.dry_run:
-        events, now = _preview(path.tid, cancel)
+        decided = decide_only(path.tid, cancel, answer)
+        if isinstance(decided, Response):
+            return decided  # the key was stored by an earlier request: its answer
+        events, now = decided
         return jsonify(
             {
                 "dry_run": True,
@@ -344,24 +357,8 @@ def cancel_round(path: RoundPath, query: WriteQuery, body: CancelRequest) -> Res
             }
         )
 
-    def answer(events: Sequence[Any]) -> dict[str, Any]:
-        return {
-            **_cancelled(events[0].payload),
-            "version": events[-1].version,
-            "events": event_summary(events),
-        }
-
     return write(path.tid, cancel, answer)
 
 
 def _cancelled(payload: Mapping[str, Any]) -> dict[str, Any]:
     return {"round": payload["round"], "why": payload["why"], "by": payload.get("by")}
-
-
-def _preview(
-    tid: str, command: Callable[[Tournament], list[NewEvent]]
-) -> tuple[list[NewEvent], int]:
-    """What ``command`` would store now, decided on the newest state and stored nowhere,
-    and the version of that state."""
-    t = services().tournaments.state(tid)
-    return command(t), t.version
