@@ -12,8 +12,9 @@
 --          the end of the log; es_seal() takes a seal only at the server's time; the
 --          es_restore_*() functions restore only into an empty store. The append-only
 --          triggers refuse UPDATE, DELETE and TRUNCATE whoever asks. The app may move
---          projection checkpoints (es_checkpoints: SELECT, INSERT, UPDATE, DELETE),
---          which are bookkeeping, not history, and keeps the accounts (acct_*: SELECT,
+--          projection checkpoints (es_checkpoints: SELECT, INSERT, UPDATE, DELETE)
+--          and the projections' tables (proj_*), which are bookkeeping, not history,
+--          and keeps the accounts (acct_*: SELECT,
 --          INSERT, UPDATE; DELETE only of roles), which are not part of the log.
 --
 -- Whoever can get past all of that (a superuser, the owner) can rewrite rows and
@@ -81,6 +82,16 @@ REVOKE ALL ON ALL SEQUENCES IN SCHEMA :"schema" FROM :"app";
 SELECT format('GRANT SELECT, INSERT, UPDATE, DELETE ON %I.es_checkpoints TO %I',
               :'schema', :'app')
  WHERE to_regclass(format('%I.es_checkpoints', :'schema')) IS NOT NULL \gexec
+-- The projections (tournament/projections, migration 0005): read models the web app and
+-- the workers rewrite per tournament, in the transaction that moves its checkpoint. They
+-- hold nothing the log does not (they can be dropped and rebuilt), so the app writes them.
+SELECT format('GRANT SELECT, INSERT, UPDATE, DELETE ON %I.%I TO %I', :'schema', c.relname, :'app')
+  FROM pg_class c
+ WHERE c.relnamespace = to_regnamespace(quote_ident(:'schema')) AND c.relkind = 'r'
+   AND c.relname LIKE 'proj\_%' \gexec
+SELECT format('GRANT USAGE ON SEQUENCE %s TO %I',
+              pg_get_serial_sequence(format('%I.proj_reconciliations', :'schema'), 'id'), :'app')
+ WHERE to_regclass(format('%I.proj_reconciliations', :'schema')) IS NOT NULL \gexec
 -- The accounts (tournament/accounts, migration 0004): what the service writes, by table.
 -- Accounts and tokens are never deleted (a token is revoked); a role is taken away by
 -- deleting its row. The ids come from the tables' sequences.

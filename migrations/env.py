@@ -15,6 +15,7 @@ from alembic import context
 from tournament.accounts.tables import metadata as accounts_metadata
 from tournament.db import make_engine
 from tournament.eventstore.schema import metadata
+from tournament.projections.tables import metadata as projections_metadata
 
 config = context.config
 
@@ -30,8 +31,9 @@ def include_object(
 def run(connection: Any) -> None:
     context.configure(
         connection=connection,
-        # The event store's tables and the accounts' (tournament/accounts/tables.py).
-        target_metadata=[metadata, accounts_metadata],
+        # The event store's tables, the accounts' (tournament/accounts/tables.py) and the
+        # projections' (tournament/projections/tables.py).
+        target_metadata=[metadata, accounts_metadata, projections_metadata],
         include_object=include_object,
         # SQLite cannot ALTER most things; batch mode recreates the table instead, which
         # drops its triggers: every migration that batch-alters an append-only table

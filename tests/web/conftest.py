@@ -109,6 +109,9 @@ def make_web(url: str, instance: Path, **config: Any) -> Web:
             # argon2 at its defaults takes ~50 ms and 64 MiB per password: too slow for
             # the hundreds of accounts the tests make (the service keeps the defaults).
             "PASSWORD_HASHER": PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1),
+            # A write projects at once in its own request (no thread per test app); the
+            # thread and the workers have tests of their own (tests/live).
+            "PROJECTIONS": "inline",
             **config,
         }
     )

@@ -124,7 +124,7 @@ def test_the_default_threads_are_the_documented_ones() -> None:
     from tournament.cli.serve import serve
 
     threads = next(p for p in serve.params if p.name == "threads")
-    assert threads.default == THREADS == 32
+    assert threads.default == THREADS == 64
 
 
 # -- a real server --------------------------------------------------------------------

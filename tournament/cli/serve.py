@@ -38,9 +38,9 @@ from tournament.cli import main
 @click.option(
     "--threads",
     type=click.IntRange(1, 1024),
-    default=32,
+    default=64,
     show_default=True,
-    help="worker threads (each live connection holds one)",
+    help="worker threads (each live stream holds one; streams take at most all but 16)",
 )
 @click.option(
     "--secure-cookies",

@@ -6,7 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
 from tournament.domain.standings import Row
@@ -41,7 +41,15 @@ def standings_csv(rows: Iterable[Row], *, excel: bool = False, seal: str | None 
     Excel in an Austrian or German locale opens it by double-click: a byte order mark (so
     it reads UTF-8, not cp1252), ``;`` between fields and a decimal comma (a Buchholz of
     4.5)."""
-    flat = [_flat(r) for r in rows]
+    return flat_standings_csv([_flat(r) for r in rows], excel=excel, seal=seal)
+
+
+def flat_standings_csv(
+    rows: Sequence[dict[str, Any]], *, excel: bool = False, seal: str | None = None
+) -> str:
+    """:func:`standings_csv` of rows already flat (:func:`standings_document`'s rows, as
+    the standings projection keeps them)."""
+    flat = [dict(r) for r in rows]
     extra = [k for k in (flat[0] if flat else {}) if k not in STANDINGS_COLUMNS]
     if seal is not None:
         extra.append("seal")

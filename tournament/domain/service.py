@@ -62,6 +62,9 @@ class TournamentService:
         # One thread folds into a cached state at a time, or reads one (``reading``);
         # reentrant, so that a reader may ask for the state it reads.
         self._folding = threading.RLock()
+        #: Called with a tournament's id after each command of this service stored events
+        #: (the web app nudges the tournament's projection); a failing one is logged.
+        self.committed: list[Callable[[str], object]] = []
 
     def events(self, tournament_id: str) -> list[StoredEvent]:
         """Every event of the tournament, oldest first."""
@@ -116,7 +119,7 @@ class TournamentService:
         """Create the tournament; a used ``idempotency_key`` returns what it stored."""
         events = ev.stamped(create_tournament(tournament_id, settings, actor=actor), metadata or {})
         try:
-            return self.store.append(
+            stored = self.store.append(
                 ev.stream_id(tournament_id),
                 events,
                 expected_version=NO_STREAM,
@@ -126,6 +129,8 @@ class TournamentService:
             raise ConflictError(
                 "tournament_id", "T-settings", f"tournament {tournament_id!r} exists already"
             ) from None
+        self._committed(tournament_id)
+        return stored
 
     def execute(
         self,
@@ -189,8 +194,10 @@ class TournamentService:
                 # decide again on the newer state, after a short random pause.
                 time.sleep(random.uniform(0, 0.005 * 2**attempt))
                 continue
-            if done.events and not done.replayed and open_round:
-                self._seal_if_round_ended(tournament_id, open_round[0], done.events)
+            if done.events and not done.replayed:
+                if open_round:
+                    self._seal_if_round_ended(tournament_id, open_round[0], done.events)
+                self._committed(tournament_id)
             return Executed(done.events, done.replayed)
         raise ConflictError(
             "tournament", "T-concurrency", "the tournament kept changing while writing; try again"
@@ -214,6 +221,15 @@ class TournamentService:
             seal(f"end of round {number} of {tournament_id}")
         except Exception as error:  # whatever it is (see the docstring)
             logging.getLogger(__name__).warning("round %s was not sealed: %s", number, error)
+
+    def _committed(self, tournament_id: str) -> None:
+        for listener in self.committed:
+            try:
+                listener(tournament_id)
+            except Exception as error:  # the events are stored whatever happens here
+                logging.getLogger(__name__).warning(
+                    "after storing events of %s: %s", tournament_id, error
+                )
 
     def tournament_ids(self) -> list[str]:
         """Ids of every tournament in the store, oldest first (reads the whole log)."""

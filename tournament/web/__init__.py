@@ -63,11 +63,14 @@ def create_app(config: Mapping[str, Any] | None = None) -> OpenAPI:
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.json.sort_keys = False  # type: ignore[attr-defined]
 
+    from tournament.web import live
     from tournament.web.services import open_services
 
-    open_services(app, app.config["DATABASE_URL"])
+    found = open_services(app, app.config["DATABASE_URL"])
     ops.configure_logging()
     ops.install(app, metrics=app.config.get("METRICS", True))
+    # Projections and live updates: in this process, or by the workers (REDIS_URL).
+    live.install(app, found)
     auth.install(app)
     problems.install(app)
 

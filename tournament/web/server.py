@@ -9,10 +9,11 @@ Threads: waitress reads requests and writes responses in one I/O thread and runs
 app in a pool of worker threads. A request holds a worker only while the app works on
 it -- a slow phone on the hall's Wi-Fi is buffered by the I/O thread -- but a live
 connection (a page following the standings or a table as it is played) holds one for
-as long as it stays open. :data:`THREADS` = 32 leaves room for a projector and two dozen
-phones following live while the scorers' results at a round's end still get a worker
-at once; more would only queue on SQLite's one writer (and each thread reserves a
-stack). :data:`CONNECTION_LIMIT` = 256 open sockets (phones keep theirs open between
+as long as it stays open. :data:`THREADS` = 64, of which at most 48 hold live streams
+(``SCHNAPSEN_LIVE_MAX_STREAMS``; a 49th phone is told to ask instead, and its page
+polls): a projector and a room of forty phones follow live while the scorers' results
+at a round's end still get a worker at once. Writes queue on SQLite's one writer
+whatever the number of threads; a thread waiting on a stream costs only its stack. :data:`CONNECTION_LIMIT` = 256 open sockets (phones keep theirs open between
 requests) before waitress stops accepting new ones.
 """
 
@@ -26,8 +27,10 @@ import socket
 from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
-#: Worker threads (see the module's docstring for why 32).
-THREADS = 32
+#: Worker threads (see the module's docstring for why 64), and what the live streams
+#: leave free of them.
+THREADS = 64
+FREE_OF_STREAMS = 16
 #: Open connections waitress keeps before it stops accepting (keep-alive phones).
 CONNECTION_LIMIT = 256
 DEFAULT_HOST = "127.0.0.1"
@@ -153,8 +156,14 @@ def serve(
     env = serve_environment(
         os.environ if environ is None else environ, secure_cookies=secure_cookies
     )
-    app = create_app(from_environment(env))
+    config = from_environment(env)
+    if not env.get("SCHNAPSEN_LIVE_MAX_STREAMS"):
+        config["LIVE_MAX_STREAMS"] = max(1, threads - FREE_OF_STREAMS)
+    app = create_app(config)
     ops.json_stdlib_logging()
+    from tournament.web.live import KEY as LIVE
+
+    app.extensions[LIVE].listen()  # projections on their timer from the start
     listen = "0.0.0.0" if lan else host
     try:
         server = waitress.create_server(

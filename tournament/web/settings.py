@@ -43,6 +43,14 @@ def from_environment(environ: Mapping[str, str] | None = None) -> dict[str, Any]
         "SESSION_COOKIE_HTTPONLY": True,
         "SESSION_COOKIE_SAMESITE": "Lax",
         "MAX_CONTENT_LENGTH": 16 * 1024 * 1024,  # a backup of a federation's season
+        # Projections (tournament/web/live.py): "thread" runs them beside the requests on
+        # a laptop; with REDIS_URL the workers run them.
+        "PROJECTIONS": env.get("SCHNAPSEN_PROJECTIONS", "thread").strip() or "thread",
+        # Live streams one process holds: each holds a thread under waitress and gthread,
+        # a greenlet under gevent (deploy/gunicorn/live.py).
+        "LIVE_MAX_STREAMS": int(env.get("SCHNAPSEN_LIVE_MAX_STREAMS", "").strip() or 500),
+        "LIVE_KEEPALIVE": float(env.get("SCHNAPSEN_LIVE_KEEPALIVE", "").strip() or 15),
+        "PROJECTION_WAIT": 1.0,
     }
 
 

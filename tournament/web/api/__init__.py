@@ -13,6 +13,7 @@ from flask_openapi3.openapi import OpenAPI
 #: The API's modules, each with an ``api`` blueprint.
 MODULES = (
     "tournament.web.api.history",
+    "tournament.web.api.live",
     "tournament.web.api.matches",
     "tournament.web.api.members",
     "tournament.web.api.players",

@@ -21,16 +21,24 @@ from flask_openapi3.blueprint import APIBlueprint
 from flask_openapi3.models.tag import Tag
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from tournament.domain.bracket_sheet import BracketSheet, current_sheet, no_bracket
-from tournament.domain.csvexport import standings_csv, standings_document
+from tournament.domain.bracket_sheet import current_sheet, no_bracket
+from tournament.domain.csvexport import flat_standings_csv, standings_csv
 from tournament.domain.errors import DomainError
 from tournament.domain.service import TournamentService
 from tournament.domain.standings_view import StandingsView, standings_view
 from tournament.domain.state import Tournament
 from tournament.eventstore.sheet_seal import seal_for_sheet
-from tournament.formats.bracket import Seed, Source, WinnerOf
+from tournament.projections.documents import (
+    BRACKET,
+    STANDINGS,
+    bracket_body,
+    category_document,
+    group_document,
+    standings_body,
+)
 from tournament.web.api.models import QueryModel, TournamentPath
 from tournament.web.problems import Problem, documented, invalid
+from tournament.web.projected import read_document
 from tournament.web.reads import JSON, versioned
 from tournament.web.services import services
 
@@ -111,6 +119,20 @@ class TableInfo(BaseModel):
     note: str = Field(description="for the end of a round: when, and results entered since")
 
 
+class Freshness(BaseModel):
+    """How fresh the table is: the projection the workers keep, against the log."""
+
+    version: int = Field(description="the tournament's version the table is at")
+    log_version: int = Field(description="the tournament's version in the log now")
+    stale: bool = Field(description="results were stored the table does not show yet")
+    stale_since: str | None = Field(description="when the first result it lacks was stored")
+    projected_at: str | None = Field(description="when the projection was written")
+    source: Literal["projection", "log"] = Field(
+        description="projection: the workers' read model; log: worked out from the log "
+        "(as_of, round, or never projected yet)"
+    )
+
+
 class GroupTable(BaseModel):
     group: int
     rows: list[StandingsRow]
@@ -133,7 +155,8 @@ class Standings(BaseModel):
     category: str | None
     seal: str | None = Field(description="the seal of the log: tournament verify --seal '...'")
     rows: list[StandingsRow]
-    version: int = Field(description="the tournament's version now (the ETag's)")
+    version: int = Field(description="the tournament's version the table is at (the ETag's)")
+    projection: Freshness
     table: TableInfo
     group: int | None
     groups: list[GroupTable] | None = Field(
@@ -151,29 +174,82 @@ class Standings(BaseModel):
 )
 def get_standings(path: TournamentPath, query: StandingsQuery) -> Response:
     kind = _negotiate()
+    asked = (query.as_of, query.round, query.group, query.category)
+    name = _document_name(query)
+    reading = read_document(path.tid, name) if name is not None else None
+    if reading is None or reading.body is None:
+        return _standings_from_log(path.tid, query, kind)
+    body_now = reading.body
+    stale = f"-stale-{reading.log_version}" if reading.stale else ""
+
+    def build() -> dict[str, Any]:
+        seal = _seal(path.tid)
+        if kind == CSV:
+            return {"csv": flat_standings_csv(body_now["rows"], seal=seal or "")}
+        body = dict(body_now)
+        body["seal"] = seal
+        body["projection"] = {**reading.freshness(), "source": "projection"}
+        return body
+
+    return versioned(
+        reading.version,
+        build,
+        variant=("csv" if kind == CSV else "json") + stale,
+        cache=("standings", path.tid, *asked, reading.stale),
+        mimetype=kind,
+        render=(lambda data: str(data["csv"])) if kind == CSV else None,
+    )
+
+
+def _document_name(query: StandingsQuery) -> str | None:
+    """The projection's document for ``query`` (None: it keeps none; fold the log)."""
+    if query.as_of is not None or query.round is not None:
+        return None
+    if query.group is not None:
+        return None if query.category is not None else group_document(query.group)
+    if query.category is not None:
+        return category_document(query.category)
+    return STANDINGS
+
+
+def _standings_from_log(tid: str, query: StandingsQuery, kind: str) -> Response:
+    """A table the projection does not keep (as of an event, at the end of a round, a
+    group of one category; or a query it cannot answer, which is refused here)."""
     service = services().tournaments
-    t = service.state(path.tid)
+    t = service.state(tid)
     version = t.version
     asked = (query.as_of, query.round, query.group, query.category)
 
     def build() -> dict[str, Any]:
         with service.reading():
-            view = _view(service, path.tid, t, version, query, per_group=kind == JSON)
-            body = _document(path.tid, view, version) if kind == JSON else {}
-        seal = _seal(path.tid)  # after the table was read, before it is sent
+            view = _view(service, tid, t, version, query, per_group=kind == JSON)
+            body = standings_body(tid, view, version) if kind == JSON else {}
+        seal = _seal(tid)  # after the table was read, before it is sent
         if kind == CSV:
             return {"csv": standings_csv(view.rows, seal=seal or "")}
         body["seal"] = seal
+        body["projection"] = _from_log(version)
         return body
 
     return versioned(
         version,
         build,
         variant="csv" if kind == CSV else "json",
-        cache=("standings", path.tid, *asked),
+        cache=("standings-log", tid, *asked),
         mimetype=kind,
         render=(lambda data: str(data["csv"])) if kind == CSV else None,
     )
+
+
+def _from_log(version: int) -> dict[str, Any]:
+    return {
+        "version": version,
+        "log_version": version,
+        "stale": False,
+        "stale_since": None,
+        "projected_at": None,
+        "source": "log",
+    }
 
 
 def _negotiate() -> str:
@@ -222,32 +298,6 @@ def _view(
         )
     except DomainError as error:  # a query out of range: say which, and what there is
         raise invalid(f"query.{error.field}", error.message, rule=error.rule) from None
-
-
-def _document(tid: str, view: StandingsView, version: int) -> dict[str, Any]:
-    """``tournament standings --json``'s document, then the version and what it is."""
-    body = standings_document(
-        view.rows, tournament=tid, as_of=view.state.version, category=view.category, seal=None
-    )
-    body["version"] = version
-    body["table"] = {
-        "kind": view.kind,
-        "words": view.describe(),
-        "stage": view.heading,
-        "event": view.state.version,
-        "as_of": view.as_of,
-        "round": view.round,
-        "final": view.final,
-        "note": view.note,
-    }
-    body["group"] = view.group
-    body["groups"] = None
-    if view.group_rows:
-        body["groups"] = [
-            {"group": number, "rows": standings_document(rows)["rows"]}
-            for number, rows in enumerate(view.group_rows, 1)
-        ]
-    return body
 
 
 def _seal(tid: str) -> str | None:
@@ -317,6 +367,7 @@ class BracketAnswer(BaseModel):
     champion: Player | None
     notes: list[BracketNote]
     seal: str | None
+    projection: Freshness
 
 
 @api.get(
@@ -327,13 +378,33 @@ class BracketAnswer(BaseModel):
     responses={200: BracketAnswer, 304: None, **documented([404, 409])},
 )
 def get_bracket(path: TournamentPath) -> Response:
+    reading = read_document(path.tid, BRACKET)
+    if reading is None or reading.body is None:
+        return _bracket_from_log(path.tid)
+    body_now = reading.body
+
+    def build() -> dict[str, Any]:
+        body = dict(body_now)
+        body["seal"] = seal_for_sheet(services().store, f"bracket of {path.tid} sent").short
+        body["projection"] = {**reading.freshness(), "source": "projection"}
+        return body
+
+    stale = f"-stale-{reading.log_version}" if reading.stale else ""
+    return versioned(
+        reading.version, build, variant="bracket" + stale, cache=("bracket", path.tid, stale)
+    )
+
+
+def _bracket_from_log(tid: str) -> Response:
+    """No bracket projected: the format has none (409, saying why), or the tournament is
+    not projected yet."""
     service = services().tournaments
-    t = service.state(path.tid)
+    t = service.state(tid)
     version = t.version
 
     def build() -> dict[str, Any]:
         with service.reading():
-            now = _state_at(service, path.tid, t, version)
+            now = _state_at(service, tid, t, version)
             sheet = current_sheet(now)
             if sheet is None:
                 raise Problem(
@@ -343,79 +414,9 @@ def get_bracket(path: TournamentPath) -> Response:
                     field="format",
                     rule="T-format",
                 )
-            body = _bracket(path.tid, now, sheet)
-        body["seal"] = seal_for_sheet(services().store, f"bracket of {path.tid} sent").short
+            body = bracket_body(tid, now, sheet)
+        body["seal"] = seal_for_sheet(services().store, f"bracket of {tid} sent").short
+        body["projection"] = _from_log(version)
         return body
 
-    return versioned(version, build, variant="bracket", cache=("bracket", path.tid))
-
-
-def _bracket(tid: str, t: Tournament, sheet: BracketSheet) -> dict[str, Any]:
-    assert t.settings is not None
-
-    def player(pid: str | None) -> dict[str, Any] | None:
-        if pid is None:
-            return None
-        known = t.players.get(int(pid))
-        name = known.name if known is not None else f"player {pid}"
-        return {"player_id": int(pid), "name": name, "seed": sheet.seed_of.get(pid)}
-
-    slots = []
-    for item in sheet.slots:
-        m, s, played = item.slot, item.state, item.played
-        result = None
-        if item.score and played is not None:
-            seat = played.summary.winner or 0
-            bummerl = played.summary.bummerl
-            result = {
-                "winner": played.players[seat],
-                "bummerl": [bummerl[seat], bummerl[1 - seat]],
-                "forfeit": played.summary.forfeit,
-                "words": item.score,
-            }
-        slots.append(
-            {
-                "slot": m.match_id,
-                "section": m.section,
-                "round": m.round_no,
-                "heading": item.heading,
-                "sources": [_source(m.source_a), _source(m.source_b)],
-                "players": [player(s.player_a), player(s.player_b)],
-                "sides": list(item.sides),
-                "status": s.status,
-                "status_words": item.status,
-                "conflict": item.conflict,
-                "match": played.match_id if played is not None else None,
-                "winner": player(s.winner),
-                "result": result,
-                "winner_to": m.winner_to,
-                "loser_to": m.loser_to,
-            }
-        )
-    return {
-        "tournament": tid,
-        "version": t.version,
-        "format": t.settings.format,
-        "kind": sheet.bracket.kind,
-        "preview": sheet.preview,
-        "note": "a preview from today's seeding and check-ins: nothing is drawn yet; "
-        "drawing round 1 draws it"
-        if sheet.preview
-        else None,
-        "seeds": [player(pid) for pid in sheet.bracket.seeds],
-        "slots": slots,
-        "champion": player(sheet.champion),
-        "notes": [
-            {"kind": n.kind.lower(), "slot": n.slot, "match": n.match_id, "text": n.text}
-            for n in sheet.notes
-        ],
-        "seal": None,
-    }
-
-
-def _source(source: Source) -> dict[str, Any]:
-    if isinstance(source, Seed):
-        return {"seed": source.n}
-    if isinstance(source, WinnerOf):
-        return {"winner_of": source.match_id}
-    return {"loser_of": source.match_id}
+    return versioned(version, build, variant="bracket", cache=("bracket-log", tid))

@@ -1,0 +1,92 @@
+"""How a projection's announcement reaches every web process's :class:`LiveHub`.
+
+On a laptop (no ``REDIS_URL``) the projection runs in the web process, and its
+announcement is a call: :class:`LocalBus`. On a server the workers publish on Redis
+(:class:`RedisBus`, channel ``schnapsen:live``), and each web process holds one
+subscription (:class:`RedisSubscriber`) that hands every message to its hub. Losing
+Redis loses announcements, never results: the subscriber reconnects every half second,
+the hub records since when it was cut off, and the pages fall back to asking.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from typing import Any
+
+from tournament.live.change import Change
+from tournament.live.hub import LiveHub
+
+log = logging.getLogger(__name__)
+
+CHANNEL = "schnapsen:live"
+
+
+class LocalBus:
+    """Announcements within one process."""
+
+    def __init__(self, hub: LiveHub) -> None:
+        self.hub = hub
+
+    def publish(self, change: Change) -> None:
+        self.hub.deliver(change)
+
+
+def redis_client(url: str, **options: Any) -> Any:
+    import redis
+
+    # Short timeouts: a web request or a projection never waits long on a lost Redis.
+    return redis.Redis.from_url(
+        url, socket_connect_timeout=1, socket_timeout=options.pop("socket_timeout", 2), **options
+    )
+
+
+class RedisBus:
+    """Publishes announcements on Redis (the workers' side)."""
+
+    def __init__(self, url: str) -> None:
+        self.client = redis_client(url)
+
+    def publish(self, change: Change) -> None:
+        self.client.publish(CHANNEL, change.encode())
+
+
+class RedisSubscriber:
+    """One subscription per web process, feeding ``hub``; reconnects by itself."""
+
+    def __init__(self, url: str, hub: LiveHub, retry: float = 0.5) -> None:
+        self.url = url
+        self.hub = hub
+        self.retry = retry
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.hub.set_connected(False)  # until the first subscription stands
+
+    def start(self) -> None:
+        if self._thread is None or not self._thread.is_alive():
+            self._thread = threading.Thread(target=self._run, name="live-subscriber", daemon=True)
+            self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                # No read timeout: a quiet channel is normal; the health check pings.
+                client = redis_client(self.url, socket_timeout=None, health_check_interval=5)
+                pubsub = client.pubsub(ignore_subscribe_messages=True)
+                pubsub.subscribe(CHANNEL)
+                self.hub.set_connected(True)
+                log.info("live: subscribed to %s", CHANNEL)
+                while not self._stop.is_set():
+                    message = pubsub.get_message(timeout=1.0)
+                    if message and message.get("type") == "message":
+                        self.hub.deliver(Change.decode(message["data"]))
+                pubsub.close()
+            except Exception as error:  # Redis gone: say so, try again shortly
+                if self.hub.down_since is None:
+                    log.warning("live: lost the subscription to %s: %s", CHANNEL, error)
+                self.hub.set_connected(False)
+                time.sleep(self.retry)

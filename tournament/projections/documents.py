@@ -1,0 +1,263 @@
+"""What a projection keeps of a tournament, worked out from its folded state alone.
+
+:func:`project_documents` turns a :class:`~tournament.domain.state.Tournament` into the
+rows of every ``proj_`` table and the API's documents, as plain data: the runner stores
+them, the reconciliation compares a rebuild's with the stored ones, and the API sends the
+documents as they are (adding only the log's seal and how fresh they are). No I/O here but
+``events()``, which reads the tournament's log only for the tables that need it (the
+group stage of groups -> knockout).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from tournament.domain.bracket_sheet import BracketSheet, current_sheet, no_bracket
+from tournament.domain.csvexport import standings_document
+from tournament.domain.events import EventLike
+from tournament.domain.matchview import MatchLine, match_lines
+from tournament.domain.standings import Row
+from tournament.domain.standings_view import StandingsView, standings_view
+from tournament.domain.state import Tournament
+from tournament.formats.bracket import Seed, Source, WinnerOf
+
+Events = Callable[[], Sequence[EventLike]]
+
+#: The document names (``proj_documents.name``).
+STANDINGS = "standings"
+BRACKET = "bracket"
+
+
+def group_document(number: int) -> str:
+    return f"standings/group/{number}"
+
+
+def category_document(category: str) -> str:
+    return f"standings/category/{category}"
+
+
+@dataclasses.dataclass
+class Projected:
+    """A tournament's projection at one version: what every ``proj_`` table holds of it."""
+
+    tournament_id: str
+    version: int
+    header: dict[str, Any]
+    documents: dict[str, str]  # name -> JSON text
+    standings: list[dict[str, Any]]
+    outstanding: list[dict[str, Any]]
+    players: list[dict[str, Any]]
+
+    def comparable(self) -> dict[str, Any]:
+        """Everything but the clocks: what a rebuild must reproduce exactly."""
+        header = {k: v for k, v in self.header.items() if not k.endswith("_at")}
+        return {
+            "header": header,
+            "documents": self.documents,
+            "standings": self.standings,
+            "outstanding": sorted(self.outstanding, key=lambda r: str(r["match_id"])),
+            "players": self.players,
+        }
+
+
+def dumps(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+def project_documents(tid: str, t: Tournament, events: Events) -> Projected:
+    """The projection of tournament ``tid`` in state ``t``."""
+    assert t.settings is not None
+    view = standings_view(t, events, per_group=True)
+    documents = {STANDINGS: dumps(standings_body(tid, view, t.version))}
+    for number in range(1, len(view.groups) + 1):
+        one = standings_view(t, events, group=number)
+        documents[group_document(number)] = dumps(standings_body(tid, one, t.version))
+    for category in sorted({p.category for p in t.players.values() if p.category}):
+        one = standings_view(t, events, category=category, per_group=True)
+        documents[category_document(category)] = dumps(standings_body(tid, one, t.version))
+    sheet = current_sheet(t)
+    if sheet is not None:
+        documents[BRACKET] = dumps(bracket_body(tid, t, sheet))
+    open_lines = match_lines(t, "open")
+    return Projected(
+        tournament_id=tid,
+        version=t.version,
+        header={
+            "tournament_id": tid,
+            "version": t.version,
+            "name": t.settings.name,
+            "format": t.settings.format,
+            "final": view.final,
+        },
+        documents=documents,
+        standings=[_standing(place, row) for place, row in enumerate(view.rows, 1)],
+        outstanding=[_outstanding(line) for line in open_lines],
+        players=_players(t, view.rows, open_lines),
+    )
+
+
+def standings_body(tid: str, view: StandingsView, version: int) -> dict[str, Any]:
+    """``tournament standings --json``'s document, then the version and what it is (the
+    API's ``GET .../standings``, without the seal, which is the log's at reading)."""
+    body = standings_document(
+        view.rows, tournament=tid, as_of=view.state.version, category=view.category, seal=None
+    )
+    body["version"] = version
+    body["table"] = {
+        "kind": view.kind,
+        "words": view.describe(),
+        "stage": view.heading,
+        "event": view.state.version,
+        "as_of": view.as_of,
+        "round": view.round,
+        "final": view.final,
+        "note": view.note,
+    }
+    body["group"] = view.group
+    body["groups"] = None
+    if view.group_rows:
+        body["groups"] = [
+            {"group": number, "rows": standings_document(rows)["rows"]}
+            for number, rows in enumerate(view.group_rows, 1)
+        ]
+    return body
+
+
+def _standing(place: int, row: Row) -> dict[str, Any]:
+    return {
+        "player_id": row.player_id,
+        "place": place,
+        "rank": row.rank,
+        "points": row.points,
+        "name": row.name,
+        "row": dumps(standings_document([row])["rows"][0]),
+    }
+
+
+def _outstanding(line: MatchLine) -> dict[str, Any]:
+    a, b = line.players
+    return {
+        "match_id": line.match_id,
+        "round": line.round,
+        "table_no": line.table or None,
+        "player_a": a.id,
+        "player_b": b.id if b is not None else None,
+        "status": line.status,
+        "words": (line.progress or line.needs or line.status)[:500],
+    }
+
+
+def _players(t: Tournament, rows: list[Row], open_lines: list[MatchLine]) -> list[dict[str, Any]]:
+    """A summary per registered player: rank and record, and where they sit next."""
+    next_match: dict[int, MatchLine] = {}
+    for line in open_lines:
+        for ref in line.players:
+            if ref is not None:
+                next_match.setdefault(ref.id, line)
+    found = []
+    ranked = {row.player_id: row for row in rows}
+    for pid in sorted(t.players):
+        player = t.players[pid]
+        row = ranked.get(pid)
+        upcoming = next_match.get(pid)
+        summary = {
+            "player_id": pid,
+            "name": player.name,
+            "club": player.club,
+            "category": player.category,
+            "status": row.status if row is not None else "absent",
+            "rank": row.rank if row is not None else None,
+            "points": row.points if row is not None else 0,
+            "played": row.played if row is not None else 0,
+            "won": row.wins if row is not None else 0,
+            "lost": row.losses if row is not None else 0,
+            "bummerl_won": row.bummerl_won if row is not None else 0,
+            "bummerl_lost": row.bummerl_lost if row is not None else 0,
+            "next_match": upcoming.match_id if upcoming is not None else None,
+            "next_table": (upcoming.table or None) if upcoming is not None else None,
+        }
+        row_of_table = {k: v for k, v in summary.items() if k not in ("club", "category")}
+        found.append({**row_of_table, "summary": dumps(summary)})
+    return found
+
+
+# --- the bracket -----------------------------------------------------------------------
+
+
+def bracket_body(tid: str, t: Tournament, sheet: BracketSheet) -> dict[str, Any]:
+    """The API's ``GET .../bracket`` without the seal."""
+    assert t.settings is not None
+
+    def player(pid: str | None) -> dict[str, Any] | None:
+        if pid is None:
+            return None
+        known = t.players.get(int(pid))
+        name = known.name if known is not None else f"player {pid}"
+        return {"player_id": int(pid), "name": name, "seed": sheet.seed_of.get(pid)}
+
+    slots = []
+    for item in sheet.slots:
+        m, s, played = item.slot, item.state, item.played
+        result = None
+        if item.score and played is not None:
+            seat = played.summary.winner or 0
+            bummerl = played.summary.bummerl
+            result = {
+                "winner": played.players[seat],
+                "bummerl": [bummerl[seat], bummerl[1 - seat]],
+                "forfeit": played.summary.forfeit,
+                "words": item.score,
+            }
+        slots.append(
+            {
+                "slot": m.match_id,
+                "section": m.section,
+                "round": m.round_no,
+                "heading": item.heading,
+                "sources": [_source(m.source_a), _source(m.source_b)],
+                "players": [player(s.player_a), player(s.player_b)],
+                "sides": list(item.sides),
+                "status": s.status,
+                "status_words": item.status,
+                "conflict": item.conflict,
+                "match": played.match_id if played is not None else None,
+                "winner": player(s.winner),
+                "result": result,
+                "winner_to": m.winner_to,
+                "loser_to": m.loser_to,
+            }
+        )
+    return {
+        "tournament": tid,
+        "version": t.version,
+        "format": t.settings.format,
+        "kind": sheet.bracket.kind,
+        "preview": sheet.preview,
+        "note": "a preview from today's seeding and check-ins: nothing is drawn yet; "
+        "drawing round 1 draws it"
+        if sheet.preview
+        else None,
+        "seeds": [player(pid) for pid in sheet.bracket.seeds],
+        "slots": slots,
+        "champion": player(sheet.champion),
+        "notes": [
+            {"kind": n.kind.lower(), "slot": n.slot, "match": n.match_id, "text": n.text}
+            for n in sheet.notes
+        ],
+        "seal": None,
+    }
+
+
+def no_bracket_words(t: Tournament) -> str:
+    return no_bracket(t)
+
+
+def _source(source: Source) -> dict[str, Any]:
+    if isinstance(source, Seed):
+        return {"seed": source.n}
+    if isinstance(source, WinnerOf):
+        return {"winner_of": source.match_id}
+    return {"loser_of": source.match_id}

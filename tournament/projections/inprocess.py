@@ -1,0 +1,111 @@
+"""Projections run by the web process itself: the club laptop's way (no ``REDIS_URL``),
+with the same :class:`~tournament.projections.runner.Projector` a Celery worker runs.
+
+After each commit the web app nudges the tournament; one background thread runs the
+nudged projections (a burst of nudges for one tournament makes one run), and on a timer
+it sweeps for tournaments behind their log (results entered with the command line while
+the service runs) and reconciles a few. ``mode="inline"`` runs a nudge at once in the
+caller's thread instead (the tests' default: a read right after a write finds its
+result projected) and keeps no thread.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+
+from tournament.projections.runner import Projector
+from tournament.projections.upkeep import behind, due_for_reconciliation, reconcile
+
+log = logging.getLogger(__name__)
+
+
+class InProcessProjections:
+    def __init__(
+        self,
+        projector: Projector,
+        *,
+        mode: str = "thread",
+        sweep_every: float = 2.0,
+        reconcile_every: float = 600.0,
+        reconcile_batch: int = 5,
+    ) -> None:
+        self.projector = projector
+        self.mode = mode
+        self.sweep_every = sweep_every
+        self.reconcile_every = reconcile_every
+        self.reconcile_batch = reconcile_batch
+        self._pending: dict[str, None] = {}
+        self._wake = threading.Condition()
+        self._stop = False
+        self._thread: threading.Thread | None = None
+        self._last_reconcile = time.monotonic()
+
+    def nudge(self, tournament_id: str) -> None:
+        if self.mode == "inline":
+            self._project(tournament_id)
+            return
+        with self._wake:
+            self._pending[tournament_id] = None
+            self._wake.notify()
+        self.start()
+
+    def start(self) -> None:
+        if self.mode == "inline" or (self._thread is not None and self._thread.is_alive()):
+            return
+        with self._wake:
+            if self._thread is None or not self._thread.is_alive():
+                self._stop = False
+                self._thread = threading.Thread(target=self._run, name="projections", daemon=True)
+                self._thread.start()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        with self._wake:
+            self._stop = True
+            self._wake.notify()
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    def sweep(self) -> list[str]:
+        """Project every tournament behind its log; the ones it ran."""
+        found = behind(self.projector.store.engine)
+        for tid in found:
+            self._project(tid)
+        return found
+
+    def _run(self) -> None:
+        next_sweep = time.monotonic()
+        while True:
+            with self._wake:
+                while not self._pending and not self._stop:
+                    left = next_sweep - time.monotonic()
+                    if left <= 0:
+                        break
+                    self._wake.wait(left)
+                if self._stop:
+                    return
+                batch = list(self._pending)
+                self._pending.clear()
+            for tid in batch:
+                self._project(tid)
+            if time.monotonic() >= next_sweep:
+                next_sweep = time.monotonic() + self.sweep_every
+                self._upkeep()
+
+    def _upkeep(self) -> None:
+        try:
+            self.sweep()
+            if time.monotonic() - self._last_reconcile >= self.reconcile_every:
+                self._last_reconcile = time.monotonic()
+                engine = self.projector.store.engine
+                for tid in due_for_reconciliation(engine, self.reconcile_batch):
+                    reconcile(self.projector, tid)
+        except Exception as error:  # the database away for a moment: next time
+            log.warning("projections: sweep failed: %s", error)
+
+    def _project(self, tournament_id: str) -> None:
+        try:
+            self.projector.project(tournament_id)
+        except Exception as error:  # logged; the sweep tries again
+            log.warning("projection of %s failed: %s", tournament_id, error, exc_info=True)

@@ -1,0 +1,206 @@
+"""Run a tournament's projection: fold what was appended since its checkpoint, rewrite its
+rows and move the checkpoint, in one transaction; then announce the new version.
+
+    projector = Projector(store, TournamentService(store), publish=bus.publish)
+    projector.project("club-cup")      # -> Change(..., version=212, ...) or None: nothing new
+
+One run per tournament at a time: the transaction first takes the tournament's lock
+(PostgreSQL: an advisory transaction lock on the tournament's name; SQLite: ``BEGIN
+IMMEDIATE``, the database's one write lock), then reads the checkpoint and the log. So a
+run that was nudged after a commit always sees that commit, and two runs never write the
+same tournament's rows at once. Every run rewrites the tournament's rows whole, from the
+folded state at the version it writes: a repeated or redelivered run (a worker killed
+before its commit, a nudge sent twice) finds the checkpoint at the log's version and
+changes nothing, and a run killed half-way left nothing behind (its transaction died
+with it). The rows can never count an event twice.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+
+from tournament.domain import events as ev
+from tournament.domain.service import TournamentService
+from tournament.domain.state import Tournament, fold
+from tournament.eventstore.checkpoints import get_checkpoint, save_checkpoint
+from tournament.eventstore.store import SQLEventStore
+from tournament.live.change import Change, kinds_of
+from tournament.projections import tables
+from tournament.projections.documents import Projected, project_documents
+
+log = logging.getLogger(__name__)
+
+Publish = Callable[[Change], None]
+
+#: Test hook (unset in every real deployment): with both set, a run that finds no file
+#: at ``SCHNAPSEN_TEST_PROJECTION_MARK`` writes its process id there after writing its
+#: rows and waits ``SCHNAPSEN_TEST_PROJECTION_PAUSE`` seconds before its commit, so that
+#: a test can kill the worker in the middle of a projection (and the run delivered again
+#: finds the file and goes through).
+PAUSE_VARIABLE = "SCHNAPSEN_TEST_PROJECTION_PAUSE"
+MARK_VARIABLE = "SCHNAPSEN_TEST_PROJECTION_MARK"
+
+
+def checkpoint_name(tournament_id: str) -> str:
+    """The tournament's checkpoint in ``es_checkpoints``: the stream version projected."""
+    return f"projection:{tournament_id}"
+
+
+def lock_tournament(conn: sa.Connection, tournament_id: str) -> None:
+    """Take the tournament's projection lock for the rest of the transaction."""
+    if conn.dialect.name == "postgresql":
+        conn.execute(
+            sa.text("SELECT pg_advisory_xact_lock(hashtextextended(:key, 0))"),
+            {"key": f"schnapsen-projection:{tournament_id}"},
+        )
+    # SQLite: the transaction began IMMEDIATE (the engine option below): it holds the
+    # database's write lock already.
+
+
+class Projector:
+    """Projects tournaments of ``store``, folding with ``service`` (whose cached states
+    make a run pay only for what is new), announcing each new version with ``publish``."""
+
+    def __init__(
+        self,
+        store: SQLEventStore,
+        service: TournamentService | None = None,
+        publish: Publish | None = None,
+    ) -> None:
+        self.store = store
+        self.service = service or TournamentService(store)
+        self.publish = publish
+        self._engine = store.engine.execution_options(sqlite_begin="IMMEDIATE")
+
+    def project(self, tournament_id: str) -> Change | None:
+        """Bring the tournament's projection up to its log; the change it announced, or
+        None when there was nothing new (or no such tournament)."""
+        stream = ev.stream_id(tournament_id)
+        with self._engine.begin() as conn:
+            lock_tournament(conn, tournament_id)
+            start = get_checkpoint(conn, checkpoint_name(tournament_id))
+            if self.store.stream_version(stream) <= start:
+                return None
+            service = self.service
+            with service.reading():
+                t = service.state(tournament_id)
+                projected = project_documents(
+                    tournament_id, t, lambda: service.events(tournament_id)
+                )
+                bracket = "bracket" in {*projected.documents}
+            if projected.version <= start:
+                return None
+            new = self.store.read_stream(stream, start + 1, projected.version)
+            write_rows(conn, projected, event_at=new[-1].recorded_at)
+            save_checkpoint(conn, checkpoint_name(tournament_id), start, projected.version)
+            _test_pause()
+        change = Change(
+            tournament_id,
+            projected.version,
+            kinds_of((e.type for e in new), bracket=bracket),
+            tuple(sorted({str(e.payload["match_id"]) for e in new if "match_id" in e.payload})),
+        )
+        if self.publish is not None:
+            try:
+                self.publish(change)
+            except Exception as error:  # the rows are stored; only the push is lost
+                log.warning(
+                    "projection of %s at version %s not announced: %s",
+                    change.tournament_id,
+                    change.version,
+                    error,
+                )
+        return change
+
+    def rebuild(self, tournament_id: str, version: int | None = None) -> Projected | None:
+        """The projection worked out from scratch (a fresh fold of the whole log, no cached
+        state), at ``version`` (default: the version the stored rows are at); None: never
+        projected."""
+        if version is None:
+            with self.store.engine.connect() as conn:
+                version = get_checkpoint(conn, checkpoint_name(tournament_id))
+        if not version:
+            return None
+        events = self.store.read_stream(ev.stream_id(tournament_id), 1, version)
+        t: Tournament = fold(events)
+        return project_documents(tournament_id, t, lambda: events)
+
+
+def write_rows(conn: sa.Connection, projected: Projected, *, event_at: datetime) -> None:
+    """Replace the tournament's rows in every ``proj_`` table with ``projected``."""
+    tid = projected.tournament_id
+    for table in tables.ALL:
+        conn.execute(sa.delete(table).where(table.c.tournament_id == tid))
+    now = datetime.now(UTC)
+    conn.execute(
+        sa.insert(tables.tournaments).values(
+            **projected.header, event_at=event_at, projected_at=now, reconciled_at=None
+        )
+    )
+    conn.execute(
+        sa.insert(tables.documents),
+        [
+            {
+                "tournament_id": tid,
+                "name": name,
+                "version": projected.version,
+                "media_type": "application/json",
+                "body": body,
+            }
+            for name, body in projected.documents.items()
+        ],
+    )
+    for table, rows in (
+        (tables.standings, projected.standings),
+        (tables.outstanding, projected.outstanding),
+        (tables.players, projected.players),
+    ):
+        if rows:
+            conn.execute(sa.insert(table), [{"tournament_id": tid, **row} for row in rows])
+
+
+def stored(conn: sa.Connection, tournament_id: str) -> dict[str, Any]:
+    """The tournament's rows as stored, in :meth:`Projected.comparable`'s shape."""
+    tid = tournament_id
+    header = (
+        conn.execute(sa.select(tables.tournaments).where(tables.tournaments.c.tournament_id == tid))
+        .mappings()
+        .first()
+    )
+
+    def rows(table: sa.Table, order: sa.ColumnElement[Any]) -> list[dict[str, Any]]:
+        found = conn.execute(sa.select(table).where(table.c.tournament_id == tid).order_by(order))
+        return [{k: v for k, v in r.items() if k != "tournament_id"} for r in found.mappings()]
+
+    documents = conn.execute(
+        sa.select(tables.documents.c.name, tables.documents.c.body).where(
+            tables.documents.c.tournament_id == tid
+        )
+    )
+    return {
+        "header": {k: v for k, v in (header or {}).items() if not k.endswith("_at")},
+        "documents": dict(documents.tuples().all()),
+        "standings": rows(tables.standings, tables.standings.c.place),
+        "outstanding": rows(tables.outstanding, tables.outstanding.c.match_id),
+        "players": rows(tables.players, tables.players.c.player_id),
+    }
+
+
+def _test_pause() -> None:
+    pause = os.environ.get(PAUSE_VARIABLE)
+    mark = os.environ.get(MARK_VARIABLE)
+    if not pause or not mark:
+        return
+    path = Path(mark)
+    if path.exists():
+        return
+    path.write_text(str(os.getpid()))
+    time.sleep(float(pause))

@@ -1,0 +1,185 @@
+"""``GET /api/v1/tournaments/{tid}/live``: the tournament's changes as Server-Sent Events.
+
+Each event says what changed and the version it is at (``id:``), never the table itself:
+a client fetches what it shows (``GET .../standings`` with its ``ETag``: a 304 if it has
+it). Event types: ``round`` (a round drawn, its tables listed, or cancelled), ``result``
+(a result entered, corrected, struck, signed; ``matches`` names them), ``bracket`` (the
+knockout bracket moved) and ``standings`` (the table moved: every change). A client that
+reconnects with ``Last-Event-ID`` at the current version resumes without a repeat; one
+that is behind (or new) first gets a snapshot: ``standings`` (and ``bracket``) at the
+current version. A quiet stream gets a comment every 15 s, so proxies and phones keep it
+open. Each stream holds a thread (a greenlet under gevent): over the process's cap the
+route answers 503 with ``Retry-After``, and the pages fall back to asking.
+
+While announcements do not arrive (Redis away), each stream looks at the projection
+itself every two seconds, so nothing is missed; it says ``"stale": true`` while the
+projection is behind the log.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import sqlalchemy as sa
+from flask import Response, current_app, request
+from flask_openapi3.blueprint import APIBlueprint
+from flask_openapi3.models.tag import Tag
+
+from tournament.domain import events as ev
+from tournament.domain.errors import NotFoundError
+from tournament.eventstore.schema import events
+from tournament.live.change import KINDS, Change
+from tournament.live.hub import Full, LiveHub
+from tournament.projections import tables
+from tournament.web.api.models import TournamentPath
+from tournament.web.live import live
+from tournament.web.problems import Problem, documented
+from tournament.web.services import services
+
+api = APIBlueprint(
+    "live",
+    __name__,
+    url_prefix="/api/v1",
+    abp_tags=[Tag(name="live", description="live updates as Server-Sent Events (public)")],
+)
+
+STREAM = "text/event-stream"
+#: Seconds between looks at the projection while announcements do not arrive.
+POLL_WHILE_CUT_OFF = 2.0
+RETRY_AFTER = 10
+
+
+@api.get(
+    "/tournaments/<tid>/live",
+    summary="The tournament's changes as they happen (Server-Sent Events)",
+    description="`text/event-stream`: events `round`, `result`, `bracket` and `standings`, "
+    "each with `id:` the tournament's version and JSON data `{tournament, version, "
+    "log_version, stale, matches, href}`. Reconnect with `Last-Event-ID` to resume; a "
+    "client behind the current version first gets a snapshot (`standings`, and `bracket` "
+    "when there is one). A comment every 15 s keeps a quiet stream open. Over the "
+    "process's cap of streams: 503 with `Retry-After`. Public.",
+    responses={
+        200: {"content": {STREAM: {"schema": {"type": "string"}}}},
+        **documented([404, 503]),
+    },
+)
+def live_stream(path: TournamentPath) -> Response:
+    tid = path.tid
+    where = _where(tid)
+    if where is None:
+        raise NotFoundError("tournament", "T-settings", f"there is no tournament {tid!r}")
+    state = live()
+    try:
+        listener = state.hub.subscribe(tid)
+    except Full as error:
+        raise Problem(
+            503,
+            "Too many live streams",
+            f"{error}: ask for the standings instead, or try again in {RETRY_AFTER} s",
+            headers={"Retry-After": str(RETRY_AFTER)},
+            kind="live-full",
+        ) from None
+    state.listen()
+    last = _last_event_id()
+    keepalive = float(current_app.config.get("LIVE_KEEPALIVE", 15))
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+
+    def stream() -> Iterator[str]:
+        with listener, app.app_context():
+            yield f"retry: {2000}\n\n"
+            version, newest, has_bracket = where
+            if last != version:
+                kinds = ("bracket", "standings") if has_bracket else ("standings",)
+                yield from _events(tid, version, newest, kinds, ())
+            yield from _follow(state.hub, listener, tid, version, keepalive)
+
+    response = Response(stream(), mimetype=STREAM)
+    response.call_on_close(listener.close)  # also when the stream never started
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
+    return response
+
+
+def _follow(hub: LiveHub, listener: Any, tid: str, version: int, keepalive: float) -> Iterator[str]:
+    """Events from the hub as they come, comments when quiet, and the projection looked
+    at while the hub is cut off."""
+    quiet_since = time.monotonic()
+    was_cut_off = False
+    while True:
+        cut_off = hub.down_since is not None
+        changes = listener.get(POLL_WHILE_CUT_OFF if cut_off else min(keepalive, 5.0))
+        if cut_off or was_cut_off:  # while cut off, and once after: look
+            found = _where(tid)
+            if found is not None and found[0] > version:
+                changes.append(
+                    Change(tid, found[0], ("standings",) + (("bracket",) if found[2] else ()))
+                )
+        was_cut_off = cut_off
+        fresh = [c for c in changes if c.version > version]
+        if fresh:
+            newest = _where(tid)
+            log_version = newest[1] if newest is not None else fresh[-1].version
+            for change in fresh:
+                yield from _events(tid, change.version, log_version, change.kinds, change.matches)
+            version = fresh[-1].version
+            quiet_since = time.monotonic()
+        elif time.monotonic() - quiet_since >= keepalive:
+            yield ": keep-alive\n\n"
+            quiet_since = time.monotonic()
+
+
+def _events(
+    tid: str, version: int, log_version: int, kinds: tuple[str, ...], matches: tuple[str, ...]
+) -> Iterator[str]:
+    base = f"/api/v1/tournaments/{tid}"
+    hrefs = {
+        "standings": f"{base}/standings",
+        "bracket": f"{base}/bracket",
+        "round": f"{base}/rounds/current",
+        "result": f"{base}/matches",
+    }
+    for kind in KINDS:
+        if kind not in kinds:
+            continue
+        data = {
+            "tournament": tid,
+            "version": version,
+            "log_version": max(log_version, version),
+            "stale": version < log_version,
+            "matches": list(matches) if kind == "result" else [],
+            "href": hrefs[kind],
+        }
+        yield f"id: {version}\nevent: {kind}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
+
+
+def _last_event_id() -> int | None:
+    text = request.headers.get("Last-Event-ID") or request.args.get("last_event_id") or ""
+    text = text.strip()
+    return int(text) if text.isdigit() and len(text) < 12 else None
+
+
+def _where(tid: str) -> tuple[int, int, bool] | None:
+    """The projection's version, the log's, and whether there is a bracket (None: no
+    such tournament). A tournament not projected yet is at version 0."""
+    t, d = tables.tournaments, tables.documents
+    newest = (
+        sa.select(sa.func.max(events.c.version))
+        .where(events.c.stream_id == ev.stream_id(tid))
+        .scalar_subquery()
+    )
+    bracket = (
+        sa.select(sa.func.count())
+        .where(d.c.tournament_id == tid, d.c.name == "bracket")
+        .scalar_subquery()
+    )
+    query = sa.select(
+        sa.select(t.c.version).where(t.c.tournament_id == tid).scalar_subquery(), newest, bracket
+    )
+    with services().store.engine.connect() as conn:
+        row = conn.execute(query).first()
+    if row is None or not row[1]:
+        return None
+    return int(row[0] or 0), int(row[1]), bool(row[2])

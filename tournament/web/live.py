@@ -1,0 +1,122 @@
+"""The web app's projections and live updates, wired once per app (:func:`install`).
+
+Without ``REDIS_URL`` (a club laptop) the app runs the projections itself
+(:class:`~tournament.projections.inprocess.InProcessProjections`: after each commit and
+on a timer) and announces on an in-process bus. With ``REDIS_URL`` the Celery workers
+run them: the app queues a run after each commit (:class:`workers.nudges.CeleryNudges`)
+and one subscription per process hands the workers' announcements to its hub. Either
+way the same :class:`~tournament.projections.runner.Projector` does the work, and the
+routes see one :class:`Live`.
+
+Settings (``app.config``):
+
+- ``PROJECTIONS``: ``thread`` (default) or ``inline`` (embedded only: a nudge projects at
+  once in the writing request -- the tests' choice).
+- ``LIVE_MAX_STREAMS``: live streams one process holds (env ``SCHNAPSEN_LIVE_MAX_STREAMS``).
+- ``LIVE_KEEPALIVE``: seconds between keep-alive comments on a quiet stream (15).
+- ``PROJECTION_WAIT``: how long a read right after a write waits for its projection (1 s).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from typing import Any
+
+from flask import Flask, current_app
+from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.registry import Collector
+
+from tournament.live.bus import LocalBus, RedisSubscriber
+from tournament.live.hub import LiveHub
+from tournament.projections.inprocess import InProcessProjections
+from tournament.projections.runner import Projector
+from tournament.web import metrics
+from tournament.web.services import Services
+
+KEY = "schnapsen_live"
+
+
+@dataclasses.dataclass
+class Live:
+    hub: LiveHub
+    #: ``embedded`` (projections in this process) or ``workers`` (Celery, Redis).
+    mode: str
+    nudges: Any  # InProcessProjections | CeleryNudges: .nudge(tid)
+    subscriber: RedisSubscriber | None = None
+    projections: InProcessProjections | None = None
+
+    def listen(self) -> None:
+        """Make sure announcements arrive (the subscription starts on first need)."""
+        if self.subscriber is not None:
+            self.subscriber.start()
+        elif self.projections is not None:
+            self.projections.start()
+
+    def stop(self) -> None:
+        if self.subscriber is not None:
+            self.subscriber.stop()
+        if self.projections is not None:
+            self.projections.stop()
+        stop = getattr(self.nudges, "stop", None)
+        if stop is not None:
+            stop()
+
+
+def install(app: Flask, found: Services) -> Live:
+    cap = int(app.config.get("LIVE_MAX_STREAMS") or 0) or 200
+    hub = LiveHub(cap=cap)
+    redis_url = app.config.get("REDIS_URL")
+    live: Live
+    if redis_url:
+        from workers.celery_app import celery_init_app
+        from workers.nudges import CeleryNudges
+
+        celery_init_app(app)
+        live = Live(hub, "workers", CeleryNudges(redis_url), RedisSubscriber(redis_url, hub))
+    else:
+        projector = Projector(found.store, found.tournaments, publish=LocalBus(hub).publish)
+        projections = InProcessProjections(
+            projector, mode=str(app.config.get("PROJECTIONS") or "thread")
+        )
+        live = Live(hub, "embedded", projections, projections=projections)
+    found.tournaments.committed.append(live.nudges.nudge)
+    app.extensions[KEY] = live
+    counted = metrics.of(app)
+    if counted is not None:
+        counted.registry.register(_LiveCollector(live, found))
+    return live
+
+
+def live() -> Live:
+    found: Live = current_app.extensions[KEY]
+    return found
+
+
+class _LiveCollector(Collector):
+    """``/metrics``: live streams held, and the reconciliations' alarm."""
+
+    def __init__(self, live: Live, found: Services) -> None:
+        self.live = live
+        self.services = found
+
+    def collect(self) -> Iterator[GaugeMetricFamily]:
+        from tournament.projections.upkeep import mismatches
+
+        yield GaugeMetricFamily(
+            "schnapsen_live_streams", "Live (SSE) streams this process holds", self.live.hub.streams
+        )
+        yield GaugeMetricFamily(
+            "schnapsen_live_bus_connected",
+            "1 while announcements arrive (the Redis subscription stands, or in-process)",
+            0 if self.live.hub.down_since is not None else 1,
+        )
+        try:
+            count = mismatches(self.services.store.engine)
+        except Exception:  # the database away: the other figures still count
+            return
+        yield GaugeMetricFamily(
+            "schnapsen_projection_mismatches",
+            "Reconciliations that found a projection differing from a rebuild (an alarm)",
+            count,
+        )

@@ -1,0 +1,159 @@
+"""Reading the projections: a document as the workers (or this process) last wrote it,
+and how fresh it is.
+
+A read right after a write finds the projection a version or two behind: it waits for the
+announcement of the log's version (at most ``PROJECTION_WAIT`` seconds, once per version,
+and only while announcements arrive), so a client that posts a result and then asks for
+the standings sees its result. Otherwise it answers what the projection holds and says
+how stale that is (``projection.stale``, ``stale_since``: when the first event it lacks
+was stored) -- with Redis away on a server, results are stored and the standings say so.
+A tournament never projected yet (just created, or the service just upgraded) is worked
+out here with the same code the projection runs.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import threading
+import time
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+from flask import current_app
+
+from tournament.domain import events as ev
+from tournament.domain.service import TournamentService
+from tournament.eventstore.schema import events
+from tournament.projections import tables
+from tournament.projections.documents import project_documents
+from tournament.web.live import live
+from tournament.web.services import services
+
+
+@dataclasses.dataclass
+class Reading:
+    version: int  # what the document shows
+    log_version: int
+    body: dict[str, Any] | None  # None: the projection has no such document
+    projected_at: datetime | None
+    stale_since: datetime | None = None
+
+    @property
+    def stale(self) -> bool:
+        return self.version < self.log_version
+
+    def freshness(self) -> dict[str, Any]:
+        return {
+            "version": self.version,
+            "log_version": self.log_version,
+            "stale": self.stale,
+            "stale_since": _iso(self.stale_since),
+            "projected_at": _iso(self.projected_at),
+        }
+
+
+_waited: dict[tuple[int, str, int], None] = {}
+_waited_lock = threading.Lock()
+
+
+def read_document(tid: str, name: str) -> Reading | None:
+    """Document ``name`` of tournament ``tid`` (None: no such tournament)."""
+    found = _read(tid, name)
+    if found is None:
+        return None
+    if found.stale and _may_wait(tid, found.log_version):
+        hub = live().hub
+        deadline = time.monotonic() + float(current_app.config.get("PROJECTION_WAIT", 1.0))
+        live().listen()
+        while found is not None and found.stale and time.monotonic() < deadline:
+            # Woken by the announcement; or by the clock, to look (another process's
+            # projection announces nothing here).
+            hub.wait_for(tid, found.log_version, min(0.1, max(0.0, deadline - time.monotonic())))
+            found = _read(tid, name)
+        if found is None:
+            return None
+    if found.projected_at is None:
+        return _worked_out_here(tid, name, found.log_version)
+    if found.stale:
+        found.stale_since = _recorded_at(tid, found.version + 1)
+    return found
+
+
+def _may_wait(tid: str, version: int) -> bool:
+    """Wait for a version once (a stuck projection must not slow every read), and only
+    while announcements arrive."""
+    if live().hub.down_since is not None:
+        return False
+    key = (id(current_app), tid, version)
+    with _waited_lock:
+        if key in _waited:
+            return False
+        if len(_waited) > 10_000:
+            _waited.clear()
+        _waited[key] = None
+    return True
+
+
+def _read(tid: str, name: str) -> Reading | None:
+    stream = ev.stream_id(tid)
+    t, d = tables.tournaments, tables.documents
+    log_version = (
+        sa.select(sa.func.max(events.c.version))
+        .where(events.c.stream_id == stream)
+        .scalar_subquery()
+    )
+    query = (
+        sa.select(t.c.version, t.c.projected_at, d.c.body, log_version.label("log_version"))
+        .select_from(t)
+        .outerjoin(d, sa.and_(d.c.tournament_id == t.c.tournament_id, d.c.name == name))
+        .where(t.c.tournament_id == tid)
+    )
+    with services().store.engine.connect() as conn:
+        row = conn.execute(query).first()
+        if row is None:
+            newest = conn.execute(sa.select(log_version)).scalar()
+            if not newest:
+                return None
+            return Reading(0, int(newest), None, None)
+    version, projected_at, body, newest = row
+    return Reading(
+        int(version),
+        int(newest or 0),
+        json.loads(body) if body is not None else None,
+        projected_at,
+    )
+
+
+def _worked_out_here(tid: str, name: str, version: int) -> Reading:
+    service: TournamentService = services().tournaments
+    with service.reading():
+        t = service.state(tid)
+        projected = project_documents(tid, t, lambda: service.events(tid))
+    body = projected.documents.get(name)
+    return Reading(
+        projected.version,
+        max(version, projected.version),
+        json.loads(body) if body is not None else None,
+        None,
+    )
+
+
+def _recorded_at(tid: str, version: int) -> datetime | None:
+    query = sa.select(events.c.recorded_at).where(
+        events.c.stream_id == ev.stream_id(tid), events.c.version == version
+    )
+    with services().store.engine.connect() as conn:
+        found = conn.execute(query).scalar()
+    return found if isinstance(found, datetime) else None
+
+
+def _iso(moment: datetime | None) -> str | None:
+    if moment is None:
+        return None
+    if moment.tzinfo is None:  # SQLite gives UTC back without its zone
+        from datetime import UTC
+
+        moment = moment.replace(tzinfo=UTC)
+    return moment.isoformat().replace("+00:00", "Z")
