@@ -187,7 +187,7 @@ def stored(conn: sa.Connection, tournament_id: str) -> dict[str, Any]:
     )
     return {
         "header": {k: v for k, v in (header or {}).items() if not k.endswith("_at")},
-        "documents": dict(documents.tuples().all()),
+        "documents": {name: body for name, body in documents},
         "standings": rows(tables.standings, tables.standings.c.place),
         "outstanding": rows(tables.outstanding, tables.outstanding.c.match_id),
         "players": rows(tables.players, tables.players.c.player_id),
