@@ -22,9 +22,9 @@ def test_the_migration_makes_the_tables_of_the_model(db: Database) -> None:
     engine = db.engine()
     assert set(metadata.tables) == ACCOUNT_TABLES
     assert tables(engine) >= ACCOUNT_TABLES
-    assert not {name for name in tables(engine) if not name.startswith(("es_", "acct_", "proj_"))} - {
-        "alembic_version"
-    }
+    assert not {
+        name for name in tables(engine) if not name.startswith(("es_", "acct_", "proj_"))
+    } - {"alembic_version"}
     engine.dispose()
 
 

@@ -13,8 +13,9 @@ as long as it stays open. :data:`THREADS` = 64, of which at most 48 hold live st
 (``SCHNAPSEN_LIVE_MAX_STREAMS``; a 49th phone is told to ask instead, and its page
 polls): a projector and a room of forty phones follow live while the scorers' results
 at a round's end still get a worker at once. Writes queue on SQLite's one writer
-whatever the number of threads; a thread waiting on a stream costs only its stack. :data:`CONNECTION_LIMIT` = 256 open sockets (phones keep theirs open between
-requests) before waitress stops accepting new ones.
+whatever the number of threads; a thread waiting on a stream costs only its stack.
+:data:`CONNECTION_LIMIT` = 256 open sockets (phones keep theirs open between requests)
+before waitress stops accepting new ones.
 """
 
 from __future__ import annotations
