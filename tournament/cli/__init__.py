@@ -72,6 +72,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "tournament.cli.players",
         "Register, import, check in, seed and withdraw players.",
     ),
+    "projections": (
+        "tournament.cli.projections",
+        "The projections (standings, brackets, open matches): status, rebuild, reconcile.",
+    ),
     "results": ("tournament.cli.results", "Enter, import, correct and strike results."),
     "round": ("tournament.cli.rounds", "Draw rounds and print their pairings."),
     "seal": (
