@@ -60,13 +60,13 @@ _waited_lock = threading.Lock()
 
 def read_document(tid: str, name: str) -> Reading | None:
     """Document ``name`` of tournament ``tid`` (None: no such tournament)."""
+    live().listen()  # announcements arrive from now on (the subscription starts once)
     found = _read(tid, name)
     if found is None:
         return None
     if found.stale and _may_wait(tid, found.log_version):
         hub = live().hub
         deadline = time.monotonic() + float(current_app.config.get("PROJECTION_WAIT", 1.0))
-        live().listen()
         while found is not None and found.stale and time.monotonic() < deadline:
             # Woken by the announcement; or by the clock, to look (another process's
             # projection announces nothing here).
