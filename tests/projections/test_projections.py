@@ -197,3 +197,25 @@ def test_the_standings_document_is_the_apis_table(store: SQLEventStore) -> None:
     body = json.loads(projected.documents[STANDINGS])
     assert body["tournament"] == "test" and body["version"] == len(events)
     assert [r["player_id"] for r in body["rows"]] == [r["player_id"] for r in projected.standings]
+
+
+def test_the_open_matches_document_is_the_apis_list(store: SQLEventStore) -> None:
+    import json
+
+    from tournament.domain.matchview import match_lines
+    from tournament.projections.documents import OPEN_MATCHES
+    from tournament.web.api.matches import line_json
+
+    chunks = played_in_chunks(10, 2, seed=6, best_of=3)
+    for chunk in chunks[: len(chunks) * 3 // 4]:  # stop in the middle of round 2
+        append(store, "test", chunk)
+    events = store.read_stream(ev.stream_id("test"))
+    t = fold(events)
+    body = json.loads(project_documents("test", t, lambda: events).documents[OPEN_MATCHES])
+    lines = [line_json(line) for line in match_lines(t, "open")]
+    assert lines and body == {
+        "status": "open",
+        "round": None,
+        "count": len(lines),
+        "matches": lines,
+    }

@@ -29,6 +29,7 @@ Events = Callable[[], Sequence[EventLike]]
 #: The document names (``proj_documents.name``).
 STANDINGS = "standings"
 BRACKET = "bracket"
+OPEN_MATCHES = "matches/open"
 
 
 def group_document(number: int) -> str:
@@ -82,6 +83,14 @@ def project_documents(tid: str, t: Tournament, events: Events) -> Projected:
     if sheet is not None:
         documents[BRACKET] = dumps(bracket_body(tid, t, sheet))
     open_lines = match_lines(t, "open")
+    documents[OPEN_MATCHES] = dumps(
+        {
+            "status": "open",
+            "round": None,
+            "count": len(open_lines),
+            "matches": [dataclasses.asdict(line) for line in open_lines],
+        }
+    )
     return Projected(
         tournament_id=tid,
         version=t.version,
