@@ -82,6 +82,7 @@ def celery_init_app(app: Flask) -> Celery:
     celery_app.set_default()
     celery_app.flask_app = app  # the worker's children reach it after the fork
     app.extensions["celery"] = celery_app
-    import workers.tasks  # noqa: F401  (registers the tasks)
+    import workers.printing
+    import workers.tasks  # noqa: F401
 
     return celery_app

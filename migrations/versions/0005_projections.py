@@ -1,7 +1,7 @@
 """The projections' tables (read models): standings, documents, outstanding matches,
 per-player summaries, and the reconciliations' record.
 
-Six tables of their own (``proj_``), rewritten per tournament by the projection runner
+Seven tables of their own (``proj_``; the seventh keeps the print packs), rewritten per tournament by the projection runner
 (tournament/projections/runner.py) in the transaction that moves the tournament's
 checkpoint in ``es_checkpoints``; they hold nothing the log does not, and can be dropped
 and rebuilt at any time. They match tournament/projections/tables.py (``alembic check``).
@@ -93,10 +93,33 @@ def upgrade() -> None:
         sa.Column("matched", sa.Boolean(), nullable=False),
         sa.Column("differences", sa.Text(), nullable=False),
     )
+    op.create_table(
+        "proj_print_packs",
+        sa.Column("id", sa.String(36), primary_key=True),
+        sa.Column("tournament_id", _TID, nullable=False),
+        sa.Column("kind", sa.String(50), nullable=False),
+        sa.Column("round", sa.Integer(), nullable=True),
+        sa.Column("version", sa.Integer(), nullable=False),
+        sa.Column("status", sa.String(20), nullable=False),
+        sa.Column("pdf", sa.LargeBinary(), nullable=True),
+        sa.Column("pages", sa.Integer(), nullable=True),
+        sa.Column("seal", sa.String(100), nullable=True),
+        sa.Column("error", sa.Text(), nullable=True),
+        sa.Column("requested_by", sa.String(254), nullable=False),
+        sa.Column("requested_at", _TIME, nullable=False),
+        sa.Column("done_at", _TIME, nullable=True),
+    )
+    op.create_index(
+        "ix_proj_print_packs_asked",
+        "proj_print_packs",
+        ["tournament_id", "kind", "round", "version"],
+    )
 
 
 def downgrade() -> None:
+    op.drop_index("ix_proj_print_packs_asked", table_name="proj_print_packs")
     for table in (
+        "proj_print_packs",
         "proj_reconciliations",
         "proj_players",
         "proj_outstanding",

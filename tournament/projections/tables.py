@@ -8,8 +8,8 @@ Migration ``0005_projections`` creates them; ``alembic check`` compares the data
 :data:`metadata` as with the event store's and the accounts' tables.
 
     >>> sorted(metadata.tables)  # doctest: +NORMALIZE_WHITESPACE
-    ['proj_documents', 'proj_outstanding', 'proj_players', 'proj_reconciliations',
-     'proj_standings', 'proj_tournaments']
+    ['proj_documents', 'proj_outstanding', 'proj_players', 'proj_print_packs',
+     'proj_reconciliations', 'proj_standings', 'proj_tournaments']
 """
 
 from __future__ import annotations
@@ -106,6 +106,27 @@ reconciliations = sa.Table(
     sa.Column("checked_at", _TIME, nullable=False),
     sa.Column("matched", sa.Boolean(), nullable=False),
     sa.Column("differences", sa.Text(), nullable=False),
+)
+
+#: Print packs (PDF) asked for, and what the worker (or this process) rendered: derived
+#: like the rest, kept until deleted (tournament/printing/queue.py).
+print_packs = sa.Table(
+    "proj_print_packs",
+    metadata,
+    sa.Column("id", sa.String(36), primary_key=True),
+    sa.Column("tournament_id", _TID, nullable=False),
+    sa.Column("kind", sa.String(50), nullable=False),
+    sa.Column("round", sa.Integer(), nullable=True),
+    sa.Column("version", sa.Integer(), nullable=False),
+    sa.Column("status", sa.String(20), nullable=False),
+    sa.Column("pdf", sa.LargeBinary(), nullable=True),
+    sa.Column("pages", sa.Integer(), nullable=True),
+    sa.Column("seal", sa.String(100), nullable=True),
+    sa.Column("error", sa.Text(), nullable=True),
+    sa.Column("requested_by", sa.String(254), nullable=False),
+    sa.Column("requested_at", _TIME, nullable=False),
+    sa.Column("done_at", _TIME, nullable=True),
+    sa.Index("ix_proj_print_packs_asked", "tournament_id", "kind", "round", "version"),
 )
 
 ALL = (tournaments, documents, standings, outstanding, players)

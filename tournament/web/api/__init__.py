@@ -17,6 +17,7 @@ MODULES = (
     "tournament.web.api.matches",
     "tournament.web.api.members",
     "tournament.web.api.players",
+    "tournament.web.api.print_packs",
     "tournament.web.api.results",
     "tournament.web.api.rounds",
     "tournament.web.api.standings",

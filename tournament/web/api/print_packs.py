@@ -1,0 +1,179 @@
+"""``/api/v1/tournaments/{tid}/print-packs``: PDFs to print, rendered away from the request.
+
+``POST`` asks for a pack (``standings``, or a round's ``pairings``) of the tournament as it
+is now and answers ``202`` with the pack's status at once; the PDF renders in a worker
+(in a thread of this process on a laptop). ``GET .../print-packs/{id}`` says how far it
+is; ``GET .../print-packs/{id}/pdf`` is the PDF when done. Asking again for the same pack
+of the same version gives the same pack: nothing renders twice.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Literal
+
+from flask import Response, current_app, jsonify
+from flask_openapi3.blueprint import APIBlueprint
+from flask_openapi3.models.tag import Tag
+from pydantic import BaseModel, ConfigDict, Field
+
+from tournament.accounts.roles import Role
+from tournament.domain.errors import NotFoundError
+from tournament.domain.roundview import drawn_round
+from tournament.printing.queue import DONE, FAILED, get_pack, pack_pdf, render_pack, request_pack
+from tournament.web.api.models import TID, TournamentPath
+from tournament.web.auth import caller, requires
+from tournament.web.live import live
+from tournament.web.problems import Problem, documented, invalid
+from tournament.web.services import services
+
+log = logging.getLogger(__name__)
+
+api = APIBlueprint(
+    "print_packs",
+    __name__,
+    url_prefix="/api/v1",
+    abp_tags=[Tag(name="print", description="print packs (PDF), rendered in the background")],
+)
+
+PDF = "application/pdf"
+
+
+class PackRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["standings", "pairings"] = Field(
+        description="standings: the table now with its tie-breaks; pairings: a round's tables"
+    )
+    round: int | None = Field(
+        None, ge=1, le=10_000, description="pairings: the round (default: the current one)"
+    )
+
+
+class PackPath(BaseModel):
+    tid: str = TID
+    pack_id: str = Field(min_length=36, max_length=36, description="the pack's id (a UUID)")
+
+
+class PackStatus(BaseModel):
+    id: str
+    tournament_id: str
+    kind: str
+    round: int | None
+    version: int = Field(description="the tournament's version the pack shows")
+    status: Literal["queued", "rendering", "done", "failed"]
+    pages: int | None
+    seal: str | None = Field(description="the log's seal printed on every page")
+    error: str | None
+    requested_by: str
+    requested_at: str
+    done_at: str | None
+    size: int | None = Field(description="the PDF's size in bytes, once done")
+    pdf: str | None = Field(description="where the PDF is, once done")
+
+
+@api.post(
+    "/tournaments/<tid>/print-packs",
+    summary="Ask for a print pack (PDF) of the tournament as it is now; renders in the background",
+    responses={202: PackStatus, **documented([404, 422])},
+)
+@requires(Role.ORGANISER)
+def request_print_pack(path: TournamentPath, body: PackRequest) -> Response:
+    service = services().tournaments
+    t = service.state(path.tid)
+    number = body.round
+    if body.kind == "pairings":
+        try:
+            number = drawn_round(t, body.round).number
+        except NotFoundError as error:
+            raise invalid("body.round", error.message, rule=error.rule) from None
+    elif body.round is not None:
+        raise invalid("body.round", "a round goes with kind pairings only")
+    pack, new = request_pack(
+        services().store.engine, path.tid, body.kind, number, t.version, caller().actor
+    )
+    if new:
+        _dispatch(pack.id)
+    return _status(path.tid, pack.id, 202)
+
+
+@api.get(
+    "/tournaments/<tid>/print-packs/<pack_id>",
+    summary="How far a print pack is: queued, rendering, done (with the PDF's link), failed",
+    responses={200: PackStatus, **documented([404])},
+)
+@requires(Role.ORGANISER)
+def print_pack_status(path: PackPath) -> Response:
+    return _status(path.tid, path.pack_id, 200)
+
+
+@api.get(
+    "/tournaments/<tid>/print-packs/<pack_id>/pdf",
+    summary="The print pack's PDF (409 while it is not rendered yet)",
+    responses={
+        200: {"content": {PDF: {"schema": {"type": "string", "format": "binary"}}}},
+        **documented([404, 409]),
+    },
+)
+@requires(Role.ORGANISER)
+def print_pack_pdf(path: PackPath) -> Response:
+    engine = services().store.engine
+    pack = get_pack(engine, path.tid, path.pack_id)
+    if pack is None:
+        raise _no_pack(path.pack_id)
+    pdf = pack_pdf(engine, path.tid, path.pack_id)
+    if pdf is None:
+        raise Problem(
+            409,
+            "Not rendered",
+            f"print pack {path.pack_id} is {pack.status}"
+            + (f": {pack.error}" if pack.status == FAILED else "; ask again in a moment"),
+            headers={"Retry-After": "1"} if pack.status != FAILED else None,
+        )
+    response = Response(pdf, mimetype=PDF)
+    name = f"{path.tid}-{pack.kind}{'-' + str(pack.round) if pack.round else ''}-{pack.version}"
+    response.headers["Content-Disposition"] = f'attachment; filename="{name}.pdf"'
+    return response
+
+
+def _status(tid: str, pack_id: str, status: int) -> Response:
+    pack = get_pack(services().store.engine, tid, pack_id)
+    if pack is None:
+        raise _no_pack(pack_id)
+    data = pack.to_json()
+    data["pdf"] = (
+        f"/api/v1/tournaments/{tid}/print-packs/{pack_id}/pdf" if pack.status == DONE else None
+    )
+    response = jsonify(data)
+    response.status_code = status
+    response.headers["Location"] = f"/api/v1/tournaments/{tid}/print-packs/{pack_id}"
+    if pack.status not in (DONE, FAILED):
+        response.headers["Retry-After"] = "1"
+    return response
+
+
+def _no_pack(pack_id: str) -> NotFoundError:
+    return NotFoundError("pack_id", "T-input", f"there is no print pack {pack_id!r}")
+
+
+def _dispatch(pack_id: str) -> None:
+    """Render in a worker when there are workers (in this process if Redis is away), in a
+    thread of this process on a laptop; at once under ``PROJECTIONS=inline`` (tests)."""
+    found = services()
+    if live().mode == "workers":
+        from workers.printing import render_print_pack
+
+        try:
+            render_print_pack.apply_async((pack_id,), retry=False)
+            return
+        except Exception as error:  # Redis away: render here rather than not at all
+            log.warning("print pack %s not queued (rendering here): %s", pack_id, error)
+
+    def run() -> None:
+        render_pack(found.store, found.tournaments, pack_id)
+
+    if current_app.config.get("PROJECTIONS") == "inline":
+        run()
+    else:
+        threading.Thread(target=run, name="print-pack", daemon=True).start()

@@ -1,0 +1,21 @@
+"""The workers' print packs: render a queued pack (tournament/printing/queue.py)."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from tournament.printing.queue import render_pack
+from tournament.web.services import services
+
+
+@shared_task(
+    name="workers.printing.render_print_pack",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    ignore_result=True,
+)
+def render_print_pack(pack_id: str) -> str:
+    """Render pack ``pack_id`` if it is still queued (a redelivery renders it again, with
+    the same bytes); its status afterwards."""
+    found = services()
+    return render_pack(found.store, found.tournaments, pack_id)
