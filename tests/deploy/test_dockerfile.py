@@ -73,3 +73,9 @@ def test_by_default_it_serves_the_pages_under_gunicorn_gthread() -> None:
 def test_the_instance_folder_is_the_services_and_writable_by_it() -> None:
     assert "SCHNAPSEN_INSTANCE=/var/lib/schnapsen" in " ".join(arguments("ENV"))
     assert "install -d -o schnapsen -g schnapsen -m 0750 /var/lib/schnapsen" in TEXT
+
+
+def test_the_settings_files_with_secrets_never_go_into_the_image() -> None:
+    # COPY deploy deploy would take them: the build context leaves them out.
+    ignored = (DEPLOY / "Dockerfile.dockerignore").read_text().splitlines()
+    assert {"deploy/.env", "deploy/owner.env", "deploy/tls", ".venv", "instance"} <= set(ignored)

@@ -4,6 +4,7 @@ in gunicorn with the app (``gunicorn --check-config``)."""
 from __future__ import annotations
 
 import ast
+import importlib
 import os
 import runpy
 import subprocess
@@ -94,8 +95,7 @@ def test_bind_and_proxies_come_from_the_environment(monkeypatch: pytest.MonkeyPa
 @pytest.mark.parametrize("path", [WEB, LIVE])
 def test_gunicorn_has_the_worker_class_each_config_names(path: Path) -> None:
     # --check-config below does not load it: a worker does, when it starts.
-    from gunicorn.util import load_class
-
+    load_class = importlib.import_module("gunicorn.util").load_class
     assert load_class(config(path)["worker_class"]).__module__.startswith("gunicorn.workers.")
 
 

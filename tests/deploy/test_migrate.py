@@ -5,7 +5,9 @@ the roles script as a superuser, the migrations as the owner, the script again
 from __future__ import annotations
 
 import base64
+import os
 import runpy
+import shutil
 import subprocess
 import sys
 import uuid
@@ -17,6 +19,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
+from tests.conftest import REQUIRE_SERVICES
 from tests.deploy.files import DEPLOY, ENV_EXAMPLE, OWNER_ENV_EXAMPLE, env_settings
 
 migrate: Any = SimpleNamespace(**runpy.run_path(str(DEPLOY / "migrate.py")))
@@ -138,6 +141,9 @@ def test_the_scram_verifier_is_the_one_postgresql_makes(postgres_url: str) -> No
 def database(postgres_url: str) -> Iterator[dict[str, str]]:
     """A schema of the test database and two role names of the test's own, removed
     afterwards (a database of its own would cost a checkpoint to drop)."""
+    if shutil.which("psql") is None:
+        message = "psql is not installed"
+        pytest.fail(message) if REQUIRE_SERVICES else pytest.skip(message)
     tag = uuid.uuid4().hex[:10]
     schema, owner, app = f"deploy_{tag}", f"deploy_owner_{tag}", f"deploy_app_{tag}"
     admin = sa.create_engine(postgres_url, isolation_level="AUTOCOMMIT")
@@ -168,7 +174,7 @@ def database(postgres_url: str) -> Iterator[dict[str, str]]:
 def test_a_new_database_ends_migrated_with_an_app_role_that_only_reads_the_log(
     database: dict[str, str], tmp_path: Path
 ) -> None:
-    env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "SCHNAPSEN_INSTANCE": str(tmp_path), **database}
+    env = {"PATH": os.environ["PATH"], "SCHNAPSEN_INSTANCE": str(tmp_path), **database}
     result = subprocess.run(
         [sys.executable, str(DEPLOY / "migrate.py")], env=env, capture_output=True, text=True
     )
