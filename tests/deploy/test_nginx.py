@@ -10,7 +10,7 @@ import runpy
 from tests.deploy.files import DEPLOY, Block, nginx, seconds
 from tournament.web.settings import from_environment
 
-KEEP_ALIVE_SECONDS = 15  # the app's comment on an idle stream (issue 10)
+KEEP_ALIVE_SECONDS = from_environment({})["LIVE_KEEPALIVE"]  # between comments on a quiet stream
 STREAM = "/api/v1/tournaments/freitag-2026/live"
 FORWARDED = {"X-Forwarded-For", "X-Forwarded-Proto", "X-Request-ID", "Host"}
 
