@@ -8,6 +8,8 @@ after a worker died): what it does is idempotent.
   with the command line.
 - :func:`reconcile_projections` (beat, every ten minutes): rebuild a few tournaments
   from scratch and compare; a difference is an alarm, and is repaired.
+- :func:`expire_idempotency_keys` (beat, daily): forget the API's idempotency keys older
+  than ``SCHNAPSEN_KEY_RETENTION_DAYS`` (30), as ``tournament db expire-keys`` does.
 """
 
 from __future__ import annotations
@@ -120,3 +122,18 @@ def _forget_nudge(tournament_id: str) -> None:
         client.delete(nudge_key(tournament_id))
     except Exception as error:  # merging is an optimisation: go on without it
         log.warning("nudge key of %s not cleared: %s", tournament_id, error)
+
+
+@shared_task(name="workers.tasks.expire_idempotency_keys", acks_late=True, ignore_result=True)
+def expire_idempotency_keys() -> int:
+    """Forget idempotency keys older than the retention (a retry after that is decided
+    again like a new request); how many."""
+    from datetime import timedelta
+
+    from tournament.eventstore.store import KEY_RETENTION_DAYS
+
+    text = os.environ.get("SCHNAPSEN_KEY_RETENTION_DAYS", "").strip()
+    days = int(text) if text.isdigit() and int(text) >= 1 else KEY_RETENTION_DAYS
+    gone = services().store.expire_keys(timedelta(days=days))
+    log.info("forgot %d idempotency key(s) older than %d day(s)", gone, days)
+    return gone

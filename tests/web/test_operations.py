@@ -252,3 +252,17 @@ def test_a_500_is_problem_json_with_the_request_id_and_logs_its_traceback_once(
     assert "ZeroDivisionError: integer division or modulo by zero" in failed[0]["exception"]
     logged = [line for line in lines if line["event"] == "request"]
     assert [(line["request_id"], line["status"]) for line in logged] == [("bug-report-7", 500)]
+
+
+def test_behind_a_proxy_the_client_address_is_the_forwarded_one(tmp_path: Path) -> None:
+    from flask import request
+
+    for hops, expected in ((1, "203.0.113.7"), (0, "127.0.0.1")):
+        web = make_web(f"sqlite:///{tmp_path / f'p{hops}.sqlite3'}", tmp_path, PROXY_HOPS=hops)
+        web.app.add_url_rule("/whoami", "whoami", lambda: request.remote_addr or "")
+        reply = web.client.get(
+            "/whoami",
+            headers={"X-Forwarded-For": "203.0.113.7"},
+            environ_base={"REMOTE_ADDR": "127.0.0.1"},
+        )
+        assert reply.get_data(as_text=True) == expected

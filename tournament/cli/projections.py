@@ -40,7 +40,7 @@ def _tournaments(projector: object, chosen: Sequence[str]) -> list[str]:
 
 @main.group()
 def projections() -> None:
-    """The projections: status, rebuild, reconcile."""
+    """The projections (standings, brackets, open matches): status, rebuild, reconcile."""
 
 
 @projections.command()

@@ -81,6 +81,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> OpenAPI:
     sessions.limit_logins(app, ("sessions.login", "sessions.setup", "tokens.create_token"))
     app.register_blueprint(docs_ui.docs_ui)
     docs_ui.finish_document(app)
+    hops = int(app.config.get("PROXY_HOPS") or 0)
+    if hops:
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)  # type: ignore[method-assign]
     return app
 
 
