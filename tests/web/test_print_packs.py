@@ -8,11 +8,27 @@ import io
 
 import pytest
 
+from tests.conftest import REQUIRE_SERVICES
 from tests.web.conftest import Web
 from tests.web.played import NAMES, swiss
 from tournament.accounts.roles import Role
 
 pypdf = pytest.importorskip("pypdf")
+
+
+def _weasyprint_loads() -> str | None:
+    try:
+        import weasyprint  # noqa: F401  (needs the system's pango)
+    except (ImportError, OSError) as error:
+        return str(error)
+    return None
+
+
+_MISSING = _weasyprint_loads()
+if _MISSING is not None:
+    if REQUIRE_SERVICES:
+        raise RuntimeError(f"PDF rendering is needed in CI: {_MISSING}")
+    pytest.skip(f"WeasyPrint cannot render here: {_MISSING}", allow_module_level=True)
 
 
 def pdf_text(data: bytes) -> str:
