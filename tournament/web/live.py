@@ -101,7 +101,7 @@ class _LiveCollector(Collector):
         self.services = found
 
     def collect(self) -> Iterator[GaugeMetricFamily]:
-        from tournament.projections.upkeep import mismatches
+        from tournament.projections.upkeep import behind, mismatches
 
         yield GaugeMetricFamily(
             "schnapsen_live_streams", "Live (SSE) streams this process holds", self.live.hub.streams
@@ -113,10 +113,16 @@ class _LiveCollector(Collector):
         )
         try:
             count = mismatches(self.services.store.engine)
+            lagging = len(behind(self.services.store.engine))
         except Exception:  # the database away: the other figures still count
             return
         yield GaugeMetricFamily(
             "schnapsen_projection_mismatches",
             "Reconciliations that found a projection differing from a rebuild (an alarm)",
             count,
+        )
+        yield GaugeMetricFamily(
+            "schnapsen_projections_behind",
+            "Tournaments whose projection is behind their log (for long: no worker runs)",
+            lagging,
         )
