@@ -178,6 +178,11 @@ def projection_case(args: argparse.Namespace, url: str, service: TournamentServi
 STARTED = time.monotonic()
 
 
+def ratio(two: dict[str, Any], one: dict[str, Any]) -> float:
+    """How many times the events/s of ``one`` those of ``two`` are."""
+    return round(float(two["events_per_s"]) / float(one["events_per_s"]), 2)
+
+
 def say(text: str) -> None:
     print(f"[{time.monotonic() - STARTED:6.1f} s] {text}", file=sys.stderr, flush=True)
 
@@ -238,6 +243,15 @@ def report(args: argparse.Namespace, alone: dict[str, Any], scaled: dict[str, An
         print(f"   {name:24s} {c['events_per_run']:6d} events in {c['seconds']:6.3f} s: "
               f"{c['events_per_s']:8.0f} events/s  (per tournament, last run: "
               f"{c['runs'][-1]['per_tournament_s']} s)")  # fmt: skip
+    cases = scaled["throughput"]
+    scaling = {
+        "1_tournament": ratio(cases["2_workers_1_tournament"], cases["1_worker_1_tournament"]),
+        "2_tournaments": ratio(cases["2_workers_2_tournaments"], cases["1_worker_2_tournaments"]),
+    }
+    print(
+        f"   2 children / 1 child: x{scaling['1_tournament']} on one tournament (its runs "
+        f"take its lock one at a time), x{scaling['2_tournaments']} on two"
+    )
     one, scan = scaled["one_result"], scaled["sweep_scan"]
     print(
         f"   one hand, nudged until projected (a run's fixed cost): {one['seconds']} s;"
@@ -273,7 +287,7 @@ def report(args: argparse.Namespace, alone: dict[str, Any], scaled: dict[str, An
         "load": {"before": before, "after": after, "cpus": os.cpu_count()},
         "latency": {"players": args.players, "rounds": args.rounds, "embedded": alone,
                     "redis": redis},
-        "throughput": {**scaled["throughput"], "one_result": one, "sweep_scan": scan},
+        "throughput": {**cases, "scaling": scaling, "one_result": one, "sweep_scan": scan},
         "fanout": {**fan, "app": args.live_app},
         "targets": judged,
     }  # fmt: skip
