@@ -133,7 +133,7 @@ def with_workers(args: argparse.Namespace, folder: str, url: str) -> dict[str, A
             live = stack.enter_context(services.gunicorn(
                 "live", url, redis, folder, live_options(args.clients), app=args.live_app,
                 SCHNAPSEN_LIVE_MAX_STREAMS=caps))  # fmt: skip
-            with services.celery_worker("worker-1", url, redis, folder, 1):
+            with services.celery_worker("worker-1", url, redis, folder, 1) as worker:
                 say("projecting the staged tournaments (the worker's first fold) ...")
                 throughput.catch_up(engine, logs, nudge)
                 say("part 1 (b): results -> live stream, Redis + 1 worker ...")
@@ -144,19 +144,23 @@ def with_workers(args: argparse.Namespace, folder: str, url: str) -> dict[str, A
                 out["fanout"] = fan_out(args, live, redis, logs[FANOUT_TID])
                 say("part 2: projection throughput, 1 child ...")
                 out["throughput"] = {
-                    "1_worker_1_tournament": projection_case(args, url, service, nudge, 1, 1),
-                    "1_worker_2_tournaments": projection_case(args, url, service, nudge, 1, 2),
+                    "1_worker_1_tournament": projection_case(
+                        args, url, service, nudge, worker.pid, 1, 1
+                    ),
+                    "1_worker_2_tournaments": projection_case(
+                        args, url, service, nudge, worker.pid, 1, 2
+                    ),
                 }
                 out["one_result"] = throughput.one_result(
                     url, service, nudge, "proj-1w-1t-1", args.proj_runs
                 )
-            with services.celery_worker("worker-2", url, redis, folder, 2):
+            with services.celery_worker("worker-2", url, redis, folder, 2) as worker:
                 say("part 2: projection throughput, 2 children ...")
                 out["throughput"]["2_workers_1_tournament"] = projection_case(
-                    args, url, service, nudge, 2, 1
+                    args, url, service, nudge, worker.pid, 2, 1
                 )
                 out["throughput"]["2_workers_2_tournaments"] = projection_case(
-                    args, url, service, nudge, 2, 2
+                    args, url, service, nudge, worker.pid, 2, 2
                 )
             out["sweep_scan"] = throughput.sweep_scan(url)
             say("stopping the servers ...")
@@ -167,11 +171,11 @@ def with_workers(args: argparse.Namespace, folder: str, url: str) -> dict[str, A
 
 
 def projection_case(args: argparse.Namespace, url: str, service: TournamentService,
-                    nudge: throughput.Nudge, workers: int, tournaments: int
+                    nudge: throughput.Nudge, pid: int, workers: int, tournaments: int
                     ) -> dict[str, Any]:  # fmt: skip
     label = f"proj-{workers}w-{tournaments}t"
     found = throughput.case(url, service, nudge, label, tournaments, args.proj_players,
-                            args.proj_runs, seed=10 * workers + tournaments)  # fmt: skip
+                            args.proj_runs, 10 * workers + tournaments, worker=pid)  # fmt: skip
     return {"workers": workers, **found}
 
 
@@ -201,7 +205,7 @@ def options() -> argparse.Namespace:
     parser.add_argument("--players", type=int, default=40, help="of the latency's Swiss")
     parser.add_argument("--rounds", type=int, default=5, help="whose sheets are posted")
     parser.add_argument("--proj-players", type=int, default=1024, help="per tournament")
-    parser.add_argument("--proj-runs", type=int, default=3, help="backlogs per case")
+    parser.add_argument("--proj-runs", type=int, default=4, help="backlogs per case (1-4)")
     parser.add_argument("--clients", type=int, default=2000, help="live streams held")
     parser.add_argument(
         "--live-app",
@@ -209,6 +213,10 @@ def options() -> argparse.Namespace:
         help="what the live process runs (a variant, to compare a change)",
     )
     args = parser.parse_args()
+    if not 1 <= args.proj_runs <= 4:
+        # Each run enters a round and draws the next, and a hand goes into the one after
+        # the last: the staged Swiss (bench/api_stage.py) has 5 rounds.
+        parser.error("--proj-runs is 1 to 4: the staged Swiss has 5 rounds")
     if args.quick:
         args.players, args.rounds, args.proj_players, args.proj_runs = 8, 2, 16, 1
         args.clients = 50
@@ -241,8 +249,8 @@ def report(args: argparse.Namespace, alone: dict[str, Any], scaled: dict[str, An
           "backlog each (median of runs):")  # fmt: skip
     for name, c in scaled["throughput"].items():
         print(f"   {name:24s} {c['events_per_run']:6d} events in {c['seconds']:6.3f} s: "
-              f"{c['events_per_s']:8.0f} events/s  (per tournament, last run: "
-              f"{c['runs'][-1]['per_tournament_s']} s)")  # fmt: skip
+              f"{c['events_per_s']:8.0f} events/s  ({c['events_per_cpu_s']} per worker CPU s; "
+              f"per tournament, last run: {c['runs'][-1]['per_tournament_s']} s)")  # fmt: skip
     cases = scaled["throughput"]
     scaling = {
         "1_tournament": ratio(cases["2_workers_1_tournament"], cases["1_worker_1_tournament"]),

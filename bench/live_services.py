@@ -201,3 +201,47 @@ def celery_worker(name: str, url: str, redis: str, folder: str, concurrency: int
                "--hostname", f"{name}@%h"]  # fmt: skip
     with process(name, command, env, folder) as child:
         yield child
+
+
+def _processes(pid: int) -> list[Path]:
+    """``/proc`` of ``pid`` and its children (a gunicorn master and its workers)."""
+    found = [Path(f"/proc/{pid}")]
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rpartition(")")[2].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(stat.parent)
+    return found
+
+
+def cpu_seconds(pid: int | None) -> float | None:
+    """CPU seconds (user + system) ``pid`` and its children have used: unlike the
+    wall clock, hardly changed by whatever else runs on the machine. None: not Linux."""
+    if pid is None:
+        return None
+    try:
+        ticks = 0
+        for proc in _processes(pid):
+            # After the command's closing parenthesis: state, ppid, ... utime, stime.
+            fields = (proc / "stat").read_text().rpartition(")")[2].split()
+            ticks += int(fields[11]) + int(fields[12])
+        return ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError):
+        return None
+
+
+def rss_mb(pid: int | None) -> float | None:
+    """Resident memory of ``pid`` and its children, MB."""
+    if pid is None:
+        return None
+    try:
+        kb = 0
+        for proc in _processes(pid):
+            for line in (proc / "status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    kb += int(line.split()[1])
+        return round(kb / 1024, 1)
+    except (OSError, ValueError):
+        return None

@@ -27,6 +27,7 @@ from collections.abc import Callable
 from typing import Any
 
 import sqlalchemy as sa
+from live_services import cpu_seconds
 
 from tournament.db import make_engine
 from tournament.domain.matchstate import MatchState
@@ -106,10 +107,13 @@ def logs_of(staged: list[Staged]) -> dict[str, int]:
 
 
 def case(url: str, service: TournamentService, nudge: Nudge, label: str, tournaments: int,
-         players: int, runs: int, seed: int) -> dict[str, Any]:  # fmt: skip
+         players: int, runs: int, seed: int, worker: int | None = None
+         ) -> dict[str, Any]:  # fmt: skip
     """Stage ``tournaments`` tournaments (the worker is running), project them once, then
     ``runs`` backlogs of one round each: events/s per run and their median. The first
-    projection's seconds include the worker's start when it is the worker's first case."""
+    projection's seconds include the worker's start when it is the worker's first case.
+    ``worker``: the Celery worker's pid, whose CPU (with its children's) each run costs is
+    counted too: on a shared machine the events per CPU second say more than per second."""
     import api_stage as stage  # bench/api_stage.py: the API bench's tournaments
 
     engine = make_engine(url, pool_size=1, max_overflow=0)
@@ -123,13 +127,16 @@ def case(url: str, service: TournamentService, nudge: Nudge, label: str, tournam
         done: list[dict[str, Any]] = []
         for _ in range(runs):
             events = sum(one.append_round() for one in staged)
+            cpu = cpu_seconds(worker)
             took = catch_up(engine, logs_of(staged), nudge)
+            used = cpu_seconds(worker)
             seconds = max(took.values())
             done.append({
                 "events": events,
                 "seconds": round(seconds, 3),
                 "events_per_s": round(events / seconds, 1),
                 "per_tournament_s": [round(took[s.tid], 3) for s in staged],
+                "worker_cpu_s": None if cpu is None or used is None else round(used - cpu, 3),
             })  # fmt: skip
     finally:
         engine.dispose()
@@ -140,8 +147,15 @@ def case(url: str, service: TournamentService, nudge: Nudge, label: str, tournam
         "events_per_run": round(statistics.median(r["events"] for r in done)),
         "seconds": statistics.median(r["seconds"] for r in done),
         "events_per_s": statistics.median(r["events_per_s"] for r in done),
+        "events_per_cpu_s": _per_cpu(done),
         "runs": done,
     }
+
+
+def _per_cpu(runs: list[dict[str, Any]]) -> float | None:
+    """Median events per CPU second of the worker (None: /proc cannot tell)."""
+    rates = [r["events"] / r["worker_cpu_s"] for r in runs if r["worker_cpu_s"]]
+    return round(statistics.median(rates)) if rates else None
 
 
 def one_result(url: str, service: TournamentService, nudge: Nudge, tid: str, runs: int

@@ -66,6 +66,7 @@ def test_a_quick_run_sees_every_result_live_and_reaches_every_client(
         assert (case["workers"], case["tournaments"]) == (workers, tournaments)
         assert case["events_per_run"] > 0 and case["events_per_s"] > 0
         assert len(case["runs"][0]["per_tournament_s"]) == tournaments
+        assert case["events_per_cpu_s"] is None or case["events_per_cpu_s"] > 0
     assert set(cases["scaling"]) == {"1_tournament", "2_tournaments"}
     assert cases["one_result"]["seconds"] > 0
     assert cases["sweep_scan"]["events_in_log"] > 0
