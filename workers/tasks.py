@@ -23,7 +23,7 @@ from celery.signals import worker_process_init
 
 from tournament.live.bus import RedisBus, redis_client
 from tournament.projections.runner import Projector
-from tournament.projections.upkeep import behind, due_for_reconciliation, reconcile
+from tournament.projections.upkeep import Sweeper, due_for_reconciliation, reconcile
 from tournament.web.services import services
 
 log = logging.getLogger(__name__)
@@ -33,6 +33,7 @@ RETRY_BACKOFF_MAX = 30
 
 _projector: dict[int, Projector] = {}
 _redis: dict[int, Any] = {}
+_sweeper: dict[int, Sweeper] = {}
 
 
 def nudge_key(tournament_id: str) -> str:
@@ -91,7 +92,10 @@ def project_tournament(tournament_id: str) -> int | None:
 @shared_task(name="workers.tasks.sweep_projections", acks_late=True, ignore_result=True)
 def sweep_projections() -> list[str]:
     """Queue a projection run for every tournament behind its log."""
-    found = behind(services().store.engine)
+    sweeper = _sweeper.get(os.getpid())
+    if sweeper is None:
+        sweeper = _sweeper[os.getpid()] = Sweeper(services().store.engine)
+    found = sweeper.behind()
     for tid in found:
         project_tournament.apply_async((tid,))
     if found:

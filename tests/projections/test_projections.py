@@ -219,3 +219,21 @@ def test_the_open_matches_document_is_the_apis_list(store: SQLEventStore) -> Non
         "count": len(lines),
         "matches": lines,
     }
+
+
+def test_the_sweeper_reads_only_what_is_new_and_finds_what_falls_behind(
+    store: SQLEventStore,
+) -> None:
+    from tournament.projections.upkeep import Sweeper
+
+    projector = Projector(store)
+    chunks = played_in_chunks(6, 1, seed=8)
+    append(store, "test", chunks[0])
+    sweeper = Sweeper(store.engine, full_every=3600)
+    assert sweeper.behind() == ["test"]
+    projector.project("test")
+    assert sweeper.behind() == [] and sweeper.after == store.stream_version(ev.stream_id("test"))
+    append(store, "test", chunks[1])  # a result whose nudge was lost
+    assert sweeper.behind() == ["test"]
+    projector.project("test")
+    assert sweeper.behind() == []

@@ -16,7 +16,7 @@ import threading
 import time
 
 from tournament.projections.runner import Projector
-from tournament.projections.upkeep import behind, due_for_reconciliation, reconcile
+from tournament.projections.upkeep import Sweeper, due_for_reconciliation, reconcile
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +41,7 @@ class InProcessProjections:
         self._stop = False
         self._thread: threading.Thread | None = None
         self._last_reconcile = time.monotonic()
+        self._sweeper = Sweeper(projector.store.engine)
 
     def nudge(self, tournament_id: str) -> None:
         if self.mode == "inline":
@@ -69,7 +70,7 @@ class InProcessProjections:
 
     def sweep(self) -> list[str]:
         """Project every tournament behind its log; the ones it ran."""
-        found = behind(self.projector.store.engine)
+        found = self._sweeper.behind()
         for tid in found:
             self._project(tid)
         return found

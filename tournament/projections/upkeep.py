@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
+import time
 from datetime import UTC, datetime
 
 import sqlalchemy as sa
@@ -32,24 +33,60 @@ log = logging.getLogger(__name__)
 _PREFIX = ev.stream_id("")
 
 
-def behind(engine: sa.Engine) -> list[str]:
-    """Tournaments whose projection is older than their log, oldest change first."""
+def behind(engine: sa.Engine, after: int = 0) -> list[str]:
+    """Tournaments whose projection is older than their log, oldest change first; with
+    ``after``, only tournaments with events after that log position."""
+    return [tid for tid, _ in _behind(engine, after)[0]]
+
+
+def _behind(engine: sa.Engine, after: int) -> tuple[list[tuple[str, int]], int]:
+    """(tournament, log position of its newest event) of those behind, and the newest
+    position read (``after`` when nothing was appended since)."""
     heads = (
         sa.select(events.c.stream_id, sa.func.max(events.c.version), sa.func.max(events.c.position))
-        .where(events.c.stream_id.startswith(_PREFIX, autoescape=True))
+        .where(events.c.stream_id.startswith(_PREFIX, autoescape=True), events.c.position > after)
         .group_by(events.c.stream_id)
     )
     marks = sa.select(checkpoints.c.name, checkpoints.c.position).where(
         checkpoints.c.name.startswith("projection:", autoescape=True)
     )
     with engine.connect() as conn:
-        done = {name: int(position) for name, position in conn.execute(marks)}
-        found = [
-            (int(position), stream[len(_PREFIX) :])
-            for stream, version, position in conn.execute(heads)
-            if done.get(checkpoint_name(stream[len(_PREFIX) :]), 0) < int(version)
-        ]
-    return [tid for _, tid in sorted(found)]
+        streams = conn.execute(heads).all()
+        done = {name: int(position) for name, position in conn.execute(marks)} if streams else {}
+    top = max((int(position) for _, _, position in streams), default=after)
+    found = sorted(
+        (int(position), stream[len(_PREFIX) :])
+        for stream, version, position in streams
+        if done.get(checkpoint_name(stream[len(_PREFIX) :]), 0) < int(version)
+    )
+    return [(tid, position) for position, tid in found], top
+
+
+class Sweeper:
+    """:func:`behind`, reading only what was appended since the last sweep that found
+    every projection current, and the whole log once every ``full_every`` seconds.
+
+    The log of a federation holds millions of events: a whole scan every two seconds
+    would cost a core. The occasional whole scan is there because on PostgreSQL an event
+    can commit after one with a higher position (positions are taken before commit); a
+    sweep that moved past its position would not see it again, and such an event is found
+    by the next whole scan (its tournament's own nudge finds it at once anyway)."""
+
+    def __init__(self, engine: sa.Engine, full_every: float = 60.0) -> None:
+        self.engine = engine
+        self.full_every = full_every
+        self.after = 0
+        self._last_full: float | None = None
+
+    def behind(self) -> list[str]:
+        now = time.monotonic()
+        full = self._last_full is None or now - self._last_full >= self.full_every
+        found, top = _behind(self.engine, 0 if full else self.after)
+        if full:
+            self._last_full = now
+        if not found:
+            self.after = max(self.after, top)
+        return [tid for tid, _ in found]
 
 
 @dataclasses.dataclass(frozen=True)
