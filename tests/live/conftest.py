@@ -1,7 +1,7 @@
 """The service as a club server runs it: PostgreSQL, a Redis of the test's own, a real
 Celery worker process and the web app over real HTTP (issue 10's real-mode tests).
 
-``workers_mode`` gives all of it, started and stopped per test (the tests run in
+``start_workers_mode`` gives all of it, started and stopped per test (the tests run in
 parallel: nothing here is shared between tests but the PostgreSQL server, where each
 test has its own schema). The embedded mode (no Redis) has its own fixture in
 ``test_embedded.py``.

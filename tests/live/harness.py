@@ -105,8 +105,7 @@ class RedisServer:
 
 class CeleryWorker:
     """``celery -A workers worker --pool prefork --concurrency 1`` in a session of its
-    own, so that "kill the whole worker" kills its pool child too (as the kernel's OOM
-    killer or ``docker kill`` would)."""
+    own, so that the test's end kills it with every process it started."""
 
     def __init__(self, folder: Path, environ: Mapping[str, str]) -> None:
         self.folder = folder
@@ -140,8 +139,15 @@ class CeleryWorker:
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")
 
+    def kill_main(self) -> None:
+        """SIGKILL the worker's main process only (its pool children get SIGKILL from
+        the kernel then: Celery sets their parent-death signal)."""
+        assert self.process is not None
+        os.kill(self.process.pid, signal.SIGKILL)
+        self.process.wait(10)
+
     def kill(self) -> None:
-        """SIGKILL the worker's main process and its pool child at once."""
+        """SIGKILL the worker's main process and its pool child at once (its session)."""
         if self.process is None:
             return
         with contextlib.suppress(ProcessLookupError):
@@ -324,6 +330,15 @@ class Served:
         found = self.app.extensions[SERVICES]
         found.store.close()
         found.accounts.close()
+
+
+def gone(pid: int) -> bool:
+    """Whether process ``pid`` has ended (a zombie nobody reaped yet counts as ended)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rpartition(")")[2].split()[0] == "Z"
+    except FileNotFoundError:
+        return True
 
 
 def count(engine: sa.Engine, query: str, **params: Any) -> Any:

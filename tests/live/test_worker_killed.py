@@ -6,7 +6,8 @@ The runner's test hook stops each run after it wrote its rows, before its commit
 says which process it is in (the mark file): the test kills that process there. Mostly
 it kills the pool child: with ``acks_late`` and ``reject_on_worker_lost`` Celery gives
 the task to a new child, whose run finds the mark and goes through. Now and then it kills
-the whole worker (main process and child): its task stays unacknowledged on the broker
+the worker's main process instead (its child dies with it: Celery gives pool children
+SIGKILL as their parent-death signal): the task stays unacknowledged on the broker
 until the visibility timeout, so a new worker and beat's sweep must bring the
 tournament up to date.
 """
@@ -23,7 +24,7 @@ import pytest
 import sqlalchemy as sa
 
 from tests.live.conftest import WorkersMode, create_swiss, draw, points, post_result, standings
-from tests.live.harness import log_version, projected_version, wait_until
+from tests.live.harness import gone, log_version, projected_version, wait_until
 from tournament.eventstore import SQLEventStore
 from tournament.projections.runner import MARK_VARIABLE, PAUSE_VARIABLE, Projector, stored
 
@@ -31,8 +32,8 @@ pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
 
 #: A Swiss of 16 over 3 rounds: 24 results, each killed once mid-projection.
 PLAYERS, ROUNDS = 16, 3
-#: The kills (counted from 0) that take the whole worker down instead of its child.
-WHOLE_WORKER = {5, 13, 21}
+#: The kills (counted from 0) that kill the worker's main process instead of its child.
+MAIN_PROCESS = {5, 13, 21}
 
 
 def paused_in(mark: Path) -> int | None:
@@ -55,14 +56,15 @@ def assert_equals_a_rebuild(engine: sa.Engine, tid: str) -> None:
         assert stored(conn, tid) == rebuilt.comparable()
 
 
-def kill_mid_projection(mode: WorkersMode, mark: Path, whole: bool) -> None:
+def kill_mid_projection(mode: WorkersMode, mark: Path, main: bool) -> None:
     pid = wait_until(lambda: paused_in(mark), 15, "a projection run paused before its commit")
     assert not caught_up(mode, "cup")  # the run's rows are not committed
-    if not whole:
+    if not main:
         assert mode.worker.process is not None and pid != mode.worker.process.pid
         os.kill(pid, signal.SIGKILL)
         return
-    mode.worker.kill()
+    mode.worker.kill_main()
+    wait_until(lambda: gone(pid), 5, "the pool child ends with its main process")
     mode.worker.start()
     # The killed worker's task waits out the broker's visibility timeout: beat's sweep
     # (sent here, not waited for) finds the tournament behind its log.
@@ -79,12 +81,13 @@ def test_standings_equal_a_rebuild_after_each_of_24_kills_in_the_middle_of_a_pro
     create_swiss(http, "cup", PLAYERS, ROUNDS)
     kills, started = 0, time.monotonic()
     for _ in range(ROUNDS):
-        for match_id, winner in draw(http, "cup"):
-            wait_until(lambda: caught_up(mode, "cup"), 15, "the draw projected")
+        matches = draw(http, "cup")
+        wait_until(lambda: caught_up(mode, "cup"), 15, "the draw projected")
+        for match_id, winner in matches:
             mark.unlink()
             reply = post_result(http, "cup", match_id)
             assert reply.status == 201, reply.text
-            kill_mid_projection(mode, mark, whole=kills in WHOLE_WORKER)
+            kill_mid_projection(mode, mark, main=kills in MAIN_PROCESS)
             kills += 1
             wait_until(lambda: caught_up(mode, "cup"), 20, f"projected again after kill {kills}")
             assert_equals_a_rebuild(mode.engine, "cup")
