@@ -85,6 +85,9 @@ def celery_init_app(app: Flask) -> Celery:
     celery_app = Celery(app.name, task_cls=FlaskTask)
     celery_app.config_from_object(app.config["CELERY"])
     celery_app.set_default()
+    from workers.pool import QuickPoolUpkeep
+
+    celery_app.steps["worker"].add(QuickPoolUpkeep)  # a killed child's task requeued at once
     celery_app.flask_app = app  # the worker's children reach it after the fork
     app.extensions["celery"] = celery_app
     import workers.printing

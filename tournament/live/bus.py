@@ -55,23 +55,40 @@ class RedisBus:
 class RedisSubscriber:
     """One subscription per web process, feeding ``hub``; reconnects by itself."""
 
+    #: How long the first :meth:`start` waits for the first subscription (once per
+    #: process; a few milliseconds while Redis is there).
+    FIRST_WAIT = 0.25
+
     def __init__(self, url: str, hub: LiveHub, retry: float = 0.5) -> None:
         self.url = url
         self.hub = hub
         self.retry = retry
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._starting = threading.Lock()
         self.hub.set_connected(False)  # until the first subscription stands
 
     def start(self) -> None:
-        if self._thread is None or not self._thread.is_alive():
-            self._thread = threading.Thread(target=self._run, name="live-subscriber", daemon=True)
+        """Start the subscription, and wait briefly for its first try: a read right after
+        a write in a fresh process waits for its projection only while announcements
+        arrive (tournament.web.projected), and a hub still "cut off" because the
+        subscription was not tried yet made that first read answer stale at once."""
+        if self._thread is not None and self._thread.is_alive():
+            return
+        with self._starting:
+            if self._thread is not None and self._thread.is_alive():
+                return
+            tried = threading.Event()
+            self._thread = threading.Thread(
+                target=self._run, args=(tried,), name="live-subscriber", daemon=True
+            )
             self._thread.start()
+        tried.wait(self.FIRST_WAIT)
 
     def stop(self) -> None:
         self._stop.set()
 
-    def _run(self) -> None:
+    def _run(self, tried: threading.Event) -> None:
         while not self._stop.is_set():
             try:
                 # No read timeout: a quiet channel is normal; the health check pings.
@@ -79,6 +96,7 @@ class RedisSubscriber:
                 pubsub = client.pubsub(ignore_subscribe_messages=True)
                 pubsub.subscribe(CHANNEL)
                 self.hub.set_connected(True)
+                tried.set()
                 log.info("live: subscribed to %s", CHANNEL)
                 while not self._stop.is_set():
                     message = pubsub.get_message(timeout=1.0)
@@ -89,4 +107,5 @@ class RedisSubscriber:
                 if self.hub.down_since is None:
                     log.warning("live: lost the subscription to %s: %s", CHANNEL, error)
                 self.hub.set_connected(False)
+                tried.set()
                 time.sleep(self.retry)

@@ -59,6 +59,10 @@ class Listener:
         found, self._pending = self._pending, []
         return found
 
+    def wake(self) -> None:
+        """End the reader's wait now (the hub is closing)."""
+        self._ready.set()
+
     def close(self) -> None:
         self.hub.unsubscribe(self)
 
@@ -79,6 +83,8 @@ class LiveHub:
         self._changed = threading.Condition(self._lock)
         #: Whether announcements arrive (the bus is connected), and since when not.
         self.down_since: datetime | None = None
+        #: Set by :meth:`close`: every stream ends (the server is stopping).
+        self.closed = False
 
     @property
     def streams(self) -> int:
@@ -124,6 +130,16 @@ class LiveHub:
                     return False
                 self._changed.wait(left)
             return True
+
+    def close(self) -> None:
+        """End every stream: each would otherwise hold its thread (and the server's
+        shutdown) until its client goes away."""
+        with self._lock:
+            self.closed = True
+            listeners = [one for group in self._listeners.values() for one in group]
+            self._changed.notify_all()
+        for listener in listeners:
+            listener.wake()
 
     def set_connected(self, connected: bool) -> None:
         if connected:

@@ -189,7 +189,13 @@ def stored(conn: sa.Connection, tournament_id: str) -> dict[str, Any]:
         "header": {k: v for k, v in (header or {}).items() if not k.endswith("_at")},
         "documents": {name: body for name, body in documents},
         "standings": rows(tables.standings, tables.standings.c.place),
-        "outstanding": rows(tables.outstanding, tables.outstanding.c.match_id),
+        # Sorted here as comparable() sorts them: the database's collation (en_US on
+        # many servers) orders "10.1" before "1.9", and the reconciliation would call
+        # that a difference -- an alarm every time, for nothing.
+        "outstanding": sorted(
+            rows(tables.outstanding, tables.outstanding.c.match_id),
+            key=lambda r: str(r["match_id"]),
+        ),
         "players": rows(tables.players, tables.players.c.player_id),
     }
 

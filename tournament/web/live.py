@@ -54,6 +54,7 @@ class Live:
             self.projections.start()
 
     def stop(self) -> None:
+        self.hub.close()  # the streams end, and free their threads
         if self.subscriber is not None:
             self.subscriber.stop()
         if self.projections is not None:

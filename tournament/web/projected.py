@@ -54,7 +54,10 @@ class Reading:
         }
 
 
-_waited: dict[tuple[int, str, int], None] = {}
+#: The versions a read of this app has waited for, in ``app.extensions`` (keyed by the
+#: app's ``id()`` they were not: a later app in the same process may get the id of one
+#: that is gone, and its reads never waited for a version the other had).
+WAITED = "schnapsen_projection_waited"
 _waited_lock = threading.Lock()
 
 
@@ -86,13 +89,14 @@ def _may_wait(tid: str, version: int) -> bool:
     while announcements arrive."""
     if live().hub.down_since is not None:
         return False
-    key = (id(current_app), tid, version)
+    key = (tid, version)
     with _waited_lock:
-        if key in _waited:
+        waited: dict[tuple[str, int], None] = current_app.extensions.setdefault(WAITED, {})
+        if key in waited:
             return False
-        if len(_waited) > 10_000:
-            _waited.clear()
-        _waited[key] = None
+        if len(waited) > 10_000:
+            waited.clear()
+        waited[key] = None
     return True
 
 

@@ -108,7 +108,7 @@ def _follow(hub: LiveHub, listener: Any, tid: str, version: int, keepalive: floa
     at while the hub is cut off."""
     quiet_since = time.monotonic()
     was_cut_off = False
-    while True:
+    while not hub.closed:
         cut_off = hub.down_since is not None
         changes = listener.get(POLL_WHILE_CUT_OFF if cut_off else min(keepalive, 5.0))
         if cut_off or was_cut_off:  # while cut off, and once after: look
