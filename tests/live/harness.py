@@ -303,7 +303,10 @@ class Served:
         import waitress
 
         self.app = app
-        self.server = waitress.create_server(app, host="127.0.0.1", port=0, threads=threads)
+        # As `tournament serve` does: read ahead, so a stream sees its client go away.
+        self.server = waitress.create_server(
+            app, host="127.0.0.1", port=0, threads=threads, channel_request_lookahead=1
+        )
         self.port = int(self.server.effective_port)
         self.closing = False
         self.thread = threading.Thread(target=self._run, daemon=True, name="waitress")

@@ -124,6 +124,34 @@ def test_over_the_cap_of_live_streams_a_client_gets_503_with_retry_after(
         client.close()
 
 
+def test_a_client_that_leaves_frees_its_place_at_once_not_at_the_next_keep_alive(
+    start_embedded: Embedded, sqlite_db: Database
+) -> None:
+    # A room of phones reloading the page: each reload leaves a stream behind. Under
+    # waitress the stream sees its client go within a second, long before the next
+    # keep-alive (15 s) would fail to write.
+    served, http = start_embedded(sqlite_db, LIVE_MAX_STREAMS=2)
+    create_swiss(http, "cup", players=4, rounds=2)
+    first, second = served.stream("cup"), served.stream("cup")
+    assert (first.status, second.status) == (200, 200)
+    first.close()
+    second.close()
+    left = time.monotonic()
+
+    def admitted() -> list[SseStream] | None:
+        found = [served.stream("cup"), served.stream("cup")]
+        if all(one.status == 200 for one in found):
+            return found
+        for one in found:
+            one.close()
+        return None
+
+    again = wait_until(admitted, 5, "both places free again", every=0.2)
+    assert time.monotonic() - left < 3.0
+    for client in again:
+        client.close()
+
+
 def test_a_quiet_stream_gets_a_keep_alive_comment_every_few_seconds(
     start_embedded: Embedded, sqlite_db: Database
 ) -> None:

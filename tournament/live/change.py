@@ -2,7 +2,7 @@
 version V", with what kinds of things changed. Small on purpose: a client that wants the
 table asks for it (``GET .../standings``, an ``ETag`` away from a 304).
 
-    >>> c = Change("cup", 12, ("result", "standings"), ("1.3",))
+    >>> c = Change("cup", 12, ("result", "standings"), ("1.3",), log_version=13)
     >>> Change.decode(c.encode()) == c
     True
     >>> kinds_of(["result.hand_recorded", "round.started"], bracket=False)
@@ -41,17 +41,33 @@ class Change:
     version: int
     kinds: tuple[str, ...]
     matches: tuple[str, ...] = ()  # the matches whose results changed
+    #: The log's version when the projection committed (0: not known; at least
+    #: ``version``): each stream says whether the table is stale without asking the
+    #: database (2,000 streams would ask 2,000 times per change).
+    log_version: int = 0
 
     def encode(self) -> str:
         return json.dumps(
-            {"t": self.tournament_id, "v": self.version, "k": self.kinds, "m": self.matches},
+            {
+                "t": self.tournament_id,
+                "v": self.version,
+                "k": self.kinds,
+                "m": self.matches,
+                "l": self.log_version,
+            },
             separators=(",", ":"),
         )
 
     @classmethod
     def decode(cls, text: str | bytes) -> Change:
         data = json.loads(text)
-        return cls(str(data["t"]), int(data["v"]), tuple(data["k"]), tuple(data.get("m", ())))
+        return cls(
+            str(data["t"]),
+            int(data["v"]),
+            tuple(data["k"]),
+            tuple(data.get("m", ())),
+            int(data.get("l", 0)),
+        )
 
 
 def kinds_of(types: Iterable[str], *, bracket: bool) -> tuple[str, ...]:

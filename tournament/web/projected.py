@@ -51,6 +51,8 @@ class Reading:
             "stale": self.stale,
             "stale_since": _iso(self.stale_since),
             "projected_at": _iso(self.projected_at),
+            # Never projected yet: worked out from the log here, with the same code.
+            "source": "projection" if self.projected_at is not None else "log",
         }
 
 

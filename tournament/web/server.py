@@ -175,6 +175,9 @@ def serve(
             connection_limit=CONNECTION_LIMIT,
             ident="schnapsen",
             asyncore_use_poll=True,  # no select() limit of 1024 descriptors
+            # Read ahead one request, so waitress sees a live stream's client go away
+            # (the stream ends and frees its thread at once, tournament/web/api/live.py).
+            channel_request_lookahead=1,
         )
     except OSError as error:
         raise ServeError(f"cannot listen on {url_of(listen, port)}: {_reason(error)}") from None
@@ -186,6 +189,7 @@ def serve(
         pass
     finally:
         signal.signal(signal.SIGTERM, previous)
+        app.extensions[LIVE].stop()  # live streams end now, not when their phones leave
         # Requests still running get up to 5 s to finish; then the sockets close.
         server.task_dispatcher.shutdown()
         server.close()

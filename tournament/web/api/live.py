@@ -19,8 +19,9 @@ projection is behind the log.
 from __future__ import annotations
 
 import json
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import sqlalchemy as sa
@@ -86,6 +87,10 @@ def live_stream(path: TournamentPath) -> Response:
     last = _last_event_id()
     keepalive = float(current_app.config.get("LIVE_KEEPALIVE", 15))
     app = current_app._get_current_object()  # type: ignore[attr-defined]
+    # waitress (with channel_request_lookahead) says when the client has gone, so its
+    # thread and its place under the cap are free at once, not after the next write
+    # fails; elsewhere (gevent) a write to a closed socket ends the stream.
+    gone: Callable[[], bool] = request.environ.get("waitress.client_disconnected", lambda: False)
 
     def stream() -> Iterator[str]:
         with listener, app.app_context():
@@ -94,7 +99,7 @@ def live_stream(path: TournamentPath) -> Response:
             if last != version:
                 kinds = ("bracket", "standings") if has_bracket else ("standings",)
                 yield from _events(tid, version, newest, kinds, ())
-            yield from _follow(state.hub, listener, tid, version, keepalive)
+            yield from _follow(state.hub, listener, tid, version, keepalive, gone)
 
     response = Response(stream(), mimetype=STREAM)
     response.call_on_close(listener.close)  # also when the stream never started
@@ -103,25 +108,32 @@ def live_stream(path: TournamentPath) -> Response:
     return response
 
 
-def _follow(hub: LiveHub, listener: Any, tid: str, version: int, keepalive: float) -> Iterator[str]:
+def _follow(
+    hub: LiveHub,
+    listener: Any,
+    tid: str,
+    version: int,
+    keepalive: float,
+    gone: Callable[[], bool] | None,
+) -> Iterator[str]:
     """Events from the hub as they come, comments when quiet, and the projection looked
-    at while the hub is cut off."""
+    at while the hub is cut off; until the client is ``gone`` or the hub closes."""
     quiet_since = time.monotonic()
     was_cut_off = False
-    while not hub.closed:
+    # Where the server tells, look for a client gone every second; else a write fails.
+    tick = min(keepalive, 1.0 if gone is not None else 5.0)
+    while not hub.closed and not (gone is not None and gone()):
         cut_off = hub.down_since is not None
-        changes = listener.get(POLL_WHILE_CUT_OFF if cut_off else min(keepalive, 5.0))
+        changes = listener.get(POLL_WHILE_CUT_OFF if cut_off else tick)
         if cut_off or was_cut_off:  # while cut off, and once after: look
-            found = _where(tid)
+            found = _where_shared(tid)
             if found is not None and found[0] > version:
-                changes.append(
-                    Change(tid, found[0], ("standings",) + (("bracket",) if found[2] else ()))
-                )
+                kinds = ("standings",) + (("bracket",) if found[2] else ())
+                changes.append(Change(tid, found[0], kinds, log_version=found[1]))
         was_cut_off = cut_off
         fresh = [c for c in changes if c.version > version]
         if fresh:
-            newest = _where(tid)
-            log_version = newest[1] if newest is not None else fresh[-1].version
+            log_version = max(c.log_version or c.version for c in fresh)
             for change in fresh:
                 yield from _events(tid, change.version, log_version, change.kinds, change.matches)
             version = fresh[-1].version
@@ -129,6 +141,28 @@ def _follow(hub: LiveHub, listener: Any, tid: str, version: int, keepalive: floa
         elif time.monotonic() - quiet_since >= keepalive:
             yield ": keep-alive\n\n"
             quiet_since = time.monotonic()
+
+
+_shared: dict[str, tuple[float, tuple[int, int, bool] | None]] = {}
+_shared_locks: dict[str, threading.Lock] = {}
+_shared_guard = threading.Lock()
+
+
+def _where_shared(tid: str) -> tuple[int, int, bool] | None:
+    """:func:`_where`, asked once a second per tournament by all of this process's streams
+    together (while the hub is cut off, every stream looks every 2 s: 2,000 streams of
+    one tournament make one query, not 2,000)."""
+    with _shared_guard:
+        lock = _shared_locks.setdefault(tid, threading.Lock())
+    with lock:
+        found = _shared.get(tid)
+        if found is not None and time.monotonic() - found[0] < 1.0:
+            return found[1]
+        answer = _where(tid)
+        if len(_shared) > 10_000:
+            _shared.clear()
+        _shared[tid] = (time.monotonic(), answer)
+        return answer
 
 
 def _events(

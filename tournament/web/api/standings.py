@@ -188,7 +188,7 @@ def get_standings(path: TournamentPath, query: StandingsQuery) -> Response:
             return {"csv": flat_standings_csv(body_now["rows"], seal=seal or "")}
         body = dict(body_now)
         body["seal"] = seal
-        body["projection"] = {**reading.freshness(), "source": "projection"}
+        body["projection"] = reading.freshness()
         return body
 
     return versioned(
@@ -386,7 +386,7 @@ def get_bracket(path: TournamentPath) -> Response:
     def build() -> dict[str, Any]:
         body = dict(body_now)
         body["seal"] = seal_for_sheet(services().store, f"bracket of {path.tid} sent").short
-        body["projection"] = {**reading.freshness(), "source": "projection"}
+        body["projection"] = reading.freshness()
         return body
 
     stale = f"-stale-{reading.log_version}" if reading.stale else ""
