@@ -74,10 +74,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> OpenAPI:
     auth.install(app)
     problems.install(app)
 
-    from tournament.web import api, docs_ui, sessions
+    from tournament.web import api, docs_ui, pages, sessions
 
     sessions.install(app)
     api.register(app)
+    pages.register(app)  # the HTML pages and their German and English (issue 11)
     sessions.limit_logins(app, ("sessions.login", "sessions.setup", "tokens.create_token"))
     app.register_blueprint(docs_ui.docs_ui)
     docs_ui.finish_document(app)
