@@ -125,6 +125,24 @@ def test_numbers_are_in_the_locale_s_form(web: Web, club: str) -> None:
             assert format_decimal(int(str(row["gp_diff"])), locale=lang) in cells
 
 
+def test_the_date_is_in_the_locale_s_form(web: Web) -> None:
+    tid = web.tournament("friday", date="2026-11-27")
+    assert "<time>27. November 2026</time>" in page(web, f"/t/{tid}?lang=de")
+    assert "<time>November 27, 2026</time>" in page(web, f"/t/{tid}?lang=en")
+
+
+def test_the_stylesheet_is_phone_first_and_has_a_print_form(web: Web, club: str) -> None:
+    html = page(web, f"/t/{club}")
+    assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in html
+    assert '<link rel="stylesheet" href="/static/app.css">' in html
+    reply = web.client.get("/static/app.css")
+    css = reply.get_data(as_text=True)
+    reply.close()
+    assert "@media print" in css
+    # Phone first: the base rules are the phone's, only wider screens get a media query.
+    assert "@media (min-width:" in css and "@media (max-width:" not in css
+
+
 def test_the_fragment_is_the_standings_table_alone(web: Web, club: str) -> None:
     html = page(web, f"/t/{club}/standings-fragment?lang=en")
     assert "<html" not in html and '<table class="standings">' in html
