@@ -7,10 +7,12 @@ import re
 
 from tests.pages.markup import elements, unlabelled, words
 from tests.web.conftest import Web
-from tests.web.played import state
+from tests.web.played import NAMES, register, run, state
 from tournament.domain import events as ev
 from tournament.domain.registration import register_player
+from tournament.domain.rounds import start_round
 from tournament.domain.roundview import round_view
+from tournament.web.pages.public import alphabetical
 from tournament.web.services import services
 
 
@@ -84,6 +86,24 @@ def test_pairings_by_table_and_an_alphabetical_where_do_i_sit(web: Web, club: st
         assert b is not None
         assert f"{a.name} table {line.table} against {b.name}" in seats
         assert f"{b.name} table {line.table} against {a.name}" in seats
+
+
+def test_a_player_with_the_bye_finds_it_in_where_do_i_sit(web: Web) -> None:
+    tid = web.tournament("seven", format="swiss", options={"rounds": 3})
+    register(web, tid, NAMES[:7])
+    run(web, tid, lambda t: start_round(t))
+    with web.app.app_context():
+        (bye,) = round_view(state(web, tid)).byes
+    seats = [words(e.text) for e in elements(page(web, f"/t/{tid}?lang=en")) if e.tag == "li"]
+    assert f"{bye.player.name} bye this round" in seats
+    assert f"{bye.player.name} Freilos in dieser Runde" in [
+        words(e.text) for e in elements(page(web, f"/t/{tid}?lang=de")) if e.tag == "li"
+    ]
+
+
+def test_where_do_i_sit_sorts_as_a_printed_list() -> None:
+    names = ["Zach", "Öller", "oberhofer", "Anna"]
+    assert sorted(names, key=alphabetical) == ["Anna", "oberhofer", "Öller", "Zach"]
 
 
 def test_the_language_is_the_query_then_the_cookie_then_the_browser_then_german(

@@ -10,6 +10,7 @@ each ``standings`` event of the live stream, or every 10 s when the stream is re
 from __future__ import annotations
 
 import dataclasses
+import unicodedata
 from datetime import UTC, date, datetime
 from typing import Any
 
@@ -174,4 +175,11 @@ def _seats(current: RoundView | None) -> list[Seat]:
         seats.append(Seat(a.name, line.table, b.name))
         seats.append(Seat(b.name, line.table, a.name))
     seats += [Seat(bye.player.name, None, None) for bye in current.byes]
-    return sorted(seats, key=lambda s: (s.name.casefold(), s.name))
+    return sorted(seats, key=lambda s: (alphabetical(s.name), s.name))
+
+
+def alphabetical(name: str) -> str:
+    """The sort key of a name as a printed list has it: Öller beside Oberhofer, not
+    after Zach (accents aside, case aside)."""
+    plain = unicodedata.normalize("NFKD", name)
+    return "".join(c for c in plain if not unicodedata.combining(c)).casefold()
