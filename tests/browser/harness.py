@@ -279,14 +279,15 @@ def focused(page: Page) -> str:
 
 
 def tab_order(page: Page, stops: int = 30) -> list[str]:
-    """The elements Tab visits from the top of the page, until it comes round again to
-    the first (or ``stops`` presses)."""
+    """The elements Tab visits from the top of the page, until the focus leaves the page
+    (to the browser's own controls) or comes round again to the first (or ``stops``
+    presses)."""
     page.evaluate("document.activeElement && document.activeElement.blur()")
     seen: list[str] = []
     for _ in range(stops):
         page.keyboard.press("Tab")
         now = focused(page)
-        if seen and now == seen[0]:
+        if now == "body" or (seen and now == seen[0]):
             break
         seen.append(now)
     return seen
