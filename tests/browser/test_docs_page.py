@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import pytest
-
 from tests.browser.conftest import CLUB_HOST, Browse, Site
 from tests.browser.harness import View, in_every_view
 
@@ -34,12 +32,6 @@ def test_an_operation_opens_on_the_docs_page(page: Page, site: Site) -> None:
     operation.locator(".opblock-body").wait_for()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="finding: Swagger UI's online validator badge loads "
-    "https://validator.swagger.io/validator?url=<this site's /openapi.json> on any host but "
-    "localhost/127.0.0.1 (tournament/web/docs_ui.py: swagger_config lacks validatorUrl: None)",
-)
 def test_the_docs_page_asks_no_validator_when_served_to_a_clubs_network(
     browse: Browse, site: Site
 ) -> None:

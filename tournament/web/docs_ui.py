@@ -80,6 +80,6 @@ def docs_page() -> str:
     return render_template_string(
         swagger_html_string,
         doc_url="/openapi.json",
-        swagger_config={"persistAuthorization": True},
+        swagger_config={"persistAuthorization": True, "validatorUrl": None},
         oauth_config=None,
     )
