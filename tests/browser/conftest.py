@@ -161,9 +161,12 @@ class Browse:
         return self.watches[id(page)]
 
     def close(self) -> list[str]:
+        # What happened while the test ran; not what closing the pages does to them (a
+        # live stream cut off by the close is reported by htmx as a stream error).
+        problems = [problem for watch in self.watches.values() for problem in watch.problems()]
         for context in self.contexts:
             context.close()
-        return [problem for watch in self.watches.values() for problem in watch.problems()]
+        return problems
 
 
 @pytest.fixture

@@ -61,6 +61,14 @@
     var b = badge();
     if (b && b.dataset.state === "ago") { show("ago"); }
   }, 1000);
+  // Leaving the page: close the stream first, so that the browser cutting it off is not
+  // reported as a stream error (htmx logs each one to the console).
+  window.addEventListener("pagehide", function () {
+    document.querySelectorAll("[sse-connect]").forEach(function (el) {
+      var data = el["htmx-internal-data"];
+      if (data && data.sseEventSource) { data.sseEventSource.close(); }
+    });
+  });
   // On paper nothing can be tapped open: print the tie-breaks' explanations open.
   window.addEventListener("beforeprint", function () {
     document.querySelectorAll("details.legend").forEach(function (d) { d.open = true; });
