@@ -12,8 +12,8 @@ German for now (the pages' i18n comes separately).
     >>> found = round_tables(t, 1)
     >>> [(x.table, x.players[0].start, x.players[1].start) for x in found.tables]
     [(1, 1, 3), (2, 2, 4)]
-    >>> found.best_of, found.to_win, [b.first_dealer for b in found.tables[0].bummerl]
-    (3, 2, [...])
+    >>> found.best_of, found.to_win, [b.first_dealer.start for b in found.tables[0].bummerl]
+    (3, 2, [3, 1, 3])
 """
 
 from __future__ import annotations
