@@ -1,30 +1,35 @@
 """What a print pack holds, worked out from the tournament, and its PDF.
 
-Kinds (``KINDS``): ``standings`` (the table now, with every tie-break column) and
-``pairings`` (a round's tables: table, players, who deals first, R18). Every page carries
-the log's seal in its footer (``tournament verify --seal``), so a sheet on the wall can be
-checked against the log later. Rendering needs WeasyPrint and the system's pango; a
-machine without them gets :class:`PrintingUnavailable`, saying so.
+Kinds (``KINDS``): ``standings`` (the table now, with every tie-break column),
+``pairings`` (a round's tables: table, players, who deals first, R18), ``table-cards``
+(a card per table of a round: the number, the players, the public page's QR code),
+``scoresheets`` (a blank scoresheet per table of a round, tally columns per Bummerl) and
+``crosstable`` (who played whom: a matrix in a round robin, the progress table else).
+Every sheet carries the log's seal (``tournament verify --seal``), so a sheet on the wall
+can be checked against the log later; the cards and scoresheets, cut apart, each carry it.
+Rendering needs WeasyPrint and the system's pango; a machine without them gets
+:class:`PrintingUnavailable`, saying so.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Sequence
-from pathlib import Path
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from tournament.domain.events import EventLike
 from tournament.domain.roundview import round_view
 from tournament.domain.standings_view import standings_view
 from tournament.domain.state import Tournament
+from tournament.printing.crosstable import SELF, crosstables
+from tournament.printing.render import PrintingUnavailable, html, pdf
+from tournament.printing.tables import COUNTS, public_link, qr_svg, round_tables
 
-KINDS = ("standings", "pairings")
-_TEMPLATES = Path(__file__).parent / "templates"
+__all__ = ["KINDS", "ROUND_KINDS", "Document", "PrintingUnavailable", "document", "render"]
 
-
-class PrintingUnavailable(Exception):
-    """WeasyPrint (or the pango it needs) is not installed here."""
+KINDS = ("standings", "pairings", "table-cards", "scoresheets", "crosstable")
+#: The kinds that show one round (the request's ``round``, default the current one).
+ROUND_KINDS = ("pairings", "table-cards", "scoresheets")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -100,24 +105,61 @@ def sheet(
     raise ValueError(f"kind: {kind!r} is not one of {', '.join(KINDS)}")
 
 
-def render(found: Sheet, footer: str) -> tuple[bytes, int]:
-    """The sheet as a PDF, and its number of pages."""
-    try:
-        import weasyprint
-    except (ImportError, OSError) as error:  # OSError: pango is missing
-        raise PrintingUnavailable(f"PDF rendering is not available here: {error}") from None
-    from jinja2 import Environment, FileSystemLoader, select_autoescape
+@dataclasses.dataclass(frozen=True)
+class Document:
+    """A pack's template and what fills it."""
 
-    templates = Environment(loader=FileSystemLoader(_TEMPLATES), autoescape=select_autoescape())
-    html = templates.get_template("pack.html").render(
-        title=found.title,
-        stage=found.stage,
-        columns=found.columns,
-        rows=found.rows,
-        footer=footer.replace('"', "'"),
-    )
-    document = weasyprint.HTML(string=html).render()
-    return document.write_pdf(), len(document.pages)
+    template: str
+    context: Mapping[str, Any]
+
+
+def document(
+    kind: str,
+    t: Tournament,
+    events: Callable[[], Sequence[EventLike]],
+    round: int | None = None,
+    *,
+    base_url: str | None = None,
+    codes: Mapping[str, str] | None = None,
+) -> Document:
+    """The pack of ``kind`` for tournament ``t``. ``round``: the round of a round kind
+    (default: the current one); ``base_url``: where the public pages are (the table
+    cards' QR code, ``<base>/t/<tid>``; without it the cards print no code); ``codes``:
+    the table cards' report codes, match id -> code (none given: an empty marked place)."""
+    if kind in ("standings", "pairings"):
+        return _table_document(sheet(kind, t, events, round))
+    if kind in ("table-cards", "scoresheets"):
+        tables = round_tables(t, round, codes if kind == "table-cards" else None)
+        link = public_link(base_url, tables.tournament_id) if kind == "table-cards" else None
+        return Document(
+            f"{kind.replace('-', '_')}.html",
+            {"round": tables, "link": link, "qr": qr_svg(link) if link else None, "counts": COUNTS},
+        )
+    if kind == "crosstable":
+        assert t.settings is not None
+        return Document(
+            "crosstable.html",
+            {
+                "title": f"{t.settings.name}: Kreuztabelle",
+                "tables": crosstables(t, events),
+                "rounds": len(t.rounds),
+                "self_mark": SELF,
+            },
+        )
+    raise ValueError(f"kind: {kind!r} is not one of {', '.join(KINDS)}")
+
+
+def render(found: Sheet | Document, footer: str) -> tuple[bytes, int]:
+    """The pack as a PDF, and its number of pages. ``footer`` (the tournament, its
+    version and the seal) goes on every page, and on every card and scoresheet."""
+    if isinstance(found, Sheet):
+        found = _table_document(found)
+    return pdf(html(found.template, {**found.context, "footer": footer}))
+
+
+def _table_document(found: Sheet) -> Document:
+    context = {"title": found.title, "stage": found.stage, "columns": found.columns}
+    return Document("pack.html", {**context, "rows": found.rows})
 
 
 def _number(value: float | None) -> str:

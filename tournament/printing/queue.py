@@ -23,7 +23,7 @@ from tournament.domain import events as ev
 from tournament.domain.service import TournamentService
 from tournament.eventstore.sheet_seal import seal_for_sheet
 from tournament.eventstore.store import SQLEventStore
-from tournament.printing.packs import KINDS, render, sheet
+from tournament.printing.packs import KINDS, document, render
 from tournament.projections.tables import print_packs
 
 log = logging.getLogger(__name__)
@@ -122,8 +122,11 @@ def pack_pdf(engine: sa.Engine, tid: str, pack_id: str) -> bytes | None:
     return bytes(found) if found is not None else None
 
 
-def render_pack(store: SQLEventStore, service: TournamentService, pack_id: str) -> str:
-    """Render a queued pack and store its PDF; its status afterwards."""
+def render_pack(
+    store: SQLEventStore, service: TournamentService, pack_id: str, base_url: str | None = None
+) -> str:
+    """Render a queued pack and store its PDF; its status afterwards. ``base_url``: where
+    the public pages are, for the table cards' QR code (without it they print none)."""
     engine = store.engine
     p = print_packs.c
     with engine.begin() as conn:
@@ -137,7 +140,7 @@ def render_pack(store: SQLEventStore, service: TournamentService, pack_id: str) 
     try:
         t = service.state(tid, as_of=row.version)
         events = service.store.read_stream(ev.stream_id(tid), 1, row.version)
-        found = sheet(row.kind, t, lambda: events, row.round)
+        found = document(row.kind, t, lambda: events, row.round, base_url=base_url)
         seal = seal_for_sheet(store, f"print pack {row.kind} of {tid}").short
         footer = f"{tid} @{row.version}" + (f"   Seal {seal}" if seal else "")
         pdf, pages = render(found, footer)

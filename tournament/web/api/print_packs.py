@@ -1,10 +1,11 @@
 """``/api/v1/tournaments/{tid}/print-packs``: PDFs to print, rendered away from the request.
 
-``POST`` asks for a pack (``standings``, or a round's ``pairings``) of the tournament as it
-is now and answers ``202`` with the pack's status at once; the PDF renders in a worker
-(in a thread of this process on a laptop). ``GET .../print-packs/{id}`` says how far it
-is; ``GET .../print-packs/{id}/pdf`` is the PDF when done. Asking again for the same pack
-of the same version gives the same pack: nothing renders twice.
+``POST`` asks for a pack (``standings``, ``crosstable``, or a round's ``pairings``,
+``table-cards`` or ``scoresheets``) of the tournament as it is now and answers ``202``
+with the pack's status at once; the PDF renders in a worker (in a thread of this process
+on a laptop). ``GET .../print-packs/{id}`` says how far it is; ``GET
+.../print-packs/{id}/pdf`` is the PDF when done. Asking again for the same pack of the
+same version gives the same pack: nothing renders twice.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import logging
 import threading
 from typing import Literal
 
-from flask import Response, current_app, jsonify
+from flask import Response, current_app, jsonify, request
 from flask_openapi3.blueprint import APIBlueprint
 from flask_openapi3.models.tag import Tag
 from pydantic import BaseModel, ConfigDict, Field
@@ -21,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from tournament.accounts.roles import Role
 from tournament.domain.errors import NotFoundError
 from tournament.domain.roundview import drawn_round
+from tournament.printing.packs import ROUND_KINDS
 from tournament.printing.queue import DONE, FAILED, get_pack, pack_pdf, render_pack, request_pack
 from tournament.web.api.models import TID, TournamentPath
 from tournament.web.auth import caller, requires
@@ -43,11 +45,17 @@ PDF = "application/pdf"
 class PackRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    kind: Literal["standings", "pairings"] = Field(
-        description="standings: the table now with its tie-breaks; pairings: a round's tables"
+    kind: Literal["standings", "pairings", "table-cards", "scoresheets", "crosstable"] = Field(
+        description="standings: the table now with its tie-breaks; pairings: a round's "
+        "tables; table-cards: a card per table of a round (number, players, who deals "
+        "first, the public page's QR code); scoresheets: a blank scoresheet per table of a "
+        "round; crosstable: who played whom (a matrix in a round robin, else per round)"
     )
     round: int | None = Field(
-        None, ge=1, le=10_000, description="pairings: the round (default: the current one)"
+        None,
+        ge=1,
+        le=10_000,
+        description="pairings, table-cards, scoresheets: the round (default: the current one)",
     )
 
 
@@ -83,18 +91,19 @@ def request_print_pack(path: TournamentPath, body: PackRequest) -> Response:
     service = services().tournaments
     t = service.state(path.tid)
     number = body.round
-    if body.kind == "pairings":
+    if body.kind in ROUND_KINDS:
         try:
             number = drawn_round(t, body.round).number
         except NotFoundError as error:
             raise invalid("body.round", error.message, rule=error.rule) from None
     elif body.round is not None:
-        raise invalid("body.round", "a round goes with kind pairings only")
+        raise invalid("body.round", f"a round goes with kind {', '.join(ROUND_KINDS)} only")
     pack, new = request_pack(
         services().store.engine, path.tid, body.kind, number, t.version, caller().actor
     )
     if new:
-        _dispatch(pack.id)
+        # The table cards' QR code links the public page on the host the organiser used.
+        _dispatch(pack.id, request.host_url if body.kind == "table-cards" else None)
     return _status(path.tid, pack.id, 202)
 
 
@@ -157,11 +166,13 @@ def _no_pack(pack_id: str) -> NotFoundError:
     return NotFoundError("pack_id", "T-input", f"there is no print pack {pack_id!r}")
 
 
-def _dispatch(pack_id: str) -> None:
+def _dispatch(pack_id: str, base_url: str | None = None) -> None:
     """Render in a worker when there are workers (in this process if Redis is away), in a
-    thread of this process on a laptop; at once under ``PROJECTIONS=inline`` (tests)."""
+    thread of this process on a laptop; at once under ``PROJECTIONS=inline`` (tests).
+    A pack that needs ``base_url`` (the table cards' link) renders in this process: the
+    workers' task takes the pack's id only so far."""
     found = services()
-    if live().mode == "workers":
+    if live().mode == "workers" and base_url is None:
         from workers.printing import render_print_pack
 
         try:
@@ -171,7 +182,7 @@ def _dispatch(pack_id: str) -> None:
             log.warning("print pack %s not queued (rendering here): %s", pack_id, error)
 
     def run() -> None:
-        render_pack(found.store, found.tournaments, pack_id)
+        render_pack(found.store, found.tournaments, pack_id, base_url)
 
     if current_app.config.get("PROJECTIONS") == "inline":
         run()
