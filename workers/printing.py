@@ -14,8 +14,9 @@ from tournament.web.services import services
     reject_on_worker_lost=True,
     ignore_result=True,
 )
-def render_print_pack(pack_id: str) -> str:
+def render_print_pack(pack_id: str, base_url: str | None = None) -> str:
     """Render pack ``pack_id`` if it is still queued (a redelivery renders it again, with
-    the same bytes); its status afterwards."""
+    the same bytes); ``base_url``: where the table cards' QR code points. Its status
+    afterwards."""
     found = services()
-    return render_pack(found.store, found.tournaments, pack_id)
+    return render_pack(found.store, found.tournaments, pack_id, base_url)

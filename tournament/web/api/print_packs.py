@@ -169,14 +169,14 @@ def _no_pack(pack_id: str) -> NotFoundError:
 def _dispatch(pack_id: str, base_url: str | None = None) -> None:
     """Render in a worker when there are workers (in this process if Redis is away), in a
     thread of this process on a laptop; at once under ``PROJECTIONS=inline`` (tests).
-    A pack that needs ``base_url`` (the table cards' link) renders in this process: the
-    workers' task takes the pack's id only so far."""
+    ``base_url``: where the table cards' QR code points (this server, as the client
+    reached it)."""
     found = services()
-    if live().mode == "workers" and base_url is None:
+    if live().mode == "workers":
         from workers.printing import render_print_pack
 
         try:
-            render_print_pack.apply_async((pack_id,), retry=False)
+            render_print_pack.apply_async((pack_id, base_url), retry=False)
             return
         except Exception as error:  # Redis away: render here rather than not at all
             log.warning("print pack %s not queued (rendering here): %s", pack_id, error)
