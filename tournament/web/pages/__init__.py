@@ -16,7 +16,8 @@ from tournament.web import i18n
 
 def register(app: Flask) -> None:
     """German and English, then every area's pages."""
-    from tournament.web.pages import public
+    from tournament.web.pages import projector, public
 
     i18n.install(app)
     app.register_blueprint(public.pages)
+    app.register_blueprint(projector.pages)
