@@ -243,13 +243,6 @@ def results(server: Server, url: str, tid: str, matches: list[str], token: str,
     }
 
 
-def uptime() -> str:
-    try:
-        return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
-    except OSError:
-        return "load average: " + ", ".join(f"{x:.2f}" for x in os.getloadavg())
-
-
 def options() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="a tiny run of a few seconds")
@@ -280,7 +273,7 @@ def main() -> None:
     if client == "python":
         why = "asked for" if args.client == "python" else "wrk is not installed"
         print(f"GETs from Python threads ({why}; slower than wrk)", file=sys.stderr)
-    before = uptime()
+    before = stage.uptime()
     read_tid = "bench-standings"
     write_tids = [f"bench-results-{n}" for n in range(1, args.runs + 1)]
     with tempfile.TemporaryDirectory() as folder, stage.scratch_schema(args.postgres_url) as url:
@@ -300,7 +293,7 @@ def main() -> None:
             for seed, tid in enumerate(write_tids):
                 print(f"  results, run {seed + 1} ...", file=sys.stderr, flush=True)
                 writes.append(results(server, url, tid, matches[tid], token, args, seed))
-    after = uptime()
+    after = stage.uptime()
     report(args, client, reads, writes, before, after)
 
 

@@ -13,6 +13,7 @@ import contextlib
 import dataclasses
 import os
 import random
+import subprocess
 import uuid
 from collections import defaultdict
 from collections.abc import Iterator
@@ -155,3 +156,11 @@ def check_stored(url: str, tid: str, posted: list[str], open_before: list[str]) 
     wanted = set(posted)
     others = sum(1 for mid in open_before if mid not in wanted and t.matches[mid].decided)
     return Stored(lost, doubled, others)
+
+
+def uptime() -> str:
+    """The machine's load now (``uptime``), for a benchmark's report: the machine is shared."""
+    try:
+        return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+    except OSError:
+        return "load average: " + ", ".join(f"{x:.2f}" for x in os.getloadavg())

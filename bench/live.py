@@ -191,13 +191,6 @@ def say(text: str) -> None:
     print(f"[{time.monotonic() - STARTED:6.1f} s] {text}", file=sys.stderr, flush=True)
 
 
-def uptime() -> str:
-    try:
-        return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
-    except OSError:
-        return "load average: " + ", ".join(f"{x:.2f}" for x in os.getloadavg())
-
-
 def options() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="tiny sizes, well under a minute")
@@ -225,14 +218,14 @@ def options() -> argparse.Namespace:
 
 def main() -> None:
     args = options()
-    before = uptime()
+    before = stage.uptime()
     with tempfile.TemporaryDirectory() as folder:
         say("part 1 (a): results -> live stream, embedded (waitress, SQLite) ...")
         alone = embedded(args, folder)
         say("PostgreSQL, Redis, gunicorn (web, live) ...")
         with stage.scratch_schema(args.postgres_url) as url:
             scaled = with_workers(args, folder, url)
-    report(args, alone, scaled, before, uptime())
+    report(args, alone, scaled, before, stage.uptime())
 
 
 def report(args: argparse.Namespace, alone: dict[str, Any], scaled: dict[str, Any],

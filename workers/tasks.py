@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import logging
 import os
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
 from celery import shared_task
 from celery.signals import worker_process_init
@@ -27,13 +28,23 @@ from tournament.projections.upkeep import Sweeper, due_for_reconciliation, recon
 from tournament.web.services import services
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 #: What a retry waits for at most (exponential back-off from 1 s).
 RETRY_BACKOFF_MAX = 30
 
-_projector: dict[int, Projector] = {}
-_redis: dict[int, Any] = {}
-_sweeper: dict[int, Sweeper] = {}
+#: What each process keeps between tasks, made after the fork: (pid, name) -> object.
+_kept: dict[tuple[int, str], Any] = {}
+
+
+def _this_process(name: str, make: Callable[[], T]) -> T:
+    """``name``'s object of this process, made by ``make`` the first time (a pool child
+    never uses what its parent made before the fork)."""
+    key = (os.getpid(), name)
+    found = _kept.get(key)
+    if found is None:
+        found = _kept[key] = make()
+    return cast(T, found)
 
 
 def nudge_key(tournament_id: str) -> str:
@@ -46,18 +57,16 @@ def nudge_key(tournament_id: str) -> str:
 def projector() -> Projector:
     """This process's projector (its folded states make each run pay only for what is
     new); made in the child process, after the fork."""
-    found = _projector.get(os.getpid())
-    if found is None:
-        from flask import current_app
+    from flask import current_app
 
-        found = Projector(
+    return _this_process(
+        "projector",
+        lambda: Projector(
             services().store,
             services().tournaments,
             publish=RedisBus(current_app.config["REDIS_URL"]).publish,
-        )
-        _projector.clear()
-        _projector[os.getpid()] = found
-    return found
+        ),
+    )
 
 
 @worker_process_init.connect
@@ -92,10 +101,7 @@ def project_tournament(tournament_id: str) -> int | None:
 @shared_task(name="workers.tasks.sweep_projections", acks_late=True, ignore_result=True)
 def sweep_projections() -> list[str]:
     """Queue a projection run for every tournament behind its log."""
-    sweeper = _sweeper.get(os.getpid())
-    if sweeper is None:
-        sweeper = _sweeper[os.getpid()] = Sweeper(services().store.engine)
-    found = sweeper.behind()
+    found = _this_process("sweeper", lambda: Sweeper(services().store.engine)).behind()
     for tid in found:
         project_tournament.apply_async((tid,))
     if found:
@@ -120,9 +126,7 @@ def _forget_nudge(tournament_id: str) -> None:
     from flask import current_app
 
     try:
-        client = _redis.get(os.getpid())
-        if client is None:
-            client = _redis[os.getpid()] = redis_client(current_app.config["REDIS_URL"])
+        client = _this_process("redis", lambda: redis_client(current_app.config["REDIS_URL"]))
         client.delete(nudge_key(tournament_id))
     except Exception as error:  # merging is an optimisation: go on without it
         log.warning("nudge key of %s not cleared: %s", tournament_id, error)

@@ -21,18 +21,13 @@ from tournament.domain import events as ev
 KINDS = ("round", "result", "bracket", "standings")
 
 _ROUND_TYPES = frozenset({ev.ROUND_STARTED, ev.ROUND_TABLES, ev.ROUND_CANCELLED})
-_RESULT_TYPES = frozenset(
-    {
-        ev.HAND_RECORDED,
-        ev.TALLY_RECORDED,
-        ev.LIVE_HAND_RECORDED,
-        ev.MATCH_FORFEITED,
-        ev.RESULT_CORRECTED,
-        ev.HAND_STRUCK,
-        ev.SHEET_SIGNED,
-        ev.FLAG_CLEARED,
-    }
-)
+#: A result entered (the domain's result events) or changed afterwards.
+_RESULT_TYPES = ev.RESULT_TYPES | {
+    ev.RESULT_CORRECTED,
+    ev.HAND_STRUCK,
+    ev.SHEET_SIGNED,
+    ev.FLAG_CLEARED,
+}
 
 
 @dataclasses.dataclass(frozen=True)

@@ -44,6 +44,12 @@ class Reading:
     def stale(self) -> bool:
         return self.version < self.log_version
 
+    @property
+    def variant(self) -> str:
+        """What the answer's ETag adds: a stale answer differs from the fresh one at the
+        same projected version (it says so), so it has a tag of its own."""
+        return f"-stale-{self.log_version}" if self.stale else ""
+
     def freshness(self) -> dict[str, Any]:
         return {
             "version": self.version,

@@ -185,7 +185,7 @@ def list_matches(path: TournamentPath, query: MatchesQuery) -> Response:
         reading = read_document(path.tid, OPEN_MATCHES)
         if reading is not None and reading.body is not None:
             body = reading.body
-            stale = f"-stale-{reading.log_version}" if reading.stale else ""
+            stale = reading.variant
             return versioned(
                 reading.version,
                 lambda: body,

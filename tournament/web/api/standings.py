@@ -180,7 +180,7 @@ def get_standings(path: TournamentPath, query: StandingsQuery) -> Response:
     if reading is None or reading.body is None:
         return _standings_from_log(path.tid, query, kind)
     body_now = reading.body
-    stale = f"-stale-{reading.log_version}" if reading.stale else ""
+    stale = reading.variant
 
     def build() -> dict[str, Any]:
         seal = _seal(path.tid)
@@ -389,7 +389,7 @@ def get_bracket(path: TournamentPath) -> Response:
         body["projection"] = reading.freshness()
         return body
 
-    stale = f"-stale-{reading.log_version}" if reading.stale else ""
+    stale = reading.variant
     return versioned(
         reading.version, build, variant="bracket" + stale, cache=("bracket", path.tid, stale)
     )
