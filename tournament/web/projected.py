@@ -108,14 +108,36 @@ def _may_wait(tid: str, version: int) -> bool:
     return True
 
 
-def _read(tid: str, name: str) -> Reading | None:
-    stream = ev.stream_id(tid)
-    t, d = tables.tournaments, tables.documents
-    log_version = (
+def _log_version(tid: str) -> sa.ScalarSelect[Any]:
+    """The tournament's version in the log (NULL: no such tournament), as a subquery."""
+    return (
         sa.select(sa.func.max(events.c.version))
-        .where(events.c.stream_id == stream)
+        .where(events.c.stream_id == ev.stream_id(tid))
         .scalar_subquery()
     )
+
+
+def versions(tid: str) -> tuple[int, int, bool] | None:
+    """The projection's version, the log's, and whether a bracket is projected (None: no
+    such tournament), in one query: what a live stream needs to know on connecting. A
+    tournament not projected yet is at version 0."""
+    t, d = tables.tournaments, tables.documents
+    bracket = (
+        sa.select(sa.func.count())
+        .where(d.c.tournament_id == tid, d.c.name == "bracket")
+        .scalar_subquery()
+    )
+    projected = sa.select(t.c.version).where(t.c.tournament_id == tid).scalar_subquery()
+    with services().store.engine.connect() as conn:
+        row = conn.execute(sa.select(projected, _log_version(tid), bracket)).first()
+    if row is None or not row[1]:
+        return None
+    return int(row[0] or 0), int(row[1]), bool(row[2])
+
+
+def _read(tid: str, name: str) -> Reading | None:
+    t, d = tables.tournaments, tables.documents
+    log_version = _log_version(tid)
     query = (
         sa.select(t.c.version, t.c.projected_at, d.c.body, log_version.label("log_version"))
         .select_from(t)

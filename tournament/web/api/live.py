@@ -24,21 +24,17 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import sqlalchemy as sa
 from flask import Response, current_app, request
 from flask_openapi3.blueprint import APIBlueprint
 from flask_openapi3.models.tag import Tag
 
-from tournament.domain import events as ev
 from tournament.domain.errors import NotFoundError
-from tournament.eventstore.schema import events
 from tournament.live.change import KINDS, Change
 from tournament.live.hub import Full, LiveHub
-from tournament.projections import tables
 from tournament.web.api.models import TournamentPath
 from tournament.web.live import live
 from tournament.web.problems import Problem, documented
-from tournament.web.services import services
+from tournament.web.projected import versions
 
 api = APIBlueprint(
     "live",
@@ -69,7 +65,7 @@ RETRY_AFTER = 10
 )
 def live_stream(path: TournamentPath) -> Response:
     tid = path.tid
-    where = _where(tid)
+    where = versions(tid)
     if where is None:
         raise NotFoundError("tournament", "T-settings", f"there is no tournament {tid!r}")
     state = live()
@@ -149,16 +145,16 @@ _shared_guard = threading.Lock()
 
 
 def _where_shared(tid: str) -> tuple[int, int, bool] | None:
-    """:func:`_where`, asked once a second per tournament by all of this process's streams
-    together (while the hub is cut off, every stream looks every 2 s: 2,000 streams of
-    one tournament make one query, not 2,000)."""
+    """:func:`~tournament.web.projected.versions`, asked once a second per tournament by
+    all of this process's streams together (while the hub is cut off, every stream looks
+    every 2 s: 2,000 streams of one tournament make one query, not 2,000)."""
     with _shared_guard:
         lock = _shared_locks.setdefault(tid, threading.Lock())
     with lock:
         found = _shared.get(tid)
         if found is not None and time.monotonic() - found[0] < 1.0:
             return found[1]
-        answer = _where(tid)
+        answer = versions(tid)
         if len(_shared) > 10_000:
             _shared.clear()
         _shared[tid] = (time.monotonic(), answer)
@@ -193,27 +189,3 @@ def _last_event_id() -> int | None:
     text = request.headers.get("Last-Event-ID") or request.args.get("last_event_id") or ""
     text = text.strip()
     return int(text) if text.isdigit() and len(text) < 12 else None
-
-
-def _where(tid: str) -> tuple[int, int, bool] | None:
-    """The projection's version, the log's, and whether there is a bracket (None: no
-    such tournament). A tournament not projected yet is at version 0."""
-    t, d = tables.tournaments, tables.documents
-    newest = (
-        sa.select(sa.func.max(events.c.version))
-        .where(events.c.stream_id == ev.stream_id(tid))
-        .scalar_subquery()
-    )
-    bracket = (
-        sa.select(sa.func.count())
-        .where(d.c.tournament_id == tid, d.c.name == "bracket")
-        .scalar_subquery()
-    )
-    query = sa.select(
-        sa.select(t.c.version).where(t.c.tournament_id == tid).scalar_subquery(), newest, bracket
-    )
-    with services().store.engine.connect() as conn:
-        row = conn.execute(query).first()
-    if row is None or not row[1]:
-        return None
-    return int(row[0] or 0), int(row[1]), bool(row[2])
