@@ -16,8 +16,7 @@ from tournament.web import i18n
 
 def register(app: Flask) -> None:
     """German and English, then every area's pages."""
-    from tournament.web.pages import projector, public
+    from tournament.web.pages import public
 
     i18n.install(app)
     app.register_blueprint(public.pages)
-    app.register_blueprint(projector.pages)
