@@ -69,6 +69,14 @@ _KINDS = {
 
 
 def response(problem: Problem) -> Response:
+    from tournament.web.pages.desk import is_page, page_problem
+
+    if is_page():  # a page of the desk: a page answers, never JSON
+        answer = page_problem(problem.status, problem.title, problem.detail)
+        for name in ("Allow", "Retry-After"):
+            if name in problem.headers:
+                answer.headers[name] = problem.headers[name]
+        return answer
     body: dict[str, Any] = {
         "type": TYPE_BASE + problem.kind,
         "title": problem.title,

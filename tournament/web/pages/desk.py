@@ -1,0 +1,74 @@
+"""What every page of the organiser's desk shares (issue 11): the blueprints, signing in
+first, errors as pages, and the domain's refusals in the reader's language.
+
+The desk lives under ``/desk`` (the list of one's tournaments, a new tournament) and
+``/desk/t/<tid>/...`` (one tournament), so the role check of :mod:`tournament.web.auth`
+finds the tournament in the route's ``tid`` as the API's does. Each area is a module of
+its own with its own blueprint made by :func:`desk_blueprint`; a page marks what it needs
+with ``@requires(Role.ORGANISER)`` (or ``SCORER``, ``ACCOUNT``) like an API route.
+
+A page is not the API: a visitor who is not signed in is sent to ``/login`` and comes back;
+a refusal renders ``errors/problem.html`` in the reader's language, never JSON
+(:func:`page_problem`, which :func:`tournament.web.problems.response` calls for a request
+that :func:`is_page` marks).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import quote
+
+from flask import Blueprint, Response, g, redirect, render_template, request
+from flask_babel import gettext
+from flask_wtf.csrf import generate_csrf
+
+from tournament.domain.errors import DomainError
+from tournament.web.pages.messages import describe
+
+
+def desk_blueprint(name: str, import_name: str) -> Blueprint:
+    """A blueprint of desk pages: each of its requests is a localized page."""
+    blueprint = Blueprint(name, import_name)
+    blueprint.before_request(mark_page)
+    return blueprint
+
+
+def mark_page() -> None:
+    """This request is a page: errors answer as pages, in the reader's language."""
+    g.page = True
+    g.localized = True
+
+
+def is_page() -> bool:
+    return bool(g.get("page"))
+
+
+def page_problem(status: int, title: str, detail: str) -> Response:
+    """A problem as a page: 401 goes to sign in and back, the rest is shown."""
+    if status == 401:
+        return redirect(f"/login?next={quote(request.full_path.rstrip('?'))}", code=303)
+    titles = {
+        403: gettext("Not allowed"),
+        404: gettext("Not found"),
+        409: gettext("Conflicts with what is recorded"),
+        422: gettext("Refused by the rules"),
+        429: gettext("Too many attempts: wait a moment"),
+    }
+    html = render_template(
+        "errors/problem.html",
+        status=status,
+        title=titles.get(status, gettext("Something went wrong")) if status >= 400 else title,
+        detail=detail,
+        back=request.referrer or "/desk",
+    )
+    return Response(html, status=status, mimetype="text/html")
+
+
+def refusal(error: DomainError) -> str:
+    """A refusal of the rules in the reader's language, naming field and rule."""
+    return describe(error)
+
+
+def desk_context(tid: str | None = None, **values: Any) -> dict[str, Any]:
+    """What the desk layout needs besides the page's own values."""
+    return {"tid": tid, "csrf_token": generate_csrf(), "what": gettext, **values}
