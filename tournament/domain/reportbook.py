@@ -96,7 +96,9 @@ def on_confirmed(t: Tournament, p: Mapping[str, Any]) -> None:
 
 def on_disputed(t: Tournament, p: Mapping[str, Any]) -> None:
     found = t.reports._for(p)
-    found.disputes.append(Dispute(p.get("seat"), p.get("reason", "")))
+    # Two reports that differ are nobody's dispute: the seat is the one that came second.
+    seat = None if p.get("mismatch") else p.get("seat")
+    found.disputes.append(Dispute(seat, p.get("reason", "")))
     found.settled = ""
 
 
