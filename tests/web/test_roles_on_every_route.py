@@ -23,9 +23,18 @@ OPEN_WRITES = {
     "/logout": "signing out ends one's own session",
     "/setup": "the first organiser's one-time link (the token is the credential)",
     "/api/v1/tokens": "a token for an email and password (the password is the credential)",
+    "/r/ACDEFH": "a player's report from the table (the table code is the credential, T-code)",
 }
 #: A value for each path parameter (the tournament exists; the rest need not).
-VALUES = {"tid": "club", "pid": "1", "n": "1", "mid": "1.1", "rid": "r1", "token_id": "1"}
+VALUES = {
+    "tid": "club",
+    "pid": "1",
+    "n": "1",
+    "mid": "1.1",
+    "rid": "r1",
+    "token_id": "1",
+    "code": "ACDEFH",
+}
 WRITE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
 
 
