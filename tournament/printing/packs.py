@@ -23,7 +23,7 @@ from tournament.domain.standings_view import standings_view
 from tournament.domain.state import Tournament
 from tournament.printing.crosstable import SELF, crosstables
 from tournament.printing.render import PrintingUnavailable, html, pdf
-from tournament.printing.tables import COUNTS, public_link, qr_svg, round_tables
+from tournament.printing.tables import COUNTS, public_link, qr_svg, report_link, round_tables
 
 __all__ = ["KINDS", "ROUND_KINDS", "Document", "PrintingUnavailable", "document", "render"]
 
@@ -120,20 +120,34 @@ def document(
     round: int | None = None,
     *,
     base_url: str | None = None,
-    codes: Mapping[str, str] | None = None,
+    codes: Mapping[str, str | Sequence[str]] | None = None,
 ) -> Document:
     """The pack of ``kind`` for tournament ``t``. ``round``: the round of a round kind
     (default: the current one); ``base_url``: where the public pages are (the table
     cards' QR code, ``<base>/t/<tid>``; without it the cards print no code); ``codes``:
-    the table cards' report codes, match id -> code (none given: an empty marked place)."""
+    the table cards' report codes, match id -> the two seats' codes (T-code; none given: an
+    empty marked place), each with the QR code of its ``<base>/r/<code>`` link."""
     if kind in ("standings", "pairings"):
         return _table_document(sheet(kind, t, events, round))
     if kind in ("table-cards", "scoresheets"):
         tables = round_tables(t, round, codes if kind == "table-cards" else None)
         link = public_link(base_url, tables.tournament_id) if kind == "table-cards" else None
+        report_qr = {
+            code: qr_svg(report_link(base_url, code))
+            for table in tables.tables
+            for code in table.codes
+            if base_url
+        }
         return Document(
             f"{kind.replace('-', '_')}.html",
-            {"round": tables, "link": link, "qr": qr_svg(link) if link else None, "counts": COUNTS},
+            {
+                "round": tables,
+                "link": link,
+                "qr": qr_svg(link) if link else None,
+                "counts": COUNTS,
+                "report_qr": report_qr,
+                "report_base": (base_url or "").rstrip("/"),
+            },
         )
     if kind == "crosstable":
         assert t.settings is not None

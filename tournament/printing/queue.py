@@ -21,6 +21,7 @@ import sqlalchemy as sa
 
 from tournament.domain import events as ev
 from tournament.domain.service import TournamentService
+from tournament.domain.tablecodes import round_codes
 from tournament.eventstore.sheet_seal import seal_for_sheet
 from tournament.eventstore.store import SQLEventStore
 from tournament.printing.packs import KINDS, document, render
@@ -123,10 +124,16 @@ def pack_pdf(engine: sa.Engine, tid: str, pack_id: str) -> bytes | None:
 
 
 def render_pack(
-    store: SQLEventStore, service: TournamentService, pack_id: str, base_url: str | None = None
+    store: SQLEventStore,
+    service: TournamentService,
+    pack_id: str,
+    base_url: str | None = None,
+    secret: bytes | None = None,
 ) -> str:
     """Render a queued pack and store its PDF; its status afterwards. ``base_url``: where
-    the public pages are, for the table cards' QR code (without it they print none)."""
+    the public pages are, for the table cards' QR code (without it they print none);
+    ``secret``: the key the table codes are worked out with (T-code; the app's
+    ``SECRET_KEY``), so the table cards print each seat's code (without it, none)."""
     engine = store.engine
     p = print_packs.c
     with engine.begin() as conn:
@@ -140,7 +147,10 @@ def render_pack(
     try:
         t = service.state(tid, as_of=row.version)
         events = service.store.read_stream(ev.stream_id(tid), 1, row.version)
-        found = document(row.kind, t, lambda: events, row.round, base_url=base_url)
+        codes = None
+        if secret is not None and row.kind == "table-cards":
+            codes = round_codes(secret, t, row.round)  # the codes as of the pack's version
+        found = document(row.kind, t, lambda: events, row.round, base_url=base_url, codes=codes)
         seal = seal_for_sheet(store, f"print pack {row.kind} of {tid}").short
         footer = f"{tid} @{row.version}" + (f"   Seal {seal}" if seal else "")
         pdf, pages = render(found, footer)

@@ -172,6 +172,7 @@ def _dispatch(pack_id: str, base_url: str | None = None) -> None:
     ``base_url``: where the table cards' QR code points (this server, as the client
     reached it)."""
     found = services()
+    secret = str(current_app.config["SECRET_KEY"]).encode()  # the table codes' (T-code)
     if live().mode == "workers":
         from workers.printing import render_print_pack
 
@@ -182,7 +183,7 @@ def _dispatch(pack_id: str, base_url: str | None = None) -> None:
             log.warning("print pack %s not queued (rendering here): %s", pack_id, error)
 
     def run() -> None:
-        render_pack(found.store, found.tournaments, pack_id, base_url)
+        render_pack(found.store, found.tournaments, pack_id, base_url, secret)
 
     if current_app.config.get("PROJECTIONS") == "inline":
         run()
