@@ -13,7 +13,8 @@ Every event says where its content came from (``metadata.source``, one of the st
 sources): ``paper`` -- a person typed it in at the organiser's desk (scoresheets, entry
 forms, a referee's decision), the default; ``live`` -- hands played through the engine;
 ``import`` -- rows of a CSV file; ``system`` -- the service worked it out itself (a draw,
-seeding by rating, a walkover for a withdrawn player). The edge that appends adds a
+seeding by rating, a walkover for a withdrawn player); ``players`` -- the players reported
+it from their table with its codes (T-code, :mod:`tournament.domain.reports`). The edge that appends adds a
 ``correlation_id`` shared by every event of one organiser action (:func:`stamped`).
 """
 

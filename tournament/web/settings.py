@@ -36,6 +36,8 @@ def from_environment(environ: Mapping[str, str] | None = None) -> dict[str, Any]
         # every web process counts the same attempts).
         "RATELIMIT_STORAGE_URI": redis_url or "memory://",
         "LOGIN_RATE_LIMIT": env.get("SCHNAPSEN_LOGIN_RATE_LIMIT", "10 per minute"),
+        # Wrong table codes per address (/r, T-code) before every code is refused a while.
+        "REPORT_CODE_RATE_LIMIT": env.get("SCHNAPSEN_REPORT_CODE_RATE_LIMIT", "10 per minute"),
         # Session cookies: HttpOnly and SameSite always; Secure unless told otherwise, which
         # only the laptop's plain-HTTP ``./dev serve`` does (a browser drops a Secure cookie
         # sent over http://192.168...; behind the deploy's TLS proxy they stay Secure).
