@@ -91,3 +91,19 @@ def test_codes_expire_when_the_next_round_is_drawn_T_code() -> None:
     b.add(start_round(b.state))
     with pytest.raises(ConflictError, match="expired"):
         resolve(SECRET, b.state, codes["1.1"][1])
+
+
+def test_a_round_cancelled_and_drawn_again_has_new_codes_and_no_old_reports() -> None:
+    from tournament.domain.reports import reports_of, submit_report
+    from tournament.domain.rounds import cancel_round, start_round
+
+    b = Builder(paired(players=4, best_of=1))
+    old = round_codes(SECRET, b.state)
+    b.add(submit_report(b.state, SECRET, old["1.1"][0], ["7 4 1 0 / 7 6"]))
+    b.add(cancel_round(b.state, why="players seated wrongly"))
+    b.add(start_round(b.state))
+    new = round_codes(SECRET, b.state)
+    assert all(set(old[m]).isdisjoint(new[m]) for m in new)  # the match ids come again
+    assert not reports_of(b.state, b.state.matches["1.1"]).reports
+    with pytest.raises(NotFoundError):
+        resolve(SECRET, b.state, old["1.1"][0])
