@@ -66,7 +66,6 @@ class CodeLine:
     table: int
     names: tuple[str, str]
     codes: tuple[str, str]
-    link: str
 
 
 @pages.get("/desk/t/<tid>/queue")
@@ -186,5 +185,5 @@ def _codes(t: Tournament, key: bytes) -> list[CodeLine]:
         match = t.matches[mid]
         names = (t.players[match.players[0]].name, t.players[match.players[1]].name)
         pair = match_codes(key, t, match)
-        out.append(CodeLine(mid, match.table, names, pair, f"{request.host_url}r/{pair[0]}"))
+        out.append(CodeLine(mid, match.table, names, pair))
     return sorted(out, key=lambda line: line.table)
