@@ -14,8 +14,9 @@ sources): ``paper`` -- a person typed it in at the organiser's desk (scoresheets
 forms, a referee's decision), the default; ``live`` -- hands played through the engine;
 ``import`` -- rows of a CSV file; ``system`` -- the service worked it out itself (a draw,
 seeding by rating, a walkover for a withdrawn player); ``players`` -- the players reported
-it from their table with its codes (T-code, :mod:`tournament.domain.reports`). The edge that appends adds a
-``correlation_id`` shared by every event of one organiser action (:func:`stamped`).
+it from their table with its codes (T-code, :mod:`tournament.domain.reports`). The edge
+that appends adds a ``correlation_id`` shared by every event of one organiser action
+(:func:`stamped`).
 """
 
 from __future__ import annotations
