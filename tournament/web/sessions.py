@@ -90,7 +90,7 @@ def setup() -> Response | tuple[str, int]:
         return _form(title, "Create", message=error.line(), status=422, setup=True, token=token,
                      email=email)  # fmt: skip
     _sign_in(account.id)
-    return redirect("/docs/", code=303)
+    return redirect("/desk", code=303)
 
 
 def _sign_in(account_id: int) -> None:
@@ -100,9 +100,9 @@ def _sign_in(account_id: int) -> None:
 
 
 def _next_page() -> str:
-    target = request.args.get("next", "/")
+    target = request.args.get("next", "/desk")
     # Only a path of this site: never an open redirect to another host.
-    return target if target.startswith("/") and not target.startswith("//") else "/"
+    return target if target.startswith("/") and not target.startswith("//") else "/desk"
 
 
 def install(app: Flask) -> None:
