@@ -103,8 +103,11 @@ def test_an_uploaded_file_is_previewed_like_a_pasted_list(web: Web) -> None:
     csrf = signed_in(web)
     reply = web.client.post(
         f"/desk/t/{tid}/players/import?lang=en",
-        data={"csrf_token": csrf, "action": "preview",
-              "file": (io.BytesIO(LIST.encode()), "players.csv")},  # fmt: skip
+        data={
+            "csrf_token": csrf,
+            "action": "preview",
+            "file": (io.BytesIO(LIST.encode()), "players.csv"),
+        },
         content_type="multipart/form-data",
     )
     assert reply.status_code == 200 and "Berti Gruber" in reply.get_data(as_text=True)

@@ -88,8 +88,10 @@ def test_every_format_is_offered_with_its_options_and_each_setting_names_its_rul
     for fmt in ("single_elimination", "double_elimination", "round_robin", "swiss",
                 "groups_knockout", "lives"):  # fmt: skip
         assert f'value="{fmt}"' in page
-    for option in ("opt-swiss-rounds", "opt-lives-lives", "opt-lives-buy_backs",
-                   "opt-groups_knockout-advance", "opt-double_elimination-grand_final_reset"):  # fmt: skip
+    options = ("opt-swiss-rounds", "opt-lives-lives", "opt-lives-buy_backs",
+               "opt-groups_knockout-advance",
+               "opt-double_elimination-grand_final_reset")  # fmt: skip
+    for option in options:
         assert f'id="{option}"' in page
     for rule in ("(R20)", "(R18)", "(R19 off)", "(T-settings)", "(T-withdrawal)"):
         assert rule in page
@@ -135,8 +137,13 @@ def test_tie_breaks_are_reordered_by_buttons_and_stored_in_that_order(web: Web) 
     order = ["buchholz", "bummerl_diff", "game_point_diff", "direct_encounter", "lot"]
     moved = web.client.post(
         "/desk/new?lang=en",
-        data={"csrf_token": csrf, "name": "X", "tiebreak_order": order, "tiebreaks_on": order,
-              "move": "up:bummerl_diff"},  # fmt: skip
+        data={
+            "csrf_token": csrf,
+            "name": "X",
+            "tiebreak_order": order,
+            "tiebreaks_on": order,
+            "move": "up:bummerl_diff",
+        },
     )
     page = moved.get_data(as_text=True)
     assert moved.status_code == 200 and stored_ids(web) == []

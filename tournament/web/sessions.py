@@ -1,7 +1,8 @@
 """Signing in for pages: ``/login``, ``/logout`` and the first organiser's ``/setup``.
 
-Pages sign in (``templates/sessions/form.html``, German or English) with a session cookie: HttpOnly, SameSite=Lax,
-Secure behind TLS (:mod:`tournament.web.settings`), and every form carries a CSRF token.
+Pages sign in (``templates/sessions/form.html``, German or English) with a session
+cookie: HttpOnly, SameSite=Lax, Secure behind TLS (:mod:`tournament.web.settings`), and
+every form carries a CSRF token.
 Login attempts are rate-limited per address (Flask-Limiter: in memory on a laptop, in
 Redis when one is configured, so every web process counts the same attempts).
 
@@ -26,6 +27,7 @@ from tournament.web.services import services
 
 pages = Blueprint("sessions", __name__)
 
+
 def _form(title: str, button: str, *, message: str = "", status: int = 200, setup: bool = False,
           token: str = "", email: str = "") -> tuple[str, int]:  # fmt: skip
     g.localized = True  # the same URL answers in German or English
@@ -44,8 +46,8 @@ def login() -> Response | tuple[str, int]:
     email = request.form.get("email", "")
     account = services().accounts.authenticate(email, request.form.get("password", ""))
     if account is None:
-        return _form(gettext("Sign in"), gettext("Sign in"),
-                     message=gettext("Wrong email or password."), status=401, email=email)  # fmt: skip
+        wrong = gettext("Wrong email or password.")
+        return _form(gettext("Sign in"), gettext("Sign in"), message=wrong, status=401, email=email)
     _sign_in(account.id)
     return redirect(_next_page(), code=303)
 
@@ -63,16 +65,16 @@ def setup() -> Response | tuple[str, int]:
     token = request.values.get("token", "")
     title = gettext("Create the first organiser")
     if services().accounts.count():
-        return _form(gettext("Sign in"), gettext("Sign in"),
-                     message=gettext("The service is set up already: sign in."), status=410)  # fmt: skip
+        done = gettext("The service is set up already: sign in.")
+        return _form(gettext("Sign in"), gettext("Sign in"), message=done, status=410)
     if request.method == "GET":
         return _form(title, gettext("Create"), setup=True, token=token)
     email = request.form.get("email", "")
     try:
         account = services().accounts.complete_setup(token, email, request.form.get("password", ""))
     except AccountError as error:
-        return _form(title, gettext("Create"), message=error.line(), status=422, setup=True, token=token,
-                     email=email)  # fmt: skip
+        return _form(title, gettext("Create"), message=error.line(), status=422, setup=True,
+                     token=token, email=email)  # fmt: skip
     _sign_in(account.id)
     return redirect("/desk", code=303)
 

@@ -15,7 +15,13 @@ from flask_babel import gettext
 
 from tournament.accounts.roles import Role
 from tournament.domain import events as ev
-from tournament.domain.csvio import PLAYER_COLUMNS, CsvImportError, decode, import_key, import_players
+from tournament.domain.csvio import (
+    PLAYER_COLUMNS,
+    CsvImportError,
+    decode,
+    import_key,
+    import_players,
+)
 from tournament.domain.csvread import read_rows
 from tournament.domain.errors import DomainError
 from tournament.domain.state import Tournament

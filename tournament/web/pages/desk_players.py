@@ -15,7 +15,6 @@ from typing import Any
 
 from flask import flash, redirect, render_template, request
 from flask_babel import gettext
-from werkzeug.wrappers import Response
 
 from tournament.accounts.roles import Role
 from tournament.domain import commands as c
@@ -26,8 +25,7 @@ from tournament.domain.roster import player_json, players_json
 from tournament.domain.startnumbers import parse_ids, seeding_request
 from tournament.domain.state import Tournament
 from tournament.eventstore.api import NewEvent
-from tournament.web.auth import caller
-from tournament.web.auth import requires
+from tournament.web.auth import caller, requires
 from tournament.web.pages.desk import desk_blueprint, desk_context, refusal
 from tournament.web.pages.page_writes import execute, field_errors
 from tournament.web.pages.setup_words import WITHDRAWALS
@@ -51,7 +49,9 @@ def rating_of(text: str) -> int | None:
         return None
     if typed.isascii() and typed.isdigit():
         return int(typed)
-    raise FormProblem("rating", gettext("%(value)s is not a whole number like 1520 (T-player).", value=typed))
+    raise FormProblem(
+        "rating", gettext("%(value)s is not a whole number like 1520 (T-player).", value=typed)
+    )
 
 
 def _state(tid: str) -> Tournament:
@@ -160,8 +160,14 @@ def _edit_page(
 ) -> tuple[str, int]:
     html = render_template(
         "desk/players/edit.html",
-        **desk_context(tid, area="players", pid=pid, form=form, errors=errors or {},
-                       started=_state(tid).current_round > 0),  # fmt: skip
+        **desk_context(
+            tid,
+            area="players",
+            pid=pid,
+            form=form,
+            errors=errors or {},
+            started=_state(tid).current_round > 0,
+        ),
     )
     return html, 422 if errors else 200
 

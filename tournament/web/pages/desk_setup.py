@@ -82,7 +82,7 @@ def _summary(tid: str, t: Tournament, role: Role) -> dict[str, Any]:
 def _date(iso: str) -> str:
     if not iso:
         return ""
-    return format_date(datetime.date.fromisoformat(iso), "medium")
+    return str(format_date(datetime.date.fromisoformat(iso), "medium"))
 
 
 @pages.route("/desk/new", methods=["GET", "POST"])
@@ -158,7 +158,9 @@ def overview(tid: str) -> str:
             "first_dealer": setup_words.FIRST_DEALERS.get(s.first_dealer, s.first_dealer),
             "withdrawal": setup_words.WITHDRAWALS.get(s.withdrawal, s.withdrawal),
             "options": {
-                setup_words.OPTIONS[k][0]: v for k, v in s.options.items() if k in setup_words.OPTIONS
+                setup_words.OPTIONS[k][0]: v
+                for k, v in s.options.items()
+                if k in setup_words.OPTIONS
             },
         }
     return render_template(
@@ -173,4 +175,3 @@ def overview(tid: str) -> str:
             may_organise=caller().role_in(tid) >= Role.ORGANISER,
         ),
     )
-

@@ -37,7 +37,9 @@ def execute(tid: str, command: Command, **options: Any) -> list[StoredEvent]:
     return services().tournaments.execute(tid, command, metadata=page_metadata(), **options)
 
 
-def field_errors(error: DomainError, known: set[str], aliases: dict[str, str] | None = None) -> dict[str, str]:
+def field_errors(
+    error: DomainError, known: set[str], aliases: dict[str, str] | None = None
+) -> dict[str, str]:
     """The refusal keyed by the form field it names (``_form`` when the form has no such
     field): the page shows it beside that field and in the summary on top."""
     field = (aliases or {}).get(error.field, error.field)

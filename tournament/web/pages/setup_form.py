@@ -70,9 +70,7 @@ class NewTournament:
     def blank(cls) -> NewTournament:
         swiss = list(DEFAULT_TIEBREAKS["swiss"])
         rest = [tb for tb in TIEBREAKS if tb not in swiss]
-        options = {
-            option_name(fmt, k): _shown(v) for fmt in FORMATS for k, v in option_fields(fmt)
-        }
+        options = {option_name(fmt, k): _shown(v) for fmt in FORMATS for k, v in option_fields(fmt)}
         return cls(
             date=datetime.date.today().isoformat(),
             tiebreak_order=swiss + rest,
@@ -147,7 +145,9 @@ class NewTournament:
         if self.tiebreak_mode == "own":
             data["tiebreaks"] = [tb for tb in self.tiebreak_order if tb in self.tiebreaks_on]
             if not data["tiebreaks"]:
-                raise FormProblem("tiebreaks", gettext("Tick at least one tie-break, or take the format's own."))
+                raise FormProblem(
+                    "tiebreaks", gettext("Tick at least one tie-break, or take the format's own.")
+                )
         if self.first_dealer:
             data["first_dealer"] = self.first_dealer
         return data

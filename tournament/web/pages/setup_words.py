@@ -27,7 +27,10 @@ SETTINGS: Final[dict[str, tuple[LazyString, LazyString]]] = {
         _l("Best of"),
         _l("Bummerl per match: the first to win (N+1)/2 Bummerl wins the match (R20)."),
     ),
-    "variants": (_l("Rules variants"), _l("Each changes one rule of RULES.md; none is the standard.")),
+    "variants": (
+        _l("Rules variants"),
+        _l("Each changes one rule of RULES.md; none is the standard."),
+    ),
     "tiebreaks": (
         _l("Tie-breaks"),
         _l("In this order they separate players on the same points (T-settings)."),
@@ -79,7 +82,10 @@ OPTIONS: Final[dict[str, tuple[LazyString, LazyString]]] = {
     "rounds": (_l("Rounds"), _l("0: as many as the number of players needs (T-format).")),
     "groups": (_l("Groups"), _l("Players are spread over this many groups (T-format).")),
     "advance": (_l("Advance per group"), _l("Players of each group into the knockout (T-format).")),
-    "third_place": (_l("Match for third place"), _l("The semi-final losers play for third (T-format).")),
+    "third_place": (
+        _l("Match for third place"),
+        _l("The semi-final losers play for third (T-format)."),
+    ),
     "grand_final_reset": (
         _l("Grand final reset"),
         _l("A second grand final when the loser-bracket player wins the first (T-format)."),
