@@ -181,3 +181,18 @@ def test_a_scorer_reads_the_overview_but_a_stranger_does_not(web: Web, club: str
     assert web.client.get(f"/desk/t/{club}").status_code == 200
     signed_in(web, "stranger@club.at")
     assert web.client.get(f"/desk/t/{club}").status_code == 403
+
+
+def test_a_tournament_without_a_name_is_refused_beside_the_name(web: Web) -> None:
+    csrf = signed_in(web)
+    reply = create(web, csrf, name="  ", id="")
+    assert reply.status_code == 422
+    assert 'id="name-error"' in reply.get_data(as_text=True)
+    assert stored_ids(web) == []
+
+
+def test_the_pages_speak_german_when_asked(web: Web) -> None:
+    signed_in(web)
+    page = web.client.get("/desk/new?lang=de").get_data(as_text=True)
+    assert "Neues Turnier" in page and "Gewinnsätze" in page
+    assert "Anmelden" in web.client.get("/login?lang=de").get_data(as_text=True)
