@@ -30,7 +30,13 @@ def desk_blueprint(name: str, import_name: str) -> Blueprint:
     """A blueprint of desk pages: each of its requests is a localized page."""
     blueprint = Blueprint(name, import_name)
     blueprint.before_request(mark_page)
+    DESK_BLUEPRINTS.add(name)
     return blueprint
+
+
+#: The desk's blueprints: the app's own checks (signing in, roles) run before a
+#: blueprint's ``before_request``, so a refusal there knows a page by its blueprint.
+DESK_BLUEPRINTS: set[str] = set()
 
 
 def mark_page() -> None:
@@ -40,7 +46,7 @@ def mark_page() -> None:
 
 
 def is_page() -> bool:
-    return bool(g.get("page"))
+    return bool(g.get("page")) or request.blueprint in DESK_BLUEPRINTS
 
 
 def page_problem(status: int, title: str, detail: str) -> Response:
