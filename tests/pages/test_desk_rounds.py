@@ -6,8 +6,8 @@ round nothing is recorded in, manual pairs whose broken format rules must be con
 from __future__ import annotations
 
 import random
-from functools import partial
 import re
+from functools import partial
 
 from tests.pages.markup import elements, unlabelled, words
 from tests.web.conftest import Web
