@@ -79,3 +79,9 @@ def test_every_rounds_page_reads_in_both_languages_and_sizes(page: Page, site: S
         page.locator("#draw").click()
     shots = in_every_view(page, site.url("/desk/t/club/rounds"), look)
     assert len(shots) == 4
+    # A print shortcut: the pack's page, with its PDF's link once rendered.
+    page.goto(site.url("/desk/t/club/rounds?lang=en"))
+    page.get_by_role("button", name="Pairings list (PDF)").click()
+    page.wait_for_url("**/desk/t/club/rounds/print/*")
+    page.locator("#pack-pdf").wait_for(timeout=20_000)
+    in_every_view(page, page.url, look)

@@ -11,13 +11,14 @@ from functools import partial
 
 from tests.pages.markup import elements, unlabelled, words
 from tests.web.conftest import Web
-from tests.web.played import run, state, swiss
+from tests.web.played import NAMES, register, run, state, swiss
 from tests.web.test_sign_in import csrf_of, sign_in
 from tournament.accounts.roles import Role
 from tournament.domain.registration import edit_player
 from tournament.domain.results import record_tally
 from tournament.domain.roundview import round_view
 from tournament.domain.testing import random_tally
+from tournament.web.services import services
 
 
 def signed_in(web: Web, email: str = "admin@club.at") -> None:
@@ -247,3 +248,51 @@ def test_a_print_shortcut_asks_for_the_pack_and_links_its_pdf(web: Web, club: st
     link = next(e for e in elements(status) if e.attrs.get("id") == "pack-pdf")
     pdf = web.client.get(link.attrs["href"])
     assert pdf.status_code == 200 and pdf.data.startswith(b"%PDF")
+
+
+def test_a_knockout_s_first_round_is_previewed_as_its_bracket_draws_it(web: Web) -> None:
+    tid = web.tournament("cup", format="single_elimination")
+    register(web, tid, NAMES[:6])  # six players: two byes into the semi-finals
+    signed_in(web)
+    html = page(web, f"/desk/t/{tid}/rounds/preview?lang=en")
+    assert "Round 1 as the format draws it" in html
+    assert len(previewed_tables(html)) == 2 and "Byes:" in html
+    preview_version = version_of(html)
+    reply = web.client.post(
+        f"/desk/t/{tid}/rounds/draw",
+        data={"csrf_token": csrf_of(html), "version": preview_version},
+    )
+    assert reply.status_code == 303
+    t = state(web, tid)
+    assert t.current_round == 1 and len(t.rounds[0].byes) == 2
+
+
+def test_a_draw_from_the_desk_is_recorded_as_coming_from_a_page(web: Web) -> None:
+    tid = swiss(web, "club", rounds=2)
+    signed_in(web)
+    preview = page(web, f"/desk/t/{tid}/rounds/preview")
+    web.client.post(
+        f"/desk/t/{tid}/rounds/draw",
+        data={"csrf_token": csrf_of(preview), "version": version_of(preview)},
+    )
+    with web.app.app_context():
+        last = services().tournaments.events(tid)[-1]
+    assert last.type == "round.started"
+    assert last.metadata["via"] == "page" and last.metadata["account"] == "admin@club.at"
+
+
+def test_the_pack_status_is_a_fragment_for_htmx(web: Web, club: str) -> None:
+    signed_in(web)
+    html = page(web, f"/desk/t/{club}/rounds?lang=en")
+    reply = web.client.post(
+        f"/desk/t/{club}/rounds/print",
+        data={"csrf_token": csrf_of(html), "kind": "table-cards", "round": "3"},
+    )
+    fragment = web.client.get(reply.headers["Location"], headers={"HX-Request": "true"})
+    text = fragment.get_data(as_text=True)
+    assert fragment.status_code == 200 and "<html" not in text and 'id="pack-status"' in text
+    refused = web.client.post(
+        f"/desk/t/{club}/rounds/print",
+        data={"csrf_token": csrf_of(html), "kind": "standings-of-the-moon"},
+    )
+    assert refused.status_code == 422
