@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tests.browser.conftest import Site
+from tests.browser.conftest import Browse, Site
 from tests.browser.harness import (
     View,
     assert_accessible,
@@ -85,3 +85,40 @@ def test_every_rounds_page_reads_in_both_languages_and_sizes(page: Page, site: S
     page.wait_for_url("**/desk/t/club/rounds/print/*")
     page.locator("#pack-pdf").wait_for(timeout=20_000)
     in_every_view(page, page.url, look)
+
+
+def test_manual_pairs_are_chosen_by_keyboard_and_their_warnings_confirmed(
+    browse: Browse, page: Page, site: Site
+) -> None:
+    # The draw without the warnings confirmed is refused as 422 (the browser logs it).
+    browse.watch(page).allow_console(r"status of 422 .*/rounds/manual")
+    web = a_swiss(site, rounds=0)
+    sign_in_by_keyboard(page, site, "/desk/t/club/rounds/manual")
+    # Three pairs; 7 and 8 are left without one: two byes where none is needed (T-override).
+    tab_to(page, "#a1", presses=60)
+    for first, second in ((1, 2), (3, 4), (5, 6)):
+        type_text(page, str(first))  # a select jumps to the option its typed text begins
+        press(page, "Tab")
+        type_text(page, str(second))
+        press(page, "Tab")
+    assert page.locator("#a1").input_value() == "1" and page.locator("#b3").input_value() == "6"
+    tab_to(page, "#manual-preview", presses=10)
+    with page.expect_navigation():  # the same address: wait for the new page
+        press(page, "Enter")
+    warnings = page.locator("#override-warnings").inner_text()
+    assert "bye_not_needed" in warnings and state(web, "club").current_round == 0
+    assert_accessible(page)
+
+    tab_to(page, "#manual-draw", presses=60)  # not confirmed: refused, nothing stored
+    with page.expect_navigation():  # the same address: wait for the new page
+        press(page, "Enter")
+    assert page.locator("#confirm-error").is_visible() and state(web, "club").current_round == 0
+
+    tab_to(page, "#confirm", presses=60)
+    press(page, "Space")
+    tab_to(page, "#manual-draw", presses=5)
+    with expect_navigation(page, "/desk/t/club/rounds"):
+        press(page, "Enter")
+    t = state(web, "club")
+    assert t.current_round == 1 and t.rounds[0].override and sorted(t.rounds[0].byes) == [7, 8]
+    assert page.get_by_text("Round 1 is drawn: 3 tables, 2 byes.").is_visible()

@@ -96,6 +96,8 @@ def test_draw_stores_exactly_the_previewed_pairing(web: Web) -> None:
         assert row in shown
     rounds = page(web, f"/desk/t/{tid}/rounds?lang=en")
     assert "Round 3 is drawn: 4 tables, 0 byes." in rounds
+    listed = [words(e.text) for e in elements(rounds) if e.tag == "td" and "@" in e.text]
+    assert listed and listed[-1].endswith("· admin@club.at")  # who drew round 3, and when
 
 
 def test_a_log_that_moved_since_the_preview_gives_a_fresh_preview_and_stores_nothing(

@@ -16,11 +16,12 @@ shortcuts in :mod:`.desk_rounds_print`.
 from __future__ import annotations
 
 import dataclasses
+from datetime import UTC, datetime
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from flask import Response, flash, redirect, render_template, request, url_for
-from flask_babel import gettext
+from flask_babel import format_datetime, gettext
 from flask_babel import lazy_gettext as _l
 from flask_babel.speaklater import LazyString
 
@@ -198,9 +199,17 @@ def _rounds_page(
             cancel_error=cancel_error,
             why=why,
             print_kinds=PRINT_KINDS,
+            when=_when,
         ),
     )
     return html, status
+
+
+def _when(moment: datetime) -> str:
+    """When a draw was stored, in the reader's locale (SQLite gives UTC without a zone)."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return str(format_datetime(moment, "short"))
 
 
 def _by_table(current: RoundView | None) -> list[Any]:
