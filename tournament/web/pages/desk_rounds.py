@@ -16,8 +16,8 @@ shortcuts in :mod:`.desk_rounds_print`.
 from __future__ import annotations
 
 import dataclasses
-from datetime import UTC, datetime
 from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
 from typing import Any, Final
 
 from flask import Response, flash, redirect, render_template, request, url_for
