@@ -194,15 +194,28 @@ def test_manual_pairs_that_break_a_format_rule_need_confirming(web: Web) -> None
     assert "These pairs break the format's rules (T-override):" in html
     assert 'id="confirm"' in html and state(web, tid).current_round == 2
     version = version_of(html)
+    previewed = re.search(r'name="previewed" value="([^"]*)"', html)
+    assert previewed is not None
+    shown = previewed.group(1)
+    # Pairs chosen anew after the preview are previewed again, not stored unseen.
+    swapped = [pairs[0], (others[0], others[2]), (others[1], others[3]), pairs[3]]
+    changed = web.client.post(
+        f"/desk/t/{tid}/rounds/manual?lang=en",
+        data=manual_form(swapped, token, action="draw", version=version, previewed=shown),
+    )
+    assert changed.status_code == 409 and state(web, tid).current_round == 2
+    assert "The pairs changed since the preview" in changed.get_data(as_text=True)
     unconfirmed = web.client.post(
         f"/desk/t/{tid}/rounds/manual?lang=en",
-        data=manual_form(pairs, token, action="draw", version=version),
+        data=manual_form(pairs, token, action="draw", version=version, previewed=shown),
     )
     assert unconfirmed.status_code == 422 and state(web, tid).current_round == 2
     assert "tick the box" in unconfirmed.get_data(as_text=True)
     confirmed = web.client.post(
         f"/desk/t/{tid}/rounds/manual?lang=en",
-        data=manual_form(pairs, token, action="draw", version=version, confirm="yes"),
+        data=manual_form(
+            pairs, token, action="draw", version=version, previewed=shown, confirm="yes"
+        ),
     )
     assert confirmed.status_code == 303
     t = state(web, tid)

@@ -181,7 +181,7 @@ def _rounds_page(
         summaries = round_summaries(t, events)
         current = round_view(t) if t.current_round else None
         cannot_cancel = _cancel_refusal(t)
-        cannot_draw = _draw_refusal(t)
+        cannot_draw = draw_refusal_line(t)
     assert t.settings is not None
     html = render_template(
         "desk/rounds/rounds.html",
@@ -236,7 +236,8 @@ def _cancel_refusal(t: Tournament) -> str | None:
     return None
 
 
-def _draw_refusal(t: Tournament) -> str | None:
+def draw_refusal_line(t: Tournament) -> str | None:
+    """Why no round can be drawn now because of open matches (None: it can), T-round."""
     from tournament.domain.progress import draw_refusal
 
     found = draw_refusal(t)

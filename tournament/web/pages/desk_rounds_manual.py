@@ -31,6 +31,7 @@ from tournament.web.pages.desk_rounds import (
     LogMoved,
     at_version,
     decide_draw,
+    draw_refusal_line,
     flash_drawn,
     page_metadata,
     version_field,
@@ -119,8 +120,19 @@ def _command(t: Tournament, chosen: Chosen, actor: str) -> list[NewEvent]:
     return c.start_round(t, pairings=pairings, byes=_byes(t, pairings), actor=actor)
 
 
+def _fingerprint(pairings: list[tuple[int, int]]) -> str:
+    """The pairs a preview showed, as the form carries them back to "Draw these pairs"."""
+    return ",".join(f"{a}-{b}" for a, b in pairings)
+
+
 def _preview(
-    tid: str, chosen: Chosen, *, status: int = 200, moved: bool = False, unconfirmed: bool = False
+    tid: str,
+    chosen: Chosen,
+    *,
+    status: int = 200,
+    moved: bool = False,
+    changed: bool = False,
+    unconfirmed: bool = False,
 ) -> Any:
     actor = caller().actor
     t, draw, refused = decide_draw(tid, lambda t: _command(t, chosen, actor))
@@ -131,7 +143,9 @@ def _preview(
         Chosen(chosen.rows, errors),
         draw=draw,
         moved=moved,
+        changed=changed,
         unconfirmed=unconfirmed,
+        previewed=_fingerprint(chosen.pairings),
         status=422 if refused else status,
     )
 
@@ -140,6 +154,9 @@ def _store(tid: str, chosen: Chosen) -> Any:
     expected = version_field()
     if expected is None:
         return _preview(tid, chosen, status=409, moved=True)
+    if request.form.get("previewed") != _fingerprint(chosen.pairings):
+        # Pairs chosen anew after the preview: their warnings were not shown yet.
+        return _preview(tid, chosen, status=409, changed=True)
     confirmed = request.form.get("confirm") == "yes"
     actor = caller().actor
 
@@ -171,7 +188,9 @@ def _page(
     *,
     draw: Any = None,
     moved: bool = False,
+    changed: bool = False,
     unconfirmed: bool = False,
+    previewed: str = "",
     status: int = 200,
 ) -> Any:
     assert t.settings is not None
@@ -187,7 +206,10 @@ def _page(
             draw=draw,
             version=t.version,
             moved=moved,
+            changed=changed,
             unconfirmed=unconfirmed,
+            previewed=previewed,
+            cannot_draw=draw_refusal_line(t),
         ),
     )
     return html, status
