@@ -12,6 +12,7 @@ from tests.browser.harness import (
     View,
     assert_accessible,
     expect_navigation,
+    fits_width,
     in_every_view,
     press,
     tab_to,
@@ -70,6 +71,7 @@ def test_every_rounds_page_reads_in_both_languages_and_sizes(page: Page, site: S
     def look(view: View) -> None:
         assert page.locator("html").get_attribute("lang") == view.lang
         assert page.locator("h1").count() == 1
+        assert fits_width(page), f"{view.name}: the page scrolls sideways"
         assert_accessible(page)
 
     in_every_view(page, site.url("/desk/t/club/rounds/preview"), look)

@@ -246,6 +246,11 @@ def test_a_scorer_sees_the_rounds_but_cannot_draw(web: Web, club: str) -> None:
     assert "Preview draw" not in html and "Cancel round" not in html
     token = csrf_of(page(web, "/login"))
     assert web.client.get(f"/desk/t/{club}/rounds/preview").status_code == 403
+    assert web.client.get(f"/desk/t/{club}/rounds/manual").status_code == 403
+    printed = web.client.post(
+        f"/desk/t/{club}/rounds/print", data={"csrf_token": token, "kind": "pairings"}
+    )
+    assert printed.status_code == 403
     refused = web.client.post(f"/desk/t/{club}/rounds/3/cancel", data={"csrf_token": token})
     assert refused.status_code == 403 and state(web, club).current_round == 3
 
