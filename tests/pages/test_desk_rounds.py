@@ -11,12 +11,13 @@ from functools import partial
 
 from tests.pages.markup import elements, unlabelled, words
 from tests.web.conftest import Web
-from tests.web.played import NAMES, register, run, state, swiss
+from tests.web.played import NAMES, play_round, register, run, state, swiss
 from tests.web.test_sign_in import csrf_of, sign_in
 from tournament.accounts.roles import Role
 from tournament.domain.registration import edit_player
 from tournament.domain.results import record_tally
-from tournament.domain.roundview import round_view
+from tournament.domain.rounds import start_round
+from tournament.domain.roundview import draw_record, round_view
 from tournament.domain.testing import random_tally
 from tournament.web.services import services
 
@@ -316,3 +317,23 @@ def test_the_pack_status_is_a_fragment_for_htmx(web: Web, club: str) -> None:
         data={"csrf_token": csrf_of(html), "kind": "standings-of-the-moon"},
     )
     assert refused.status_code == 422
+
+
+def test_a_double_elimination_s_next_round_is_previewed_as_the_domain_draws_it(
+    web: Web,
+) -> None:
+    tid = web.tournament("de", format="double_elimination")
+    register(web, tid, NAMES[:4])
+    play_round(web, tid, random.Random(3))
+    signed_in(web)
+    rounds = page(web, f"/desk/t/{tid}/rounds?lang=en")
+    assert "Every result of round 1 is in." in rounds
+    html = page(web, f"/desk/t/{tid}/rounds/preview?lang=en")
+    expected = draw_record(start_round(state(web, tid)))  # decided here, stored nowhere
+    assert f"Stage: {expected.stage}" in html
+    assert len(previewed_tables(html)) == len(expected.tables)
+    reply = web.client.post(
+        f"/desk/t/{tid}/rounds/draw",
+        data={"csrf_token": csrf_of(html), "version": version_of(html)},
+    )
+    assert reply.status_code == 303 and state(web, tid).current_round == 2
