@@ -73,12 +73,12 @@ def bracket_page(tid: str) -> Any:
         groups = []
     if body is None and not top.has_bracket:
         why = gettext("A %(format)s has no bracket: see the crosstable.", format=top.format_name)
-    elif body is None:
+    elif body is None and top.format == "groups_knockout":
         why = gettext(
             "The knockout is drawn from the group tables when the group stage is complete."
-            if top.format == "groups_knockout"
-            else "The bracket is drawn once two players or more are registered."
         )
+    elif body is None:
+        why = gettext("The bracket is drawn once two players or more are registered.")
     else:
         why = ""
     champion = (body or {}).get("champion")
