@@ -146,4 +146,6 @@ def _side(
         return Side(str(gettext("bye")), None, None, False)
     if "winner_of" in source:
         return Side(str(gettext("winner of %(slot)s", slot=source["winner_of"])), None, None, False)
-    return Side(str(gettext("loser of %(slot)s", slot=source.get("loser_of", "?"))), None, None, False)
+    return Side(
+        str(gettext("loser of %(slot)s", slot=source.get("loser_of", "?"))), None, None, False
+    )

@@ -1,4 +1,4 @@
-""""Find me" (no login): ``GET /t/<tid>/find?q=`` -- a plain form that works without
+"""The "find me" page (no login): ``GET /t/<tid>/find?q=`` -- a plain form that works without
 script: one player found jumps to their row in the standings (marked, with where they sit
 next); several are listed to pick from. ``GET /t/<tid>/find-suggestions?q=`` answers the
 same list as a fragment, which the page shows as you type (htmx)."""
