@@ -98,9 +98,7 @@ def test_a_player_s_page_pairings_and_players(page: Page, site: Site) -> None:
     in_every_view(page, site.url("/t/club/players"), look)
 
 
-def test_the_as_of_slider_moves_by_keyboard_and_swaps_the_table_in(
-    page: Page, site: Site
-) -> None:
+def test_the_as_of_slider_moves_by_keyboard_and_swaps_the_table_in(page: Page, site: Site) -> None:
     a_swiss(site, rounds=2)
     page.goto(site.url("/t/club?lang=en"))
     words = page.locator("#standings .as-of-words")

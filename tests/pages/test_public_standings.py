@@ -115,3 +115,12 @@ def test_every_page_prints_without_navigation_badge_or_forms(web: Web, club: str
     for hidden in (".tabs", ".desk-nav", ".badge", ".find", ".as-of", ".site-header"):
         assert hidden in css.split("{ display: none !important; }")[0]
     assert "break-inside: avoid" in css and "thead { display: table-header-group; }" in css
+
+
+def test_the_slider_s_far_end_stays_now_when_the_next_round_is_drawn(web: Web, club: str) -> None:
+    # The page was drawn at round 2 (now_at=2) with the slider at its end; round 3 was
+    # drawn since: the live refresh asks for round 2 and still gets now.
+    html = page(web, f"/t/{club}/standings-fragment?round=2&now_at=2&lang=en")
+    assert "As it stands now." in html
+    html = page(web, f"/t/{club}/standings-fragment?round=2&lang=en")
+    assert "As it stood at the end of round 2." in html

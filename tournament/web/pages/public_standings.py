@@ -57,6 +57,11 @@ def asked_round(t: Tournament) -> AsOf:
         )
         return AsOf(None, str(error))
     wanted = int(text)
+    # The slider's far end is now, whatever round that is by the time the live stream
+    # asks again: ``now_at`` is the last round when the page was drawn.
+    now_at = request.args.get("now_at", "")
+    if now_at.isdigit() and wanted >= int(now_at):
+        return AsOf(None)
     return AsOf(None if wanted >= drawn else wanted)
 
 
