@@ -16,6 +16,7 @@ from tests.browser.harness import (
     fits_width,
     in_every_view,
     press,
+    shot,
     tab_to,
     type_text,
 )
@@ -87,7 +88,7 @@ def test_the_crosstable_of_a_round_robin_and_of_a_swiss(page: Page, site: Site) 
     in_every_view(page, site.url("/t/club/crosstable"), look)
 
 
-def test_a_player_s_page_pairings_and_players(page: Page, site: Site) -> None:
+def test_a_player_s_page_pairings_players_and_find_me(page: Page, site: Site) -> None:
     a_swiss(site, rounds=2)
 
     def look(view: View) -> None:
@@ -96,6 +97,7 @@ def test_a_player_s_page_pairings_and_players(page: Page, site: Site) -> None:
     in_every_view(page, site.url("/t/club/players/1"), look)
     in_every_view(page, site.url("/t/club/pairings"), look)
     in_every_view(page, site.url("/t/club/players"), look)
+    in_every_view(page, site.url("/t/club/find?q=er"), look)  # several found: pick one
 
 
 def test_the_as_of_slider_moves_by_keyboard_and_swaps_the_table_in(page: Page, site: Site) -> None:
@@ -128,3 +130,18 @@ def test_find_me_by_keyboard_jumps_to_one_s_row(page: Page, site: Site) -> None:
     assert row.get_attribute("aria-current") == "true"
     assert page.locator("#me").is_visible()
     assert_accessible(page)
+
+
+def test_on_paper_the_pages_lose_navigation_badge_and_forms(page: Page, site: Site) -> None:
+    a_swiss(site, rounds=2)
+    knockout(site, "double", "double_elimination", rounds=3)
+    page.emulate_media(media="print")
+    page.goto(site.url("/t/club?lang=de"))
+    for hidden in ("nav.tabs", "#live-badge", "form.find", "#as-of", ".site-header"):
+        assert not page.locator(hidden).is_visible(), hidden
+    assert page.locator("table.standings").is_visible()
+    page.goto(site.url("/t/double/bracket?lang=de"))
+    # The bracket is laid out whole on paper, not in a scrolling strip.
+    bracket = page.locator(".bracket").first
+    assert bracket.evaluate("el => el.scrollWidth <= el.clientWidth + 1")
+    shot(page, "t-double-bracket-print-de")
