@@ -73,3 +73,9 @@ def test_a_knockout_has_no_crosstable(web: Web) -> None:
     tid = played(web, "ko", "single_elimination", rounds=1)
     html = page(web, f"/t/{tid}/crosstable?lang=en", status=404)
     assert "has no crosstable: see the bracket." in html
+
+
+def test_the_lives_format_gets_the_progress_table(web: Web) -> None:
+    tid = played(web, "lv", "lives", rounds=2)
+    html = page(web, f"/t/{tid}/crosstable?lang=en")
+    assert len(body_rows(html)) == 8 and "Round 2" in html

@@ -59,3 +59,13 @@ def test_as_you_type_the_matches_come_as_a_fragment(web: Web, club: str) -> None
     assert [words(e.text) for e in links] == ["Carla Gruber"]
     assert links[0].attrs["href"] == f"/t/{club}?me=3#standing-3"
     assert page(web, f"/t/{club}/find-suggestions?q=").strip() == ""
+
+
+def test_what_was_typed_comes_back_as_text_never_as_markup(web: Web, club: str) -> None:
+    html = page(web, f"/t/{club}/find?q=%3Cscript%3Ealert(1)%3C/script%3E&lang=en")
+    assert "<script>alert(1)" not in html and "&lt;script&gt;alert(1)" in html
+
+
+def test_an_unknown_tournament_is_404(web: Web) -> None:
+    assert web.client.get("/t/nowhere/find?q=anna").status_code == 404
+    assert web.client.get("/t/nowhere/find-suggestions?q=anna").status_code == 404
