@@ -37,7 +37,9 @@ from tournament.web.projected import read_document
 
 pages = Blueprint("public", __name__)
 
-__all__ = ["alphabetical", "pages"]  # alphabetical: where the tests have always found it
+# Where the tests and the projector (tournament.web.pages.projector) have found these.
+__all__ = ["alphabetical", "not_found", "pages"]
+_standings = now_table
 
 
 @dataclasses.dataclass(frozen=True)
