@@ -105,14 +105,18 @@ def test_the_as_of_slider_moves_by_keyboard_and_swaps_the_table_in(page: Page, s
     page.goto(site.url("/t/club?lang=en"))
     words = page.locator("#standings .as-of-words")
     assert words.inner_text() == "As it stands now."
+    page.evaluate("window.stayed = true")  # gone if the page were loaded anew
     tab_to(page, "#as-of-round", presses=60)
     press(page, "ArrowLeft")
     words.filter(has_text="As it stood at the end of round 1.").wait_for(timeout=5000)
-    assert page.url.endswith("/t/club?lang=en")  # swapped in, not a new page
+    # Swapped in, not a new page; the address now says the round (a reload keeps it).
+    page.wait_for_url("**/t/club?round=1")
+    assert page.evaluate("window.stayed === true")
     assert page.locator("#as-of-round").input_value() == "1"
     assert_accessible(page)
     press(page, "ArrowRight")
     words.filter(has_text="As it stands now.").wait_for(timeout=5000)
+    page.wait_for_url("**/t/club")
 
 
 def test_find_me_by_keyboard_jumps_to_one_s_row(page: Page, site: Site) -> None:

@@ -124,3 +124,14 @@ def test_the_slider_s_far_end_stays_now_when_the_next_round_is_drawn(web: Web, c
     assert "As it stands now." in html
     html = page(web, f"/t/{club}/standings-fragment?round=2&lang=en")
     assert "As it stood at the end of round 2." in html
+
+
+def test_moving_the_slider_puts_the_round_in_the_address(web: Web, club: str) -> None:
+    moved = {"HX-Request": "true", "HX-Trigger": "as-of-round"}
+    reply = web.client.get(f"/t/{club}/standings-fragment?round=1&now_at=3&me=2", headers=moved)
+    assert reply.headers["HX-Replace-Url"] == f"/t/{club}?round=1&me=2"
+    reply = web.client.get(f"/t/{club}/standings-fragment?round=3&now_at=3", headers=moved)
+    assert reply.headers["HX-Replace-Url"] == f"/t/{club}"
+    live = {"HX-Request": "true", "HX-Trigger": "standings"}  # the stream's refresh
+    reply = web.client.get(f"/t/{club}/standings-fragment?round=1", headers=live)
+    assert "HX-Replace-Url" not in reply.headers

@@ -113,7 +113,18 @@ def standings_fragment(tid: str) -> Any:
     html = render_template(
         "public/standings.html", tid=tid, me=me, as_of_error=asked.error, **table
     )
-    return html, 422 if asked.error else 200
+    headers = {}
+    if request.headers.get("HX-Trigger") == "as-of-round" and not asked.error:
+        # The slider moved: the address says the round shown, so a reload or a shared
+        # link shows the same table (htmx replaces the address, no new history entry).
+        shown = url_for(
+            "public.tournament_page",
+            tid=tid,
+            round=table["as_of_round"],
+            me=me.player_id if me else None,
+        )
+        headers["HX-Replace-Url"] = shown
+    return html, 422 if asked.error else 200, headers
 
 
 def _table(tid: str, t: Tournament, document: Any, asked: AsOf) -> dict[str, Any]:
