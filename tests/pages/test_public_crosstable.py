@@ -45,6 +45,7 @@ def test_a_round_robin_is_the_matrix_the_print_pack_has(web: Web) -> None:
         assert cells[0] == str(row.rank) and cells[1] == f"{row.name} ({row.start})"
         assert cells[3:] == list(row.cells)
     assert SELF in html and unlabelled(html) == []
+    assert "+ won, - lost, with the Bummerl" in html  # the matrix's own legend
     # A played cell links to the row player's matches.
     first = table.rows[0]
     assert f'href="/t/{tid}/players/{first.start}#matches"' in html
@@ -67,6 +68,7 @@ def test_a_swiss_is_the_progress_table_each_cell_linking_to_its_round(web: Web) 
         assert cells[3:] == list(row.cells)
         assert f'href="/t/{tid}/players/{row.start}#round-2"' in html
     assert "12+ won against start number 12" in html
+    assert "The columns are the ranks." not in html
 
 
 def test_a_knockout_has_no_crosstable(web: Web) -> None:
