@@ -95,7 +95,8 @@ def test_tabs_between_the_public_pages(web: Web, club: str) -> None:
                           ("/crosstable", "Crosstable"), ("/players", "Players")):  # fmt: skip
         html = page(web, f"/t/{club}{path}?lang=en")
         nav = next(e for e in elements(html) if e.tag == "nav" and "tabs" in e.attrs["class"])
-        assert words(nav.text) == "Standings Pairings Crosstable Players"
+        # The last tab is where a player types the code of their table card (T-code).
+        assert words(nav.text) == "Standings Pairings Crosstable Players Report a result"
         marked = [e for e in elements(html) if e.attrs.get("aria-current") == "page"]
         assert [words(e.text) for e in marked] == [current]
         assert [e.tag for e in elements(html)].count("h1") == 1
