@@ -14,9 +14,7 @@ from tournament.web.services import services
 AUDIT = "/desk/t/club/audit"
 
 
-def test_a_sheet_entered_at_the_desk_shows_who_from_where_and_the_seal(
-    web: Web, club: str
-) -> None:
+def test_a_sheet_entered_at_the_desk_shows_who_from_where_and_the_seal(web: Web, club: str) -> None:
     token = signed_in(web)
     web.client.post(SHEETS, data={"csrf_token": token, "key": "7" * 32, "table": "1",
                                   "bummerl_1": STRAIGHT, "bummerl_2": STRAIGHT})  # fmt: skip

@@ -136,9 +136,7 @@ def test_undo_on_a_page_shown_before_another_entry_undoes_nothing(web: Web, club
     assert state(web, club).matches["3.2"].summary.bummerl == (1, 0)
 
 
-def test_a_forfeit_and_the_signatures_are_reachable_from_the_same_page(
-    web: Web, club: str
-) -> None:
+def test_a_forfeit_and_the_signatures_are_reachable_from_the_same_page(web: Web, club: str) -> None:
     token = signed_in(web)
     t = state(web, club)
     winner = t.matches["3.3"].players[0]

@@ -1,4 +1,4 @@
-"""Corrections from the scoresheet desk: ``/desk/t/<tid>/sheets/<match>/correct``.
+"""Corrections from the scoresheet desk: ``/desk/t/<tid>/sheets/<mid>/correct``.
 
 The recorded sheet (struck hands and voided Bummerl struck through), the corrected
 Bummerl or "void", and why; "Preview impact" decides the correction on the newest state
@@ -78,11 +78,11 @@ def _recorded(t: Tournament, players: tuple[int, int], e: Entry) -> Recorded:
     return Recorded(e.result_id, e.kind, "", False, (hand,))
 
 
-@pages.get("/desk/t/<tid>/sheets/<match>/correct")
+@pages.get("/desk/t/<tid>/sheets/<mid>/correct")
 @requires(Role.ORGANISER)
-def correct_page(tid: str, match: str) -> Any:
+def correct_page(tid: str, mid: str) -> Any:
     t = services().tournaments.state(tid)
-    mid = resolve_match(t, match)
+    mid = resolve_match(t, mid)
     return render_template("desk/sheets/correct.html", **_context(tid, t, mid))
 
 
@@ -106,14 +106,14 @@ def _correction(form: Any) -> Correction:
     return Correction(rid, {"tally": tally} if tally else {})
 
 
-@pages.post("/desk/t/<tid>/sheets/<match>/correct")
+@pages.post("/desk/t/<tid>/sheets/<mid>/correct")
 @requires(Role.ORGANISER)
-def correct(tid: str, match: str) -> Any:
+def correct(tid: str, mid: str) -> Any:
     """``action=preview``: what it would change, nothing stored; ``action=store``: store
     the previewed correction if nothing was stored since (``version``)."""
     service = services().tournaments
     t = service.state(tid)
-    mid = resolve_match(t, match)
+    mid = resolve_match(t, mid)
     form = request.form
     shown = {
         "chosen": form.get("result", ""),

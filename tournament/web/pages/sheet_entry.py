@@ -110,7 +110,7 @@ def next_table(t: Tournament, after: int | None = None) -> int | None:
     """The next table still missing its result after ``after`` (wrapping round), or None."""
     missing = missing_tables(t)
     later = [n for n in missing if after is None or n > after]
-    return (later or missing or [None])[0]
+    return (later or missing)[0] if missing else None
 
 
 def unique_table(t: Tournament, typed: str) -> bool:
