@@ -151,3 +151,14 @@ def test_a_forfeit_and_the_signatures_are_reachable_from_the_same_page(web: Web,
     assert signed.status_code == 303
     m = state(web, club).matches["3.1"]
     assert set(m.players) <= m.signed_by
+
+
+def test_undo_takes_back_nothing_of_an_earlier_round(web: Web, club: str) -> None:
+    token = signed_in(web)
+    html = web.client.get(f"{SHEETS}?lang=en").get_data(as_text=True)
+    assert "Nothing entered yet." in html  # round 2's last sheet is not offered
+    before = versions(web)
+    reply = web.client.post(f"{SHEETS}/undo?lang=en", data={"csrf_token": token,
+                                                             "version": before})  # fmt: skip
+    assert reply.status_code == 409 and "no entry to undo" in reply.get_data(as_text=True)
+    assert versions(web) == before

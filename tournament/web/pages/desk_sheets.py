@@ -265,11 +265,15 @@ def sign(tid: str) -> Any:
 
 
 def last_entry(t: Tournament, events: Sequence[StoredEvent]) -> list[StoredEvent]:
-    """The newest entry whose results still stand: its result events (one request's,
-    e.g. a whole sheet's Bummerl), oldest first; empty when there is none."""
+    """The newest entry of the current round whose results still stand: its result
+    events (one request's, e.g. a whole sheet's Bummerl), oldest first; empty when there
+    is none. An earlier round's result is corrected on its own page: taking it back here
+    would reopen a round the draw of this one was made on."""
     for event in reversed(events):
         if event.type not in ENTRY_KINDS or not _standing(t, event):
             continue
+        if t.matches[str(event.payload["match_id"])].round != t.current_round:
+            break
         together = event.metadata.get("correlation_id")
         if not together:
             return [event]

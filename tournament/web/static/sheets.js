@@ -45,6 +45,12 @@
       if (first) first.focus();
     });
     field.addEventListener("input", moveOnWhenUnique);
+    field.addEventListener("htmx:beforeRequest", function (event) {
+      // The match of this very table is shown already (the number suggested and typed
+      // again): asking again would swap the panel under the cursor.
+      var panel = document.getElementById("sheet-panel");
+      if (panel && panel.dataset.table === field.value.trim()) event.preventDefault();
+    });
   });
   document.addEventListener("htmx:afterSettle", function () {
     moveOnWhenUnique();
