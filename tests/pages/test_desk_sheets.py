@@ -54,10 +54,11 @@ def test_the_check_names_hand_and_rule_r13_in_english_and_german_and_stores_noth
     before = versions(web)
     sheet = {"csrf_token": token, "table": "1", "bummerl_1": "7 5 1 0 / 7"}
     en = web.client.post(f"{SHEETS}/check?lang=en", data=sheet).get_data(as_text=True)
-    assert "hand 2" in en and "R13" in en and "a step of 4" in en
+    assert "Bummerl 1, hand 2" in en and "R13" in en and "a step of 4" in en
     assert "Not yet a Bummerl the rules accept" in en
     de = web.client.post(f"{SHEETS}/check?lang=de", data=sheet).get_data(as_text=True)
     assert "R13" in de and "Noch kein Bummerl" in de
+    assert "Bummerl 1, Spiel 2" in de and "ein Schritt von 4" in de
     assert versions(web) == before
 
 
@@ -102,7 +103,7 @@ def test_a_bad_sheet_stores_nothing_and_says_which_bummerl_and_rule(web: Web, cl
     reply = web.client.post(f"{SHEETS}?lang=en", data=sheet)
     html = reply.get_data(as_text=True)
     assert reply.status_code == 422
-    assert "tally 2 of 2" in html and "R17" in html
+    assert "Bummerl 2: no count ends at 0" in html and "(R17)" in html
     assert 'value="7 6 5 / 7"' in html  # what was typed stays in the form
     assert versions(web) == before
 

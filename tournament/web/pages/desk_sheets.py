@@ -38,6 +38,7 @@ from tournament.web.pages.sheet_entry import (
     sheet_match,
     unique_table,
 )
+from tournament.web.pages.tally_words import tally_refusal
 from tournament.web.problems import request_id
 from tournament.web.services import services
 
@@ -156,7 +157,7 @@ def check(tid: str) -> Any:
         "desk/sheets/check.html",
         checked=checked,
         lookup=None,
-        errors={n: refusal(e) for n, e in checked.errors.items()},
+        errors={n: tally_refusal(e) for n, e in checked.errors.items()},
     )
 
 
@@ -199,7 +200,7 @@ def _store(
     except DomainError as error:
         t = service.state(tid)
         html = render_template(
-            "desk/sheets/page.html", **_page(tid, t, typed, texts=texts, error=refusal(error))
+            "desk/sheets/page.html", **_page(tid, t, typed, texts=texts, error=tally_refusal(error))
         )
         return html, 422
     t = service.state(tid)
