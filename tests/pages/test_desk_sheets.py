@@ -9,6 +9,7 @@ from __future__ import annotations
 from tests.web.conftest import Web
 from tests.web.played import state
 from tests.web.test_sign_in import csrf_of, sign_in
+from tournament.accounts.roles import Role
 
 SHEETS = "/desk/t/club/sheets"
 #: A Bummerl the first column's player wins 7 -> 4 -> 1 -> 0 against one hand: no
@@ -163,3 +164,20 @@ def test_undo_takes_back_nothing_of_an_earlier_round(web: Web, club: str) -> Non
                                                              "version": before})  # fmt: skip
     assert reply.status_code == 409 and "no entry to undo" in reply.get_data(as_text=True)
     assert versions(web) == before
+
+
+def test_a_scorer_enters_sheets_but_corrections_and_the_audit_log_are_the_organisers(
+    web: Web, club: str
+) -> None:
+    web.caller(Role.SCORER, club, email="scorer@club.at")  # an account with that role
+    assert sign_in(web, "scorer@club.at") == 303
+    token = csrf_of(web.client.get(SHEETS).get_data(as_text=True))
+    stored = web.client.post(SHEETS, data={"csrf_token": token, "key": "5" * 32, "table": "1",
+                                           "bummerl_1": STRAIGHT})  # fmt: skip
+    assert stored.status_code == 303
+    assert web.client.get(f"{SHEETS}/3.1/correct").status_code == 403
+    assert web.client.get("/desk/t/club/audit").status_code == 403
+    version = versions(web)  # the scorer takes back their own entry
+    undone = web.client.post(f"{SHEETS}/undo", data={"csrf_token": token, "version": version})
+    assert undone.status_code == 303
+    assert state(web, club).matches["3.1"].summary.bummerl == (0, 0)
