@@ -181,3 +181,16 @@ def test_a_scorer_enters_sheets_but_corrections_and_the_audit_log_are_the_organi
     undone = web.client.post(f"{SHEETS}/undo", data={"csrf_token": token, "version": version})
     assert undone.status_code == 303
     assert state(web, club).matches["3.1"].summary.bummerl == (0, 0)
+
+
+def test_a_form_sent_again_with_another_sheet_is_refused_not_taken_for_the_first(
+    web: Web, club: str
+) -> None:
+    token = signed_in(web)
+    first = {"csrf_token": token, "key": "6" * 32, "table": "1", "bummerl_1": STRAIGHT}
+    assert web.client.post(SHEETS, data=first).status_code == 303
+    stored = versions(web)
+    other = web.client.post(f"{SHEETS}?lang=en", data={**first, "table": "2"})
+    assert other.status_code == 409 and "sent already" in other.get_data(as_text=True)
+    assert versions(web) == stored
+    assert not state(web, club).matches["3.2"].entries

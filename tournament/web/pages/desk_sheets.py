@@ -12,6 +12,7 @@ sheet typed twice. Undo voids the last entry's results by correction events
 
 from __future__ import annotations
 
+import hashlib
 import re
 import uuid
 from collections.abc import Mapping, Sequence
@@ -57,8 +58,19 @@ def page_metadata() -> dict[str, str]:
         "account": caller().actor,
         "via": "page",
         "request_id": request_id(),
+        "request": form_fingerprint(),
         "correlation_id": request_id(),
     }
+
+
+def form_fingerprint() -> str:
+    """What makes two posts of a form the same post: its path and fields (the CSRF token
+    aside, it changes with the session)."""
+    digest = hashlib.sha256(request.path.encode() + b"\0")
+    for name, value in sorted(request.form.items(multi=True)):
+        if name != "csrf_token":
+            digest.update(f"{name}={value}".encode() + b"\0")
+    return digest.hexdigest()
 
 
 def new_key() -> str:
@@ -87,10 +99,12 @@ def sheets(tid: str) -> Any:
     t = services().tournaments.state(tid)
     suggested = next_table(t)
     typed = request.args.get("table", "")
-    return render_template(
+    html = render_template(
         "desk/sheets/page.html",
         **_page(tid, t, typed or ("" if suggested is None else str(suggested))),
     )
+    # Never from the browser's history: its one-time key would store nothing new.
+    return html, 200, {"Cache-Control": "no-store"}
 
 
 def _page(
@@ -204,6 +218,14 @@ def _store(
         )
         return html, 422
     t = service.state(tid)
+    if (
+        done.replayed
+        and done.events
+        and done.events[0].metadata.get("request") != (form_fingerprint())
+    ):  # the page came back (browser history) and was sent again with other values
+        problem = gettext("This form was sent already: type the sheet again on this page.")
+        html = render_template("desk/sheets/page.html", **_page(tid, t, typed, error=problem))
+        return html, 409
     stored = _match_of(done.events)
     line = sheet_match(t, stored) if stored in t.matches else None
     if line is not None:
