@@ -194,3 +194,12 @@ def test_a_form_sent_again_with_another_sheet_is_refused_not_taken_for_the_first
     assert other.status_code == 409 and "sent already" in other.get_data(as_text=True)
     assert versions(web) == stored
     assert not state(web, club).matches["3.2"].entries
+
+
+def test_enter_with_no_bummerl_typed_says_so_and_stores_nothing(web: Web, club: str) -> None:
+    token = signed_in(web)
+    before = versions(web)
+    sheet = {"csrf_token": token, "key": "4" * 32, "table": "1", "bummerl_1": " "}
+    reply = web.client.post(f"{SHEETS}?lang=de", data=sheet)
+    assert reply.status_code == 422 and "(R17)" in reply.get_data(as_text=True)
+    assert versions(web) == before

@@ -184,16 +184,16 @@ def store(tid: str) -> Any:
     texts = bummerl_texts(form)
     typed = form.get("table", "")
     tallies = tuple(text for text in texts if text.strip())
-    entry = ResultEntry("", tallies=tallies, signed=form.get("signed") == "on")
+    signed = form.get("signed") == "on"
+    if not tallies:
+        t = services().tournaments.state(tid)
+        problem = gettext("Type the sheet's Bummerl first, e.g. 7 4 1 0 / 7 6 (R17).")
+        html = render_template("desk/sheets/page.html", **_page(tid, t, typed, error=problem))
+        return html, 422
 
     def command(t: Tournament) -> list[NewEvent]:
-        if not tallies:
-            raise DomainError(
-                "sheet", "R17", "type the sheet's Bummerl, e.g. '7 4 1 0 / 7'; nothing stored"
-            )
-        mid = find_table(t, typed)
         decided = entry_command(
-            ResultEntry(mid, tallies=entry.tallies, signed=entry.signed),
+            ResultEntry(find_table(t, typed), tallies=tallies, signed=signed),
             actor=caller().actor,
             entered_when=None,
             spelling=SPELLING,
