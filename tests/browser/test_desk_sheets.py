@@ -8,7 +8,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from tests.browser.conftest import Site
-from tests.browser.harness import View, assert_accessible, fits_width, focused, in_every_view
+from tests.browser.harness import (
+    View,
+    assert_accessible,
+    fits_width,
+    focused,
+    in_every_view,
+    shot,
+)
 from tests.browser.test_public_page import a_swiss
 from tests.web.played import run, state
 from tournament.domain.rounds import start_round
@@ -70,7 +77,7 @@ def test_a_round_of_sheets_by_keyboard_alone_each_2_0_in_at_most_30_keys(
         assert focused(page).startswith("input#bummerl-2"), focused(page)
         keys.type(BUMMERL)
         page.locator('#sheet-check[data-inputs="2"]').wait_for()  # decided: no Bummerl 3
-        assert page.locator("#bummerl-3").is_disabled()
+        page.wait_for_function("document.getElementById('bummerl-3').disabled")
         with page.expect_navigation():
             keys.press("Enter")
         assert keys.count <= TARGET, f"table {table}: {keys.count} keys"
@@ -90,7 +97,7 @@ def test_a_typo_is_named_as_typed_and_undo_takes_the_last_sheet_back(
     page.keyboard.type("7 5 1 0/7")
     page.locator("#sheet-check .field-error").wait_for()
     message = page.locator("#sheet-check").inner_text()
-    assert "Noch kein Bummerl" in message and "R13" in message and "hand 2" in message
+    assert "Noch kein Bummerl" in message and "R13" in message and "Bummerl 1, Spiel 2" in message
     assert page.locator("#bummerl-1").get_attribute("aria-invalid") == "true"
     page.keyboard.press("Control+a")
     page.keyboard.type(BUMMERL)
@@ -119,6 +126,28 @@ def test_the_desk_pages_read_well_in_every_view_and_are_axe_clean(page: Page, si
     in_every_view(page, site.url("/desk/t/club/sheets"), look)
     in_every_view(page, site.url("/desk/t/club/sheets/1.1/correct"), look)
     in_every_view(page, site.url("/desk/t/club/audit"), look)
+
+
+def test_a_correction_is_previewed_before_it_is_stored_by_keyboard(page: Page, site: Site) -> None:
+    round_three(site)
+    signed_in(page, site, "/desk/t/club/sheets/1.1/correct?lang=en")
+    before = state_of(site).version
+    page.locator("#correct-tally").focus()
+    page.keyboard.type("7 6 / 7 4 1 0")
+    page.keyboard.press("Tab")  # the void box
+    page.keyboard.press("Tab")
+    page.keyboard.type("columns swapped")
+    with page.expect_navigation():
+        page.keyboard.press("Enter")  # the form's first button: Preview impact
+    assert page.locator("#preview-heading").is_visible()
+    assert "match 1.1" in page.locator(".preview-list").inner_text()
+    assert state_of(site).version == before  # a preview stores nothing
+    assert_accessible(page)
+    shot(page, "desk-t-club-sheets-1.1-correct-preview-en-desktop")
+    page.get_by_role("button", name="Store correction").focus()
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    assert state_of(site).corrections[-1]["reason"] == "columns swapped"
 
 
 def state_of(site: Site) -> Any:
