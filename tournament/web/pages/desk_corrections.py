@@ -17,6 +17,7 @@ from typing import Any
 
 from flask import flash, redirect, render_template, request
 from flask_babel import gettext
+from flask_babel import lazy_gettext as _l
 
 from tournament.accounts.roles import Role
 from tournament.domain.correcting import Correction, correction_command
@@ -145,8 +146,28 @@ def correct(tid: str, mid: str) -> Any:
     return html
 
 
+#: The preview's lines by what they are about (their prefix), under headings of ours.
+SECTIONS = (
+    ("flag: ", _l("Matches flagged for the organiser")),
+    ("bracket: ", _l("Bracket")),
+    ("standings: ", _l("Standings")),
+    ("next round: ", _l("The next round's draw")),
+    ("  ", _l("The next round's draw")),
+)
+
+
 def _shown(changes: Preview) -> dict[str, Any]:
-    return {"lines": changes.lines(), "empty": changes.empty, "standings": len(changes.standings)}
+    """The preview's lines in sections: the match first, then flags, bracket, standings
+    and the next round's draw, as :meth:`Preview.lines` orders them."""
+    sections: dict[str, list[str]] = {}
+    for line in changes.lines():
+        heading, text = str(gettext("The match")), line
+        for prefix, words in SECTIONS:
+            if line.startswith(prefix):
+                heading, text = str(words), line.removeprefix(prefix)
+                break
+        sections.setdefault(heading, []).append(text)
+    return {"sections": sections, "empty": changes.empty, "standings": len(changes.standings)}
 
 
 def _store(
