@@ -6,6 +6,8 @@ nothing; undo voids the last entry by corrections (T-correction), deleting nothi
 
 from __future__ import annotations
 
+import pytest
+
 from tests.web.conftest import Web
 from tests.web.played import state
 from tests.web.test_sign_in import csrf_of, sign_in
@@ -203,3 +205,27 @@ def test_enter_with_no_bummerl_typed_says_so_and_stores_nothing(web: Web, club: 
     reply = web.client.post(f"{SHEETS}?lang=de", data=sheet)
     assert reply.status_code == 422 and "(R17)" in reply.get_data(as_text=True)
     assert versions(web) == before
+
+
+@pytest.mark.parametrize(
+    ("typed", "german"),
+    [
+        ("7 5 1 0 / 7", "ein Schritt von 4"),  # R13
+        ("7 4 5 0 / 7", "er geht nur hinunter"),  # R17
+        ("7 4 1 / 7", "kein Stand endet bei 0"),
+        ("7 4 1 0 / 7 4 1 0", "beide Stände enden bei 0"),
+        ("7 7 4 / 7", "wiederholt 7"),
+        ("7 4 1 0 2 / 7", "kommt kein Spiel mehr"),
+        ("abc", "ist keine Abrechnung"),
+        ("1 / 2 / 3", "zwei Spalten"),
+        ("7 9 / 7", "nicht 9"),
+    ],
+)
+def test_every_refusal_of_a_typed_bummerl_reads_in_german_with_its_rule(
+    web: Web, club: str, typed: str, german: str
+) -> None:
+    token = signed_in(web)
+    sheet = {"csrf_token": token, "table": "1", "bummerl_1": typed}
+    html = web.client.post(f"{SHEETS}/check?lang=de", data=sheet).get_data(as_text=True)
+    assert german in html and "Bummerl 1" in html
+    assert "(R1" in html or "(T-tally)" in html

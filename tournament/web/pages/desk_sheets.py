@@ -125,6 +125,7 @@ def _page(
         error=error,
         undo=_undo_line(t),
         key=new_key(),
+        action_key=new_key(),  # the forfeit's and the signatures' forms: a key of their own
         **_panel(t, typed, texts),
     )
 
@@ -152,7 +153,8 @@ def table_panel(tid: str) -> Any:
     t = services().tournaments.state(tid)
     typed = request.args.get("table", "")
     return render_template(
-        "desk/sheets/panel.html", **desk_context(tid, typed=typed, oob=True, **_panel(t, typed))
+        "desk/sheets/panel.html",
+        **desk_context(tid, typed=typed, oob=True, action_key=new_key(), **_panel(t, typed)),
     )
 
 
