@@ -229,3 +229,11 @@ def test_every_refusal_of_a_typed_bummerl_reads_in_german_with_its_rule(
     html = web.client.post(f"{SHEETS}/check?lang=de", data=sheet).get_data(as_text=True)
     assert german in html and "Bummerl 1" in html
     assert "(R1" in html or "(T-tally)" in html
+
+
+def test_the_rounds_page_link_with_a_match_opens_its_table(web: Web, club: str) -> None:
+    signed_in(web)
+    html = web.client.get(f"{SHEETS}?match=3.2&lang=en").get_data(as_text=True)
+    assert 'id="sheet-table"' in html and 'value="2"' in html and "Table 2:" in html
+    earlier = web.client.get(f"{SHEETS}?match=1.1&lang=en").get_data(as_text=True)
+    assert 'value="1.1"' in earlier and "This match is decided" in earlier

@@ -98,13 +98,25 @@ def bummerl_texts(form: Mapping[str, str]) -> list[str]:
 def sheets(tid: str) -> Any:
     t = services().tournaments.state(tid)
     suggested = next_table(t)
-    typed = request.args.get("table", "")
+    typed = request.args.get("table", "") or _table_of(t, request.args.get("match", ""))
     html = render_template(
         "desk/sheets/page.html",
         **_page(tid, t, typed or ("" if suggested is None else str(suggested))),
     )
     # Never from the browser's history: its one-time key would store nothing new.
     return html, 200, {"Cache-Control": "no-store"}
+
+
+def _table_of(t: Tournament, match: str) -> str:
+    """``?match=3.2`` (the rounds page links a match so): its table number when it plays
+    in the current round, else the match id as typed (find_table reads both)."""
+    try:
+        m = t.matches[find_table(t, match)] if match.strip() else None
+    except DomainError:
+        return match
+    if m is None:
+        return ""
+    return str(m.table) if m.round == t.current_round and m.table else m.match_id
 
 
 def _page(
