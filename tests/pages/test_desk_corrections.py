@@ -83,3 +83,29 @@ def test_a_correction_without_a_reason_is_refused_naming_the_field(web: Web, clu
         "csrf_token": token, "result": last_result(web), "tally": "7 6 / 7 4 1 0",
         "why": " ", "action": "preview"})  # fmt: skip
     assert reply.status_code == 422 and "why" in reply.get_data(as_text=True)
+
+
+def test_a_struck_hand_is_previewed_then_stored_and_shown_struck_through(
+    web: Web, club: str
+) -> None:
+    token = entered(web)
+    rid = last_result(web)
+    strike = {"csrf_token": token, "result": rid, "strike": "4", "why": "unreadable"}
+    before = state(web, club).version
+    shown = web.client.post(f"{CORRECT}?lang=en", data={**strike, "action": "preview"})
+    assert shown.status_code == 200 and "What the correction would change" in shown.get_data(
+        as_text=True
+    )
+    assert state(web, club).version == before
+    stored = web.client.post(CORRECT, data={**strike, "version": before, "action": "store"})
+    assert stored.status_code == 303
+    assert state(web, club).matches["3.1"].entries[-1].struck == frozenset({4})
+    assert "<del>" in web.client.get(f"{CORRECT}?lang=en").get_data(as_text=True)
+
+
+def test_a_strike_with_a_corrected_bummerl_is_refused_as_a_mix(web: Web, club: str) -> None:
+    token = entered(web)
+    reply = web.client.post(f"{CORRECT}?lang=en", data={
+        "csrf_token": token, "result": last_result(web), "strike": "1", "tally": "7 6 / 7 4 1 0",
+        "why": "x", "action": "preview"})  # fmt: skip
+    assert reply.status_code == 422 and "not several" in reply.get_data(as_text=True)

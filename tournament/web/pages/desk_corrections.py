@@ -20,7 +20,9 @@ from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 
 from tournament.accounts.roles import Role
+from tournament.domain import commands as c
 from tournament.domain.correcting import Correction, correction_command
+from tournament.domain.entry import Command
 from tournament.domain.errors import DomainError
 from tournament.domain.matchref import resolve_match
 from tournament.domain.matchstate import Entry
@@ -95,9 +97,28 @@ def _context(tid: str, t: Tournament, mid: str, **values: Any) -> dict[str, Any]
         match=sheet_match(t, mid),
         results=recorded(t, mid),
         version=t.version,
-        **{"chosen": None, "tally": "", "void": False, "why": "", "preview": None,
-           "error": None, **values},
+        **{"chosen": None, "tally": "", "void": False, "why": "", "strike": "",
+           "preview": None, "error": None, **values},
     )  # fmt: skip
+
+
+def _command(form: Any, why: str) -> Command:
+    """A struck hand (T-strike), or a corrected Bummerl or a void (T-correction): one of
+    them, as the API's ``.../strike`` and ``.../corrections`` take them."""
+    me = caller().actor
+    strike = form.get("strike", "").strip()
+    if not strike:
+        return correction_command(_correction(form), by=me, why=why, actor=me, spelling=SPELLING)
+    if form.get("tally", "").strip() or form.get("void") == "on":
+        raise DomainError(
+            "strike",
+            "T-correction",
+            "strike a hand, or give the corrected Bummerl or void, not several; nothing stored",
+        )
+    if not strike.isdigit() or len(strike) > 3:
+        raise DomainError("strike", "T-strike", "the hand to strike is its number, e.g. 2")
+    rid, hand = form.get("result", ""), int(strike)
+    return lambda t: c.strike_hand(t, rid, hand, by=me, reason=why, actor=me)
 
 
 def _correction(form: Any) -> Correction:
@@ -122,15 +143,11 @@ def correct(tid: str, mid: str) -> Any:
         "tally": form.get("tally", ""),
         "void": form.get("void") == "on",
         "why": form.get("why", ""),
+        "strike": form.get("strike", ""),
     }
     try:
-        command = correction_command(
-            _correction(form),
-            by=caller().actor,
-            why=plain_text(form.get("why", ""), "why", "T-input", limit=500, what="a reason"),
-            actor=caller().actor,
-            spelling=SPELLING,
-        )
+        why = plain_text(form.get("why", ""), "why", "T-input", limit=500, what="a reason")
+        command = _command(form, why)
         if form.get("action") == "store":
             return _store(tid, t, mid, command, form.get("version", ""), shown)
         new = command(t)
