@@ -81,7 +81,7 @@ def test_a_round_of_sheets_by_keyboard_alone_each_2_0_in_at_most_30_keys(
         with page.expect_navigation():
             keys.press("Enter")
         assert keys.count <= TARGET, f"table {table}: {keys.count} keys"
-        assert page.locator(".flash").first.inner_text().startswith(f"Table {table} stored")
+        assert page.locator("#sheet-done").inner_text().startswith(f"Table {table} stored")
     t = state_of(site)
     assert all(t.matches[mid].decided for mid in t.rounds[2].matches)
     assert "every result is in" in page.locator(".sheet-missing").inner_text()
@@ -135,6 +135,7 @@ def test_a_correction_is_previewed_before_it_is_stored_by_keyboard(page: Page, s
     page.locator("#correct-tally").focus()
     page.keyboard.type("7 6 / 7 4 1 0")
     page.keyboard.press("Tab")  # the void box
+    page.keyboard.press("Tab")  # the hand to strike
     page.keyboard.press("Tab")
     page.keyboard.type("columns swapped")
     with page.expect_navigation():

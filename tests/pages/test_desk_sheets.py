@@ -80,7 +80,9 @@ def test_enter_stores_the_whole_sheet_once_and_moves_on_to_the_next_table(
     sheet = {"csrf_token": token, "key": "a" * 32, "table": "1",
              "bummerl_1": STRAIGHT, "bummerl_2": STRAIGHT, "bummerl_3": ""}  # fmt: skip
     first = web.client.post(SHEETS, data=sheet)
-    assert first.status_code == 303 and first.headers["Location"].endswith("?table=2")
+    assert first.status_code == 303 and first.headers["Location"].endswith("?table=2&stored=3.1")
+    moved_on = web.client.get(first.headers["Location"] + "&lang=en").get_data(as_text=True)
+    assert "Table 1 stored: Bummerl 2:0." in moved_on and 'value="2"' in moved_on
     stored = versions(web)
     assert state(web, club).matches["3.1"].decided
     again = web.client.post(SHEETS, data=sheet)  # Enter pressed twice: the same key
@@ -122,7 +124,7 @@ def test_undo_voids_the_last_sheet_by_corrections_and_reopens_the_match(
     assert t.matches["3.4"].decided
     corrections = len(t.corrections)  # the service's state: read now, it moves on
     undone = web.client.post(f"{SHEETS}/undo", data={"csrf_token": token, "version": t.version})
-    assert undone.status_code == 303 and undone.headers["Location"].endswith("?table=4")
+    assert undone.status_code == 303 and undone.headers["Location"].endswith("?table=4&undone=3.4")
     after = state(web, club)
     assert not after.matches["3.4"].decided
     assert len(after.corrections) == corrections + 2  # nothing deleted: corrected

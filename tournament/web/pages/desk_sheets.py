@@ -17,8 +17,9 @@ import re
 import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any
+from urllib.parse import urlencode
 
-from flask import flash, redirect, render_template, request
+from flask import redirect, render_template, request
 from flask_babel import gettext
 from werkzeug.wrappers import Response
 
@@ -26,7 +27,7 @@ from tournament.accounts.roles import Role
 from tournament.domain import commands as c
 from tournament.domain.entry import ResultEntry, entry_command
 from tournament.domain.errors import DomainError
-from tournament.domain.state import ENTRY_KINDS, Tournament
+from tournament.domain.state import Tournament
 from tournament.eventstore.api import NewEvent, StoredEvent
 from tournament.web.auth import caller, requires
 from tournament.web.pages.desk import desk_blueprint, desk_context, refusal
@@ -34,6 +35,7 @@ from tournament.web.pages.sheet_entry import (
     SPELLING,
     check_sheet,
     find_table,
+    last_entry,
     missing_tables,
     next_table,
     sheet_match,
@@ -47,8 +49,6 @@ pages = desk_blueprint("desk_sheets", __name__)
 
 #: A form's one-time key, as :func:`new_key` makes it.
 _KEY = re.compile(r"^[0-9a-f]{32}$")
-#: Why an undo's corrections were made, as the log keeps it.
-UNDO_REASON = "undone at the scoresheet desk"
 
 
 def page_metadata() -> dict[str, str]:
@@ -101,10 +101,31 @@ def sheets(tid: str) -> Any:
     typed = request.args.get("table", "") or _table_of(t, request.args.get("match", ""))
     html = render_template(
         "desk/sheets/page.html",
-        **_page(tid, t, typed or ("" if suggested is None else str(suggested))),
+        **page_values(tid, t, typed or ("" if suggested is None else str(suggested))),
+        done=_done(t, request.args.get("stored", ""), request.args.get("undone", "")),
     )
     # Never from the browser's history: its one-time key would store nothing new.
     return html, 200, {"Cache-Control": "no-store"}
+
+
+def _done(t: Tournament, stored: str, undone: str) -> str | None:
+    """What the last post did, said on the page it led to. Said from the address, not
+    flashed into the session: a check of the sheet still under way when Enter was
+    pressed answers with the session as it was, and would take a flashed line with it."""
+    if stored in t.matches:
+        line = sheet_match(t, stored)
+        return str(
+            gettext(
+                "Table %(table)s stored: Bummerl %(a)s:%(b)s.",
+                table=line.table,
+                a=line.bummerl[0],
+                b=line.bummerl[1],
+            )
+        )
+    if undone in t.matches:
+        table = t.matches[undone].table
+        return str(gettext("Table %(table)s: the last entry is undone.", table=table))
+    return None
 
 
 def _table_of(t: Tournament, match: str) -> str:
@@ -119,7 +140,7 @@ def _table_of(t: Tournament, match: str) -> str:
     return str(m.table) if m.round == t.current_round and m.table else m.match_id
 
 
-def _page(
+def page_values(
     tid: str,
     t: Tournament,
     typed: str,
@@ -202,7 +223,7 @@ def store(tid: str) -> Any:
     if not tallies:
         t = services().tournaments.state(tid)
         problem = gettext("Type the sheet's Bummerl first, e.g. 7 4 1 0 / 7 6 (R17).")
-        html = render_template("desk/sheets/page.html", **_page(tid, t, typed, error=problem))
+        html = render_template("desk/sheets/page.html", **page_values(tid, t, typed, error=problem))
         return html, 422
 
     def command(t: Tournament) -> list[NewEvent]:
@@ -227,9 +248,8 @@ def _store(
         done = service.submit(tid, command, idempotency_key=key, metadata=page_metadata())
     except DomainError as error:
         t = service.state(tid)
-        html = render_template(
-            "desk/sheets/page.html", **_page(tid, t, typed, texts=texts, error=tally_refusal(error))
-        )
+        values = page_values(tid, t, typed, texts=texts, error=tally_refusal(error))
+        html = render_template("desk/sheets/page.html", **values)
         return html, 422
     t = service.state(tid)
     if (
@@ -238,23 +258,13 @@ def _store(
         and done.events[0].metadata.get("request") != (form_fingerprint())
     ):  # the page came back (browser history) and was sent again with other values
         problem = gettext("This form was sent already: type the sheet again on this page.")
-        html = render_template("desk/sheets/page.html", **_page(tid, t, typed, error=problem))
+        html = render_template("desk/sheets/page.html", **page_values(tid, t, typed, error=problem))
         return html, 409
     stored = _match_of(done.events)
     line = sheet_match(t, stored) if stored in t.matches else None
-    if line is not None:
-        flash(
-            gettext(
-                "Table %(table)s stored: Bummerl %(a)s:%(b)s.",
-                table=line.table,
-                a=line.bummerl[0],
-                b=line.bummerl[1],
-            ),
-            "ok",
-        )
     following = next_table(t, line.table if line else None)
-    target = f"/desk/t/{tid}/sheets"
-    return redirect(target if following is None else f"{target}?table={following}", code=303)
+    target = f"/desk/t/{tid}/sheets?" + urlencode({"table": following or "", "stored": stored})
+    return redirect(target, code=303)
 
 
 def _match_of(events: Sequence[StoredEvent]) -> str:
@@ -301,34 +311,6 @@ def sign(tid: str) -> Any:
     return _store(tid, command, typed, (), form_key(form))
 
 
-def last_entry(t: Tournament, events: Sequence[StoredEvent]) -> list[StoredEvent]:
-    """The newest entry of the current round whose results still stand: its result
-    events (one request's, e.g. a whole sheet's Bummerl), oldest first; empty when there
-    is none. An earlier round's result is corrected on its own page: taking it back here
-    would reopen a round the draw of this one was made on."""
-    for event in reversed(events):
-        if event.type not in ENTRY_KINDS or not _standing(t, event):
-            continue
-        if t.matches[str(event.payload["match_id"])].round != t.current_round:
-            break
-        together = event.metadata.get("correlation_id")
-        if not together:
-            return [event]
-        return [
-            e
-            for e in events
-            if e.type in ENTRY_KINDS
-            and e.metadata.get("correlation_id") == together
-            and _standing(t, e)
-        ]
-    return []
-
-
-def _standing(t: Tournament, event: StoredEvent) -> bool:
-    rid = event.payload.get("result_id")
-    return rid in t.result_match and t.entry(rid)[1].payload is not None
-
-
 def _undo_line(t: Tournament) -> dict[str, Any] | None:
     """What Undo would take back, for its button to say."""
     group = last_entry(t, services().tournaments.events(t.id))
@@ -343,47 +325,3 @@ def _undo_line(t: Tournament) -> dict[str, Any] | None:
         "count": len(group),
         "version": t.version,
     }
-
-
-@pages.post("/desk/t/<tid>/sheets/undo")
-@requires(Role.SCORER)
-def undo(tid: str) -> Any:
-    """Void the last entry's results by correction events (T-correction): they stay in
-    the log, struck through. A scorer undoes their own entry; another's takes an
-    organiser. The page's version guards it: an entry made since the page was shown is
-    not undone blind."""
-    service = services().tournaments
-    t = service.state(tid)
-    group = last_entry(t, service.events(tid))
-    me = caller()
-    seen = request.form.get("version", "")
-    problem = None
-    if not group:
-        problem = gettext("There is no entry to undo.")
-    elif seen != str(t.version):
-        problem = gettext("Something was stored since this page was shown: look again.")
-    elif group[0].metadata.get("account") != me.actor and me.role_in(tid) < Role.ORGANISER:
-        problem = gettext("The last entry is someone else's: an organiser corrects it.")
-    if problem is not None:
-        html = render_template("desk/sheets/page.html", **_page(tid, t, "", error=problem))
-        return html, 409
-    ids = [str(e.payload["result_id"]) for e in group]
-
-    def command(state: Tournament) -> list[NewEvent]:
-        if state.version != t.version:
-            raise DomainError("version", "T-correction", "the tournament changed; look again")
-        out: list[NewEvent] = []
-        for rid in reversed(ids):
-            out += c.correct_result(
-                state, rid, None, by=me.actor, reason=UNDO_REASON, actor=me.actor
-            )
-        return out
-
-    try:
-        service.submit(tid, command, metadata=page_metadata())
-    except DomainError as error:
-        html = render_template("desk/sheets/page.html", **_page(tid, t, "", error=refusal(error)))
-        return html, 422
-    table = t.matches[str(group[0].payload["match_id"])].table
-    flash(gettext("Table %(table)s: the last entry is undone.", table=table), "ok")
-    return redirect(f"/desk/t/{tid}/sheets?table={table}", code=303)

@@ -17,8 +17,9 @@ from tournament.domain.matchref import resolve_match
 from tournament.domain.matchstate import MatchState
 from tournament.domain.matchview import match_status
 from tournament.domain.results import with_new
-from tournament.domain.state import Tournament
+from tournament.domain.state import ENTRY_KINDS, Tournament
 from tournament.domain.tally import tally_text
+from tournament.eventstore.api import StoredEvent
 
 #: How the desk names the parts of an entry in the domain's refusals.
 SPELLING = Spelling(
@@ -156,3 +157,31 @@ def check_sheet(t: Tournament, match_id: str, texts: Sequence[str]) -> Checked:
         return Checked({}, inputs, False, m.summary.bummerl)
     after = with_new(m, c.record_tallies(t, match_id, typed))
     return Checked({}, inputs, False, after.summary.bummerl)
+
+
+def last_entry(t: Tournament, events: Sequence[StoredEvent]) -> list[StoredEvent]:
+    """The newest entry of the current round whose results still stand: its result
+    events (one request's, e.g. a whole sheet's Bummerl), oldest first; empty when there
+    is none. An earlier round's result is corrected on its own page: taking it back here
+    would reopen a round the draw of this one was made on."""
+    for event in reversed(events):
+        if event.type not in ENTRY_KINDS or not _standing(t, event):
+            continue
+        if t.matches[str(event.payload["match_id"])].round != t.current_round:
+            break
+        together = event.metadata.get("correlation_id")
+        if not together:
+            return [event]
+        return [
+            e
+            for e in events
+            if e.type in ENTRY_KINDS
+            and e.metadata.get("correlation_id") == together
+            and _standing(t, e)
+        ]
+    return []
+
+
+def _standing(t: Tournament, event: StoredEvent) -> bool:
+    rid = event.payload.get("result_id")
+    return rid in t.result_match and t.entry(rid)[1].payload is not None
