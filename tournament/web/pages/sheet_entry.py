@@ -3,6 +3,19 @@ match's sheet already holds, how many Bummerl can still come, which table still 
 its result, and a sheet checked as typed -- all by the domain's own commands, decided on
 the state and never stored (:func:`check_sheet`), so the desk refuses exactly what
 ``POST .../results`` refuses (R13, R17, R19).
+
+    >>> from tournament.domain.state import fold
+    >>> from tournament.domain.testing import paired
+    >>> t = fold(paired(players=2, best_of=3))
+    >>> still_to_come(t.matches["1.1"])
+    3
+    >>> checked = check_sheet(t, "1.1", ["7 4 1 0 / 7 6", "7 4 1 0 / 7 6", ""])
+    >>> checked.decided, checked.inputs, checked.bummerl  # no Bummerl 3 after a 2:0
+    (True, 2, (2, 0))
+    >>> check_sheet(t, "1.1", ["7 4 1 0 / 7"]).bummerl  # a Schneider counts 2 (R19)
+    (2, 0)
+    >>> check_sheet(t, "1.1", ["7 5 1 0 / 7"]).errors[1].rule
+    'R13'
 """
 
 from __future__ import annotations
