@@ -194,5 +194,5 @@ def test_a_tournament_without_a_name_is_refused_beside_the_name(web: Web) -> Non
 def test_the_pages_speak_german_when_asked(web: Web) -> None:
     signed_in(web)
     page = web.client.get("/desk/new?lang=de").get_data(as_text=True)
-    assert "Neues Turnier" in page and "Gewinnsätze" in page
+    assert "Neues Turnier" in page and "Best-of" in page
     assert "Anmelden" in web.client.get("/login?lang=de").get_data(as_text=True)
