@@ -26,8 +26,9 @@ DEFAULT: Final = "de"
 _CATALOG: Final = Path(__file__).resolve().parent.parent / "translations"
 
 
-def gettext_noop(message: str) -> str:
-    """Marks ``message`` for extraction; it is translated where it is shown."""
+def N_(message: str) -> str:
+    """Marks ``message`` for extraction (``N_`` is one of babel's keywords); it is
+    translated where it is shown."""
     return message
 
 

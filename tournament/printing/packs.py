@@ -8,8 +8,8 @@ Kinds (``KINDS``): ``standings`` (the table now, with every tie-break column),
 Every sheet carries the log's seal (``tournament verify --seal``), so a sheet on the wall
 can be checked against the log later; the cards and scoresheets, cut apart, each carry it.
 Each pack is German or English (``lang``, :mod:`~tournament.printing.language`): the
-same pack in the other language is another pack. Rendering needs WeasyPrint and the system's pango; a machine without them gets
-:class:`PrintingUnavailable`, saying so.
+same pack in the other language is another pack. Rendering needs WeasyPrint and the
+system's pango; a machine without them gets :class:`PrintingUnavailable`, saying so.
 """
 
 from __future__ import annotations
@@ -96,7 +96,7 @@ def sheet(
             ]
             for r in view.rows
         ]
-        title = words.gettext("%(tournament)s: standings", tournament=name)
+        title = words.gettext("%(tournament)s: Standings", tournament=name)
         return Sheet(title, stage_words(t, words), columns, rows, words.code)
     if kind == "pairings":
         found = round_view(t, round)
@@ -120,7 +120,7 @@ def sheet(
         bye = words.gettext("bye")
         rows += [["-", f"{b.player.id} {b.player.name}", bye, "", ""] for b in found.byes]
         title = words.gettext(
-            "%(tournament)s: round %(n)s", tournament=name, n=words.number(found.number)
+            "%(tournament)s: Round %(n)s", tournament=name, n=words.number(found.number)
         )
         stage = round_stage_words(found.stage, words)
         return Sheet(title, stage, columns, rows, words.code)

@@ -1,7 +1,8 @@
 """HTML to PDF: the print packs' Jinja templates (``templates/``, sharing ``print.css``)
 rendered with WeasyPrint, in the pack's language (one Jinja environment per language,
-its ``_()`` from :mod:`tournament.printing.language`, not from a request). WeasyPrint needs the system's pango; a machine without it gets
-:class:`PrintingUnavailable`, saying so, when a pack is rendered (not when it is asked for).
+its ``_()`` from :mod:`tournament.printing.language`, not from a request). WeasyPrint
+needs the system's pango; a machine without it gets :class:`PrintingUnavailable`, saying
+so, when a pack is rendered (not when it is asked for).
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ import re
 from tournament.domain.matchview import MatchLine
 from tournament.domain.progress import Stage
 from tournament.domain.state import Tournament
-from tournament.printing.language import Language
+from tournament.printing.language import N_, Language
 from tournament.web.pages.public_words import HEADINGS
 from tournament.web.pages.words import TIEBREAKS
 
@@ -58,12 +58,18 @@ def stage_words(t: Tournament, words: Language) -> str:
 
 #: A round's stage as the draw names it (tournament.domain.pairing), and its words.
 _STAGES = (
-    (re.compile(r"Swiss round (\d+) of (\d+)"), "Swiss round %(n)s of %(all)s"),
-    (re.compile(r"round robin, round (\d+) of (\d+)"), "round robin, round %(n)s of %(all)s"),
-    (re.compile(r"group stage, round (\d+) of (\d+)"), "group stage, round %(n)s of %(all)s"),
+    (re.compile(r"Swiss round (\d+) of (\d+)"), N_("Swiss round %(n)s of %(all)s")),
+    (
+        re.compile(r"round robin, round (\d+) of (\d+)"),
+        N_("round robin, round %(n)s of %(all)s"),
+    ),
+    (
+        re.compile(r"group stage, round (\d+) of (\d+)"),
+        N_("group stage, round %(n)s of %(all)s"),
+    ),
     (
         re.compile(r"lives round (\d+): (\d+) players with lives left"),
-        "lives round %(n)s: %(all)s players with lives left",
+        N_("lives round %(n)s: %(all)s players with lives left"),
     ),
 )
 
