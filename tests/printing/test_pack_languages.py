@@ -177,3 +177,15 @@ def test_the_desks_print_button_prints_in_the_pages_language(web: Web) -> None:
         assert status["lang"] == lang and status["status"] == "done", status
         text = pdf_text(web.client.get(status["pdf"]).data)
         assert word in text and status["seal"] in text
+
+
+def test_a_signed_in_page_asking_the_api_gets_its_own_language(web: Web) -> None:
+    tid = swiss(web, "club", rounds=1)
+    signed_in(web)
+    html = page(web, f"/desk/t/{tid}/rounds?lang=en")  # the reader switched to English
+    asked = web.client.post(
+        f"/api/v1/tournaments/{tid}/print-packs",
+        json={"kind": "standings"},
+        headers={"X-CSRFToken": csrf_of(html)},
+    )
+    assert asked.status_code == 202 and asked.get_json()["lang"] == "en"
