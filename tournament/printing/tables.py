@@ -4,7 +4,7 @@ blank scoresheet (the tally columns of every Bummerl, the signatures).
 
 Both come from :func:`~tournament.domain.roundview.round_view`, the same view the
 pairings sheet, the CLI and the API show; no rule is worked out here. The texts are
-German for now (the pages' i18n comes separately).
+in the templates, in the pack's language (:mod:`tournament.printing.language`).
 
     >>> from tournament.domain.testing import paired
     >>> from tournament.domain.state import fold

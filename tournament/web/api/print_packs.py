@@ -5,7 +5,12 @@
 with the pack's status at once; the PDF renders in a worker (in a thread of this process
 on a laptop). ``GET .../print-packs/{id}`` says how far it is; ``GET
 .../print-packs/{id}/pdf`` is the PDF when done. Asking again for the same pack of the
-same version gives the same pack: nothing renders twice.
+same version in the same language gives the same pack: nothing renders twice.
+
+A pack is German or English (``lang``). Without one it is the language of the page that
+asks (a signed-in browser session: its ``?lang``/cookie/``Accept-Language``, as the pages
+choose it), else German -- the clubs are Austrian; a script with a token gets German
+unless it says ``"lang": "en"``.
 """
 
 from __future__ import annotations
@@ -22,10 +27,12 @@ from pydantic import BaseModel, ConfigDict, Field
 from tournament.accounts.roles import Role
 from tournament.domain.errors import NotFoundError
 from tournament.domain.roundview import drawn_round
+from tournament.printing.language import DEFAULT
 from tournament.printing.packs import ROUND_KINDS
 from tournament.printing.queue import DONE, FAILED, get_pack, pack_pdf, render_pack, request_pack
 from tournament.web.api.models import TID, TournamentPath
 from tournament.web.auth import caller, requires
+from tournament.web.i18n import current_language
 from tournament.web.live import live
 from tournament.web.problems import Problem, documented, invalid
 from tournament.web.services import services
@@ -57,6 +64,12 @@ class PackRequest(BaseModel):
         le=10_000,
         description="pairings, table-cards, scoresheets: the round (default: the current one)",
     )
+    lang: Literal["de", "en"] | None = Field(
+        None,
+        description="the pack's language, German or English (default: the asking page's "
+        "language for a signed-in browser session, else de); the same pack in the other "
+        "language is another pack",
+    )
 
 
 class PackPath(BaseModel):
@@ -70,6 +83,7 @@ class PackStatus(BaseModel):
     kind: str
     round: int | None
     version: int = Field(description="the tournament's version the pack shows")
+    lang: Literal["de", "en"] = Field(description="the pack's language")
     status: Literal["queued", "rendering", "done", "failed"]
     pages: int | None
     seal: str | None = Field(description="the log's seal printed on every page")
@@ -98,8 +112,10 @@ def request_print_pack(path: TournamentPath, body: PackRequest) -> Response:
             raise invalid("body.round", error.message, rule=error.rule) from None
     elif body.round is not None:
         raise invalid("body.round", f"a round goes with kind {', '.join(ROUND_KINDS)} only")
+    who = caller()
+    lang = body.lang or (current_language() if who.by_session else DEFAULT)
     pack, new = request_pack(
-        services().store.engine, path.tid, body.kind, number, t.version, caller().actor
+        services().store.engine, path.tid, body.kind, number, t.version, who.actor, lang
     )
     if new:
         # The table cards' QR code links the public page on the host the organiser used.
@@ -141,7 +157,8 @@ def print_pack_pdf(path: PackPath) -> Response:
             headers={"Retry-After": "1"} if pack.status != FAILED else None,
         )
     response = Response(pdf, mimetype=PDF)
-    name = f"{path.tid}-{pack.kind}{'-' + str(pack.round) if pack.round else ''}-{pack.version}"
+    round_part = f"-{pack.round}" if pack.round else ""
+    name = f"{path.tid}-{pack.kind}{round_part}-{pack.version}-{pack.lang}"
     response.headers["Content-Disposition"] = f'attachment; filename="{name}.pdf"'
     return response
 

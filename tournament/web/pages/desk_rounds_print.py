@@ -1,7 +1,7 @@
 """Printing shortcuts of the rounds page: a button per pack of the current round
 (pairings list, table cards, blank scoresheets) that asks for it as ``POST
 /api/v1/tournaments/<tid>/print-packs`` does (same queue, same worker, the same pack for
-the same version) and links to the PDF when it is rendered.
+the same version) in the page's language, and links to the PDF when it is rendered.
 
 The status is a fragment that htmx fetches again every second while the pack renders;
 without scripts the page says to reload.
@@ -20,6 +20,7 @@ from tournament.domain.roundview import drawn_round
 from tournament.printing.queue import DONE, FAILED, get_pack, request_pack
 from tournament.web.api.print_packs import _dispatch as dispatch_pack
 from tournament.web.auth import caller, requires
+from tournament.web.i18n import current_language
 from tournament.web.pages.desk import desk_blueprint, desk_context, refusal
 from tournament.web.pages.desk_rounds import PRINT_KINDS
 from tournament.web.services import services
@@ -41,7 +42,9 @@ def request_pack_page(tid: str) -> Any:
         number = drawn_round(t, number).number
     except NotFoundError as error:
         return _page(tid, None, error=refusal(error), status=422)
-    pack, new = request_pack(services().store.engine, tid, kind, number, t.version, caller().actor)
+    engine = services().store.engine
+    lang = current_language()  # the pack is printed in the language the desk is read in
+    pack, new = request_pack(engine, tid, kind, number, t.version, caller().actor, lang)
     if new:
         dispatch_pack(pack.id, request.host_url if kind == "table-cards" else None)
     return redirect(url_for(".pack_page", tid=tid, pack_id=pack.id), 303)
