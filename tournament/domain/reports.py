@@ -77,8 +77,8 @@ def read_sheet(
         raise DomainError(
             "tally",
             "R20",
-            f"the sheet does not decide the match (best of {match.best_of}, R20): "
-            "enter every Bummerl played",
+            f"the sheet does not decide the match (best of {match.best_of}): "
+            "enter every Bummerl played",  # DomainError.line() appends the rule id
         )
     tallies = [tally_fields(match, text, None) for text in kept]
     return kept, tallies

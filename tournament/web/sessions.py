@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Flask, g, redirect, render_template, request, session
+from flask import Blueprint, Flask, g, redirect, render_template, request, session, url_for
 from flask_babel import gettext
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
@@ -31,9 +31,12 @@ pages = Blueprint("sessions", __name__)
 def _form(title: str, button: str, *, message: str = "", status: int = 200, setup: bool = False,
           token: str = "", email: str = "") -> tuple[str, int]:  # fmt: skip
     g.localized = True  # the same URL answers in German or English
+    # A sign-in form posts to /login wherever it is shown: on /setup after the first
+    # account exists it would post back to /setup, which answers 410 again.
+    action = "" if setup else url_for("sessions.login", next=request.args.get("next") or None)
     html = render_template(
         "sessions/form.html", title=title, button=button, message=message, csrf=generate_csrf(),
-        setup=setup, token=token, email=email,
+        setup=setup, token=token, email=email, action=action,
     )  # fmt: skip
     return html, status
 

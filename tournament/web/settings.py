@@ -56,6 +56,9 @@ def from_environment(environ: Mapping[str, str] | None = None) -> dict[str, Any]
         # Proxies in front (deploy/nginx.conf: 1): the client's address and scheme come
         # from their X-Forwarded-* headers. 0 (a laptop): the headers are ignored.
         "PROXY_HOPS": int(env.get("SCHNAPSEN_PROXY_HOPS", "").strip() or 0),
+        # Where phones reach the service (the table cards' QR codes): a server's name, or a
+        # fixed address; unset, the desk's own address (tournament/web/public_url.py).
+        "PUBLIC_URL": env.get("SCHNAPSEN_PUBLIC_URL", "").strip() or None,
     }
 
 

@@ -19,7 +19,7 @@ import logging
 import threading
 from typing import Literal
 
-from flask import Response, current_app, jsonify, request
+from flask import Response, current_app, jsonify
 from flask_openapi3.blueprint import APIBlueprint
 from flask_openapi3.models.tag import Tag
 from pydantic import BaseModel, ConfigDict, Field
@@ -35,6 +35,7 @@ from tournament.web.auth import caller, requires
 from tournament.web.i18n import current_language
 from tournament.web.live import live
 from tournament.web.problems import Problem, documented, invalid
+from tournament.web.public_url import qr_base
 from tournament.web.services import services
 
 log = logging.getLogger(__name__)
@@ -119,7 +120,7 @@ def request_print_pack(path: TournamentPath, body: PackRequest) -> Response:
     )
     if new:
         # The table cards' QR code links the public page on the host the organiser used.
-        _dispatch(pack.id, request.host_url if body.kind == "table-cards" else None)
+        _dispatch(pack.id, qr_base(find_lan=False) if body.kind == "table-cards" else None)
     return _status(path.tid, pack.id, 202)
 
 
@@ -186,8 +187,8 @@ def _no_pack(pack_id: str) -> NotFoundError:
 def _dispatch(pack_id: str, base_url: str | None = None) -> None:
     """Render in a worker when there are workers (in this process if Redis is away), in a
     thread of this process on a laptop; at once under ``PROJECTIONS=inline`` (tests).
-    ``base_url``: where the table cards' QR code points (this server, as the client
-    reached it)."""
+    ``base_url``: where the table cards' QR code points (``PUBLIC_URL``, else this server
+    as the client reached it: :func:`tournament.web.public_url.qr_base`)."""
     found = services()
     secret = str(current_app.config["SECRET_KEY"]).encode()  # the table codes' (T-code)
     if live().mode == "workers":

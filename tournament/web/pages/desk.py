@@ -22,7 +22,9 @@ from flask import Blueprint, Response, g, redirect, render_template, request
 from flask_babel import gettext
 from flask_wtf.csrf import generate_csrf
 
+from tournament.accounts.roles import Role
 from tournament.domain.errors import DomainError
+from tournament.web.auth import caller
 from tournament.web.pages.messages import describe
 
 
@@ -76,5 +78,13 @@ def refusal(error: DomainError) -> str:
 
 
 def desk_context(tid: str | None = None, **values: Any) -> dict[str, Any]:
-    """What the desk layout needs besides the page's own values."""
-    return {"tid": tid, "csrf_token": generate_csrf(), "what": gettext, **values}
+    """What the desk layout needs besides the page's own values: ``may_open(need)`` tells
+    the nav whether the caller's role in ``tid`` opens a page that needs ``need`` (a
+    scorer sees no link that would only refuse them)."""
+    role = caller().role_in(tid) if tid else Role.PUBLIC
+
+    def may_open(need: str) -> bool:
+        return role >= Role.parse(need)
+
+    return {"tid": tid, "csrf_token": generate_csrf(), "what": gettext, "may_open": may_open,
+            **values}  # fmt: skip

@@ -23,6 +23,7 @@ from tournament.web.auth import caller, requires
 from tournament.web.i18n import current_language
 from tournament.web.pages.desk import desk_blueprint, desk_context, refusal
 from tournament.web.pages.desk_rounds import PRINT_KINDS
+from tournament.web.public_url import phones_cannot_open, qr_base
 from tournament.web.services import services
 
 pages = desk_blueprint("desk_rounds_print", __name__)
@@ -46,7 +47,7 @@ def request_pack_page(tid: str) -> Any:
     lang = current_language()  # the pack is printed in the language the desk is read in
     pack, new = request_pack(engine, tid, kind, number, t.version, caller().actor, lang)
     if new:
-        dispatch_pack(pack.id, request.host_url if kind == "table-cards" else None)
+        dispatch_pack(pack.id, qr_base() if kind == "table-cards" else None)
     return redirect(url_for(".pack_page", tid=tid, pack_id=pack.id), 303)
 
 
@@ -76,6 +77,9 @@ def _page(tid: str, pack: Any, *, error: str | None = None, status: int = 200) -
     t = services().tournaments.state(tid)
     assert t.settings is not None
     values = _values(tid, pack) if pack is not None else {}
+    if pack is not None and pack.kind == "table-cards":
+        values["qr_base"] = base = qr_base()
+        values["qr_unreachable"] = phones_cannot_open(base)
     html = render_template(
         "desk/rounds/print.html",
         **desk_context(tid, area="rounds", name=t.settings.name, error=error, **values),

@@ -24,10 +24,13 @@
     var words = fold(search.value).split(/\s+/).filter(Boolean);
     var n = 0;
     rows().forEach(function (row) {
+      // data-search holds name, club and category; the start number is the row's id
+      // and matches only whole ("1" is player 1, not 10-19), so Enter on a number
+      // checks that player in however many there are.
       var text = fold(row.dataset.search || "");
       var number = row.id.slice(1);
       var match = words.every(function (w) {
-        return /^\d+$/.test(w) ? number === w || text.indexOf(w) >= 0 : text.indexOf(w) >= 0;
+        return (/^\d+$/.test(w) && String(Number(w)) === number) || text.indexOf(w) >= 0;
       });
       row.hidden = !match;
       if (match) n += 1;
@@ -38,10 +41,14 @@
   function buttonOf(row) {
     return row && row.querySelector("button.check-button, a");
   }
+  // The shown rows one can move to: a withdrawn player's row has no button.
+  function reachable() {
+    return shown().filter(function (row) { return buttonOf(row); });
+  }
   search.addEventListener("input", filter);
   search.addEventListener("keydown", function (event) {
     if (event.key === "ArrowDown") {
-      var first = buttonOf(shown()[0]);
+      var first = buttonOf(reachable()[0]);
       if (first) { event.preventDefault(); first.focus(); }
     } else if (event.key === "Enter") {
       // Enter in the search checks in the one player it leaves.
@@ -56,7 +63,7 @@
   table.addEventListener("keydown", function (event) {
     var row = event.target.closest("tr.player");
     if (!row) return;
-    var list = shown();
+    var list = reachable();
     var at = list.indexOf(row);
     var next = null;
     if (event.key === "ArrowDown") next = list[at + 1];
