@@ -58,15 +58,20 @@ def refuse_correction_mix(
         raise DomainError(
             n.field,
             "T-correction",
-            f"{alone[0]} with {', '.join(others)}: give either what changes, {n('void')} or "
-            f"{n('undo')}, not several; nothing stored",
+            code="correcting.give_either_what_changes",
+            params={
+                "alone": alone[0],
+                "others": ", ".join(others),
+                "n": n("void"),
+                "n2": n("undo"),
+            },
         )
     if tally and hand:
         raise DomainError(
             n.field,
             "T-correction",
-            f"{n('tally')} with {', '.join(hand)}: a tally is corrected as a whole tally, a "
-            "hand by its fields; nothing stored",
+            code="correcting.tally_corrected_whole_tally",
+            params={"n": n("tally"), "hand": ", ".join(hand)},
         )
 
 
@@ -88,8 +93,14 @@ def correction_command(
             raise DomainError(
                 "result",
                 "T-correction",
-                f"say what changes ({n('winner')}, {n('game_points')}, {n('tally')} ...), "
-                f"{n('void')} or {n('undo')}",
+                code="correcting.say_what_changes",
+                params={
+                    "n": n("winner"),
+                    "n2": n("game_points"),
+                    "n3": n("tally"),
+                    "n4": n("void"),
+                    "n5": n("undo"),
+                },
             )
         return c.correct_result(t, rid, correction.changes, by=by, reason=why, actor=actor)
 

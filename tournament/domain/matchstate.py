@@ -364,9 +364,12 @@ class MatchState:
             raise DomainError(
                 "tally",
                 "R17",
-                f"match {self.match_id}: a tally records a whole Bummerl, but Bummerl "
-                f"{len(engine.bummerls)} already has {_hands(len(engine.current.hands))} "
-                "entered",
+                code="matchstate.match_tally_records_whole",
+                params={
+                    "match_id": self.match_id,
+                    "bummerls_count": len(engine.bummerls),
+                    "hands": _hands(len(engine.current.hands)),
+                },
             )
         for number, (winner, gp, dealer, reason) in enumerate(
             entry.hands(self.players, self.first_dealer is not None), 1
@@ -379,24 +382,38 @@ class MatchState:
                 raise DomainError(
                     "dealer" if error.rule == "R18" else "result",
                     error.rule,
-                    f"match {self.match_id}: {which}{explain(error, engine, hand, self.labels)}",
+                    code="matchstate.match",
+                    params={
+                        "match_id": self.match_id,
+                        "which": which,
+                        "explain": explain(error, engine, hand, self.labels),
+                    },
                 ) from None
 
     def check_open(self, kind: str = "hand") -> None:
         """Raise :class:`DomainError` unless the match still takes a result of ``kind``
         (checked first, so that a decided match is said before anything about the hand)."""
         if self.dropped:
-            raise DomainError("match", "T-withdrawal", f"match {self.match_id} was dropped")
+            raise DomainError(
+                "match",
+                "T-withdrawal",
+                code="matchstate.match_dropped",
+                params={"match_id": self.match_id},
+            )
         if self.forfeit is not None:
             raise DomainError(
-                "match", "R20", f"match {self.match_id} was decided by forfeit; nothing after that"
+                "match",
+                "R20",
+                code="matchstate.match_decided_forfeit_nothing",
+                params={"match_id": self.match_id},
             )
         if kind == "forfeit":
             if self.summary.decided:
                 raise DomainError(
                     "match",
                     "R20",
-                    f"match {self.match_id} is already decided; it cannot be forfeited",
+                    code="matchstate.match_already_decided_cannot",
+                    params={"match_id": self.match_id},
                 )
             return
         engine = self.engine
@@ -405,10 +422,14 @@ class MatchState:
             raise DomainError(
                 "result",
                 "R20",
-                f"match {self.match_id} is decided: {self.labels[engine.winner or 0]} won "
-                f"{max(a, b)}:{min(a, b)} Bummerl"
-                f"{schneider_note(self.summary, self.schneiderbummerl)}; nothing is entered "
-                "after that",
+                code="matchstate.match_decided_won_bummerl",
+                params={
+                    "match_id": self.match_id,
+                    "label": self.labels[engine.winner or 0],
+                    "max": max(a, b),
+                    "min": min(a, b),
+                    "schneider_note": schneider_note(self.summary, self.schneiderbummerl),
+                },
             )
 
     def trial(self, entries: Iterable[Entry], first_dealer: int | None = None) -> MatchState:

@@ -46,7 +46,10 @@ def find_match(t: Tournament, match_id: str) -> MatchState:
     match = t.matches.get(match_id)
     if match is None:
         raise NotFoundError(
-            "match", "T-match", f"there is no match {match_id!r} (round.table, e.g. 2.5)"
+            "match",
+            "T-match",
+            code="results.there_match_round_table",
+            params={"match_id": repr(match_id)},
         )
     return match
 
@@ -66,15 +69,21 @@ def takes_results(t: Tournament, match: MatchState) -> None:
         raise ConflictError(
             "match",
             "T-correction",
-            f"match {match.match_id} ({' v '.join(match.labels)}) takes no result: {how} "
-            f"and the bracket no longer has it after a correction: {vacated_why(t, match)}",
+            code="results.match_takes_result_bracket",
+            params={
+                "match_id": match.match_id,
+                "labels": " v ".join(match.labels),
+                "how": how,
+                "vacated_why": vacated_why(t, match),
+            },
         )
     why = None if match.decided else misfit_why(t, match)
     if why is not None:  # played in part: nothing more goes into the wrong pairing
         raise ConflictError(
             "match",
             "T-correction",
-            f"match {match.match_id} ({' v '.join(match.labels)}) takes no more results: it {why}",
+            code="results.match_takes_more_results",
+            params={"match_id": match.match_id, "labels": " v ".join(match.labels), "why": why},
         )
 
 
@@ -84,7 +93,8 @@ def player_in(match: MatchState, player_id: Any, field: str) -> int:
         raise DomainError(
             field,
             "T-match",
-            f"match {match.match_id}: player {player_id} does not play here ({a} v {b})",
+            code="results.match_player_does_play",
+            params={"match_id": match.match_id, "player_id": player_id, "a": a, "b": b},
         )
     return int(player_id)
 
@@ -99,10 +109,13 @@ def no_live_hand(t: Tournament, match: MatchState) -> None:
     raise ConflictError(
         "match",
         "R18",
-        f"match {match.match_id}, {match.next_place()}: live hand {stream} (dealt by {dealer}) "
-        f"is in progress; play it on with `tournament live play {stream} SEAT:ACTION ...` or "
-        f"abandon it with `tournament live abandon {stream} --by NAME --why TEXT` "
-        "(R18: one hand at a time, the deal alternates)",
+        code="results.match_live_hand_dealt",
+        params={
+            "match_id": match.match_id,
+            "next_place": match.next_place(),
+            "stream": stream,
+            "dealer": dealer,
+        },
     )
 
 
@@ -149,14 +162,20 @@ def _hand_fields(
     player_in(match, winner, "winner")
     if type(game_points) is not int or not 1 <= game_points <= 3:
         raise DomainError(
-            "game_points", "R13", f"a hand gives 1, 2 or 3 game points, not {game_points!r}"
+            "game_points",
+            "R13",
+            code="results.hand_gives_game_points",
+            params={"game_points": repr(game_points)},
         )
     payload: dict[str, Any] = {"winner": winner, "game_points": game_points}
     if dealer is not None:
         payload["dealer"] = player_in(match, dealer, "dealer")
     if reason is not None and reason not in hp.PAPER_REASONS:
         raise DomainError(
-            "reason", "T-result", f"reason is one of {', '.join(hp.PAPER_REASONS)}, not {reason!r}"
+            "reason",
+            "T-result",
+            code="results.reason_one",
+            params={"PAPER_REASONS": ", ".join(hp.PAPER_REASONS), "reason": repr(reason)},
         )
     reason, closed = hp.reason_and_closed(reason, closed)
     if card_points is not None:
@@ -207,7 +226,8 @@ def _check_game_points(
         raise DomainError(
             "game_points",
             ok.rule,
-            f"{what} is worth {hp.words(ok.points)} {unit} ({why}), not {gp}",
+            code="results.worth",
+            params={"what": what, "words": hp.words(ok.points), "unit": unit, "why": why, "gp": gp},
         )
 
 
@@ -221,8 +241,8 @@ def _first_dealer_events(
             raise ConflictError(
                 "first_dealer",
                 "R18",
-                f"match {match.match_id}: {match.labels[match.first_dealer]} deals first "
-                "(R18: the first dealer is recorded already)",
+                code="results.match_deals_first_r",
+                params={"match_id": match.match_id, "label": match.labels[match.first_dealer]},
             )
         return [], None
     if first_dealer is None and dealer is not None and not match.entries:
@@ -299,7 +319,8 @@ def tally_fields(
             raise DomainError(
                 "players",
                 "T-tally",
-                f"the columns belong to {match.labels[0]} and {match.labels[1]}",
+                code="results.columns_belong",
+                params={"label": match.labels[0], "label2": match.labels[1]},
             )
         if list(order) != list(match.players):
             if "columns" in data:
@@ -423,10 +444,8 @@ def record_forfeit(
         raise DomainError(
             "winner",
             "T-match",
-            f"match {match.match_id} ({' v '.join(match.labels)}) is a knockout match and "
-            "needs a winner, so both absent is not entered: forfeit it to the player who "
-            "goes on (`--forfeit P`, or P in a CSV's forfeit column, P a start number) and "
-            "withdraw a player who left (`tournament players withdraw P`)",
+            code="results.match_knockout_match_needs",
+            params={"match_id": match.match_id, "labels": " v ".join(match.labels)},
         )
     payload = forfeit_payload(settings, match_id, winner, reason)
     match.check_new(Entry(payload["result_id"], "forfeit", payload))

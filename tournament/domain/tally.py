@@ -66,11 +66,15 @@ def parse_tally(text: str) -> list[list[int]]:
         raise DomainError(
             "tally",
             "T-tally",
-            f"{excerpt(text)} is not a tally like '7 5 4 1 0 / 7 6 3' or '7:7 ...'",
+            code="tally.tally_like",
+            params={"text": excerpt(text)},
         ) from None
     if len(columns) != 2:
         raise DomainError(
-            "tally", "T-tally", f"a tally has two columns separated by '/', not {len(columns)}"
+            "tally",
+            "T-tally",
+            code="tally.tally_two_columns_separated",
+            params={"columns_count": len(columns)},
         )
     return columns
 
@@ -97,8 +101,14 @@ def _read_columns(columns: list[list[int]], labels: Sequence[str]) -> dict[str, 
             raise DomainError(
                 "tally",
                 "R17",
-                f"hand {hand}: {labels[seat]}'s column '{' '.join(map(str, column))}' "
-                f"repeats {column[hand]}; {NOTATION}",
+                code="tally.hand_s_column_repeats",
+                params={
+                    "hand": hand,
+                    "label": labels[seat],
+                    "map": " ".join(map(str, column)),
+                    "column": column[hand],
+                    "NOTATION": NOTATION,
+                },
             )
     return {"columns": collapsed}
 
@@ -135,12 +145,12 @@ def tally_hands(tally: Mapping[str, Any], labels: Sequence[str] = SEATS) -> list
         return _rows(tally["rows"], labels)
     if "columns" in tally:
         return _columns(tally["columns"], labels)
-    raise DomainError("tally", "T-tally", "a tally has 'columns' or 'rows'")
+    raise DomainError("tally", "T-tally", code="tally.tally_columns_rows")
 
 
 def _columns(columns: Sequence[Sequence[int]], labels: Sequence[str]) -> list[tuple[int, int]]:
     if len(columns) != 2:
-        raise DomainError("tally", "T-tally", "a tally has one column per player, two in all")
+        raise DomainError("tally", "T-tally", code="tally.tally_one_column_per")
     per_seat: list[list[int]] = []
     for seat, raw in enumerate(columns):
         counts = [int(x) for x in raw]
@@ -153,8 +163,8 @@ def _columns(columns: Sequence[Sequence[int]], labels: Sequence[str]) -> list[tu
                 raise DomainError(
                     "tally",
                     "R17",
-                    f"{labels[seat]}'s count reached 0 at their hand {i - 1}; a hand after "
-                    "the Bummerl ended cannot be entered",
+                    code="tally.s_count_reached_their",
+                    params={"label": labels[seat], "i": i - 1},
                 )
             steps.append(_step(labels[seat], before, after, i))
         per_seat.append(steps)
@@ -163,12 +173,10 @@ def _columns(columns: Sequence[Sequence[int]], labels: Sequence[str]) -> list[tu
         raise DomainError(
             "tally",
             "R17",
-            "no count ends at 0: the Bummerl is not finished (the winner strikes to 0)",
+            code="tally.count_ends_bummerl_finished",
         )
     if len(ends) == 2:
-        raise DomainError(
-            "tally", "R17", "both counts end at 0; only the first to 0 wins the Bummerl"
-        )
+        raise DomainError("tally", "R17", code="tally.both_counts_end_only")
     winner = ends[0]
     loser = 1 - winner
     # The paper does not order the two columns; the winner's last hand is the Bummerl's last.
@@ -186,15 +194,21 @@ def _rows(rows: Sequence[Sequence[int]], labels: Sequence[str]) -> list[tuple[in
         before, after = counts[i - 1], counts[i]
         if 0 in before:
             raise DomainError(
-                "tally", "R17", f"hand {i}: the Bummerl ended at hand {i - 1}; no further hand"
+                "tally", "R17", code="tally.hand_bummerl_ended_hand", params={"i": i, "i2": i - 1}
             )
         changed = [seat for seat in (0, 1) if before[seat] != after[seat]]
         if len(changed) != 1:
             raise DomainError(
                 "tally",
                 "R17",
-                f"hand {i}: {before[0]}:{before[1]} -> {after[0]}:{after[1]}; exactly one "
-                "player (the hand's winner) strikes off per hand",
+                code="tally.hand_exactly_one_player",
+                params={
+                    "i": i,
+                    "before": before[0],
+                    "before2": before[1],
+                    "after": after[0],
+                    "after2": after[1],
+                },
             )
         seat = changed[0]
         hands.append((seat, _step(labels[seat], before[seat], after[seat], i)))
@@ -202,7 +216,7 @@ def _rows(rows: Sequence[Sequence[int]], labels: Sequence[str]) -> list[tuple[in
         raise DomainError(
             "tally",
             "R17",
-            "no count ends at 0: the Bummerl is not finished (the winner strikes to 0)",
+            code="tally.count_ends_bummerl_finished",
         )
     return hands
 
@@ -210,23 +224,29 @@ def _rows(rows: Sequence[Sequence[int]], labels: Sequence[str]) -> list[tuple[in
 def _step(who: str, before: int, after: int, hand: int) -> int:
     step = before - after
     if after < 0 or after > START:
-        raise DomainError("tally", "R17", f"hand {hand}: a count runs from 7 to 0, not {after}")
+        raise DomainError(
+            "tally", "R17", code="tally.hand_count_runs", params={"hand": hand, "after": after}
+        )
     if step == 0:
         raise DomainError(
-            "tally", "R17", f"hand {hand}: {who}'s count stays at {after}; {NOTATION}"
+            "tally",
+            "R17",
+            code="tally.hand_s_count_stays",
+            params={"hand": hand, "who": who, "after": after, "NOTATION": NOTATION},
         )
     if step < 0:
         raise DomainError(
             "tally",
             "R17",
-            f"hand {hand}: {who}'s count goes from {before} to {after}; it only goes down",
+            code="tally.hand_s_count_goes",
+            params={"hand": hand, "who": who, "before": before, "after": after},
         )
     if step > 3:
         raise DomainError(
             "tally",
             "R13",
-            f"hand {hand}: {who}'s count goes from {before} to {after}, a step of {step}; "
-            "a hand gives 1, 2 or 3 game points",
+            code="tally.hand_s_count_goes_2",
+            params={"hand": hand, "who": who, "before": before, "after": after, "step": step},
         )
     return step
 

@@ -153,10 +153,18 @@ def whole_number(
         hint = "digits 0-9"
         if _THOUSANDS.fullmatch(value):
             hint += f"; without a thousands separator: {re.sub('[^0-9]', '', value)}"
-        raise DomainError(field, rule, f"{excerpt(text)} is not {what} ({hint})")
+        raise DomainError(
+            field,
+            rule,
+            code="text.refused",
+            params={"text": excerpt(text), "what": what, "hint": hint},
+        )
     if len(value.lstrip("0")) > digits:
         raise DomainError(
-            field, rule, f"{excerpt(text)} is too large for {what} (at most {digits} digits)"
+            field,
+            rule,
+            code="text.too_large_most_digits",
+            params={"text": excerpt(text), "what": what, "digits": digits},
         )
     return sign * int(value)
 
@@ -175,18 +183,24 @@ def plain_text(
             raise DomainError(
                 field,
                 rule,
-                f"control character {char_name(ch)} at position {position}; {what} is plain text",
+                code="text.control_character_position_plain",
+                params={"char_name": char_name(ch), "position": position, "what": what},
             )
         if ord(ch) in BIDI:
             raise DomainError(
                 field,
                 rule,
-                f"bidi control {char_name(ch)} at position {position} (it reorders what is "
-                f"shown); {what} is plain text",
+                code="text.bidi_control_position_reorders",
+                params={"char_name": char_name(ch), "position": position, "what": what},
             )
     text = " ".join(unicodedata.normalize("NFC", value).split())
     if len(text) > limit:
-        raise DomainError(field, rule, f"{excerpt(text)} is longer than {limit} characters")
+        raise DomainError(
+            field,
+            rule,
+            code="text.longer_characters",
+            params={"text": excerpt(text), "limit": limit},
+        )
     return text
 
 
