@@ -58,20 +58,20 @@ def refuse_correction_mix(
         raise DomainError(
             n.field,
             "T-correction",
-            code="correcting.give_either_what_changes",
+            code="correcting.mixed_with_void_or_undo",
             params={
                 "alone": alone[0],
                 "others": ", ".join(others),
-                "n": n("void"),
-                "n2": n("undo"),
+                "void": n("void"),
+                "undo": n("undo"),
             },
         )
     if tally and hand:
         raise DomainError(
             n.field,
             "T-correction",
-            code="correcting.tally_corrected_whole_tally",
-            params={"n": n("tally"), "hand": ", ".join(hand)},
+            code="correcting.tally_with_hand_fields",
+            params={"tally": n("tally"), "fields": ", ".join(hand)},
         )
 
 
@@ -93,13 +93,13 @@ def correction_command(
             raise DomainError(
                 "result",
                 "T-correction",
-                code="correcting.say_what_changes",
+                code="correcting.nothing_to_change",
                 params={
-                    "n": n("winner"),
-                    "n2": n("game_points"),
-                    "n3": n("tally"),
-                    "n4": n("void"),
-                    "n5": n("undo"),
+                    "winner": n("winner"),
+                    "game_points": n("game_points"),
+                    "tally": n("tally"),
+                    "void": n("void"),
+                    "undo": n("undo"),
                 },
             )
         return c.correct_result(t, rid, correction.changes, by=by, reason=why, actor=actor)

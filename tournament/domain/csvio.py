@@ -183,7 +183,7 @@ def _yes(text: str, field: str) -> bool:
         return False
     if value in ("yes", "y", "x", "1", "true", "ja", "j"):
         return True
-    raise DomainError(field, "T-csv", code="csvio.yes", params={"text": excerpt(text)})
+    raise DomainError(field, "T-csv", code="csvio.not_yes_or_no", params={"text": excerpt(text)})
 
 
 def forfeit_winner(text: str, rule: str = "T-input") -> int | None:

@@ -77,14 +77,14 @@ def check_card_points(points: Sequence[object]) -> list[int]:
                 "card_points",
                 "R11",
                 code="handpoints.player_s_points_cards",
-                params={"x": x, "MOST": MOST},
+                params={"x": x, "most": MOST},
             )
         if 0 < x < SMALLEST_TRICK:
             raise DomainError(
                 "card_points",
                 "R11",
                 code="handpoints.points_impossible_trick_holds",
-                params={"x": x, "SMALLEST_TRICK": SMALLEST_TRICK},
+                params={"x": x, "smallest_trick": SMALLEST_TRICK},
             )
     if a + b > MOST:
         raise DomainError(
@@ -95,9 +95,9 @@ def check_card_points(points: Sequence[object]) -> list[int]:
                 "a": a,
                 "b": b,
                 "a2": a + b,
-                "MOST": MOST,
-                "CARDS": CARDS,
-                "MARRIAGES": MARRIAGES,
+                "most": MOST,
+                "cards": CARDS,
+                "marriages": MARRIAGES,
             },
         )
     return [a, b]
@@ -123,7 +123,7 @@ def _claim(closed: bool | None, won: int, lost: int) -> Allowed:
             "card_points",
             "R13",
             code="handpoints.correct_claim_needs_points",
-            params={"CLAIM": CLAIM, "won": won},
+            params={"claim": CLAIM, "won": won},
         )
     now = _r13(lost)
     if closed is False:
@@ -166,7 +166,7 @@ def _last_trick(closed: bool | None, won: int, lost: int) -> Allowed:
             "card_points",
             "R16",
             code="handpoints.after_tenth_trick_all",
-            params={"CARDS": CARDS, "won": won, "lost": lost},
+            params={"cards": CARDS, "won": won, "lost": lost},
         )
     return Allowed((1,), "R16", "the last trick wins 1, whatever the points")
 

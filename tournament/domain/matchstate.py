@@ -382,11 +382,11 @@ class MatchState:
                 raise DomainError(
                     "dealer" if error.rule == "R18" else "result",
                     error.rule,
-                    code="matchstate.match",
+                    code="matchstate.engine_refused",
                     params={
                         "match_id": self.match_id,
                         "which": which,
-                        "explain": explain(error, engine, hand, self.labels),
+                        "explanation": explain(error, engine, hand, self.labels),
                     },
                 ) from None
 

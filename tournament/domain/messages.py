@@ -8,8 +8,8 @@ the API sends ``code`` and ``params`` next to the English ``detail``.
 
 The templates are wrapped in :func:`N_`, a marker that does nothing at run time, so that
 ``pybabel extract`` (babel.cfg: keyword ``N_``) puts them in the German catalog. A
-template's ``%%(name)s`` placeholders are the params its raise sites pass; a literal
-percent sign is written ``%%%%``. Codes are ``<module>.<what>``, the module that raises.
+template's ``%(name)s`` placeholders are the params its raise sites pass; a literal
+percent sign is written ``%%``. Codes are ``<module>.<what>``, the module that raises.
 Pure and stdlib only.
 """
 
@@ -41,14 +41,14 @@ def english(code: str, params: Mapping[str, Param]) -> str:
 
 TEMPLATES: Final[dict[str, str]] = {
     # correcting.py
-    "correcting.give_either_what_changes": N_(
-        "%(alone)s with %(others)s: give either what changes, %(n)s or %(n2)s, not several; nothing stored"
+    "correcting.mixed_with_void_or_undo": N_(
+        "%(alone)s with %(others)s: give either what changes, %(void)s or %(undo)s, not several; nothing stored"
     ),
-    "correcting.tally_corrected_whole_tally": N_(
-        "%(n)s with %(hand)s: a tally is corrected as a whole tally, a hand by its fields; nothing stored"
+    "correcting.tally_with_hand_fields": N_(
+        "%(tally)s with %(fields)s: a tally is corrected as a whole tally, a hand by its fields; nothing stored"
     ),
-    "correcting.say_what_changes": N_(
-        "say what changes (%(n)s, %(n2)s, %(n3)s ...), %(n4)s or %(n5)s"
+    "correcting.nothing_to_change": N_(
+        "say what changes (%(winner)s, %(game_points)s, %(tally)s ...), %(void)s or %(undo)s"
     ),
     # corrections.py
     "corrections.result_nothing_restore": N_("result %(result_id)s has nothing to restore"),
@@ -76,7 +76,7 @@ TEMPLATES: Final[dict[str, str]] = {
     "corrections.result_new_void_instead": N_("the result was new; void it instead"),
     "corrections.player_does_play_match": N_("player %(winner)s does not play match %(match_id)s"),
     # csvio.py
-    "csvio.yes": N_("%(text)s is not yes or no"),
+    "csvio.not_yes_or_no": N_("%(text)s is not yes or no"),
     "csvio.two_numbers_like": N_("%(text)s is not two numbers like 66:40"),
     "csvio.row_hand_tally_forfeit": N_(
         "a row is a hand, a tally or a forfeit, not several: %(kinds)s; write each in a row of its own"
@@ -108,23 +108,23 @@ TEMPLATES: Final[dict[str, str]] = {
     # handpoints.py
     "handpoints.card_points_two_whole": N_("card points are two whole numbers, not %(points)s"),
     "handpoints.adds_up_both_players": N_(
-        "%(a)s:%(b)s adds up to %(a2)s; both players together have at most %(MOST)s (%(CARDS)s in the cards, %(MARRIAGES)s in marriages)"
+        "%(a)s:%(b)s adds up to %(a2)s; both players together have at most %(most)s (%(cards)s in the cards, %(marriages)s in marriages)"
     ),
     "handpoints.correct_claim_needs_points": N_(
-        "a correct claim needs %(CLAIM)s points; the winner has %(won)s"
+        "a correct claim needs %(claim)s points; the winner has %(won)s"
     ),
     "handpoints.claim_points_false_claim": N_("a claim with %(lost)s points is not a false claim"),
     "handpoints.hand_won_last_trick": N_(
         "a hand won by the last trick had no close (a closed talon: R14)"
     ),
     "handpoints.after_tenth_trick_all": N_(
-        "after the tenth trick all %(CARDS)s card points are taken and the winner has the last trick: %(won)s:%(lost)s (winner first) is not %(CARDS)s plus marriages of 20 or 40"
+        "after the tenth trick all %(cards)s card points are taken and the winner has the last trick: %(won)s:%(lost)s (winner first) is not %(cards)s plus marriages of 20 or 40"
     ),
     "handpoints.player_s_points_cards": N_(
-        "%(x)s is not a player's points: 0-%(MOST)s (cards and marriages)"
+        "%(x)s is not a player's points: 0-%(most)s (cards and marriages)"
     ),
     "handpoints.points_impossible_trick_holds": N_(
-        "%(x)s points are impossible: a trick holds at least %(SMALLEST_TRICK)s (two jacks), and a marriage counts only with a trick (R10)"
+        "%(x)s points are impossible: a trick holds at least %(smallest_trick)s (two jacks), and a marriage counts only with a trick (R10)"
     ),
     # knockout.py
     "knockout.bracket_slot_drawn_times": N_("bracket slot %(slot)s was drawn 26 times"),
@@ -160,7 +160,7 @@ TEMPLATES: Final[dict[str, str]] = {
     "matchstate.match_already_decided_cannot": N_(
         "match %(match_id)s is already decided; it cannot be forfeited"
     ),
-    "matchstate.match": N_("match %(match_id)s: %(which)s%(explain)s"),
+    "matchstate.engine_refused": N_("match %(match_id)s: %(which)s%(explanation)s"),
     # pairing.py
     "pairing.tournament_finished_nobody_left": N_(
         "the tournament is finished: nobody is left to pair"
@@ -195,7 +195,7 @@ TEMPLATES: Final[dict[str, str]] = {
     "registration.player_withdrawn": N_("player %(player_id)s (%(name)s) has withdrawn"),
     "registration.seeding_fixed_once_round": N_("seeding is fixed once round 1 has started"),
     "registration.seed_seeding_draw": N_("a seed is for seeding by draw, not by %(method)s"),
-    "registration.player_s_can_corrected": N_("a player's %(EDITABLE)s can be corrected"),
+    "registration.player_s_can_corrected": N_("a player's %(editable)s can be corrected"),
     "registration.say_what_correct_name": N_(
         "say what to correct: --name, --club, --category or --rating"
     ),
@@ -226,8 +226,8 @@ TEMPLATES: Final[dict[str, str]] = {
         "match %(match_id)s: player %(player_id)s does not play here (%(a)s v %(b)s)"
     ),
     "results.hand_gives_game_points": N_("a hand gives 1, 2 or 3 game points, not %(game_points)s"),
-    "results.reason_one": N_("reason is one of %(PAPER_REASONS)s, not %(reason)s"),
-    "results.worth": N_("%(what)s is worth %(words)s %(unit)s (%(why)s), not %(gp)s"),
+    "results.reason_one": N_("reason is one of %(paper_reasons)s, not %(reason)s"),
+    "results.hand_worth": N_("%(what)s is worth %(words)s %(unit)s (%(why)s), not %(gp)s"),
     "results.match_deals_first_r": N_(
         "match %(match_id)s: %(label)s deals first (R18: the first dealer is recorded already)"
     ),
@@ -267,7 +267,7 @@ TEMPLATES: Final[dict[str, str]] = {
     "settings.write_year_full": N_(
         "%(text)s: write the year in full, %(day)s.%(month)s.20%(dotted)s"
     ),
-    "settings.one": N_("%(value)s is not one of %(allowed)s"),
+    "settings.not_one_of": N_("%(value)s is not one of %(allowed)s"),
     "settings.bye_what_late_entry": N_(
         "%(value)s is not 0 or bye (what a late entry scores for each round it missed)"
     ),
@@ -277,9 +277,7 @@ TEMPLATES: Final[dict[str, str]] = {
     "settings.score_decided_match_first": N_(
         "a score %(won)s:%(lost)s is not a decided match (first to %(target)s Bummerl)"
     ),
-    "settings.unknown_option_s_known": N_(
-        "unknown option(s) %(value)s for %(fmt)s (known: %(value2)s)"
-    ),
+    "settings.unknown_options": N_("unknown option(s) %(options)s for %(fmt)s (known: %(known)s)"),
     "settings.player_lives": N_("a player has 2 or 3 lives"),
     "settings.there_least_one_group": N_("there is at least one group"),
     "settings.advance_must_more_players": N_(
@@ -310,7 +308,7 @@ TEMPLATES: Final[dict[str, str]] = {
     "settings.day_calendar": N_("%(text)s is not a day of the calendar"),
     "settings.score_like": N_("%(raw)s is not a score like [2, 0]"),
     "settings.unknown_variant": N_("unknown variant %(variant)s (%(known)s)"),
-    "settings.unknown_tie_break": N_("unknown tie-break %(tb)s (%(TIEBREAKS)s)"),
+    "settings.unknown_tie_break": N_("unknown tie-break %(tb)s (%(tiebreaks)s)"),
     "settings.must_true_false": N_("%(key)s must be true or false"),
     "settings.must_whole_number": N_("%(key)s must be a whole number >= 0"),
     # signing.py
@@ -341,47 +339,45 @@ TEMPLATES: Final[dict[str, str]] = {
         "%(item)s: a range runs upwards, e.g. %(high)s-%(low)s"
     ),
     "startnumbers.more_start_numbers_field": N_(
-        "more than %(MAX_IDS)s start numbers; no field is that large"
+        "more than %(max_ids)s start numbers; no field is that large"
     ),
     "startnumbers.there_player": N_("%(typed)sthere is no player %(wrong)s (%(known)s)"),
     "startnumbers.start_numbers_like_range": N_(
         "%(item)s: start numbers like 1,2,5 or a range 1-38 (digits 0-9)"
     ),
     # tally.py
-    "tally.tally_columns_rows": N_("a tally has 'columns' or 'rows'"),
-    "tally.tally_two_columns_separated": N_(
-        "a tally has two columns separated by '/', not %(columns_count)s"
-    ),
-    "tally.tally_one_column_per": N_("a tally has one column per player, two in all"),
-    "tally.count_ends_bummerl_finished": N_(
+    "tally.columns_or_rows": N_("a tally has 'columns' or 'rows'"),
+    "tally.two_columns": N_("a tally has two columns separated by '/', not %(columns)s"),
+    "tally.one_column_per_player": N_("a tally has one column per player, two in all"),
+    "tally.not_finished": N_(
         "no count ends at 0: the Bummerl is not finished (the winner strikes to 0)"
     ),
-    "tally.both_counts_end_only": N_("both counts end at 0; only the first to 0 wins the Bummerl"),
-    "tally.hand_count_runs": N_("hand %(hand)s: a count runs from 7 to 0, not %(after)s"),
-    "tally.hand_s_count_stays": N_(
-        "hand %(hand)s: %(who)s's count stays at %(after)s; %(NOTATION)s"
+    "tally.both_end_at_zero": N_("both counts end at 0; only the first to 0 wins the Bummerl"),
+    "tally.count_out_of_range": N_("hand %(hand)s: a count runs from 7 to 0, not %(after)s"),
+    "tally.count_stays": N_(
+        "hand %(hand)s: %(who)s's count stays at %(after)s; a column lists the count each time it changes, e.g. '7 4 1 0 / 7', or write both counts after every hand, e.g. '7:7 7:4 7:1 7:0'"
     ),
-    "tally.hand_s_count_goes": N_(
+    "tally.count_goes_up": N_(
         "hand %(hand)s: %(who)s's count goes from %(before)s to %(after)s; it only goes down"
     ),
-    "tally.hand_s_count_goes_2": N_(
+    "tally.step_too_large": N_(
         "hand %(hand)s: %(who)s's count goes from %(before)s to %(after)s, a step of %(step)s; a hand gives 1, 2 or 3 game points"
     ),
-    "tally.tally_like": N_("%(text)s is not a tally like '7 5 4 1 0 / 7 6 3' or '7:7 ...'"),
-    "tally.hand_s_column_repeats": N_(
-        "hand %(hand)s: %(label)s's column '%(map)s' repeats %(column)s; %(NOTATION)s"
+    "tally.not_a_tally": N_("%(text)s is not a tally like '7 5 4 1 0 / 7 6 3' or '7:7 ...'"),
+    "tally.column_repeats": N_(
+        "hand %(hand)s: %(who)s's column '%(column)s' repeats %(repeated)s; a column lists the count each time it changes, e.g. '7 4 1 0 / 7', or write both counts after every hand, e.g. '7:7 7:4 7:1 7:0'"
     ),
-    "tally.hand_bummerl_ended_hand": N_(
-        "hand %(i)s: the Bummerl ended at hand %(i2)s; no further hand"
+    "tally.hand_after_end": N_(
+        "hand %(hand)s: the Bummerl ended at hand %(last)s; no further hand"
     ),
-    "tally.hand_exactly_one_player": N_(
-        "hand %(i)s: %(before)s:%(before2)s -> %(after)s:%(after2)s; exactly one player (the hand's winner) strikes off per hand"
+    "tally.one_player_per_hand": N_(
+        "hand %(hand)s: %(before_first)s:%(before_second)s -> %(after_first)s:%(after_second)s; exactly one player (the hand's winner) strikes off per hand"
     ),
-    "tally.s_count_reached_their": N_(
-        "%(label)s's count reached 0 at their hand %(i)s; a hand after the Bummerl ended cannot be entered"
+    "tally.hand_after_zero": N_(
+        "%(who)s's count reached 0 at their hand %(hand)s; a hand after the Bummerl ended cannot be entered"
     ),
     # text.py
-    "text.refused": N_("%(text)s is not %(what)s (%(hint)s)"),
+    "text.not_a": N_("%(text)s is not %(what)s (%(hint)s)"),
     "text.too_large_most_digits": N_(
         "%(text)s is too large for %(what)s (at most %(digits)s digits)"
     ),
@@ -401,3 +397,13 @@ TEMPLATES: Final[dict[str, str]] = {
     ),
     "withdrawal.forfeit_drop": N_("'forfeit' or 'drop', not %(policy)s"),
 }
+
+#: English words of the domain that reach a message as a param (a tally's seats, before
+#: the players are known: tournament.domain.tally.SEATS): a page translates these values,
+#: any other param (a name, a number, what the organiser typed) is shown as it is.
+WORDS: Final[frozenset[str]] = frozenset(
+    {
+        N_("the first column's player"),
+        N_("the second column's player"),
+    }
+)

@@ -383,7 +383,7 @@ def edit_player(
             unknown[0],
             "T-player",
             code="registration.player_s_can_corrected",
-            params={"EDITABLE": ", ".join(EDITABLE)},
+            params={"editable": ", ".join(EDITABLE)},
         )
     if not changes:
         raise DomainError("player", "T-player", code="registration.say_what_correct_name")

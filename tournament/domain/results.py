@@ -175,7 +175,7 @@ def _hand_fields(
             "reason",
             "T-result",
             code="results.reason_one",
-            params={"PAPER_REASONS": ", ".join(hp.PAPER_REASONS), "reason": repr(reason)},
+            params={"paper_reasons": ", ".join(hp.PAPER_REASONS), "reason": repr(reason)},
         )
     reason, closed = hp.reason_and_closed(reason, closed)
     if card_points is not None:
@@ -226,7 +226,7 @@ def _check_game_points(
         raise DomainError(
             "game_points",
             ok.rule,
-            code="results.worth",
+            code="results.hand_worth",
             params={"what": what, "words": hp.words(ok.points), "unit": unit, "why": why, "gp": gp},
         )
 

@@ -150,7 +150,7 @@ class Settings:
                     "tiebreaks",
                     "T-settings",
                     code="settings.unknown_tie_break",
-                    params={"tb": excerpt(str(tb)), "TIEBREAKS": ", ".join(TIEBREAKS)},
+                    params={"tb": excerpt(str(tb)), "tiebreaks": ", ".join(TIEBREAKS)},
                 )
         if len(set(tiebreaks)) != len(tiebreaks):
             raise DomainError("tiebreaks", "T-settings", code="settings.tie_break_listed_twice")
@@ -246,7 +246,7 @@ def _choice(data: Mapping[str, Any], key: str, allowed: Sequence[str], default: 
         raise DomainError(
             key,
             "T-settings",
-            code="settings.one",
+            code="settings.not_one_of",
             params={"value": repr(value), "allowed": ", ".join(allowed)},
         )
     return str(value)
@@ -331,11 +331,11 @@ def _options(fmt: str, raw: Mapping[str, Any]) -> dict[str, Any]:
         raise DomainError(
             "options",
             "T-settings",
-            code="settings.unknown_option_s_known",
+            code="settings.unknown_options",
             params={
-                "value": ", ".join(excerpt(str(k)) for k in sorted(unknown)),
+                "options": ", ".join(excerpt(str(k)) for k in sorted(unknown)),
                 "fmt": fmt,
-                "value2": ", ".join(defaults) or "none",
+                "known": ", ".join(defaults) or "none",
             },
         )
     options = {**defaults, **raw}

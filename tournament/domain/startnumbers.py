@@ -82,7 +82,7 @@ def parse_ids(
             field,
             RULE,
             code="startnumbers.more_start_numbers_field",
-            params={"MAX_IDS": format(MAX_IDS, ",")},
+            params={"max_ids": format(MAX_IDS, ",")},
         )
     return [n for low, high, _ in ranges for n in range(low, high + 1)]
 

@@ -66,15 +66,15 @@ def parse_tally(text: str) -> list[list[int]]:
         raise DomainError(
             "tally",
             "T-tally",
-            code="tally.tally_like",
+            code="tally.not_a_tally",
             params={"text": excerpt(text)},
         ) from None
     if len(columns) != 2:
         raise DomainError(
             "tally",
             "T-tally",
-            code="tally.tally_two_columns_separated",
-            params={"columns_count": len(columns)},
+            code="tally.two_columns",
+            params={"columns": len(columns)},
         )
     return columns
 
@@ -101,13 +101,12 @@ def _read_columns(columns: list[list[int]], labels: Sequence[str]) -> dict[str, 
             raise DomainError(
                 "tally",
                 "R17",
-                code="tally.hand_s_column_repeats",
+                code="tally.column_repeats",
                 params={
                     "hand": hand,
-                    "label": labels[seat],
-                    "map": " ".join(map(str, column)),
-                    "column": column[hand],
-                    "NOTATION": NOTATION,
+                    "who": labels[seat],
+                    "column": " ".join(map(str, column)),
+                    "repeated": column[hand],
                 },
             )
     return {"columns": collapsed}
@@ -145,12 +144,12 @@ def tally_hands(tally: Mapping[str, Any], labels: Sequence[str] = SEATS) -> list
         return _rows(tally["rows"], labels)
     if "columns" in tally:
         return _columns(tally["columns"], labels)
-    raise DomainError("tally", "T-tally", code="tally.tally_columns_rows")
+    raise DomainError("tally", "T-tally", code="tally.columns_or_rows")
 
 
 def _columns(columns: Sequence[Sequence[int]], labels: Sequence[str]) -> list[tuple[int, int]]:
     if len(columns) != 2:
-        raise DomainError("tally", "T-tally", code="tally.tally_one_column_per")
+        raise DomainError("tally", "T-tally", code="tally.one_column_per_player")
     per_seat: list[list[int]] = []
     for seat, raw in enumerate(columns):
         counts = [int(x) for x in raw]
@@ -163,8 +162,8 @@ def _columns(columns: Sequence[Sequence[int]], labels: Sequence[str]) -> list[tu
                 raise DomainError(
                     "tally",
                     "R17",
-                    code="tally.s_count_reached_their",
-                    params={"label": labels[seat], "i": i - 1},
+                    code="tally.hand_after_zero",
+                    params={"who": labels[seat], "hand": i - 1},
                 )
             steps.append(_step(labels[seat], before, after, i))
         per_seat.append(steps)
@@ -173,10 +172,10 @@ def _columns(columns: Sequence[Sequence[int]], labels: Sequence[str]) -> list[tu
         raise DomainError(
             "tally",
             "R17",
-            code="tally.count_ends_bummerl_finished",
+            code="tally.not_finished",
         )
     if len(ends) == 2:
-        raise DomainError("tally", "R17", code="tally.both_counts_end_only")
+        raise DomainError("tally", "R17", code="tally.both_end_at_zero")
     winner = ends[0]
     loser = 1 - winner
     # The paper does not order the two columns; the winner's last hand is the Bummerl's last.
@@ -194,20 +193,20 @@ def _rows(rows: Sequence[Sequence[int]], labels: Sequence[str]) -> list[tuple[in
         before, after = counts[i - 1], counts[i]
         if 0 in before:
             raise DomainError(
-                "tally", "R17", code="tally.hand_bummerl_ended_hand", params={"i": i, "i2": i - 1}
+                "tally", "R17", code="tally.hand_after_end", params={"hand": i, "last": i - 1}
             )
         changed = [seat for seat in (0, 1) if before[seat] != after[seat]]
         if len(changed) != 1:
             raise DomainError(
                 "tally",
                 "R17",
-                code="tally.hand_exactly_one_player",
+                code="tally.one_player_per_hand",
                 params={
-                    "i": i,
-                    "before": before[0],
-                    "before2": before[1],
-                    "after": after[0],
-                    "after2": after[1],
+                    "hand": i,
+                    "before_first": before[0],
+                    "before_second": before[1],
+                    "after_first": after[0],
+                    "after_second": after[1],
                 },
             )
         seat = changed[0]
@@ -216,7 +215,7 @@ def _rows(rows: Sequence[Sequence[int]], labels: Sequence[str]) -> list[tuple[in
         raise DomainError(
             "tally",
             "R17",
-            code="tally.count_ends_bummerl_finished",
+            code="tally.not_finished",
         )
     return hands
 
@@ -225,27 +224,31 @@ def _step(who: str, before: int, after: int, hand: int) -> int:
     step = before - after
     if after < 0 or after > START:
         raise DomainError(
-            "tally", "R17", code="tally.hand_count_runs", params={"hand": hand, "after": after}
+            "tally", "R17", code="tally.count_out_of_range", params={"hand": hand, "after": after}
         )
     if step == 0:
         raise DomainError(
             "tally",
             "R17",
-            code="tally.hand_s_count_stays",
-            params={"hand": hand, "who": who, "after": after, "NOTATION": NOTATION},
+            code="tally.count_stays",
+            params={
+                "hand": hand,
+                "who": who,
+                "after": after,
+            },
         )
     if step < 0:
         raise DomainError(
             "tally",
             "R17",
-            code="tally.hand_s_count_goes",
+            code="tally.count_goes_up",
             params={"hand": hand, "who": who, "before": before, "after": after},
         )
     if step > 3:
         raise DomainError(
             "tally",
             "R13",
-            code="tally.hand_s_count_goes_2",
+            code="tally.step_too_large",
             params={"hand": hand, "who": who, "before": before, "after": after, "step": step},
         )
     return step

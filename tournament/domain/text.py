@@ -156,7 +156,7 @@ def whole_number(
         raise DomainError(
             field,
             rule,
-            code="text.refused",
+            code="text.not_a",
             params={"text": excerpt(text), "what": what, "hint": hint},
         )
     if len(value.lstrip("0")) > digits:

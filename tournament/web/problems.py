@@ -107,6 +107,10 @@ def from_domain(error: DomainError) -> Problem:
         status, title = 409, "Conflicts with what is recorded"
     else:
         status, title = 422, "Refused by the rules"
+    # code and params: a client renders the refusal in its own language (docs/api.md).
+    coded: dict[str, Any] = {}
+    if error.code is not None:
+        coded = {"code": error.code, "params": dict(error.params)}
     return Problem(
         status,
         title,
@@ -114,6 +118,7 @@ def from_domain(error: DomainError) -> Problem:
         kind="domain" if status == 422 else None,
         field=error.field,
         rule=error.rule,
+        **coded,
         errors=[error.to_json()],
     )
 

@@ -8,9 +8,29 @@ one refusal reads the same from the API (English) and from a page (either langua
 
 from __future__ import annotations
 
+from flask_babel import gettext
+
 from tournament.domain.errors import DomainError
+from tournament.domain.messages import TEMPLATES, WORDS, Param
 
 
 def describe(error: DomainError) -> str:
-    """One line: what is wrong, and the rule it breaks."""
-    return error.line()
+    """One line: what is wrong, and the rule it breaks -- as :meth:`DomainError.line`
+    has it, in the request's language when the error has a code (English without)."""
+    template = TEMPLATES.get(error.code or "")
+    if template is None:
+        return error.line()
+    params = {name: _word(value) for name, value in error.params.items()}
+    message = gettext(template) % params
+    # The rule once, as line() cites it: a template may already say "(R18: ...)".
+    if f"({error.rule}" in message:
+        return f"{error.field}: {message}"
+    return f"{error.field}: {message} ({error.rule})"
+
+
+def _word(value: Param) -> Param:
+    """A param that is one of the domain's own words (a tally's seat) in the reader's
+    language; a name, a number or what the organiser typed as it is."""
+    if isinstance(value, str) and value in WORDS:
+        return str(gettext(value))
+    return value

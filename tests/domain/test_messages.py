@@ -1,0 +1,168 @@
+"""The domain's refusals as codes with params (issue 11: "give errors a code and
+parameters so they render in either language"): one catalog of English templates,
+tournament/domain/messages.py, that the raise sites fill and the pages translate.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator
+from decimal import Decimal
+from enum import StrEnum
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+
+from tournament.domain.errors import ConflictError, DomainError
+from tournament.domain.messages import TEMPLATES, WORDS, english
+from tournament.domain.tally import SEATS, tally_hands, tally_payload
+
+ROOT = Path(__file__).resolve().parents[2]
+DOMAIN = ROOT / "tournament" / "domain"
+PO = ROOT / "tournament" / "translations" / "de" / "LC_MESSAGES" / "messages.po"
+PLACEHOLDER = re.compile(r"%\((\w+)\)s")
+
+
+def raise_sites() -> Iterator[tuple[str, int, str, set[str] | None]]:
+    """(file, line, code, the param names it passes -- None when not a dict literal) of
+    every ``code="..."`` in the domain's modules."""
+    for path in sorted(DOMAIN.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.Call):
+                continue
+            keywords = {k.arg: k.value for k in node.keywords}
+            code = keywords.get("code")
+            if not isinstance(code, ast.Constant) or not isinstance(code.value, str):
+                continue
+            given = keywords.get("params")
+            names: set[str] | None = set()
+            if isinstance(given, ast.Dict):
+                names = {str(k.value) for k in given.keys if isinstance(k, ast.Constant)}
+            elif given is not None:
+                names = None
+            yield path.name, node.lineno, code.value, names
+
+
+SITES = list(raise_sites())
+
+
+def test_the_domain_raises_with_codes_of_the_catalog() -> None:
+    assert len(SITES) > 150
+    unknown = [f"{f}:{line} {code}" for f, line, code, _ in SITES if code not in TEMPLATES]
+    assert unknown == []
+
+
+def test_every_code_of_the_catalog_is_raised_somewhere() -> None:
+    assert set(TEMPLATES) - {code for _, _, code, _ in SITES} == set()
+
+
+def test_each_raise_site_passes_exactly_the_params_its_template_names() -> None:
+    wrong = []
+    for filename, line, code, names in SITES:
+        wanted = set(PLACEHOLDER.findall(TEMPLATES[code]))
+        if names is not None and names != wanted:
+            wrong.append(
+                f"{filename}:{line} {code}: passes {sorted(names)}, needs {sorted(wanted)}"
+            )
+    assert wrong == []
+
+
+def test_codes_are_dotted_by_the_module_that_raises() -> None:
+    for filename, _, code, _ in SITES:
+        assert re.fullmatch(r"[a-z_]+\.[a-z_0-9]+", code)
+        assert code.split(".")[0] == filename.removesuffix(".py") or filename == "messages.py"
+
+
+@pytest.mark.parametrize("code", sorted(TEMPLATES))
+def test_the_english_message_is_the_template_filled_with_the_params(code: str) -> None:
+    params = {name: f"<{name}>" for name in PLACEHOLDER.findall(TEMPLATES[code])}
+    error = DomainError("field", "R0", code=code, params=params)
+    assert error.message == TEMPLATES[code] % params == english(code, error.params)
+    assert error.code == code and error.params == params
+    # A literal percent sign would have to be written %% (none of the templates need one).
+    assert "%" not in PLACEHOLDER.sub("", TEMPLATES[code])
+
+
+def test_a_refused_tally_keeps_its_english_text_word_for_word() -> None:
+    """R13: a hand gives 1, 2 or 3 game points, so a count cannot drop by 4."""
+    with pytest.raises(DomainError) as caught:
+        tally_payload("7 5 1 0 / 7")
+    error = caught.value
+    assert error.code == "tally.step_too_large" and error.rule == "R13"
+    assert error.message == (
+        "hand 2: the first column's player's count goes from 5 to 1, a step of 4; "
+        "a hand gives 1, 2 or 3 game points"
+    )
+    assert error.params == {
+        "hand": 2,
+        "who": "the first column's player",
+        "before": 5,
+        "after": 1,
+        "step": 4,
+    }
+    assert error.line() == f"tally: {error.message} (R13)"
+
+
+def test_params_read_as_an_f_string_wrote_them_and_numbers_stay_numbers() -> None:
+    class Colour(StrEnum):
+        RED = "red"
+
+    error = DomainError(
+        "f",
+        "R0",
+        code="settings.not_one_of",
+        params={"value": Decimal("1.50"), "allowed": Colour.RED},
+    )
+    assert error.params == {"value": "1.50", "allowed": f"{Colour.RED}"}
+    assert error.message == f"1.50 is not one of {Colour.RED}"
+    counted = DomainError("f", "R0", code="tally.two_columns", params={"columns": 3})
+    assert counted.params == {"columns": 3}
+    assert DomainError("f", "R0", code="tally.two_columns", params={"columns": True}).params == {
+        "columns": "True"
+    }
+
+
+def test_the_api_body_names_code_and_params_and_an_error_without_a_code_stays_as_it_was() -> None:
+    coded = ConflictError(
+        "round", "T-round", code="knockout.bracket_slot_drawn_times", params={"slot": "R2-1"}
+    )
+    assert coded.to_json() == {
+        "field": "round",
+        "rule": "T-round",
+        "message": "bracket slot R2-1 was drawn 26 times",
+        "code": "knockout.bracket_slot_drawn_times",
+        "params": {"slot": "R2-1"},
+    }
+    plain = DomainError("player", "T-player", "a message of its own")
+    assert plain.code is None and plain.params == {}
+    assert plain.to_json() == {
+        "field": "player",
+        "rule": "T-player",
+        "message": "a message of its own",
+    }
+    with pytest.raises(TypeError):
+        DomainError("player", "T-player")
+
+
+def test_every_code_has_its_german_translation_with_the_same_placeholders() -> None:
+    with PO.open("rb") as po:
+        catalog = read_po(po, locale="de")
+    for code, template in TEMPLATES.items():
+        entry = catalog.get(template)
+        assert entry is not None and entry.string and not entry.fuzzy, code
+        assert sorted(PLACEHOLDER.findall(str(entry.string))) == sorted(
+            PLACEHOLDER.findall(template)
+        ), code
+        # A rule the English cites, the German cites too (R18, T-round ...).
+        for rule in re.findall(r"\b(?:R\d+|T-[a-z]+)\b", template):
+            assert rule in str(entry.string), (code, rule)
+    for word in WORDS:
+        entry = catalog.get(word)
+        assert entry is not None and entry.string, word
+
+
+def test_the_tally_s_seat_names_are_words_a_page_translates() -> None:
+    assert set(SEATS) <= WORDS
+    assert tally_hands({"columns": [[7, 4, 1, 0], [7]]})  # the seats only name, never decide
