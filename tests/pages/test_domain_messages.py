@@ -3,12 +3,19 @@ renders the error's code and params from the catalog, the rule id cited as line(
 
 from __future__ import annotations
 
+import io
+
 import pytest
 
 from tests.web.conftest import Web
+from tests.web.played import state
+from tournament.domain.csvio import CsvImportError, import_players
 from tournament.domain.errors import DomainError
+from tournament.domain.messages import Phrase
+from tournament.domain.results import record_hand
 from tournament.domain.tally import tally_payload
-from tournament.web.pages.messages import describe
+from tournament.domain.testing import registered
+from tournament.web.pages.messages import describe, describe_rows
 
 
 def refused_tally(text: str) -> DomainError:
@@ -35,14 +42,37 @@ def test_the_same_refusal_in_english_is_the_domain_s_own_line(web: Web) -> None:
 
 def test_a_template_citing_its_rule_is_not_cited_twice(web: Web) -> None:
     error = DomainError(
-        "dealer",
+        "first_dealer",
         "R18",
-        code="results.match_deals_first_r",
-        params={"match_id": "1.3", "label": "Anna (1)"},
+        code="matchstate.in_match",
+        params={"match_id": "1.3", "refusal": Phrase("results.deals_first", {"label": "Anna (1)"})},
+    )
+    assert error.line() == (
+        "first_dealer: match 1.3: Anna (1) deals first (R18: the first dealer is recorded already)"
     )
     with web.app.test_request_context("/?lang=de"):
         assert describe(error) == (
-            "dealer: Partie 1.3: Anna (1) gibt zuerst (R18: wer zuerst gibt, ist schon eingetragen)"
+            "first_dealer: Partie 1.3: Anna (1) gibt zuerst "
+            "(R18: wer zuerst gibt, ist schon eingetragen)"
+        )
+
+
+def test_a_refused_hand_names_match_and_place_on_the_sheet_in_german(web: Web, club: str) -> None:
+    """T-match: the winner must play in the match; the place is where the hand would go."""
+    t = state(web, club)
+    match = next(m for m in t.matches.values() if m.match_id.startswith("3."))
+    with pytest.raises(DomainError) as caught:
+        record_hand(t, match.match_id, winner=99, game_points=1)
+    error = caught.value
+    assert error.code == "results.at_place"
+    a, b = match.labels
+    assert error.message == (
+        f"match {match.match_id}, Bummerl 1 hand 1: player 99 does not play here ({a} v {b})"
+    )
+    with web.app.test_request_context("/?lang=de"):
+        assert describe(error) == (
+            f"winner: Partie {match.match_id}, Bummerl 1 Spiel 1: "
+            f"Spieler 99 spielt hier nicht ({a} gegen {b}) (T-match)"
         )
 
 
@@ -58,3 +88,23 @@ def test_an_error_without_a_code_falls_back_to_its_english_line(web: Web) -> Non
     error = DomainError("player", "T-player", "an old refusal in English")
     with web.app.test_request_context("/?lang=de"):
         assert describe(error) == "player: an old refusal in English (T-player)"
+
+
+def test_a_refused_csv_import_lists_each_bad_row_in_german(web: Web) -> None:
+    """T-csv: all or nothing, every bad row by its line; T-player: a player needs a name."""
+    rows = io.StringIO("name,club,rating\nAnna,SC,1500\n,SC,1\n")
+    with pytest.raises(CsvImportError) as caught:
+        import_players(registered(players=1), rows)
+    error = caught.value
+    assert error.to_json()[0]["code"] == "registration.player_needs_name"
+    with web.app.test_request_context("/?lang=de"):
+        assert describe_rows(error) == [(3, "name: ein Spieler braucht einen Namen (T-player)")]
+    with web.app.test_request_context("/?lang=en"):
+        assert describe_rows(error) == error.problems
+
+
+def test_a_file_s_own_shape_problem_stays_english_without_a_code(web: Web) -> None:
+    with pytest.raises(CsvImportError) as caught:
+        import_players(registered(players=1), io.StringIO("nom,club\nAnna,SC\n"))
+    with web.app.test_request_context("/?lang=de"):
+        assert describe_rows(caught.value) == caught.value.problems

@@ -86,6 +86,7 @@ def _import(
         rows = select(state, rows)
     problems: list[tuple[int, str]] = []
     where: list[tuple[str, str]] = []
+    refusals: list[DomainError | None] = []
     out: list[NewEvent] = []
     for line, row in rows:
         try:
@@ -95,12 +96,13 @@ def _import(
             message = error.line() if error.rule != "T-csv" else f"{error.field}: {error.message}"
             problems.append((line, message))
             where.append((error.field, error.rule))
+            refusals.append(error)
             continue
         for event in new:
             state.apply(event)
         out += new
     if problems:
-        raise CsvImportError(problems, where)
+        raise CsvImportError(problems, where, refusals=refusals)
     if len(out) > MAX_ROWS:  # a row may add the match's first dealer: more events than rows
         raise CsvImportError(
             [(rows[-1][0], f"these {len(rows):,} rows make {len(out):,} events, more than "

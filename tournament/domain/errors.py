@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tournament.domain.messages import Param, english, param
+from tournament.domain.messages import Param, english, param, plain
 
 
 class DomainError(ValueError):
@@ -61,7 +61,7 @@ class DomainError(ValueError):
         body: dict[str, Any] = {"field": self.field, "rule": self.rule, "message": self.message}
         if self.code is not None:
             body["code"] = self.code
-            body["params"] = dict(self.params)
+            body["params"] = plain(self.params)
         return body
 
 

@@ -22,6 +22,7 @@ from typing import Any, NamedTuple
 
 from engine import EngineError, HandResult, Match
 from tournament.domain.errors import DomainError
+from tournament.domain.messages import Phrase
 from tournament.domain.tally import tally_hands
 
 #: A hand as an entry yields it: (winner seat, game points, dealer seat or None, reason).
@@ -64,9 +65,15 @@ def pass_deal(engine: Match) -> None:
 
 def where(engine: Match) -> str:
     """Where the next hand of a match goes, for messages."""
+    return str(where_phrase(engine))
+
+
+def where_phrase(engine: Match) -> Phrase:
+    """:func:`where` with its code, for a message a page shows in German."""
     if engine.is_decided:
-        return f"hand {engine.hand_count + 1} of the match"
-    return f"hand {len(engine.current.hands) + 1} of Bummerl {len(engine.bummerls)}"
+        return Phrase("matchstate.hand_of_match", {"hand": engine.hand_count + 1})
+    hand, bummerl = len(engine.current.hands) + 1, len(engine.bummerls)
+    return Phrase("matchstate.hand_of_bummerl", {"hand": hand, "bummerl": bummerl})
 
 
 def explain(error: EngineError, engine: Match, hand: HandResult, labels: Sequence[str]) -> str:
@@ -81,15 +88,28 @@ def explain(error: EngineError, engine: Match, hand: HandResult, labels: Sequenc
     ...     print(explain(error, m, bad, ("Bernd (2)", "Franz (6)")))
     hand 1 of Bummerl 1 is dealt by Bernd (2), not Franz (6) (R18: the deal alternates every hand)
     """
+    return str(explain_phrase(error, engine, hand, labels))
+
+
+def explain_phrase(
+    error: EngineError, engine: Match, hand: HandResult, labels: Sequence[str]
+) -> Phrase:
+    """:func:`explain` with its code, for a message a page shows in German."""
     if error.rule == "R18" and hand.dealer is not None and not engine.is_decided:
         expected = engine.current.next_dealer
-        return (
-            f"{where(engine)} is dealt by {labels[expected]}, not {labels[hand.dealer]} "
-            "(R18: the deal alternates every hand)"
+        return Phrase(
+            "matchstate.dealt_by",
+            {
+                "where": where_phrase(engine),
+                "expected": labels[expected],
+                "dealer": labels[hand.dealer],
+            },
         )
-    # Any other refusal: the engine's text with its seats named.
+    # Any other refusal: the engine's text (English) with its seats named.
     text = re.sub(r"\bseat ([01])\b", lambda m: labels[int(m.group(1))], error.message)
-    return f"{where(engine)}: {text} ({error.rule})"
+    return Phrase(
+        "matchstate.engine_says", {"where": where_phrase(engine), "text": text, "rule": error.rule}
+    )
 
 
 def schneider_note(summary: Summary, schneiderbummerl: bool = True) -> str:
@@ -243,10 +263,15 @@ class MatchState:
 
     def next_place(self) -> str:
         """Where the next hand goes, as ``results show`` lists hands: ``Bummerl 2 hand 3``."""
+        return str(self.next_place_phrase())
+
+    def next_place_phrase(self) -> Phrase:
+        """:meth:`next_place` with its code, for a message a page shows in German."""
         engine = self.engine
         if engine.is_decided:
-            return f"hand {engine.hand_count + 1} of the match (decided)"
-        return f"Bummerl {len(engine.bummerls)} hand {len(engine.current.hands) + 1}"
+            return Phrase("matchstate.hand_of_decided_match", {"hand": engine.hand_count + 1})
+        hand, bummerl = len(engine.current.hands) + 1, len(engine.bummerls)
+        return Phrase("matchstate.bummerl_hand", {"bummerl": bummerl, "hand": hand})
 
     def hand_places(self) -> dict[str, list[str]]:
         """Where each entry's hands fell, for ``results show``: per result id, per hand of
@@ -368,7 +393,7 @@ class MatchState:
                 params={
                     "match_id": self.match_id,
                     "bummerls_count": len(engine.bummerls),
-                    "hands": _hands(len(engine.current.hands)),
+                    "hands": _hands_phrase(len(engine.current.hands)),
                 },
             )
         for number, (winner, gp, dealer, reason) in enumerate(
@@ -378,15 +403,22 @@ class MatchState:
             try:
                 engine.record(hand)
             except EngineError as error:
-                which = f"hand {number} of the sheet, " if entry.kind == "tally" else ""
+                which: Phrase | str = ""
+                if entry.kind == "tally":
+                    which = Phrase("matchstate.sheet_hand", {"number": number})
                 raise DomainError(
                     "dealer" if error.rule == "R18" else "result",
                     error.rule,
-                    code="matchstate.engine_refused",
+                    code="matchstate.in_match",
                     params={
                         "match_id": self.match_id,
-                        "which": which,
-                        "explanation": explain(error, engine, hand, self.labels),
+                        "refusal": Phrase(
+                            "matchstate.engine_refused",
+                            {
+                                "which": which,
+                                "explanation": explain_phrase(error, engine, hand, self.labels),
+                            },
+                        ),
                     },
                 ) from None
 
@@ -473,3 +505,7 @@ class MatchState:
 
 def _hands(count: int) -> str:
     return f"{count} hand" if count == 1 else f"{count} hands"
+
+
+def _hands_phrase(count: int) -> Phrase:
+    return Phrase("matchstate.one_hand" if count == 1 else "matchstate.hands", {"count": count})

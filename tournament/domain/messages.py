@@ -16,10 +16,8 @@ Pure and stdlib only.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Final
-
-#: A param's value: a number stays a number (for the API's ``params``), the rest is text.
-Param = str | int
+from dataclasses import dataclass, field
+from typing import Final, Union
 
 
 def N_(template: str) -> str:
@@ -27,19 +25,61 @@ def N_(template: str) -> str:
     return template
 
 
+@dataclass(frozen=True)
+class Phrase:
+    """A piece of a message with a code of its own (where on the sheet, what the engine
+    said): a param of another message, rendered in the same language as the message.
+    ``str()`` and f-strings give its English, as the piece of text it replaces did."""
+
+    code: str
+    params: Mapping[str, Param] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return english(self.code, self.params)
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+    def to_json(self) -> dict[str, object]:
+        return {"code": self.code, "params": plain(self.params)}
+
+
+#: A param's value: a number stays a number (for the API's ``params``), a phrase keeps its
+#: code (rendered in the message's language), the rest is text.
+Param = Union[str, int, Phrase]  # noqa: UP007 - Phrase refers back to Param
+
+
 def param(value: object) -> Param:
-    """``value`` as a param: an int as it is, anything else as an f-string shows it."""
-    if type(value) is int or type(value) is str:
+    """``value`` as a param: an int, a str or a phrase as it is, anything else as an
+    f-string shows it."""
+    if type(value) is int or type(value) is str or isinstance(value, Phrase):
         return value
     return format(value, "")
 
 
 def english(code: str, params: Mapping[str, Param]) -> str:
     """The English message of ``code`` with its ``params`` filled in."""
-    return TEMPLATES[code] % dict(params)
+    return TEMPLATES[code] % {k: str(v) if isinstance(v, Phrase) else v for k, v in params.items()}
+
+
+def plain(params: Mapping[str, Param]) -> dict[str, object]:
+    """``params`` for JSON: a phrase as ``{"code": ..., "params": {...}}``."""
+    return {k: v.to_json() if isinstance(v, Phrase) else v for k, v in params.items()}
 
 
 TEMPLATES: Final[dict[str, str]] = {
+    # buyback.py
+    "buyback.withdrawn": N_("player %(player_id)s (%(name)s) has withdrawn"),
+    "buyback.bought_one_already": N_(
+        "player %(player_id)s (%(name)s) has bought back %(count)s life already, the most this tournament allows (buy_backs=%(allowed)s)"
+    ),
+    "buyback.bought_already": N_(
+        "player %(player_id)s (%(name)s) has bought back %(count)s lives already, the most this tournament allows (buy_backs=%(allowed)s)"
+    ),
+    "buyback.not_in_field": N_(
+        "player %(player_id)s (%(name)s) was not in the draw of round 1, so not in the field"
+    ),
+    "buyback.still_has_a_life": N_("player %(player_id)s (%(name)s) still has a life"),
     # correcting.py
     "correcting.mixed_with_void_or_undo": N_(
         "%(alone)s with %(others)s: give either what changes, %(void)s or %(undo)s, not several; nothing stored"
@@ -146,6 +186,21 @@ TEMPLATES: Final[dict[str, str]] = {
     ),
     "live.abandoning_live_hand_says": N_("abandoning a live hand says who (--by) and why (--why)"),
     "live.late_claim_would_leave": N_("the late claim would leave match %(match_id)s inconsistent"),
+    # matchref.py
+    "matchref.round_zero": N_("there is no match %(typed)s: rounds are numbered from 1"),
+    "matchref.no_round_drawn": N_("no round is drawn yet (`tournament round start` draws round 1)"),
+    "matchref.round_not_drawn": N_("round %(number)s is not drawn yet"),
+    "matchref.round_not_drawn_of": N_(
+        "round %(number)s is not drawn yet (rounds 1 to %(drawn)s are)"
+    ),
+    "matchref.no_tables": N_("round %(number)s has no tables, not table %(table)s"),
+    "matchref.no_such_table": N_(
+        "round %(number)s has tables %(first)s to %(last)s, not table %(table)s"
+    ),
+    "matchref.did_you_mean": N_("there is no match %(typed)s; did you mean %(meant)s?"),
+    "matchref.no_such_match": N_("there is no match %(typed)s (%(example)s)"),
+    "matchref.example_bracket": N_("a bracket id such as %(example)s, or round.table as printed"),
+    "matchref.example_table": N_("round.table as printed, e.g. %(example)s"),
     # matchstate.py
     "matchstate.match_tally_records_whole": N_(
         "match %(match_id)s: a tally records a whole Bummerl, but Bummerl %(bummerls_count)s already has %(hands)s entered"
@@ -160,7 +215,19 @@ TEMPLATES: Final[dict[str, str]] = {
     "matchstate.match_already_decided_cannot": N_(
         "match %(match_id)s is already decided; it cannot be forfeited"
     ),
-    "matchstate.engine_refused": N_("match %(match_id)s: %(which)s%(explanation)s"),
+    "matchstate.in_match": N_("match %(match_id)s: %(refusal)s"),
+    "matchstate.engine_refused": N_("%(which)s%(explanation)s"),
+    "matchstate.sheet_hand": N_("hand %(number)s of the sheet, "),
+    "matchstate.dealt_by": N_(
+        "%(where)s is dealt by %(expected)s, not %(dealer)s (R18: the deal alternates every hand)"
+    ),
+    "matchstate.engine_says": N_("%(where)s: %(text)s (%(rule)s)"),
+    "matchstate.hand_of_match": N_("hand %(hand)s of the match"),
+    "matchstate.hand_of_bummerl": N_("hand %(hand)s of Bummerl %(bummerl)s"),
+    "matchstate.hand_of_decided_match": N_("hand %(hand)s of the match (decided)"),
+    "matchstate.bummerl_hand": N_("Bummerl %(bummerl)s hand %(hand)s"),
+    "matchstate.one_hand": N_("%(count)s hand"),
+    "matchstate.hands": N_("%(count)s hands"),
     # pairing.py
     "pairing.tournament_finished_nobody_left": N_(
         "the tournament is finished: nobody is left to pair"
@@ -176,6 +243,12 @@ TEMPLATES: Final[dict[str, str]] = {
     "pairing.tournament_finished_left": N_("the tournament is finished: %(left)s left"),
     "pairing.final_been_played": N_("the final has been played"),
     # registration.py
+    "registration.already_registered": N_(
+        "%(name)s%(where)s is already registered as player %(player_id)s"
+    ),
+    "registration.looks_the_same": N_(
+        "%(name)s%(where)s looks the same as %(other)s%(theirs)s, registered as player %(player_id)s (case, invisible characters and look-alike letters aside)"
+    ),
     "registration.double_true_double_round": N_(
         "double=true: a double round robin (everybody meets everybody twice) is not offered; leave the option out"
     ),
@@ -222,15 +295,13 @@ TEMPLATES: Final[dict[str, str]] = {
     "results.match_takes_more_results": N_(
         "match %(match_id)s (%(labels)s) takes no more results: it %(why)s"
     ),
-    "results.match_player_does_play": N_(
-        "match %(match_id)s: player %(player_id)s does not play here (%(a)s v %(b)s)"
-    ),
+    "results.player_does_not_play": N_("player %(player_id)s does not play here (%(a)s v %(b)s)"),
+    "results.at_place": N_("match %(match_id)s, %(place)s: %(refusal)s"),
+    "results.bummerl": N_("Bummerl %(bummerl)s"),
     "results.hand_gives_game_points": N_("a hand gives 1, 2 or 3 game points, not %(game_points)s"),
     "results.reason_one": N_("reason is one of %(paper_reasons)s, not %(reason)s"),
     "results.hand_worth": N_("%(what)s is worth %(words)s %(unit)s (%(why)s), not %(gp)s"),
-    "results.match_deals_first_r": N_(
-        "match %(match_id)s: %(label)s deals first (R18: the first dealer is recorded already)"
-    ),
+    "results.deals_first": N_("%(label)s deals first (R18: the first dealer is recorded already)"),
     "results.columns_belong": N_("the columns belong to %(label)s and %(label2)s"),
     "results.match_knockout_match_needs": N_(
         "match %(match_id)s (%(labels)s) is a knockout match and needs a winner, so both absent is not entered: forfeit it to the player who goes on (`--forfeit P`, or P in a CSV's forfeit column, P a start number) and withdraw a player who left (`tournament players withdraw P`)"

@@ -217,14 +217,25 @@ def refuse_duplicate(t: Tournament, name: str, club: str, *, other_than: int | N
         return
     where = f" ({club})" if club else ""
     if same_entry(other, name, club):
-        message = f"{name}{where} is already registered as player {other.id}"
-    else:
-        theirs = f" ({other.club})" if other.club else ""
-        message = (
-            f"{excerpt(name)}{where} looks the same as {other.name}{theirs}, registered as "
-            f"player {other.id} (case, invisible characters and look-alike letters aside)"
+        raise ConflictError(
+            "name",
+            "T-player",
+            code="registration.already_registered",
+            params={"name": name, "where": where, "player_id": other.id},
         )
-    raise ConflictError("name", "T-player", message)
+    theirs = f" ({other.club})" if other.club else ""
+    raise ConflictError(
+        "name",
+        "T-player",
+        code="registration.looks_the_same",
+        params={
+            "name": excerpt(name),
+            "where": where,
+            "other": other.name,
+            "theirs": theirs,
+            "player_id": other.id,
+        },
+    )
 
 
 def same_entry(player: Player, name: str, club: str) -> bool:

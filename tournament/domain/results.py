@@ -26,6 +26,7 @@ from tournament.domain import events as ev
 from tournament.domain import handpoints as hp
 from tournament.domain.errors import ConflictError, DomainError, NotFoundError
 from tournament.domain.matchstate import Entry, MatchState
+from tournament.domain.messages import Phrase
 from tournament.domain.registration import require_created
 from tournament.domain.settings import Settings
 from tournament.domain.state import ENTRY_KINDS, Tournament
@@ -93,8 +94,13 @@ def player_in(match: MatchState, player_id: Any, field: str) -> int:
         raise DomainError(
             field,
             "T-match",
-            code="results.match_player_does_play",
-            params={"match_id": match.match_id, "player_id": player_id, "a": a, "b": b},
+            code="matchstate.in_match",
+            params={
+                "match_id": match.match_id,
+                "refusal": Phrase(
+                    "results.player_does_not_play", {"player_id": player_id, "a": a, "b": b}
+                ),
+            },
         )
     return int(player_id)
 
@@ -112,7 +118,7 @@ def no_live_hand(t: Tournament, match: MatchState) -> None:
         code="results.match_live_hand_dealt",
         params={
             "match_id": match.match_id,
-            "next_place": match.next_place(),
+            "next_place": match.next_place_phrase(),
             "stream": stream,
             "dealer": dealer,
         },
@@ -138,15 +144,26 @@ def hand_payload(
             settings, match, winner, game_points, dealer, reason, card_points, closed
         )
     except DomainError as error:
-        raise at_place(error, match, place or match.next_place()) from None
+        raise at_place(error, match, place or match.next_place_phrase()) from None
 
 
-def at_place(error: DomainError, match: MatchState, place: str) -> DomainError:
+def at_place(error: DomainError, match: MatchState, place: str | Phrase) -> DomainError:
     """``error`` naming the match and the place on its sheet (``Bummerl 2 hand 3``): the
     organiser holds the sheet and needs to know which line was refused."""
     head = f"match {match.match_id}"
     text = error.message.removeprefix(f"{head}: ")
-    return type(error)(error.field, error.rule, f"{head}, {place}: {text}")
+    refusal: Phrase | str = text
+    if error.code == "matchstate.in_match" and error.params.get("match_id") == match.match_id:
+        inner = error.params["refusal"]  # the refusal without its "match ...: " head
+        refusal = inner if isinstance(inner, Phrase) else str(inner)
+    elif error.code is not None and text == error.message:
+        refusal = Phrase(error.code, error.params)
+    return type(error)(
+        error.field,
+        error.rule,
+        code="results.at_place",
+        params={"match_id": match.match_id, "place": place, "refusal": refusal},
+    )
 
 
 def _hand_fields(
@@ -241,8 +258,13 @@ def _first_dealer_events(
             raise ConflictError(
                 "first_dealer",
                 "R18",
-                code="results.match_deals_first_r",
-                params={"match_id": match.match_id, "label": match.labels[match.first_dealer]},
+                code="matchstate.in_match",
+                params={
+                    "match_id": match.match_id,
+                    "refusal": Phrase(
+                        "results.deals_first", {"label": match.labels[match.first_dealer]}
+                    ),
+                },
             )
         return [], None
     if first_dealer is None and dealer is not None and not match.entries:
@@ -296,7 +318,7 @@ def record_hand(
         if scorer is not None:
             fields["scorer"] = player_in(match, scorer, "scorer")
     except DomainError as error:
-        raise at_place(error, match, match.next_place()) from None
+        raise at_place(error, match, match.next_place_phrase()) from None
     payload = {"result_id": result_id or new_id(), "match_id": match_id, **fields}
     _check(match, Entry(payload["result_id"], "hand", payload), seat)
     return [*pre, ev.make_event(ev.HAND_RECORDED, payload, actor=actor, source=source)]
@@ -355,7 +377,8 @@ def record_tally(
         pre, seat = _first_dealer_events(match, first_dealer, None, actor)
     except DomainError as error:
         # A tally is a whole Bummerl: its own messages name the hand of the sheet.
-        raise at_place(error, match, f"Bummerl {len(match.engine.bummerls)}") from None
+        bummerl = Phrase("results.bummerl", {"bummerl": len(match.engine.bummerls)})
+        raise at_place(error, match, bummerl) from None
     payload: dict[str, Any] = {"result_id": result_id or new_id(), "match_id": match_id, **fields}
     _check(match, Entry(payload["result_id"], "tally", payload), seat)
     return [*pre, ev.make_event(ev.TALLY_RECORDED, payload, actor=actor, source=source)]

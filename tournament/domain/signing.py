@@ -34,7 +34,7 @@ def sign_sheet(
             "match",
             "T-sheet",
             code="signing.match_decided_yet_bummerl",
-            params={"match_id": match_id, "a": a, "b": b, "next_place": after.next_place()},
+            params={"match_id": match_id, "a": a, "b": b, "next_place": after.next_place_phrase()},
         )
     if player_id in match.signed_by:
         return []

@@ -24,6 +24,7 @@ from pydantic import ValidationError
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from tournament.domain.errors import ConflictError, DomainError, NotFoundError
+from tournament.domain.messages import plain
 
 PROBLEM_JSON = "application/problem+json"
 #: ``type`` URIs of the problems (documented in docs/api.md; never fetched by a client).
@@ -110,7 +111,7 @@ def from_domain(error: DomainError) -> Problem:
     # code and params: a client renders the refusal in its own language (docs/api.md).
     coded: dict[str, Any] = {}
     if error.code is not None:
-        coded = {"code": error.code, "params": dict(error.params)}
+        coded = {"code": error.code, "params": plain(error.params)}
     return Problem(
         status,
         title,

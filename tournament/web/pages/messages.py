@@ -8,10 +8,13 @@ one refusal reads the same from the API (English) and from a page (either langua
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from flask_babel import gettext
 
+from tournament.domain.csvread import CsvImportError
 from tournament.domain.errors import DomainError
-from tournament.domain.messages import TEMPLATES, WORDS, Param
+from tournament.domain.messages import TEMPLATES, WORDS, Param, Phrase
 
 
 def describe(error: DomainError) -> str:
@@ -20,17 +23,35 @@ def describe(error: DomainError) -> str:
     template = TEMPLATES.get(error.code or "")
     if template is None:
         return error.line()
-    params = {name: _word(value) for name, value in error.params.items()}
-    message = gettext(template) % params
+    message = _render(template, error.params)
     # The rule once, as line() cites it: a template may already say "(R18: ...)".
     if f"({error.rule}" in message:
         return f"{error.field}: {message}"
     return f"{error.field}: {message} ({error.rule})"
 
 
-def _word(value: Param) -> Param:
+def describe_rows(error: CsvImportError) -> list[tuple[int, str]]:
+    """A refused CSV import's bad rows, each (line in the file, what is wrong): a row the
+    domain refused in the reader's language (as :func:`describe`), a problem of the
+    file's own shape (encoding, header) in English."""
+    rows = []
+    for (line, message), refusal in zip(error.problems, error.refusals, strict=True):
+        rows.append((line, message if refusal is None else describe(refusal)))
+    return rows
+
+
+def _render(template: str, params: Mapping[str, Param]) -> str:
+    """``template`` in the reader's language, filled with ``params`` (phrases rendered
+    the same way first)."""
+    return str(gettext(template)) % {name: _word(value) for name, value in params.items()}
+
+
+def _word(value: Param) -> str | int:
     """A param that is one of the domain's own words (a tally's seat) in the reader's
     language; a name, a number or what the organiser typed as it is."""
+    if isinstance(value, Phrase):
+        known = TEMPLATES.get(value.code)
+        return str(value) if known is None else _render(known, value.params)
     if isinstance(value, str) and value in WORDS:
         return str(gettext(value))
     return value
