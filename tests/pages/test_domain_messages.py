@@ -15,6 +15,7 @@ from tournament.domain.messages import Phrase
 from tournament.domain.results import record_hand
 from tournament.domain.tally import tally_payload
 from tournament.domain.testing import registered
+from tournament.domain.text import whole_number
 from tournament.web.pages.messages import describe, describe_rows
 
 
@@ -108,3 +109,18 @@ def test_a_file_s_own_shape_problem_stays_english_without_a_code(web: Web) -> No
         import_players(registered(players=1), io.StringIO("nom,club\nAnna,SC\n"))
     with web.app.test_request_context("/?lang=de"):
         assert describe_rows(caught.value) == caught.value.problems
+
+
+def test_a_number_with_a_thousands_separator_is_refused_in_german_with_the_hint(
+    web: Web,
+) -> None:
+    with pytest.raises(DomainError) as caught:
+        whole_number("1.530", "rating", "T-player")
+    assert caught.value.message == (
+        "'1.530' is not a whole number (digits 0-9; without a thousands separator: 1530)"
+    )
+    with web.app.test_request_context("/?lang=de"):
+        assert describe(caught.value) == (
+            "rating: '1.530' ist ungültig als ganze Zahl "
+            "(Ziffern 0-9; ohne Tausendertrennzeichen: 1530) (T-player)"
+        )

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 
 from tournament.domain import events as ev
 from tournament.domain.errors import ConflictError
-from tournament.domain.lives import buy_back_closed, lives_left
+from tournament.domain.lives import buy_back_closed, buy_back_closed_phrase, lives_left
 from tournament.domain.messages import Param, Phrase
 from tournament.domain.registration import player, require_created
 from tournament.domain.state import Player, Tournament
@@ -26,10 +26,7 @@ def buy_life(t: Tournament, player_id: int, *, actor: str | None = None) -> list
     ``buy_backs`` times and not after round ``buy_back_until`` (options of the format), and
     never into the final: once it is drawn its players are fixed (T-lives)."""
     require_created(t)
-    closed = buy_back_closed(t)
-    if closed:
-        raise ConflictError("player", "T-lives", closed)
-    refusal = _cannot_buy_back(t, player(t, player_id), lives_left(t))
+    refusal = buy_back_closed_phrase(t) or _cannot_buy_back(t, player(t, player_id), lives_left(t))
     if refusal is not None:
         raise ConflictError("player", "T-lives", code=refusal.code, params=refusal.params)
     payload = {"player_id": player_id, "before_round": t.current_round + 1}

@@ -186,6 +186,20 @@ TEMPLATES: Final[dict[str, str]] = {
     ),
     "live.abandoning_live_hand_says": N_("abandoning a live hand says who (--by) and why (--why)"),
     "live.late_claim_would_leave": N_("the late claim would leave match %(match_id)s inconsistent"),
+    # lives.py
+    "lives.no_buy_back": N_("this tournament has no buy-back of lives"),
+    "lives.final_played": N_("the tournament is finished: the final has been played"),
+    "lives.final_begun": N_(
+        "the final has begun (round %(round)s): its players are fixed (%(names)s), nobody buys back into it"
+    ),
+    "lives.buy_back_closed": N_(
+        "buy-back closed: the last was before round %(until)s (buy_back_until=%(until)s)"
+    ),
+    "lives.between_rounds": N_(
+        "a life is bought back between rounds: round %(round)s is being played"
+    ),
+    "lives.finished_nobody_left": N_("the tournament is finished: nobody left"),
+    "lives.finished_left": N_("the tournament is finished: %(left)s left"),
     # matchref.py
     "matchref.round_zero": N_("there is no match %(typed)s: rounds are numbered from 1"),
     "matchref.no_round_drawn": N_("no round is drawn yet (`tournament round start` draws round 1)"),
@@ -448,6 +462,7 @@ TEMPLATES: Final[dict[str, str]] = {
         "%(who)s's count reached 0 at their hand %(hand)s; a hand after the Bummerl ended cannot be entered"
     ),
     # text.py
+    "text.thousands_hint": N_("digits 0-9; without a thousands separator: %(number)s"),
     "text.not_a": N_("%(text)s is not %(what)s (%(hint)s)"),
     "text.too_large_most_digits": N_(
         "%(text)s is too large for %(what)s (at most %(digits)s digits)"
@@ -470,11 +485,22 @@ TEMPLATES: Final[dict[str, str]] = {
 }
 
 #: English words of the domain that reach a message as a param (a tally's seats, before
-#: the players are known: tournament.domain.tally.SEATS): a page translates these values,
+#: the players are known: tournament.domain.tally.SEATS; what a text field is): a page
+#: translates these values,
 #: any other param (a name, a number, what the organiser typed) is shown as it is.
 WORDS: Final[frozenset[str]] = frozenset(
     {
         N_("the first column's player"),
         N_("the second column's player"),
+        # what tournament.domain.text checks (its ``what``), and its hint
+        N_("a whole number"),
+        N_("a name"),
+        N_("a club"),
+        N_("a category"),
+        N_("a reason"),
+        N_("a tournament id"),
+        N_("a tournament name"),
+        N_("a venue"),
+        N_("digits 0-9"),
     }
 )

@@ -41,6 +41,7 @@ import unicodedata
 from typing import Final
 
 from tournament.domain.errors import DomainError
+from tournament.domain.messages import Phrase
 
 #: The most digits a typed number may have: start numbers, ratings, tables, seeds and event
 #: numbers all fit, and nothing typed builds a huge number (or a huge range of them).
@@ -150,9 +151,9 @@ def whole_number(
     sign = -1 if signed and value.startswith("-") else 1
     value = value[1:] if sign < 0 else value
     if not _DIGITS.fullmatch(value):
-        hint = "digits 0-9"
+        hint: Phrase | str = "digits 0-9"
         if _THOUSANDS.fullmatch(value):
-            hint += f"; without a thousands separator: {re.sub('[^0-9]', '', value)}"
+            hint = Phrase("text.thousands_hint", {"number": re.sub("[^0-9]", "", value)})
         raise DomainError(
             field,
             rule,
