@@ -15,6 +15,9 @@ and its ``params`` builds its English ``message`` from the code's template, so a
 render the same refusal in German from the same code and params (issue 11)::
 
     DomainError("tally", "R13", code="tally.step_too_large", params={"hand": 2, ...})
+
+Given both a message and a code, the message is kept as given (a refusal raised again
+as another kind of error keeps its code and its words).
 """
 
 from __future__ import annotations
