@@ -124,3 +124,15 @@ def test_a_number_with_a_thousands_separator_is_refused_in_german_with_the_hint(
             "rating: '1.530' ist ungültig als ganze Zahl "
             "(Ziffern 0-9; ohne Tausendertrennzeichen: 1530) (T-player)"
         )
+
+
+def test_a_translation_that_does_not_fit_its_params_falls_back_to_english(
+    web: Web, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A catalog merged by hand with a wrong placeholder never fails the page."""
+    import tournament.web.pages.messages as messages
+
+    monkeypatch.setattr(messages, "gettext", lambda text: "Spiel %(hnad)s")
+    error = refused_tally("7 5 1 0 / 7")
+    with web.app.test_request_context("/?lang=de"):
+        assert describe(error) == error.line()
