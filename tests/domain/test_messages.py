@@ -16,19 +16,25 @@ import pytest
 from babel.messages.pofile import read_po
 
 from tournament.domain.errors import ConflictError, DomainError
-from tournament.domain.messages import TEMPLATES, WORDS, english
+from tournament.domain.messages import ALL_TEMPLATES, TEMPLATES, WORDS, english
+from tournament.domain.rounds import start_round
+from tournament.domain.state import fold
 from tournament.domain.tally import SEATS, tally_hands, tally_payload
+from tournament.domain.testing import registered
+from tournament.formats.messages import FORMAT_TEMPLATES
+from tournament.formats.model import FormatError
 
 ROOT = Path(__file__).resolve().parents[2]
 DOMAIN = ROOT / "tournament" / "domain"
+FORMATS = ROOT / "tournament" / "formats"
 PO = ROOT / "tournament" / "translations" / "de" / "LC_MESSAGES" / "messages.po"
 PLACEHOLDER = re.compile(r"%\((\w+)\)s")
 
 
 def raise_sites() -> Iterator[tuple[str, int, str, set[str] | None]]:
     """(file, line, code, the param names it passes -- None when not a dict literal) of
-    every ``code="..."`` in the domain's modules."""
-    for path in sorted(DOMAIN.glob("*.py")):
+    every ``code="..."`` in the domain's and the formats' modules."""
+    for path in sorted([*DOMAIN.glob("*.py"), *FORMATS.glob("*.py")]):
         for node in ast.walk(ast.parse(path.read_text())):
             if not isinstance(node, ast.Call):
                 continue
@@ -53,19 +59,19 @@ SITES = list(raise_sites())
 
 
 def test_the_domain_raises_with_codes_of_the_catalog() -> None:
-    assert len(SITES) > 150
-    unknown = [f"{f}:{line} {code}" for f, line, code, _ in SITES if code not in TEMPLATES]
+    assert len(SITES) > 200
+    unknown = [f"{f}:{line} {code}" for f, line, code, _ in SITES if code not in ALL_TEMPLATES]
     assert unknown == []
 
 
 def test_every_code_of_the_catalog_is_raised_somewhere() -> None:
-    assert set(TEMPLATES) - {code for _, _, code, _ in SITES} == set()
+    assert set(ALL_TEMPLATES) - {code for _, _, code, _ in SITES} == set()
 
 
 def test_each_raise_site_passes_exactly_the_params_its_template_names() -> None:
     wrong = []
     for filename, line, code, names in SITES:
-        wanted = set(PLACEHOLDER.findall(TEMPLATES[code]))
+        wanted = set(PLACEHOLDER.findall(ALL_TEMPLATES[code]))
         if names is not None and names != wanted:
             wrong.append(
                 f"{filename}:{line} {code}: passes {sorted(names)}, needs {sorted(wanted)}"
@@ -73,21 +79,27 @@ def test_each_raise_site_passes_exactly_the_params_its_template_names() -> None:
     assert wrong == []
 
 
-def test_codes_are_dotted_by_a_module_of_the_domain() -> None:
+def test_codes_are_dotted_by_a_module_of_the_domain_or_of_the_formats() -> None:
     modules = {path.stem for path in DOMAIN.glob("*.py")}
     for code in TEMPLATES:
         assert re.fullmatch(r"[a-z_]+\.[a-z_0-9]+", code)
         assert code.split(".")[0] in modules, code
+    formats = {path.stem for path in FORMATS.glob("*.py")}
+    for code in FORMAT_TEMPLATES:
+        assert re.fullmatch(r"formats\.[a-z_]+\.[a-z_0-9]+", code)
+        assert code.split(".")[1] in formats, code
+    assert set(ALL_TEMPLATES) == set(TEMPLATES) | set(FORMAT_TEMPLATES)
+    assert not set(TEMPLATES) & set(FORMAT_TEMPLATES)
 
 
-@pytest.mark.parametrize("code", sorted(TEMPLATES))
+@pytest.mark.parametrize("code", sorted(ALL_TEMPLATES))
 def test_the_english_message_is_the_template_filled_with_the_params(code: str) -> None:
-    params = {name: f"<{name}>" for name in PLACEHOLDER.findall(TEMPLATES[code])}
+    params = {name: f"<{name}>" for name in PLACEHOLDER.findall(ALL_TEMPLATES[code])}
     error = DomainError("field", "R0", code=code, params=params)
-    assert error.message == TEMPLATES[code] % params == english(code, error.params)
+    assert error.message == ALL_TEMPLATES[code] % params == english(code, error.params)
     assert error.code == code and error.params == params
     # A literal percent sign would have to be written %% (none of the templates need one).
-    assert "%" not in PLACEHOLDER.sub("", TEMPLATES[code])
+    assert "%" not in PLACEHOLDER.sub("", ALL_TEMPLATES[code])
 
 
 def test_a_refused_tally_keeps_its_english_text_word_for_word() -> None:
@@ -154,7 +166,7 @@ def test_the_api_body_names_code_and_params_and_an_error_without_a_code_stays_as
 def test_every_code_has_its_german_translation_with_the_same_placeholders() -> None:
     with PO.open("rb") as po:
         catalog = read_po(po, locale="de")
-    for code, template in TEMPLATES.items():
+    for code, template in ALL_TEMPLATES.items():
         entry = catalog.get(template)
         assert entry is not None and entry.string and not entry.fuzzy, code
         assert sorted(PLACEHOLDER.findall(str(entry.string))) == sorted(
@@ -171,3 +183,18 @@ def test_every_code_has_its_german_translation_with_the_same_placeholders() -> N
 def test_the_tally_s_seat_names_are_words_a_page_translates() -> None:
     assert set(SEATS) <= WORDS
     assert tally_hands({"columns": [[7, 4, 1, 0], [7]]})  # the seats only name, never decide
+
+
+def test_a_format_s_refusal_keeps_its_code_through_the_domain() -> None:
+    """T-format: a table pinned for a player is 1 or more; the format refuses table 0 and
+    the round's refusal carries the format's code, so a page shows it in German."""
+    with pytest.raises(DomainError) as caught:
+        start_round(fold(registered(4)), fixed_tables={1: 0})
+    error = caught.value
+    assert (error.code, error.params, error.rule) == (
+        "formats.tables.table_must_more_got",
+        {"number": 0},
+        "T-format",
+    )
+    assert error.line() == "fixed_tables['1']: table must be 1 or more, got 0 (T-format)"
+    assert FormatError("x", "as it was").code is None

@@ -13,6 +13,8 @@ from tournament.domain.csvio import CsvImportError, import_players
 from tournament.domain.errors import DomainError
 from tournament.domain.messages import Phrase
 from tournament.domain.results import record_hand
+from tournament.domain.rounds import start_round
+from tournament.domain.state import fold
 from tournament.domain.tally import tally_payload
 from tournament.domain.testing import registered
 from tournament.domain.text import whole_number
@@ -136,3 +138,13 @@ def test_a_translation_that_does_not_fit_its_params_falls_back_to_english(
     error = refused_tally("7 5 1 0 / 7")
     with web.app.test_request_context("/?lang=de"):
         assert describe(error) == error.line()
+
+
+def test_a_format_s_refusal_of_a_pinned_table_reads_in_german(web: Web) -> None:
+    """T-format: a table pinned for a player is 1 or more."""
+    with pytest.raises(DomainError) as caught:
+        start_round(fold(registered(4)), fixed_tables={1: 0})
+    with web.app.test_request_context("/?lang=de"):
+        assert describe(caught.value) == (
+            "fixed_tables['1']: ein Tisch muss 1 oder mehr sein, angegeben ist 0 (T-format)"
+        )

@@ -19,6 +19,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Final, Union
 
+from tournament.formats.messages import FORMAT_TEMPLATES
+
 
 def N_(template: str) -> str:
     """Marks ``template`` for extraction into the catalog; returns it unchanged."""
@@ -59,7 +61,9 @@ def param(value: object) -> Param:
 
 def english(code: str, params: Mapping[str, Param]) -> str:
     """The English message of ``code`` with its ``params`` filled in."""
-    return TEMPLATES[code] % {k: str(v) if isinstance(v, Phrase) else v for k, v in params.items()}
+    return ALL_TEMPLATES[code] % {
+        k: str(v) if isinstance(v, Phrase) else v for k, v in params.items()
+    }
 
 
 def plain(params: Mapping[str, Param]) -> dict[str, object]:
@@ -504,3 +508,7 @@ WORDS: Final[frozenset[str]] = frozenset(
         N_("digits 0-9"),
     }
 )
+
+#: Every code a refusal may carry: the domain's, and the formats' that rounds.py passes on
+#: with a format's error (tournament/formats/messages.py).
+ALL_TEMPLATES: Final[dict[str, str]] = {**TEMPLATES, **FORMAT_TEMPLATES}

@@ -81,7 +81,9 @@ def start_round(
         else:
             draw = manual_draw(t, number, pairings, byes, fixed)
     except FormatError as error:
-        raise DomainError(error.field, "T-format", error.message) from None
+        raise DomainError(
+            error.field, "T-format", error.message, code=error.code, params=error.params
+        ) from None
     return _events(t, number, seed, draw, override=pairings is not None, actor=actor)
 
 

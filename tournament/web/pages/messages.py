@@ -14,13 +14,13 @@ from flask_babel import gettext
 
 from tournament.domain.csvread import CsvImportError
 from tournament.domain.errors import DomainError
-from tournament.domain.messages import TEMPLATES, WORDS, Param, Phrase
+from tournament.domain.messages import ALL_TEMPLATES, WORDS, Param, Phrase
 
 
 def describe(error: DomainError) -> str:
     """One line: what is wrong, and the rule it breaks -- as :meth:`DomainError.line`
     has it, in the request's language when the error has a code (English without)."""
-    template = TEMPLATES.get(error.code or "")
+    template = ALL_TEMPLATES.get(error.code or "")
     if template is None:
         return error.line()
     try:
@@ -55,7 +55,7 @@ def _word(value: Param) -> str | int:
     """A param that is one of the domain's own words (a tally's seat) in the reader's
     language; a name, a number or what the organiser typed as it is."""
     if isinstance(value, Phrase):
-        known = TEMPLATES.get(value.code)
+        known = ALL_TEMPLATES.get(value.code)
         return str(value) if known is None else _render(known, value.params)
     if isinstance(value, str) and value in WORDS:
         return str(gettext(value))
