@@ -9,8 +9,12 @@ the API sends ``code`` and ``params`` next to the English ``detail``.
 The templates are wrapped in :func:`N_`, a marker that does nothing at run time, so that
 ``pybabel extract`` (babel.cfg: keyword ``N_``) puts them in the German catalog. A
 template's ``%(name)s`` placeholders are the params its raise sites pass; a literal
-percent sign is written ``%%``. Codes are ``<module>.<what>``, the module that raises.
-Pure and stdlib only.
+percent sign is written ``%%``. Codes are ``<module>.<what>``, the module that raises;
+the formats' codes (``formats.<module>.<what>``) are in tournament/formats/messages.py,
+:data:`ALL_TEMPLATES` holds both. A :class:`Phrase` is a piece of a message with a code
+of its own (where on the sheet a hand goes); :data:`WORDS` are English words a param may
+be (a tally's seat), which a page translates.
+Pure: the stdlib and the formats' catalog (stdlib too) only.
 """
 
 from __future__ import annotations
