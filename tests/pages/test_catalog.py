@@ -1,7 +1,7 @@
 """Every string the pages show has its German translation (issue 11: "a test fails on any
 untranslated string"), and the compiled catalog the app loads is the one in the .po.
 
-The strings are extracted as ``pybabel extract -F babel.cfg -k _l`` extracts them (babel's
+The strings are extracted as ``pybabel extract -F babel.cfg -k _l -k N_`` extracts them (babel's
 own API, the same mapping file), so a new ``_("...")`` in a template or a page module fails
 here until ``messages.po`` has it in German and the .mo is compiled again (babel.cfg says
 how).
@@ -22,7 +22,13 @@ from babel.messages.pofile import read_po
 
 ROOT = Path(__file__).resolve().parents[2]
 CATALOG = ROOT / "tournament" / "translations" / "de" / "LC_MESSAGES"
-KEYWORDS = {**DEFAULT_KEYWORDS, "_l": None, "lazy_gettext": None, "lazy_ngettext": (1, 2)}
+KEYWORDS = {
+    **DEFAULT_KEYWORDS,
+    "_l": None,
+    "N_": None,
+    "lazy_gettext": None,
+    "lazy_ngettext": (1, 2),
+}
 PLACEHOLDER = re.compile(r"%\(\w+\)s")
 
 
@@ -53,6 +59,7 @@ def test_the_extraction_finds_the_pages_strings() -> None:
     # The print packs render in German or English too (babel.cfg reads them).
     assert "tournament/printing/templates/table_cards.html" in files
     assert "tournament/printing/packs.py" in files
+    assert "tournament/domain/messages.py" in files  # the domain's refusals (issue 11)
     assert len({message for _, message in extracted()}) > 50
 
 

@@ -59,6 +59,24 @@ def test_a_refusal_of_the_rules_names_field_and_rule(web: Web) -> None:
     assert body["field"] == "date" and str(body["rule"]).startswith("T-")
 
 
+def test_a_refusal_of_the_rules_names_its_code_and_params_for_any_language(web: Web) -> None:
+    """issue 11: ``detail`` stays English; ``code`` and ``params`` render it in another."""
+    reply = web.post("/api/v1/tournaments", {"name": "Cup", "date": "31.02.2026"})
+    body = problem(reply)
+    assert body["code"] == "settings.day_calendar"
+    assert body["params"] == {"text": "'31.02.2026'"}
+    assert body["detail"] == "date: '31.02.2026' is not a day of the calendar (T-settings)"
+    assert body["errors"] == [
+        {
+            "field": "date",
+            "rule": "T-settings",
+            "message": "'31.02.2026' is not a day of the calendar",
+            "code": "settings.day_calendar",
+            "params": {"text": "'31.02.2026'"},
+        }
+    ]
+
+
 def test_creating_a_tournament_twice_is_409(web: Web) -> None:
     web.tournament("club")
     reply = web.post("/api/v1/tournaments", {"name": "Club Cup", "id": "club"})

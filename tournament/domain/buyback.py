@@ -14,7 +14,8 @@ from collections.abc import Mapping
 
 from tournament.domain import events as ev
 from tournament.domain.errors import ConflictError
-from tournament.domain.lives import buy_back_closed, lives_left
+from tournament.domain.lives import buy_back_closed, buy_back_closed_phrase, lives_left
+from tournament.domain.messages import Param, Phrase
 from tournament.domain.registration import player, require_created
 from tournament.domain.state import Player, Tournament
 from tournament.eventstore.api import NewEvent
@@ -25,31 +26,31 @@ def buy_life(t: Tournament, player_id: int, *, actor: str | None = None) -> list
     ``buy_backs`` times and not after round ``buy_back_until`` (options of the format), and
     never into the final: once it is drawn its players are fixed (T-lives)."""
     require_created(t)
-    refusal = buy_back_closed(t) or _cannot_buy_back(t, player(t, player_id), lives_left(t))
-    if refusal:
-        raise ConflictError("player", "T-lives", refusal)
+    refusal = buy_back_closed_phrase(t) or _cannot_buy_back(t, player(t, player_id), lives_left(t))
+    if refusal is not None:
+        raise ConflictError("player", "T-lives", code=refusal.code, params=refusal.params)
     payload = {"player_id": player_id, "before_round": t.current_round + 1}
     return [ev.make_event(ev.LIFE_BOUGHT, payload, actor=actor)]
 
 
-def _cannot_buy_back(t: Tournament, p: Player, left: Mapping[int, int] | None) -> str | None:
+def _cannot_buy_back(t: Tournament, p: Player, left: Mapping[int, int] | None) -> Phrase | None:
     """Why this player may not buy back a life now, whatever the round: withdrawn, bought
     back as often as allowed, never in the field, or still in with a life (``left``:
     lives left per player, :func:`lives_left`)."""
     settings = require_created(t)
     allowed = int(settings.options.get("buy_backs", 0))
+    who: dict[str, Param] = {"player_id": p.id, "name": p.name}
     if not p.active:
-        return f"player {p.id} ({p.name}) has withdrawn"
+        return Phrase("buyback.withdrawn", who)
     if p.lives_bought >= allowed:
-        return (
-            f"player {p.id} ({p.name}) has bought back {p.lives_bought} "
-            f"{'life' if p.lives_bought == 1 else 'lives'} already, the most this tournament "
-            f"allows (buy_backs={allowed})"
+        return Phrase(
+            "buyback.bought_one_already" if p.lives_bought == 1 else "buyback.bought_already",
+            {**who, "count": p.lives_bought, "allowed": allowed},
         )
     if left is None or p.id not in left:
-        return f"player {p.id} ({p.name}) was not in the draw of round 1, so not in the field"
+        return Phrase("buyback.not_in_field", who)
     if left[p.id] > 0:
-        return f"player {p.id} ({p.name}) still has a life"
+        return Phrase("buyback.still_has_a_life", who)
     return None
 
 

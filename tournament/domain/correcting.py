@@ -58,15 +58,20 @@ def refuse_correction_mix(
         raise DomainError(
             n.field,
             "T-correction",
-            f"{alone[0]} with {', '.join(others)}: give either what changes, {n('void')} or "
-            f"{n('undo')}, not several; nothing stored",
+            code="correcting.mixed_with_void_or_undo",
+            params={
+                "alone": alone[0],
+                "others": ", ".join(others),
+                "void": n("void"),
+                "undo": n("undo"),
+            },
         )
     if tally and hand:
         raise DomainError(
             n.field,
             "T-correction",
-            f"{n('tally')} with {', '.join(hand)}: a tally is corrected as a whole tally, a "
-            "hand by its fields; nothing stored",
+            code="correcting.tally_with_hand_fields",
+            params={"tally": n("tally"), "fields": ", ".join(hand)},
         )
 
 
@@ -88,8 +93,14 @@ def correction_command(
             raise DomainError(
                 "result",
                 "T-correction",
-                f"say what changes ({n('winner')}, {n('game_points')}, {n('tally')} ...), "
-                f"{n('void')} or {n('undo')}",
+                code="correcting.nothing_to_change",
+                params={
+                    "winner": n("winner"),
+                    "game_points": n("game_points"),
+                    "tally": n("tally"),
+                    "void": n("void"),
+                    "undo": n("undo"),
+                },
             )
         return c.correct_result(t, rid, correction.changes, by=by, reason=why, actor=actor)
 

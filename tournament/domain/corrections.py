@@ -37,15 +37,20 @@ _IDS = ("result_id", "match_id", "hand_stream")
 
 def _entry(t: Tournament, result_id: str) -> tuple[MatchState, Entry]:
     if result_id not in t.result_match:
-        raise NotFoundError("result_id", "T-correction", f"there is no result {result_id!r}")
+        raise NotFoundError(
+            "result_id",
+            "T-correction",
+            code="corrections.there_result",
+            params={"result_id": repr(result_id)},
+        )
     return t.entry(result_id)
 
 
 def _who_why(by: str, reason: str) -> None:
     if not by.strip():
-        raise DomainError("by", "T-correction", "a correction names who makes it")
+        raise DomainError("by", "T-correction", code="corrections.correction_names_who_makes")
     if not reason.strip():
-        raise DomainError("reason", "T-correction", "a correction says why")
+        raise DomainError("reason", "T-correction", code="corrections.correction_says_why")
 
 
 def _replay_ok(match: MatchState, entries: list[Entry], what: str) -> None:
@@ -57,8 +62,8 @@ def _replay_ok(match: MatchState, entries: list[Entry], what: str) -> None:
         raise ConflictError(
             "result",
             rules[-1] if rules else "T-correction",
-            f"{what} would leave match {match.match_id} inconsistent: {new[0]}; "
-            "correct or strike the later hands first",
+            code="corrections.would_leave_match_inconsistent",
+            params={"what": what, "match_id": match.match_id, "new": new[0]},
         )
 
 
@@ -83,7 +88,12 @@ def correct_result(
     previous = entry.payload
     if changes is None:
         if previous is None:
-            raise ConflictError("result_id", "T-correction", f"result {result_id} is already void")
+            raise ConflictError(
+                "result_id",
+                "T-correction",
+                code="corrections.result_already_void",
+                params={"result_id": result_id},
+            )
         replacement = None
     else:
         base = dict(previous or _before_void(t, result_id))
@@ -91,7 +101,9 @@ def correct_result(
         replacement = {**base, **{k: v for k, v in changes.items() if k not in _IDS}}
         _validate(settings, match, entry.kind, replacement, result_id)
         if replacement == previous:
-            raise ConflictError("result_id", "T-correction", "the correction changes nothing")
+            raise ConflictError(
+                "result_id", "T-correction", code="corrections.correction_changes_nothing"
+            )
     candidate = Entry(entry.result_id, entry.kind, replacement, entry.struck)
     _replay_ok(match, [candidate if e is entry else e for e in match.entries], "the correction")
     payload = {
@@ -111,7 +123,12 @@ def _before_void(t: Tournament, result_id: str) -> dict[str, Any]:
     for c in reversed(t.corrections):
         if c.get("result_id") == result_id and c.get("previous") is not None:
             return dict(c["previous"])
-    raise ConflictError("result_id", "T-correction", f"result {result_id} has nothing to restore")
+    raise ConflictError(
+        "result_id",
+        "T-correction",
+        code="corrections.result_nothing_restore",
+        params={"result_id": result_id},
+    )
 
 
 def reversal(
@@ -123,10 +140,15 @@ def reversal(
             previous = c["previous"]
             if previous is None:
                 raise ConflictError(
-                    "result_id", "T-correction", "the result was new; void it instead"
+                    "result_id", "T-correction", code="corrections.result_new_void_instead"
                 )
             return correct_result(t, result_id, previous, by=by, reason=reason, actor=actor)
-    raise ConflictError("result_id", "T-correction", f"result {result_id} was never corrected")
+    raise ConflictError(
+        "result_id",
+        "T-correction",
+        code="corrections.result_never_corrected",
+        params={"result_id": result_id},
+    )
 
 
 #: What a correction may change, per kind of result (a hand's fields, a tally, the winner
@@ -148,8 +170,13 @@ def _fits_kind(kind: str, result_id: str, fields: list[str]) -> None:
         raise DomainError(
             wrong[0],
             "T-correction",
-            f"result {result_id} is a {kind}: {', '.join(wrong)} cannot be corrected on it "
-            f"(a {kind} takes {takes}); nothing stored",
+            code="corrections.result_cannot_corrected_takes",
+            params={
+                "result_id": result_id,
+                "kind": kind,
+                "wrong": ", ".join(wrong),
+                "takes": takes,
+            },
         )
 
 
@@ -179,7 +206,10 @@ def _validate(
         winner = p.get("winner")
         if winner is not None and winner not in match.players:
             raise DomainError(
-                "winner", "R17", f"player {winner} does not play match {match.match_id}"
+                "winner",
+                "R17",
+                code="corrections.player_does_play_match",
+                params={"winner": winner, "match_id": match.match_id},
             )
 
 
@@ -200,22 +230,35 @@ def strike_hand(
     _who_why(by, reason)
     match, entry = _entry(t, result_id)
     if entry.kind == "forfeit" or entry.payload is None:
-        raise ConflictError("result_id", "T-strike", f"result {result_id} has no hands to strike")
+        raise ConflictError(
+            "result_id",
+            "T-strike",
+            code="corrections.result_hands_strike",
+            params={"result_id": result_id},
+        )
     count = len(tally_hands(entry.payload["tally"])) if entry.kind == "tally" else 1
     if hand is None:
         if count > 1:  # a guess would strike the wrong line of the sheet
             raise DomainError(
                 "hand",
                 "T-strike",
-                f"result {result_id} holds {count} hands; say which to strike (--hand 1-{count}, "
-                "as `results show` numbers them)",
+                code="corrections.result_holds_hands_say",
+                params={"result_id": result_id, "count": count},
             )
         hand = 1
     if not 1 <= hand <= count:
-        raise DomainError("hand", "T-strike", f"result {result_id} has hands 1-{count}, not {hand}")
+        raise DomainError(
+            "hand",
+            "T-strike",
+            code="corrections.result_hands",
+            params={"result_id": result_id, "count": count, "hand": hand},
+        )
     if hand in entry.struck:
         raise ConflictError(
-            "hand", "T-strike", f"hand {hand} of result {result_id} is struck already"
+            "hand",
+            "T-strike",
+            code="corrections.hand_result_struck_already",
+            params={"hand": hand, "result_id": result_id},
         )
     candidate = Entry(entry.result_id, entry.kind, entry.payload, entry.struck | {hand})
     _replay_ok(match, [candidate if e is entry else e for e in match.entries], "striking the hand")
@@ -234,7 +277,9 @@ def clear_flag(t: Tournament, match_id: str, *, actor: str | None = None) -> lis
     """The organiser has looked at a flagged match (after an upstream correction)."""
     match = t.matches.get(match_id)
     if match is None:
-        raise NotFoundError("match", "T-match", f"there is no match {match_id!r}")
+        raise NotFoundError(
+            "match", "T-match", code="corrections.there_match", params={"match_id": repr(match_id)}
+        )
     if not match.flags:
         return []
     return [ev.make_event(ev.FLAG_CLEARED, {"match_id": match_id}, actor=actor)]

@@ -86,6 +86,7 @@ def _import(
         rows = select(state, rows)
     problems: list[tuple[int, str]] = []
     where: list[tuple[str, str]] = []
+    refusals: list[DomainError | None] = []
     out: list[NewEvent] = []
     for line, row in rows:
         try:
@@ -95,12 +96,13 @@ def _import(
             message = error.line() if error.rule != "T-csv" else f"{error.field}: {error.message}"
             problems.append((line, message))
             where.append((error.field, error.rule))
+            refusals.append(error)
             continue
         for event in new:
             state.apply(event)
         out += new
     if problems:
-        raise CsvImportError(problems, where)
+        raise CsvImportError(problems, where, refusals=refusals)
     if len(out) > MAX_ROWS:  # a row may add the match's first dealer: more events than rows
         raise CsvImportError(
             [(rows[-1][0], f"these {len(rows):,} rows make {len(out):,} events, more than "
@@ -137,8 +139,8 @@ def import_players(
             raise DomainError(
                 "player_id",
                 "T-csv",
-                f"start number {given}, but this row gets {next_id} (start numbers follow "
-                "the file order after the players already registered)",
+                code="csvio.start_number_but_row",
+                params={"given": given, "next_id": next_id},
             )
         return register_player(
             t,
@@ -170,7 +172,9 @@ def _pair(text: str, field: str) -> list[int] | None:
         return None
     parts = text.replace("/", ":").split(":")
     if len(parts) != 2 or not all(p.strip() for p in parts):
-        raise DomainError(field, "T-csv", f"{excerpt(text)} is not two numbers like 66:40")
+        raise DomainError(
+            field, "T-csv", code="csvio.two_numbers_like", params={"text": excerpt(text)}
+        )
     return [whole_number(p, field, "T-csv") for p in parts]
 
 
@@ -181,7 +185,7 @@ def _yes(text: str, field: str) -> bool:
         return False
     if value in ("yes", "y", "x", "1", "true", "ja", "j"):
         return True
-    raise DomainError(field, "T-csv", f"{excerpt(text)} is not yes or no")
+    raise DomainError(field, "T-csv", code="csvio.not_yes_or_no", params={"text": excerpt(text)})
 
 
 def forfeit_winner(text: str, rule: str = "T-input") -> int | None:
@@ -201,7 +205,7 @@ def forfeit_winner(text: str, rule: str = "T-input") -> int | None:
         return whole_number(text, "forfeit", rule)
     except DomainError:
         raise DomainError(
-            "forfeit", rule, f"{excerpt(text)} is not a start number or 'both'"
+            "forfeit", rule, code="csvio.start_number_both", params={"text": excerpt(text)}
         ) from None
 
 
@@ -220,8 +224,8 @@ def _one_kind(row: Mapping[str, str]) -> None:
         raise DomainError(
             "row",
             "T-csv",
-            f"a row is a hand, a tally or a forfeit, not several: {' and '.join(kinds)}; "
-            "write each in a row of its own",
+            code="csvio.row_hand_tally_forfeit",
+            params={"kinds": " and ".join(kinds)},
         )
 
 
@@ -288,7 +292,7 @@ def import_results(
 
     def decide(t: Tournament, row: dict[str, str]) -> list[NewEvent]:
         if not row.get("match"):
-            raise DomainError("match", "T-csv", "every row names its match (round.table, e.g. 2.5)")
+            raise DomainError("match", "T-csv", code="csvio.every_row_names_match")
         _one_kind(row)
         match_id = resolve_match(t, row["match"])
         scorer = _int(row.get("scorer", ""), "scorer")
@@ -306,9 +310,7 @@ def import_results(
             )
         winner = _int(row.get("winner", ""), "winner")
         if winner is None or _int(row.get("game_points", ""), "game_points") is None:
-            raise DomainError(
-                "winner", "T-csv", "a hand row needs winner and game_points (or tally, or forfeit)"
-            )
+            raise DomainError("winner", "T-csv", code="csvio.hand_row_needs_winner")
         return record_hand(t, match_id, **_hand(row), scorer=scorer, actor=actor, source="import")
 
     def select(t: Tournament, rows: list[tuple[int, dict[str, str]]]) -> Any:

@@ -11,6 +11,8 @@ import io
 from collections.abc import Mapping, Sequence
 from typing import IO, Any, Final
 
+from tournament.domain.errors import DomainError
+from tournament.domain.messages import plain
 from tournament.domain.text import excerpt
 
 #: German column names (Austrian club lists, Excel) and the columns they stand for; read
@@ -55,19 +57,31 @@ class CsvImportError(ValueError):
     part of the file (``file``, ``header``, ``row``) when it is the file's shape."""
 
     def __init__(
-        self, problems: list[tuple[int, str]], where: Sequence[tuple[str, str]] | None = None
+        self,
+        problems: list[tuple[int, str]],
+        where: Sequence[tuple[str, str]] | None = None,
+        *,
+        refusals: Sequence[DomainError | None] | None = None,
     ) -> None:
         self.problems = problems
         self.where = list(where) if where is not None else [("row", "T-csv")] * len(problems)
+        # Per problem, the domain's refusal of that row where there is one: a page shows
+        # it in the reader's language, the API adds its code and params (issue 11).
+        self.refusals = list(refusals) if refusals is not None else [None] * len(problems)
         super().__init__(self.text())
 
     def to_json(self) -> list[dict[str, Any]]:
         """Every problem as the API lists it: ``{"row": line, "field", "rule", "message"}``
         (``row`` is the file's line number, as the command line names it)."""
-        return [
-            {"row": line, "field": field, "rule": rule, "message": message}
-            for (line, message), (field, rule) in zip(self.problems, self.where, strict=True)
-        ]
+        rows: list[dict[str, Any]] = []
+        for (line, message), (field, rule), refusal in zip(
+            self.problems, self.where, self.refusals, strict=True
+        ):
+            row: dict[str, Any] = {"row": line, "field": field, "rule": rule, "message": message}
+            if refusal is not None and refusal.code is not None:
+                row["code"], row["params"] = refusal.code, plain(refusal.params)
+            rows.append(row)
+        return rows
 
     def text(self, file: str | None = None) -> str:
         """The problems for the organiser; one line when there is one, naming ``file``;

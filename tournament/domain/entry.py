@@ -147,8 +147,12 @@ class ResultEntry:
             raise DomainError(
                 spelling.field,
                 "T-result",
-                f"give {spelling('tallies')}, {spelling.hands} or {spelling('forfeit')}: "
-                "the result to enter; nothing stored",
+                code="entry.give_result_enter_nothing",
+                params={
+                    "spelling": spelling("tallies"),
+                    "hands": spelling.hands,
+                    "spelling2": spelling("forfeit"),
+                },
             )
         for hand in self.hands or (Hand(),):
             if hand.winner is None or hand.game_points is None:
@@ -156,9 +160,14 @@ class ResultEntry:
                 raise DomainError(
                     spelling.field,
                     "T-result",
-                    f"a hand needs {spelling('winner')} and {spelling('game_points')} "
-                    f"({missing} is missing); or give {spelling('tallies')} or "
-                    f"{spelling('forfeit')}",
+                    code="entry.hand_needs_missing_give",
+                    params={
+                        "spelling": spelling("winner"),
+                        "spelling2": spelling("game_points"),
+                        "missing": missing,
+                        "spelling3": spelling("tallies"),
+                        "spelling4": spelling("forfeit"),
+                    },
                 )
 
 
@@ -188,15 +197,15 @@ def refuse_mixed(
             raise DomainError(
                 n.field,
                 "T-result",
-                f"{n('forfeit')} with {', '.join(play)}: {either} (a forfeit is not played: "
-                "no hand, dealer, scorer or signed sheet goes with it); nothing stored",
+                code="entry.forfeit_played_hand_dealer",
+                params={"n": n("forfeit"), "play": ", ".join(play), "either": either},
             )
     elif tallies and hand:
         raise DomainError(
             n.field,
             "T-result",
-            f"{n('tallies')} with {', '.join(hand)}: {either} (a tally's hands have no dealer, "
-            "reason or card points of their own: the deal alternates, R18); nothing stored",
+            code="entry.tally_s_hands_dealer",
+            params={"n": n("tallies"), "hand": ", ".join(hand), "either": either},
         )
 
 
@@ -290,8 +299,13 @@ def signatures(
             raise ConflictError(
                 "signed",
                 "T-sheet",
-                f"{error.message}: {spelling('signed')} goes only with the entry that decides "
-                f"the match ({spelling.whole_sheet}, or {spelling.sign_later})",
+                code="entry.goes_only_entry_decides",
+                params={
+                    "message": error.message,
+                    "spelling": spelling("signed"),
+                    "whole_sheet": spelling.whole_sheet,
+                    "sign_later": spelling.sign_later,
+                },
             ) from None
     return signed
 

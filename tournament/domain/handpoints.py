@@ -65,7 +65,10 @@ def check_card_points(points: Sequence[object]) -> list[int]:
     """Both players' R11 points as whole numbers within what the pack allows."""
     if len(points) != 2 or not all(type(x) is int for x in points):
         raise DomainError(
-            "card_points", "R11", f"card points are two whole numbers, not {list(points)!r}"
+            "card_points",
+            "R11",
+            code="handpoints.card_points_two_whole",
+            params={"points": repr(list(points))},
         )
     a, b = (int(x) for x in points)  # type: ignore[call-overload]
     for x in (a, b):
@@ -73,21 +76,29 @@ def check_card_points(points: Sequence[object]) -> list[int]:
             raise DomainError(
                 "card_points",
                 "R11",
-                f"{x} is not a player's points: 0-{MOST} (cards and marriages)",
+                code="handpoints.player_s_points_cards",
+                params={"x": x, "most": MOST},
             )
         if 0 < x < SMALLEST_TRICK:
             raise DomainError(
                 "card_points",
                 "R11",
-                f"{x} points are impossible: a trick holds at least {SMALLEST_TRICK} "
-                "(two jacks), and a marriage counts only with a trick (R10)",
+                code="handpoints.points_impossible_trick_holds",
+                params={"x": x, "smallest_trick": SMALLEST_TRICK},
             )
     if a + b > MOST:
         raise DomainError(
             "card_points",
             "R11",
-            f"{a}:{b} adds up to {a + b}; both players together have at most {MOST} "
-            f"({CARDS} in the cards, {MARRIAGES} in marriages)",
+            code="handpoints.adds_up_both_players",
+            params={
+                "a": a,
+                "b": b,
+                "a2": a + b,
+                "most": MOST,
+                "cards": CARDS,
+                "marriages": MARRIAGES,
+            },
         )
     return [a, b]
 
@@ -109,7 +120,10 @@ def _closer_fails(won: int) -> Allowed:
 def _claim(closed: bool | None, won: int, lost: int) -> Allowed:
     if won < CLAIM:
         raise DomainError(
-            "card_points", "R13", f"a correct claim needs {CLAIM} points; the winner has {won}"
+            "card_points",
+            "R13",
+            code="handpoints.correct_claim_needs_points",
+            params={"claim": CLAIM, "won": won},
         )
     now = _r13(lost)
     if closed is False:
@@ -124,7 +138,9 @@ def _claim(closed: bool | None, won: int, lost: int) -> Allowed:
 
 def _false_claim(closed: bool | None, won: int, lost: int, mirror: bool) -> Allowed:
     if lost >= CLAIM:
-        raise DomainError("card_points", "R15", f"a claim with {lost} points is not a false claim")
+        raise DomainError(
+            "card_points", "R15", code="handpoints.claim_points_false_claim", params={"lost": lost}
+        )
     if mirror:
         # The variant: what a correct claim would have given the claimer, judged on the winner.
         r13 = _r13(won)
@@ -143,16 +159,14 @@ def _false_claim(closed: bool | None, won: int, lost: int, mirror: bool) -> Allo
 
 def _last_trick(closed: bool | None, won: int, lost: int) -> Allowed:
     if closed:
-        raise DomainError(
-            "closed", "R16", "a hand won by the last trick had no close (a closed talon: R14)"
-        )
+        raise DomainError("closed", "R16", code="handpoints.hand_won_last_trick")
     extra = won + lost - CARDS
     if won < SMALLEST_TRICK or extra < 0 or extra % 20:
         raise DomainError(
             "card_points",
             "R16",
-            f"after the tenth trick all {CARDS} card points are taken and the winner has the "
-            f"last trick: {won}:{lost} (winner first) is not {CARDS} plus marriages of 20 or 40",
+            code="handpoints.after_tenth_trick_all",
+            params={"cards": CARDS, "won": won, "lost": lost},
         )
     return Allowed((1,), "R16", "the last trick wins 1, whatever the points")
 

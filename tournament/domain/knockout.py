@@ -262,7 +262,9 @@ def slot_match_id(t: Tournament, slot: str) -> str:
     for letter in "bcdefghijklmnopqrstuvwxyz":
         if f"{slot}{letter}" not in t.matches:
             return f"{slot}{letter}"
-    raise ConflictError("round", "T-round", f"bracket slot {slot} was drawn 26 times")
+    raise ConflictError(
+        "round", "T-round", code="knockout.bracket_slot_drawn_times", params={"slot": slot}
+    )
 
 
 def knockout_draw(

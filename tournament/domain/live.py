@@ -40,11 +40,11 @@ def deal_live_hand(
     takes_results(t, match)
     if match.decided or match.dropped:
         raise ConflictError(
-            "match", "R20", f"match {match_id} is decided; no hand is played after that"
+            "match", "R20", code="live.match_decided_hand_played", params={"match_id": match_id}
         )
     if match.first_dealer is None:
         raise ConflictError(
-            "match", "R18", f"match {match_id}: enter who deals first before dealing a live hand"
+            "match", "R18", code="live.match_enter_who_deals", params={"match_id": match_id}
         )
     no_live_hand(t, match)
     dealer = match.engine.next_dealer
@@ -70,8 +70,8 @@ def live_match(t: Tournament, hand_stream: str) -> str:
         raise NotFoundError(
             "hand_stream",
             "T-live",
-            f"there is no live hand {hand_stream!r} in tournament {t.id}; "
-            "`tournament live deal MATCH` deals one and prints its id (hand-...)",
+            code="live.there_live_hand_tournament",
+            params={"hand_stream": repr(hand_stream), "id": t.id},
         )
     return match_id
 
@@ -81,7 +81,10 @@ def playable(t: Tournament, hand_stream: str) -> str:
     match_id = live_match(t, hand_stream)
     if hand_stream in t.live_abandoned:
         raise ConflictError(
-            "hand_stream", "T-live", f"live hand {hand_stream} of match {match_id} was abandoned"
+            "hand_stream",
+            "T-live",
+            code="live.live_hand_match_abandoned",
+            params={"hand_stream": hand_stream, "match_id": match_id},
         )
     return match_id
 
@@ -96,11 +99,11 @@ def abandon_live_hand(
         raise ConflictError(
             "hand_stream",
             "T-live",
-            f"live hand {hand_stream} is over and recorded as {t.live_results[hand_stream]}; "
-            "correct or strike that result instead",
+            code="live.live_hand_over_recorded",
+            params={"hand_stream": hand_stream, "live_result": t.live_results[hand_stream]},
         )
     if not by.strip() or not reason.strip():
-        raise DomainError("by", "T-live", "abandoning a live hand says who (--by) and why (--why)")
+        raise DomainError("by", "T-live", code="live.abandoning_live_hand_says")
     payload = {"match_id": match_id, "hand_stream": hand_stream, "by": by.strip()}
     payload["reason"] = reason.strip()
     return [ev.make_event(ev.LIVE_HAND_ABANDONED, payload, actor=actor)]
@@ -142,7 +145,7 @@ def record_live_hand(
         trial = match.trial(replaced)
         if len(trial.problems) > len(match.problems):
             raise ConflictError(
-                "hand", "R20", f"the late claim would leave match {match_id} inconsistent"
+                "hand", "R20", code="live.late_claim_would_leave", params={"match_id": match_id}
             )
     else:
         payload = {

@@ -17,6 +17,7 @@ nobody buys back into the final, nobody drops out of it, and lives no longer cou
 from __future__ import annotations
 
 from tournament.domain.field import eligible, frozen, withdrawn
+from tournament.domain.messages import Phrase
 from tournament.domain.settings import Settings
 from tournament.domain.state import Tournament
 from tournament.formats import model as fm
@@ -161,26 +162,31 @@ def lives_final_points(t: Tournament) -> dict[int, int]:
 def buy_back_closed(t: Tournament) -> str | None:
     """Why nobody may buy back a life now (None: those out of lives may, within their own
     limit); the rule ids are the caller's (T-lives)."""
+    closed = buy_back_closed_phrase(t)
+    return None if closed is None else str(closed)
+
+
+def buy_back_closed_phrase(t: Tournament) -> Phrase | None:
+    """:func:`buy_back_closed` with its code, for a refusal a page shows in German."""
     s = t.settings
     assert s is not None
     if s.format != "lives" or not int(s.options.get("buy_backs", 0)):
-        return "this tournament has no buy-back of lives"
+        return Phrase("lives.no_buy_back")
     final = final_start(t)
     if final is not None:
         if final_over(t):
-            return "the tournament is finished: the final has been played"
+            return Phrase("lives.final_played")
         names = ", ".join(t.label(int(p)) for p in final[1])
-        return (
-            f"the final has begun (round {final[0]}): its players are fixed ({names}), "
-            "nobody buys back into it"
-        )
+        return Phrase("lives.final_begun", {"round": final[0], "names": names})
     until = int(s.options.get("buy_back_until", 0))
     if until and t.current_round + 1 > until:
-        return f"buy-back closed: the last was before round {until} (buy_back_until={until})"
+        return Phrase("lives.buy_back_closed", {"until": until})
     if not t.round_complete():
-        return f"a life is bought back between rounds: round {t.current_round} is being played"
+        return Phrase("lives.between_rounds", {"round": t.current_round})
     alive = lives_now(t, t.current_round + 1).alive if t.rounds else ()
     if t.rounds and len(alive) < 2:
-        left = ", ".join(t.label(int(p)) for p in alive) or "nobody"
-        return f"the tournament is finished: {left} left"
+        if not alive:
+            return Phrase("lives.finished_nobody_left")
+        left = ", ".join(t.label(int(p)) for p in alive)
+        return Phrase("lives.finished_left", {"left": left})
     return None

@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 
 from tournament.domain.errors import NotFoundError
+from tournament.domain.messages import Phrase
 from tournament.domain.state import Tournament
 from tournament.domain.text import excerpt
 
@@ -41,7 +42,10 @@ def resolve_match(t: Tournament, text: str) -> str:
             return candidate
     if found := _at_table(t, typed):
         return found
-    raise NotFoundError("match", "T-match", _why_not(t, typed))
+    why = _why_not(t, typed)
+    if isinstance(why, str):
+        raise NotFoundError("match", "T-match", why)
+    raise NotFoundError("match", "T-match", code=why.code, params=why.params)
 
 
 def _at_table(t: Tournament, typed: str) -> str | None:
@@ -57,21 +61,30 @@ def _at_table(t: Tournament, typed: str) -> str | None:
     )
 
 
-def _why_not(t: Tournament, typed: str) -> str:
+def _why_not(t: Tournament, typed: str) -> Phrase | str:
+    """Why no match is ``typed``: with its code, or (a bracket match waiting for its
+    players) in English only."""
     numbers = _ROUND_TABLE.fullmatch(typed)
     if numbers is not None:
         number, table = int(numbers[1]), int(numbers[2])
         if number == 0:
-            return f"there is no match {excerpt(typed)}: rounds are numbered from 1"
+            return Phrase("matchref.round_zero", {"typed": excerpt(typed)})
         if not t.rounds:
-            return "no round is drawn yet (`tournament round start` draws round 1)"
+            return Phrase("matchref.no_round_drawn")
         if number > len(t.rounds):
-            drawn = f" (rounds 1 to {len(t.rounds)} are)" if len(t.rounds) > 1 else ""
-            return f"round {number} is not drawn yet{drawn}"
+            if len(t.rounds) > 1:
+                return Phrase(
+                    "matchref.round_not_drawn_of", {"number": number, "drawn": len(t.rounds)}
+                )
+            return Phrase("matchref.round_not_drawn", {"number": number})
         tables = sorted(t.matches[mid].table for mid in t.rounds[number - 1].matches)
         played = [x for x in tables if x]
-        where = f"tables {played[0]} to {played[-1]}" if played else "no tables"
-        return f"round {number} has {where}, not table {table}"
+        if not played:
+            return Phrase("matchref.no_tables", {"number": number, "table": table})
+        return Phrase(
+            "matchref.no_such_table",
+            {"number": number, "first": played[0], "last": played[-1], "table": table},
+        )
     mistyped = _MISTYPED.fullmatch(typed)
     if mistyped is not None:
         meant = f"{int(mistyped[1])}.{int(mistyped[2])}"
@@ -80,21 +93,21 @@ def _why_not(t: Tournament, typed: str) -> str:
         except NotFoundError:
             pass
         else:
-            return f"there is no match {excerpt(typed)}; did you mean {meant}?"
+            return Phrase("matchref.did_you_mean", {"typed": excerpt(typed), "meant": meant})
     waiting = _waiting(t, typed.upper())
     if waiting:
         return waiting
-    return f"there is no match {excerpt(typed)} ({_example(t)})"
+    return Phrase("matchref.no_such_match", {"typed": excerpt(typed), "example": _example(t)})
 
 
-def _example(t: Tournament) -> str:
+def _example(t: Tournament) -> Phrase:
     """How match ids look in this tournament, with one of its own as the example."""
     latest = t.rounds[-1].matches[:1] if t.rounds else []
     bracketed = any(t.matches[mid].bracket for mid in latest)
     if bracketed:
-        return f"a bracket id such as {latest[0]}, or round.table as printed"
+        return Phrase("matchref.example_bracket", {"example": latest[0]})
     example = latest[0] if latest else "2.5"
-    return f"round.table as printed, e.g. {example}"
+    return Phrase("matchref.example_table", {"example": example})
 
 
 def _waiting(t: Tournament, slot: str) -> str | None:

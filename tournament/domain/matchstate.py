@@ -22,6 +22,7 @@ from typing import Any, NamedTuple
 
 from engine import EngineError, HandResult, Match
 from tournament.domain.errors import DomainError
+from tournament.domain.messages import Phrase
 from tournament.domain.tally import tally_hands
 
 #: A hand as an entry yields it: (winner seat, game points, dealer seat or None, reason).
@@ -64,9 +65,15 @@ def pass_deal(engine: Match) -> None:
 
 def where(engine: Match) -> str:
     """Where the next hand of a match goes, for messages."""
+    return str(where_phrase(engine))
+
+
+def where_phrase(engine: Match) -> Phrase:
+    """:func:`where` with its code, for a message a page shows in German."""
     if engine.is_decided:
-        return f"hand {engine.hand_count + 1} of the match"
-    return f"hand {len(engine.current.hands) + 1} of Bummerl {len(engine.bummerls)}"
+        return Phrase("matchstate.hand_of_match", {"hand": engine.hand_count + 1})
+    hand, bummerl = len(engine.current.hands) + 1, len(engine.bummerls)
+    return Phrase("matchstate.hand_of_bummerl", {"hand": hand, "bummerl": bummerl})
 
 
 def explain(error: EngineError, engine: Match, hand: HandResult, labels: Sequence[str]) -> str:
@@ -81,15 +88,28 @@ def explain(error: EngineError, engine: Match, hand: HandResult, labels: Sequenc
     ...     print(explain(error, m, bad, ("Bernd (2)", "Franz (6)")))
     hand 1 of Bummerl 1 is dealt by Bernd (2), not Franz (6) (R18: the deal alternates every hand)
     """
+    return str(explain_phrase(error, engine, hand, labels))
+
+
+def explain_phrase(
+    error: EngineError, engine: Match, hand: HandResult, labels: Sequence[str]
+) -> Phrase:
+    """:func:`explain` with its code, for a message a page shows in German."""
     if error.rule == "R18" and hand.dealer is not None and not engine.is_decided:
         expected = engine.current.next_dealer
-        return (
-            f"{where(engine)} is dealt by {labels[expected]}, not {labels[hand.dealer]} "
-            "(R18: the deal alternates every hand)"
+        return Phrase(
+            "matchstate.dealt_by",
+            {
+                "where": where_phrase(engine),
+                "expected": labels[expected],
+                "dealer": labels[hand.dealer],
+            },
         )
-    # Any other refusal: the engine's text with its seats named.
+    # Any other refusal: the engine's text (English) with its seats named.
     text = re.sub(r"\bseat ([01])\b", lambda m: labels[int(m.group(1))], error.message)
-    return f"{where(engine)}: {text} ({error.rule})"
+    return Phrase(
+        "matchstate.engine_says", {"where": where_phrase(engine), "text": text, "rule": error.rule}
+    )
 
 
 def schneider_note(summary: Summary, schneiderbummerl: bool = True) -> str:
@@ -243,10 +263,15 @@ class MatchState:
 
     def next_place(self) -> str:
         """Where the next hand goes, as ``results show`` lists hands: ``Bummerl 2 hand 3``."""
+        return str(self.next_place_phrase())
+
+    def next_place_phrase(self) -> Phrase:
+        """:meth:`next_place` with its code, for a message a page shows in German."""
         engine = self.engine
         if engine.is_decided:
-            return f"hand {engine.hand_count + 1} of the match (decided)"
-        return f"Bummerl {len(engine.bummerls)} hand {len(engine.current.hands) + 1}"
+            return Phrase("matchstate.hand_of_decided_match", {"hand": engine.hand_count + 1})
+        hand, bummerl = len(engine.current.hands) + 1, len(engine.bummerls)
+        return Phrase("matchstate.bummerl_hand", {"bummerl": bummerl, "hand": hand})
 
     def hand_places(self) -> dict[str, list[str]]:
         """Where each entry's hands fell, for ``results show``: per result id, per hand of
@@ -364,9 +389,12 @@ class MatchState:
             raise DomainError(
                 "tally",
                 "R17",
-                f"match {self.match_id}: a tally records a whole Bummerl, but Bummerl "
-                f"{len(engine.bummerls)} already has {_hands(len(engine.current.hands))} "
-                "entered",
+                code="matchstate.match_tally_records_whole",
+                params={
+                    "match_id": self.match_id,
+                    "bummerls_count": len(engine.bummerls),
+                    "hands": _hands_phrase(len(engine.current.hands)),
+                },
             )
         for number, (winner, gp, dealer, reason) in enumerate(
             entry.hands(self.players, self.first_dealer is not None), 1
@@ -375,28 +403,49 @@ class MatchState:
             try:
                 engine.record(hand)
             except EngineError as error:
-                which = f"hand {number} of the sheet, " if entry.kind == "tally" else ""
+                which: Phrase | str = ""
+                if entry.kind == "tally":
+                    which = Phrase("matchstate.sheet_hand", {"number": number})
                 raise DomainError(
                     "dealer" if error.rule == "R18" else "result",
                     error.rule,
-                    f"match {self.match_id}: {which}{explain(error, engine, hand, self.labels)}",
+                    code="matchstate.in_match",
+                    params={
+                        "match_id": self.match_id,
+                        "refusal": Phrase(
+                            "matchstate.engine_refused",
+                            {
+                                "which": which,
+                                "explanation": explain_phrase(error, engine, hand, self.labels),
+                            },
+                        ),
+                    },
                 ) from None
 
     def check_open(self, kind: str = "hand") -> None:
         """Raise :class:`DomainError` unless the match still takes a result of ``kind``
         (checked first, so that a decided match is said before anything about the hand)."""
         if self.dropped:
-            raise DomainError("match", "T-withdrawal", f"match {self.match_id} was dropped")
+            raise DomainError(
+                "match",
+                "T-withdrawal",
+                code="matchstate.match_dropped",
+                params={"match_id": self.match_id},
+            )
         if self.forfeit is not None:
             raise DomainError(
-                "match", "R20", f"match {self.match_id} was decided by forfeit; nothing after that"
+                "match",
+                "R20",
+                code="matchstate.match_decided_forfeit_nothing",
+                params={"match_id": self.match_id},
             )
         if kind == "forfeit":
             if self.summary.decided:
                 raise DomainError(
                     "match",
                     "R20",
-                    f"match {self.match_id} is already decided; it cannot be forfeited",
+                    code="matchstate.match_already_decided_cannot",
+                    params={"match_id": self.match_id},
                 )
             return
         engine = self.engine
@@ -405,10 +454,14 @@ class MatchState:
             raise DomainError(
                 "result",
                 "R20",
-                f"match {self.match_id} is decided: {self.labels[engine.winner or 0]} won "
-                f"{max(a, b)}:{min(a, b)} Bummerl"
-                f"{schneider_note(self.summary, self.schneiderbummerl)}; nothing is entered "
-                "after that",
+                code="matchstate.match_decided_won_bummerl",
+                params={
+                    "match_id": self.match_id,
+                    "label": self.labels[engine.winner or 0],
+                    "max": max(a, b),
+                    "min": min(a, b),
+                    "schneider_note": schneider_note(self.summary, self.schneiderbummerl),
+                },
             )
 
     def trial(self, entries: Iterable[Entry], first_dealer: int | None = None) -> MatchState:
@@ -452,3 +505,7 @@ class MatchState:
 
 def _hands(count: int) -> str:
     return f"{count} hand" if count == 1 else f"{count} hands"
+
+
+def _hands_phrase(count: int) -> Phrase:
+    return Phrase("matchstate.one_hand" if count == 1 else "matchstate.hands", {"count": count})

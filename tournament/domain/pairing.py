@@ -125,9 +125,7 @@ def next_draw(t: Tournament, number: int, seed: int, fixed: Mapping[str, int]) -
     assert settings is not None
     draw = _DRAWS[settings.format](t, settings, number, seed, fixed)
     if not _anything(draw.pairing) and not draw.pairing.idle:
-        raise ConflictError(
-            "round", "T-round", "the tournament is finished: nobody is left to pair"
-        )
+        raise ConflictError("round", "T-round", code="pairing.tournament_finished_nobody_left")
     return draw
 
 
@@ -135,7 +133,9 @@ def _swiss(t: Tournament, s: Settings, number: int, seed: int, fixed: Mapping[st
     players = eligible(t)
     total = frozen(t, "rounds") or s.options.get("rounds") or recommended_rounds(len(players))
     if number > total:
-        raise ConflictError("round", "T-round", f"this Swiss has {total} rounds; all are drawn")
+        raise ConflictError(
+            "round", "T-round", code="pairing.swiss_rounds_all_drawn", params={"total": total}
+        )
     if number == 1:
         order = [p for p in seed_order(t) if p in set(players)]
         table = [fm.Standing(str(p), 0.0) for p in order]
@@ -195,14 +195,12 @@ def _round_robin(
     total = round_count(groups)
     if number > total:
         raise ConflictError(
-            "round", "T-round", f"the round robin has {total} rounds; all are drawn"
+            "round", "T-round", code="pairing.round_robin_rounds_all", params={"total": total}
         )
     pairing = _group_round(t, s, groups, number, fixed)
     later = (_group_round(t, s, groups, r, {}) for r in range(number + 1, total + 1))
     if not _anything(pairing) and not any(_anything(r) for r in later):  # all dropped
-        raise ConflictError(
-            "round", "T-round", "the tournament is finished: every game left is dropped"
-        )
+        raise ConflictError("round", "T-round", code="pairing.tournament_finished_every_game")
     return Draw(pairing, f"round robin, round {number} of {total}", info)
 
 
@@ -218,10 +216,13 @@ def _groups_knockout(
             raise ConflictError(
                 "round",
                 "T-format",
-                f"{len(order)} players in {len(groups)} groups: the smallest has {smallest}, "
-                f"but {advance} of each group advance to the knockout (advance={advance}); "
-                "register more players, or create the tournament with fewer groups or a "
-                "smaller advance",
+                code="pairing.players_groups_smallest_but",
+                params={
+                    "order_count": len(order),
+                    "groups_count": len(groups),
+                    "smallest": smallest,
+                    "advance": advance,
+                },
             )
     else:
         groups = _groups(t)
@@ -258,13 +259,15 @@ def _lives(t: Tournament, s: Settings, number: int, seed: int, fixed: Mapping[st
             return Draw(pairing, f"lives round {number}: {alive} players with lives left", info)
         if len(state.alive) < 2:
             left = ", ".join(t.label(int(p)) for p in state.alive) or "nobody"
-            raise ConflictError("round", "T-round", f"the tournament is finished: {left} left")
+            raise ConflictError(
+                "round", "T-round", code="pairing.tournament_finished_left", params={"left": left}
+            )
         finalists, final_round = state.alive, 1
         info["finalists"] = list(finalists)
     else:
         finalists, final_round = final[1], number - final[0] + 1
         if final_round > final_round_count(finalists):
-            raise ConflictError("round", "T-round", "the final has been played")
+            raise ConflictError("round", "T-round", code="pairing.final_been_played")
     pairing = lives_final_round(
         finalists, number, seed=seed, final_round=final_round, withdrawn=withdrawn(t),
         withdrawal=s.withdrawal, policies=withdrawal_policies(t), fixed_tables=fixed,

@@ -65,14 +65,14 @@ def create_tournament(
         raise DomainError(
             "options",
             "T-settings",
-            "double=true: a double round robin (everybody meets everybody twice) is not "
-            "offered; leave the option out",
+            code="registration.double_true_double_round",
         )
     if not (tournament_id.isascii() and tournament_id.replace("-", "").replace("_", "").isalnum()):
         raise DomainError(
             "tournament_id",
             "T-settings",
-            f"{excerpt(tournament_id)} is not an id (letters a-z, digits 0-9, - and _)",
+            code="registration.id_letters_z_digits",
+            params={"tournament_id": excerpt(tournament_id)},
         )
     return [
         ev.make_event(
@@ -85,7 +85,9 @@ def create_tournament(
 
 def require_created(t: Tournament) -> Settings:
     if t.settings is None:
-        raise NotFoundError("tournament", "T-settings", "no such tournament (create it first)")
+        raise NotFoundError(
+            "tournament", "T-settings", code="registration.such_tournament_create_first"
+        )
     return t.settings
 
 
@@ -93,7 +95,9 @@ def player(t: Tournament, player_id: int, field: str = "player") -> Player:
     """The player with that start number, or a :class:`NotFoundError` naming the field."""
     found = t.players.get(player_id)
     if found is None:
-        raise NotFoundError(field, "T-player", f"there is no player {player_id}")
+        raise NotFoundError(
+            field, "T-player", code="registration.there_player", params={"player_id": player_id}
+        )
     return found
 
 
@@ -119,14 +123,15 @@ def register_player(
         raise ConflictError(
             "player",
             "T-late-entry",
-            f"the {settings.format.replace('_', ' ')} draw is fixed once round 1 has started; "
-            "late entry is possible in Swiss only",
+            code="registration.draw_fixed_once_round",
+            params={"replace": settings.format.replace("_", " ")},
         )
     if missed_rounds_score is not None and not late:
         raise DomainError(
             "missed_rounds_score",
             "T-late-entry",
-            f"{name} is not a late entry: round 1 is not drawn yet, so no round is missed",
+            code="registration.late_entry_round_drawn",
+            params={"name": name},
         )
     payload: dict[str, Any] = {"player_id": max(t.players, default=0) + 1, "name": name}
     if club:
@@ -183,7 +188,7 @@ def player_fields(name: str, club: str = "", category: str = "") -> tuple[str, s
     Unicode NFC ("Jürgen" typed on Windows and written by macOS, NFD, is one string)."""
     name = plain_text(name, "name", "T-player")
     if not name:
-        raise DomainError("name", "T-player", "a player needs a name")
+        raise DomainError("name", "T-player", code="registration.player_needs_name")
     club = plain_text(club, "club", "T-player", what="a club")
     category = plain_text(category, "category", "T-player", what="a category")
     return name, club, category
@@ -212,14 +217,25 @@ def refuse_duplicate(t: Tournament, name: str, club: str, *, other_than: int | N
         return
     where = f" ({club})" if club else ""
     if same_entry(other, name, club):
-        message = f"{name}{where} is already registered as player {other.id}"
-    else:
-        theirs = f" ({other.club})" if other.club else ""
-        message = (
-            f"{excerpt(name)}{where} looks the same as {other.name}{theirs}, registered as "
-            f"player {other.id} (case, invisible characters and look-alike letters aside)"
+        raise ConflictError(
+            "name",
+            "T-player",
+            code="registration.already_registered",
+            params={"name": name, "where": where, "player_id": other.id},
         )
-    raise ConflictError("name", "T-player", message)
+    theirs = f" ({other.club})" if other.club else ""
+    raise ConflictError(
+        "name",
+        "T-player",
+        code="registration.looks_the_same",
+        params={
+            "name": excerpt(name),
+            "where": where,
+            "other": other.name,
+            "theirs": theirs,
+            "player_id": other.id,
+        },
+    )
 
 
 def same_entry(player: Player, name: str, club: str) -> bool:
@@ -233,7 +249,9 @@ def same_entry(player: Player, name: str, club: str) -> bool:
 
 def check_rating(rating: int | None) -> None:
     if rating is not None and not (0 <= rating <= 4000):
-        raise DomainError("rating", "T-player", f"a rating is between 0 and 4000, not {rating}")
+        raise DomainError(
+            "rating", "T-player", code="registration.rating_between", params={"rating": rating}
+        )
 
 
 def nfc(text: str) -> str:
@@ -254,7 +272,12 @@ def check_in(t: Tournament, player_id: int, *, actor: str | None = None) -> list
     require_created(t)
     p = player(t, player_id)
     if not p.active:
-        raise ConflictError("player", "T-player", f"player {player_id} ({p.name}) has withdrawn")
+        raise ConflictError(
+            "player",
+            "T-player",
+            code="registration.player_withdrawn",
+            params={"player_id": player_id, "name": p.name},
+        )
     if p.checked_in:
         return []
     return [ev.make_event(ev.PLAYER_CHECKED_IN, {"player_id": player_id}, actor=actor)]
@@ -290,9 +313,11 @@ def seed_players(
     they are left out)."""
     settings = require_created(t)
     if t.current_round > 0:
-        raise ConflictError("seeding", "T-seeding", "seeding is fixed once round 1 has started")
+        raise ConflictError("seeding", "T-seeding", code="registration.seeding_fixed_once_round")
     if seed is not None and method != "draw":
-        raise DomainError("seed", "T-seeding", f"a seed is for seeding by draw, not by {method}")
+        raise DomainError(
+            "seed", "T-seeding", code="registration.seed_seeding_draw", params={"method": method}
+        )
     payload: dict[str, Any] = {"method": method}
     active = [pid for pid, p in t.players.items() if p.active]
     if method == "rating":
@@ -302,7 +327,7 @@ def seed_players(
         for pid in ranked:
             player(t, pid, "order")
         if len(set(ranked)) != len(ranked):
-            raise DomainError("order", "T-seeding", "a player is listed twice")
+            raise DomainError("order", "T-seeding", code="registration.player_listed_twice")
         ranked = [pid for pid in ranked if t.players[pid].active]
         # With check-in in use, the players the draw takes: a player not (yet) here may
         # be listed, or not (seeded after the listed ones by rating, like a late entry).
@@ -312,19 +337,23 @@ def seed_players(
             raise DomainError(
                 "order",
                 "T-seeding",
-                f"every {who} needs a seed; missing: {', '.join(map(str, missing))}",
+                code="registration.every_needs_seed_missing",
+                params={"who": who, "map": ", ".join(map(str, missing))},
             )
     elif method == "draw":  # withdrawn players are never drawn, so not seeded either
         entrants = [
             Entrant(str(pid), registration_no=pid) for pid, p in t.players.items() if p.active
         ]
         if not entrants:
-            raise ConflictError("seeding", "T-seeding", "there is nobody to seed yet")
+            raise ConflictError("seeding", "T-seeding", code="registration.there_nobody_seed_yet")
         payload["seed"] = draw_seed(settings.seed) if seed is None else seed
         ranked = [int(pid) for pid in seed_by_draw(entrants, payload["seed"])]
     else:
         raise DomainError(
-            "method", "T-seeding", f"seeding is by 'rating', 'manual' or 'draw', not {method!r}"
+            "method",
+            "T-seeding",
+            code="registration.seeding_rating_manual_draw",
+            params={"method": repr(method)},
         )
     source = ev.PAPER if method == "manual" else ev.SYSTEM  # typed by hand, or computed
     payload["order"] = ranked
@@ -362,20 +391,20 @@ def edit_player(
     unknown = sorted(set(changes) - set(EDITABLE))
     if unknown:
         raise DomainError(
-            unknown[0], "T-player", f"a player's {', '.join(EDITABLE)} can be corrected"
+            unknown[0],
+            "T-player",
+            code="registration.player_s_can_corrected",
+            params={"editable": ", ".join(EDITABLE)},
         )
     if not changes:
-        raise DomainError(
-            "player", "T-player", "say what to correct: --name, --club, --category or --rating"
-        )
+        raise DomainError("player", "T-player", code="registration.say_what_correct_name")
     for key in FIXED_AT_ROUND_1:
         if key in changes and t.current_round > 0 and changes[key] != getattr(p, key):
             raise ConflictError(
                 key,
                 "T-seeding",
-                f"the {key} of {t.label(player_id)} is fixed once round 1 is drawn (it decided "
-                "the seeding and the round-1 pairings); name, club and category can still be "
-                "corrected",
+                code="registration.fixed_once_round_drawn",
+                params={"key": key, "label": t.label(player_id)},
             )
     name, club, category = player_fields(
         changes.get("name", p.name),
@@ -428,9 +457,8 @@ def check_out(t: Tournament, player_id: int, *, actor: str | None = None) -> lis
         raise ConflictError(
             "player",
             "T-player",
-            f"{t.label(player_id)} was drawn in round {drawn}: a check-in is undone before "
-            f"the draw only; if the player has left, withdraw them (tournament players "
-            f"withdraw {player_id})",
+            code="registration.drawn_round_check_undone",
+            params={"label": t.label(player_id), "drawn": drawn, "player_id": player_id},
         )
     return [ev.make_event(ev.PLAYER_CHECKED_OUT, {"player_id": player_id}, actor=actor)]
 

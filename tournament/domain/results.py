@@ -26,6 +26,7 @@ from tournament.domain import events as ev
 from tournament.domain import handpoints as hp
 from tournament.domain.errors import ConflictError, DomainError, NotFoundError
 from tournament.domain.matchstate import Entry, MatchState
+from tournament.domain.messages import Phrase
 from tournament.domain.registration import require_created
 from tournament.domain.settings import Settings
 from tournament.domain.state import ENTRY_KINDS, Tournament
@@ -46,7 +47,10 @@ def find_match(t: Tournament, match_id: str) -> MatchState:
     match = t.matches.get(match_id)
     if match is None:
         raise NotFoundError(
-            "match", "T-match", f"there is no match {match_id!r} (round.table, e.g. 2.5)"
+            "match",
+            "T-match",
+            code="results.there_match_round_table",
+            params={"match_id": repr(match_id)},
         )
     return match
 
@@ -66,15 +70,21 @@ def takes_results(t: Tournament, match: MatchState) -> None:
         raise ConflictError(
             "match",
             "T-correction",
-            f"match {match.match_id} ({' v '.join(match.labels)}) takes no result: {how} "
-            f"and the bracket no longer has it after a correction: {vacated_why(t, match)}",
+            code="results.match_takes_result_bracket",
+            params={
+                "match_id": match.match_id,
+                "labels": " v ".join(match.labels),
+                "how": how,
+                "vacated_why": vacated_why(t, match),
+            },
         )
     why = None if match.decided else misfit_why(t, match)
     if why is not None:  # played in part: nothing more goes into the wrong pairing
         raise ConflictError(
             "match",
             "T-correction",
-            f"match {match.match_id} ({' v '.join(match.labels)}) takes no more results: it {why}",
+            code="results.match_takes_more_results",
+            params={"match_id": match.match_id, "labels": " v ".join(match.labels), "why": why},
         )
 
 
@@ -84,7 +94,13 @@ def player_in(match: MatchState, player_id: Any, field: str) -> int:
         raise DomainError(
             field,
             "T-match",
-            f"match {match.match_id}: player {player_id} does not play here ({a} v {b})",
+            code="matchstate.in_match",
+            params={
+                "match_id": match.match_id,
+                "refusal": Phrase(
+                    "results.player_does_not_play", {"player_id": player_id, "a": a, "b": b}
+                ),
+            },
         )
     return int(player_id)
 
@@ -99,10 +115,13 @@ def no_live_hand(t: Tournament, match: MatchState) -> None:
     raise ConflictError(
         "match",
         "R18",
-        f"match {match.match_id}, {match.next_place()}: live hand {stream} (dealt by {dealer}) "
-        f"is in progress; play it on with `tournament live play {stream} SEAT:ACTION ...` or "
-        f"abandon it with `tournament live abandon {stream} --by NAME --why TEXT` "
-        "(R18: one hand at a time, the deal alternates)",
+        code="results.match_live_hand_dealt",
+        params={
+            "match_id": match.match_id,
+            "next_place": match.next_place_phrase(),
+            "stream": stream,
+            "dealer": dealer,
+        },
     )
 
 
@@ -125,15 +144,26 @@ def hand_payload(
             settings, match, winner, game_points, dealer, reason, card_points, closed
         )
     except DomainError as error:
-        raise at_place(error, match, place or match.next_place()) from None
+        raise at_place(error, match, place or match.next_place_phrase()) from None
 
 
-def at_place(error: DomainError, match: MatchState, place: str) -> DomainError:
+def at_place(error: DomainError, match: MatchState, place: str | Phrase) -> DomainError:
     """``error`` naming the match and the place on its sheet (``Bummerl 2 hand 3``): the
     organiser holds the sheet and needs to know which line was refused."""
     head = f"match {match.match_id}"
     text = error.message.removeprefix(f"{head}: ")
-    return type(error)(error.field, error.rule, f"{head}, {place}: {text}")
+    refusal: Phrase | str = text
+    if error.code == "matchstate.in_match" and error.params.get("match_id") == match.match_id:
+        inner = error.params["refusal"]  # the refusal without its "match ...: " head
+        refusal = inner if isinstance(inner, Phrase) else str(inner)
+    elif error.code is not None and text == error.message:
+        refusal = Phrase(error.code, error.params)
+    return type(error)(
+        error.field,
+        error.rule,
+        code="results.at_place",
+        params={"match_id": match.match_id, "place": place, "refusal": refusal},
+    )
 
 
 def _hand_fields(
@@ -149,14 +179,20 @@ def _hand_fields(
     player_in(match, winner, "winner")
     if type(game_points) is not int or not 1 <= game_points <= 3:
         raise DomainError(
-            "game_points", "R13", f"a hand gives 1, 2 or 3 game points, not {game_points!r}"
+            "game_points",
+            "R13",
+            code="results.hand_gives_game_points",
+            params={"game_points": repr(game_points)},
         )
     payload: dict[str, Any] = {"winner": winner, "game_points": game_points}
     if dealer is not None:
         payload["dealer"] = player_in(match, dealer, "dealer")
     if reason is not None and reason not in hp.PAPER_REASONS:
         raise DomainError(
-            "reason", "T-result", f"reason is one of {', '.join(hp.PAPER_REASONS)}, not {reason!r}"
+            "reason",
+            "T-result",
+            code="results.reason_one",
+            params={"paper_reasons": ", ".join(hp.PAPER_REASONS), "reason": repr(reason)},
         )
     reason, closed = hp.reason_and_closed(reason, closed)
     if card_points is not None:
@@ -207,7 +243,8 @@ def _check_game_points(
         raise DomainError(
             "game_points",
             ok.rule,
-            f"{what} is worth {hp.words(ok.points)} {unit} ({why}), not {gp}",
+            code="results.hand_worth",
+            params={"what": what, "words": hp.words(ok.points), "unit": unit, "why": why, "gp": gp},
         )
 
 
@@ -221,8 +258,13 @@ def _first_dealer_events(
             raise ConflictError(
                 "first_dealer",
                 "R18",
-                f"match {match.match_id}: {match.labels[match.first_dealer]} deals first "
-                "(R18: the first dealer is recorded already)",
+                code="matchstate.in_match",
+                params={
+                    "match_id": match.match_id,
+                    "refusal": Phrase(
+                        "results.deals_first", {"label": match.labels[match.first_dealer]}
+                    ),
+                },
             )
         return [], None
     if first_dealer is None and dealer is not None and not match.entries:
@@ -276,7 +318,7 @@ def record_hand(
         if scorer is not None:
             fields["scorer"] = player_in(match, scorer, "scorer")
     except DomainError as error:
-        raise at_place(error, match, match.next_place()) from None
+        raise at_place(error, match, match.next_place_phrase()) from None
     payload = {"result_id": result_id or new_id(), "match_id": match_id, **fields}
     _check(match, Entry(payload["result_id"], "hand", payload), seat)
     return [*pre, ev.make_event(ev.HAND_RECORDED, payload, actor=actor, source=source)]
@@ -299,7 +341,8 @@ def tally_fields(
             raise DomainError(
                 "players",
                 "T-tally",
-                f"the columns belong to {match.labels[0]} and {match.labels[1]}",
+                code="results.columns_belong",
+                params={"label": match.labels[0], "label2": match.labels[1]},
             )
         if list(order) != list(match.players):
             if "columns" in data:
@@ -334,7 +377,8 @@ def record_tally(
         pre, seat = _first_dealer_events(match, first_dealer, None, actor)
     except DomainError as error:
         # A tally is a whole Bummerl: its own messages name the hand of the sheet.
-        raise at_place(error, match, f"Bummerl {len(match.engine.bummerls)}") from None
+        bummerl = Phrase("results.bummerl", {"bummerl": len(match.engine.bummerls)})
+        raise at_place(error, match, bummerl) from None
     payload: dict[str, Any] = {"result_id": result_id or new_id(), "match_id": match_id, **fields}
     _check(match, Entry(payload["result_id"], "tally", payload), seat)
     return [*pre, ev.make_event(ev.TALLY_RECORDED, payload, actor=actor, source=source)]
@@ -423,10 +467,8 @@ def record_forfeit(
         raise DomainError(
             "winner",
             "T-match",
-            f"match {match.match_id} ({' v '.join(match.labels)}) is a knockout match and "
-            "needs a winner, so both absent is not entered: forfeit it to the player who "
-            "goes on (`--forfeit P`, or P in a CSV's forfeit column, P a start number) and "
-            "withdraw a player who left (`tournament players withdraw P`)",
+            code="results.match_knockout_match_needs",
+            params={"match_id": match.match_id, "labels": " v ".join(match.labels)},
         )
     payload = forfeit_payload(settings, match_id, winner, reason)
     match.check_new(Entry(payload["result_id"], "forfeit", payload))

@@ -69,12 +69,8 @@ def start_round(
         raise ConflictError("round", "T-round", refusal)
     if len(eligible(t)) < 2:
         if t.current_round:
-            raise ConflictError(
-                "round", "T-round", "the tournament is finished: fewer than 2 players are left"
-            )
-        raise ConflictError(
-            "round", "T-round", "a round needs at least 2 players (checked in, not withdrawn)"
-        )
+            raise ConflictError("round", "T-round", code="rounds.tournament_finished_fewer_players")
+        raise ConflictError("round", "T-round", code="rounds.round_needs_least_players")
     number = t.current_round + 1
     if seed is None:  # a round drawn again after a cancellation gets a fresh seed
         seed = round_seed(settings.seed, number, redraw=len(t.cancellations))
@@ -85,7 +81,9 @@ def start_round(
         else:
             draw = manual_draw(t, number, pairings, byes, fixed)
     except FormatError as error:
-        raise DomainError(error.field, "T-format", error.message) from None
+        raise DomainError(
+            error.field, "T-format", error.message, code=error.code, params=error.params
+        ) from None
     return _events(t, number, seed, draw, override=pairings is not None, actor=actor)
 
 
@@ -108,9 +106,9 @@ def cancel_round(
     """
     require_created(t)
     if not t.current_round:
-        raise NotFoundError("round", "T-round", "no round has been drawn yet: nothing to cancel")
+        raise NotFoundError("round", "T-round", code="rounds.round_been_drawn_yet")
     if not why.strip():
-        raise DomainError("why", "T-round", "say why the round is cancelled")
+        raise DomainError("why", "T-round", code="rounds.say_why_round_cancelled")
     r = t.rounds[-1]
     live = set(t.live_hands.values())
     corrected = {c.get("result_id") for c in t.corrections}
@@ -128,8 +126,8 @@ def cancel_round(
             raise ConflictError(
                 "round",
                 "T-round",
-                f"round {r.number} cannot be cancelled: match {mid} already has {found}; "
-                f"correct results with 'results correct' instead",
+                code="rounds.round_cannot_cancelled_match",
+                params={"number": r.number, "mid": mid, "found": found},
             )
     payload = {"round": r.number, "why": why.strip(), "cancellation": len(t.cancellations) + 1}
     if by:
@@ -288,19 +286,27 @@ def manual_draw(
     for i, pair in enumerate(pairings, 1):
         if len(pair) != 2 or pair[0] == pair[1]:
             raise DomainError(
-                "pairings", "T-override", f"pairing {i}: two different players, not {pair!r}"
+                "pairings",
+                "T-override",
+                code="rounds.pairing_two_different_players",
+                params={"i": i, "pair": repr(pair)},
             )
         for pid in pair:
             player(t, pid, "pairings")
             if pid in seen:
                 raise DomainError(
-                    "pairings", "T-override", f"player {pid} is paired twice in round {number}"
+                    "pairings",
+                    "T-override",
+                    code="rounds.player_paired_twice_round",
+                    params={"pid": pid, "number": number},
                 )
             seen.add(pid)
     for pid in byes:
         player(t, pid, "byes")
         if pid in seen:
-            raise DomainError("byes", "T-override", f"player {pid} plays and has a bye")
+            raise DomainError(
+                "byes", "T-override", code="rounds.player_plays_bye", params={"pid": pid}
+            )
         seen.add(pid)
     warnings = override_warnings(t, number, pairings, byes)
     seed_rank = {p: i for i, p in enumerate(seed_order(t))}

@@ -43,13 +43,18 @@ def drawn_round(t: Tournament, number: int | None = None) -> Round:
     """Round ``number`` (default: the current one), or a :class:`NotFoundError` saying
     which rounds there are (T-round)."""
     if not t.current_round:
-        raise NotFoundError("round", "T-round", "no round has been drawn yet")
+        raise NotFoundError("round", "T-round", code="roundview.round_been_drawn_yet")
     number = t.current_round if number is None else number
     if number < 1:
-        raise NotFoundError("round", "T-round", "rounds are counted from 1; there is no round 0")
+        raise NotFoundError("round", "T-round", code="roundview.rounds_counted_there_round")
     if number > t.current_round:
         drawn = "only round 1 is" if t.current_round == 1 else f"rounds 1 to {t.current_round} are"
-        raise NotFoundError("round", "T-round", f"round {number} is not drawn yet ({drawn})")
+        raise NotFoundError(
+            "round",
+            "T-round",
+            code="roundview.round_drawn_yet",
+            params={"number": number, "drawn": drawn},
+        )
     return t.rounds[number - 1]
 
 

@@ -127,7 +127,10 @@ class TournamentService:
             )
         except ConcurrencyError:
             raise ConflictError(
-                "tournament_id", "T-settings", f"tournament {tournament_id!r} exists already"
+                "tournament_id",
+                "T-settings",
+                code="service.tournament_exists_already",
+                params={"tournament_id": repr(tournament_id)},
             ) from None
         self._committed(tournament_id)
         return stored
@@ -200,7 +203,7 @@ class TournamentService:
                 self._committed(tournament_id)
             return Executed(done.events, done.replayed)
         raise ConflictError(
-            "tournament", "T-concurrency", "the tournament kept changing while writing; try again"
+            "tournament", "T-concurrency", code="service.tournament_kept_changing_while"
         )
 
     def _seal_if_round_ended(
@@ -244,4 +247,9 @@ class TournamentService:
 
 
 def _no_tournament(tournament_id: str) -> NotFoundError:
-    return NotFoundError("tournament", "T-settings", f"there is no tournament {tournament_id!r}")
+    return NotFoundError(
+        "tournament",
+        "T-settings",
+        code="service.there_tournament",
+        params={"tournament_id": repr(tournament_id)},
+    )

@@ -112,14 +112,17 @@ class Settings:
         """Validate and complete the payload of ``tournament.created`` (defaults filled in)."""
         name = str(data.get("name", "")).strip()
         if not name:
-            raise DomainError("name", "T-settings", "a tournament needs a name")
+            raise DomainError("name", "T-settings", code="settings.tournament_needs_name")
         date = parse_date(str(data.get("date") or ""))
         variants = tuple(sorted(set(data.get("variants") or ())))
         for variant in variants:
             if variant not in VARIANTS:
                 known = ", ".join(VARIANTS)
                 raise DomainError(
-                    "variants", "T-settings", f"unknown variant {excerpt(str(variant))} ({known})"
+                    "variants",
+                    "T-settings",
+                    code="settings.unknown_variant",
+                    params={"variant": excerpt(str(variant)), "known": known},
                 )
         schneider = bool(data.get("schneiderbummerl", "no-schneiderbummerl" not in variants))
         if not schneider and "no-schneiderbummerl" not in variants:
@@ -128,12 +131,15 @@ class Settings:
             raise DomainError(
                 "schneiderbummerl",
                 "R19",
-                "Schneiderbummerl is on but variant no-schneiderbummerl is set",
+                code="settings.schneiderbummerl_but_variant_schneiderbummerl",
             )
         best_of = data.get("best_of", 3)
         if best_of not in BEST_OF or isinstance(best_of, bool):
             raise DomainError(
-                "best_of", "R20", f"a match is best of 1, 3, 5 or 7 Bummerl, not {best_of!r}"
+                "best_of",
+                "R20",
+                code="settings.match_best_bummerl",
+                params={"best_of": repr(best_of)},
             )
         fmt = _choice(data, "format", FORMATS, "swiss")
         target = (best_of + 1) // 2
@@ -143,13 +149,16 @@ class Settings:
                 raise DomainError(
                     "tiebreaks",
                     "T-settings",
-                    f"unknown tie-break {excerpt(str(tb))} ({', '.join(TIEBREAKS)})",
+                    code="settings.unknown_tie_break",
+                    params={"tb": excerpt(str(tb)), "tiebreaks": ", ".join(TIEBREAKS)},
                 )
         if len(set(tiebreaks)) != len(tiebreaks):
-            raise DomainError("tiebreaks", "T-settings", "a tie-break is listed twice")
+            raise DomainError("tiebreaks", "T-settings", code="settings.tie_break_listed_twice")
         seed = data.get("seed", 0)
         if not isinstance(seed, int) or isinstance(seed, bool):
-            raise DomainError("seed", "T-settings", f"the seed must be an integer, not {seed!r}")
+            raise DomainError(
+                "seed", "T-settings", code="settings.seed_must_integer", params={"seed": repr(seed)}
+            )
         return cls(
             name=name,
             date=date,
@@ -210,7 +219,8 @@ def parse_date(text: str) -> str:
         raise DomainError(
             "date",
             "T-settings",
-            f"{excerpt(text)}: write the year in full, {day}.{month}.20{dotted[3]}",
+            code="settings.write_year_full",
+            params={"text": excerpt(text), "day": day, "month": month, "dotted": dotted[3]},
         )
     try:
         if iso:
@@ -219,21 +229,26 @@ def parse_date(text: str) -> str:
             return datetime.date(int(dotted[3]), int(dotted[2]), int(dotted[1])).isoformat()
     except ValueError:
         raise DomainError(
-            "date", "T-settings", f"{excerpt(text)} is not a day of the calendar"
+            "date", "T-settings", code="settings.day_calendar", params={"text": excerpt(text)}
         ) from None
     try:  # the other ISO forms (20261127) were accepted before, and may be stored
         return datetime.date.fromisoformat(value).isoformat()
     except ValueError:
         pass
     raise DomainError(
-        "date", "T-settings", f"{excerpt(text)} is not a date like 2026-11-27 or 27.11.2026"
+        "date", "T-settings", code="settings.date_like", params={"text": excerpt(text)}
     )
 
 
 def _choice(data: Mapping[str, Any], key: str, allowed: Sequence[str], default: str) -> str:
     value = data.get(key) or default
     if value not in allowed:
-        raise DomainError(key, "T-settings", f"{value!r} is not one of {', '.join(allowed)}")
+        raise DomainError(
+            key,
+            "T-settings",
+            code="settings.not_one_of",
+            params={"value": repr(value), "allowed": ", ".join(allowed)},
+        )
     return str(value)
 
 
@@ -250,7 +265,8 @@ def missed_rounds_score(value: object, field: str = "late_entry_score") -> str:
         raise DomainError(
             field,
             "T-late-entry",
-            f"{value!r} is not 0 or bye (what a late entry scores for each round it missed)",
+            code="settings.bye_what_late_entry",
+            params={"value": repr(value)},
         )
     return text
 
@@ -261,8 +277,8 @@ def _late_entry_score(data: Mapping[str, Any], fmt: str) -> str:
         raise DomainError(
             "late_entry_score",
             "T-late-entry",
-            f"only a Swiss takes late entries; a {fmt.replace('_', ' ')} has no missed rounds "
-            "to score",
+            code="settings.only_swiss_takes_late",
+            params={"replace": fmt.replace("_", " ")},
         )
     return score
 
@@ -276,10 +292,15 @@ def _score(
     try:
         won, lost = (int(x) for x in raw)
     except (TypeError, ValueError):
-        raise DomainError(key, "T-settings", f"{raw!r} is not a score like [2, 0]") from None
+        raise DomainError(
+            key, "T-settings", code="settings.score_like", params={"raw": repr(raw)}
+        ) from None
     if not (0 <= lost < target and won == target):
         raise DomainError(
-            key, "R20", f"a score {won}:{lost} is not a decided match (first to {target} Bummerl)"
+            key,
+            "R20",
+            code="settings.score_decided_match_first",
+            params={"won": won, "lost": lost, "target": target},
         )
     return (won, lost)
 
@@ -310,42 +331,50 @@ def _options(fmt: str, raw: Mapping[str, Any]) -> dict[str, Any]:
         raise DomainError(
             "options",
             "T-settings",
-            f"unknown option(s) {', '.join(excerpt(str(k)) for k in sorted(unknown))} for {fmt} "
-            f"(known: {', '.join(defaults) or 'none'})",
+            code="settings.unknown_options",
+            params={
+                "options": ", ".join(excerpt(str(k)) for k in sorted(unknown)),
+                "fmt": fmt,
+                "known": ", ".join(defaults) or "none",
+            },
         )
     options = {**defaults, **raw}
     for key, default in defaults.items():
         value = options[key]
         if isinstance(default, bool):
             if not isinstance(value, bool):
-                raise DomainError("options", "T-settings", f"{key} must be true or false")
+                raise DomainError(
+                    "options", "T-settings", code="settings.must_true_false", params={"key": key}
+                )
         elif not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise DomainError("options", "T-settings", f"{key} must be a whole number >= 0")
+            raise DomainError(
+                "options", "T-settings", code="settings.must_whole_number", params={"key": key}
+            )
     if fmt == "lives" and options["lives"] not in (2, 3):
-        raise DomainError("options", "T-settings", "a player has 2 or 3 lives")
+        raise DomainError("options", "T-settings", code="settings.player_lives")
     if fmt == "lives":
         options |= _buy_backs(raw, options)
     if fmt in ("round_robin", "groups_knockout") and options["groups"] < 1:
-        raise DomainError("options", "T-settings", "there is at least one group")
+        raise DomainError("options", "T-settings", code="settings.there_least_one_group")
     if fmt == "groups_knockout" and options["advance"] < 1:
         raise DomainError(
             "options",
             "T-settings",
-            "advance must be 1 or more: the players of each group into the knockout",
+            code="settings.advance_must_more_players",
         )
     if fmt == "groups_knockout" and options["groups"] * options["advance"] < 2:
         raise DomainError(
             "options",
             "T-settings",
-            f"{options['groups']} group with advance={options['advance']} sends 1 player into "
-            "the knockout; a knockout needs 2 or more (more groups, or advance=2)",
+            code="settings.group_advance_sends_player",
+            params={"option": options["groups"], "option2": options["advance"]},
         )
     if fmt == "lives" and options["final_players"] < 2:
         raise DomainError(
             "options",
             "T-settings",
-            f"final_players must be 2 or more (a final is played among them), not "
-            f"{options['final_players']}",
+            code="settings.final_players_must_more",
+            params={"option": options["final_players"]},
         )
     return options
 
@@ -359,19 +388,16 @@ def _buy_backs(raw: Mapping[str, Any], options: Mapping[str, Any]) -> dict[str, 
         raise DomainError(
             "options",
             "T-settings",
-            f"buy_back={str(raw['buy_back']).lower()} contradicts buy_backs={count} "
-            "(give buy_backs=N alone; 0: no buy-back)",
+            code="settings.buy_back_contradicts_buy",
+            params={"lower": str(raw["buy_back"]).lower(), "count": count},
         )
     until = options["buy_back_until"]
     if until and count == 0:
-        raise DomainError(
-            "options", "T-settings", "buy_back_until needs buy_backs=1 or more (0: no buy-back)"
-        )
+        raise DomainError("options", "T-settings", code="settings.buy_back_until_needs")
     if until == 1:
         raise DomainError(
             "options",
             "T-settings",
-            "buy_back_until must be 2 or more (a buy-back comes before round 2 at the "
-            "earliest), or 0 for any round",
+            code="settings.buy_back_until_must",
         )
     return {"buy_backs": count, "buy_back": count > 0}

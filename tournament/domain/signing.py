@@ -33,8 +33,8 @@ def sign_sheet(
         raise ConflictError(
             "match",
             "T-sheet",
-            f"match {match_id} is not decided yet (Bummerl {a}:{b}, {after.next_place()} "
-            "next); players sign the finished sheet",
+            code="signing.match_decided_yet_bummerl",
+            params={"match_id": match_id, "a": a, "b": b, "next_place": after.next_place_phrase()},
         )
     if player_id in match.signed_by:
         return []

@@ -144,8 +144,8 @@ def check_as_of(now: Tournament, as_of: int) -> None:
         raise DomainError(
             "as_of",
             "T-input",
-            f"tournament {now.id} has events 1 to {now.version} (see `tournament log`), "
-            f"not {as_of}",
+            code="standings_view.tournament_events_see_tournament",
+            params={"id": now.id, "version": now.version, "as_of": as_of},
         )
 
 
@@ -156,7 +156,10 @@ def round_end(now: Tournament, events: Events, number: int) -> tuple[int | None,
     if not 1 <= number <= now.current_round:
         drawn = f"rounds 1 to {now.current_round} drawn" if now.current_round else "no round drawn"
         raise DomainError(
-            "round", "T-round", f"tournament {now.id} has {drawn}, not round {number} (T-round)"
+            "round",
+            "T-round",
+            code="standings_view.tournament_round_t_round",
+            params={"id": now.id, "drawn": drawn, "number": number},
         )
     if now.current_round <= number:
         return None, ""
@@ -182,7 +185,12 @@ def check_category(t: Tournament, category: str) -> None:
     known = sorted({p.category for p in t.players.values() if p.category}, key=str.casefold)
     if not any(c.casefold() == category.casefold() for c in known):
         these = f"categories here: {', '.join(known)}" if known else "no player has a category"
-        raise DomainError("category", "T-player", f"no player has category {category!r} ({these})")
+        raise DomainError(
+            "category",
+            "T-player",
+            code="standings_view.player_category",
+            params={"category": repr(category), "these": these},
+        )
 
 
 def groups_of(t: Tournament) -> list[list[int]]:
@@ -217,10 +225,13 @@ def _group_rows(
 def check_group(groups: list[list[int]], group: int) -> None:
     """``group`` is one of the tournament's groups."""
     if not groups:
-        raise DomainError("group", "T-format", "this tournament has no groups (T-format)")
+        raise DomainError("group", "T-format", code="standings_view.tournament_groups_t_format")
     if not 1 <= group <= len(groups):
         raise DomainError(
-            "group", "T-format", f"there are groups 1 to {len(groups)}, not {group} (T-format)"
+            "group",
+            "T-format",
+            code="standings_view.there_groups_t_format",
+            params={"groups_count": len(groups), "group": group},
         )
 
 

@@ -51,15 +51,19 @@ def id_ranges(text: str, field: str = "ids") -> list[Range]:
             raise DomainError(
                 field,
                 RULE,
-                f"{excerpt(item)}: start numbers like 1,2,5 or a range 1-38 (digits 0-9)",
+                code="startnumbers.start_numbers_like_range",
+                params={"item": excerpt(item)},
             ) from None
         if high < low:
             raise DomainError(
-                field, RULE, f"{excerpt(item)}: a range runs upwards, e.g. {high}-{low}"
+                field,
+                RULE,
+                code="startnumbers.range_runs_upwards_e",
+                params={"item": excerpt(item), "high": high, "low": low},
             )
         ranges.append((low, high, item))
     if not ranges:
-        raise DomainError(field, RULE, "no start number given, e.g. 1,2,5 or 1-38")
+        raise DomainError(field, RULE, code="startnumbers.start_number_given_e")
     return ranges
 
 
@@ -75,7 +79,10 @@ def parse_ids(
         _check_registered(ranges, registered, field)
     elif sum(high - low + 1 for low, high, _ in ranges) > MAX_IDS:
         raise DomainError(
-            field, RULE, f"more than {MAX_IDS:,} start numbers; no field is that large"
+            field,
+            RULE,
+            code="startnumbers.more_start_numbers_field",
+            params={"max_ids": format(MAX_IDS, ",")},
         )
     return [n for low, high, _ in ranges for n in range(low, high + 1)]
 
@@ -94,7 +101,12 @@ def _check_registered(ranges: Sequence[Range], registered: Collection[int], fiel
             known = f"start numbers 1 to {last}" if last else "no player is registered yet"
             wrong = high if high > last else low
             typed = f"{excerpt(item)}: " if item else ""  # a range as typed says which
-            raise DomainError(field, RULE, f"{typed}there is no player {wrong} ({known})")
+            raise DomainError(
+                field,
+                RULE,
+                code="startnumbers.there_player",
+                params={"typed": typed, "wrong": wrong, "known": known},
+            )
 
 
 def seeding_request(
@@ -113,11 +125,13 @@ def seeding_request(
         raise DomainError(
             order_field,
             "T-seeding",
-            f"{order_field} goes with {method_field} manual, not {method_field} {method}",
+            code="startnumbers.goes_manual",
+            params={"order_field": order_field, "method_field": method_field, "method": method},
         )
     if not order_given and method == "manual":
         raise DomainError(
             method_field,
             "T-seeding",
-            f"{method_field} manual needs {order_field}: every start number, top seed first",
+            code="startnumbers.manual_needs_every_start",
+            params={"method_field": method_field, "order_field": order_field},
         )

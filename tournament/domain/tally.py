@@ -66,11 +66,15 @@ def parse_tally(text: str) -> list[list[int]]:
         raise DomainError(
             "tally",
             "T-tally",
-            f"{excerpt(text)} is not a tally like '7 5 4 1 0 / 7 6 3' or '7:7 ...'",
+            code="tally.not_a_tally",
+            params={"text": excerpt(text)},
         ) from None
     if len(columns) != 2:
         raise DomainError(
-            "tally", "T-tally", f"a tally has two columns separated by '/', not {len(columns)}"
+            "tally",
+            "T-tally",
+            code="tally.two_columns",
+            params={"columns": len(columns)},
         )
     return columns
 
@@ -97,8 +101,13 @@ def _read_columns(columns: list[list[int]], labels: Sequence[str]) -> dict[str, 
             raise DomainError(
                 "tally",
                 "R17",
-                f"hand {hand}: {labels[seat]}'s column '{' '.join(map(str, column))}' "
-                f"repeats {column[hand]}; {NOTATION}",
+                code="tally.column_repeats",
+                params={
+                    "hand": hand,
+                    "who": labels[seat],
+                    "column": " ".join(map(str, column)),
+                    "repeated": column[hand],
+                },
             )
     return {"columns": collapsed}
 
@@ -135,12 +144,12 @@ def tally_hands(tally: Mapping[str, Any], labels: Sequence[str] = SEATS) -> list
         return _rows(tally["rows"], labels)
     if "columns" in tally:
         return _columns(tally["columns"], labels)
-    raise DomainError("tally", "T-tally", "a tally has 'columns' or 'rows'")
+    raise DomainError("tally", "T-tally", code="tally.columns_or_rows")
 
 
 def _columns(columns: Sequence[Sequence[int]], labels: Sequence[str]) -> list[tuple[int, int]]:
     if len(columns) != 2:
-        raise DomainError("tally", "T-tally", "a tally has one column per player, two in all")
+        raise DomainError("tally", "T-tally", code="tally.one_column_per_player")
     per_seat: list[list[int]] = []
     for seat, raw in enumerate(columns):
         counts = [int(x) for x in raw]
@@ -153,8 +162,8 @@ def _columns(columns: Sequence[Sequence[int]], labels: Sequence[str]) -> list[tu
                 raise DomainError(
                     "tally",
                     "R17",
-                    f"{labels[seat]}'s count reached 0 at their hand {i - 1}; a hand after "
-                    "the Bummerl ended cannot be entered",
+                    code="tally.hand_after_zero",
+                    params={"who": labels[seat], "hand": i - 1},
                 )
             steps.append(_step(labels[seat], before, after, i))
         per_seat.append(steps)
@@ -163,12 +172,10 @@ def _columns(columns: Sequence[Sequence[int]], labels: Sequence[str]) -> list[tu
         raise DomainError(
             "tally",
             "R17",
-            "no count ends at 0: the Bummerl is not finished (the winner strikes to 0)",
+            code="tally.not_finished",
         )
     if len(ends) == 2:
-        raise DomainError(
-            "tally", "R17", "both counts end at 0; only the first to 0 wins the Bummerl"
-        )
+        raise DomainError("tally", "R17", code="tally.both_end_at_zero")
     winner = ends[0]
     loser = 1 - winner
     # The paper does not order the two columns; the winner's last hand is the Bummerl's last.
@@ -186,15 +193,21 @@ def _rows(rows: Sequence[Sequence[int]], labels: Sequence[str]) -> list[tuple[in
         before, after = counts[i - 1], counts[i]
         if 0 in before:
             raise DomainError(
-                "tally", "R17", f"hand {i}: the Bummerl ended at hand {i - 1}; no further hand"
+                "tally", "R17", code="tally.hand_after_end", params={"hand": i, "last": i - 1}
             )
         changed = [seat for seat in (0, 1) if before[seat] != after[seat]]
         if len(changed) != 1:
             raise DomainError(
                 "tally",
                 "R17",
-                f"hand {i}: {before[0]}:{before[1]} -> {after[0]}:{after[1]}; exactly one "
-                "player (the hand's winner) strikes off per hand",
+                code="tally.one_player_per_hand",
+                params={
+                    "hand": i,
+                    "before_first": before[0],
+                    "before_second": before[1],
+                    "after_first": after[0],
+                    "after_second": after[1],
+                },
             )
         seat = changed[0]
         hands.append((seat, _step(labels[seat], before[seat], after[seat], i)))
@@ -202,7 +215,7 @@ def _rows(rows: Sequence[Sequence[int]], labels: Sequence[str]) -> list[tuple[in
         raise DomainError(
             "tally",
             "R17",
-            "no count ends at 0: the Bummerl is not finished (the winner strikes to 0)",
+            code="tally.not_finished",
         )
     return hands
 
@@ -210,23 +223,33 @@ def _rows(rows: Sequence[Sequence[int]], labels: Sequence[str]) -> list[tuple[in
 def _step(who: str, before: int, after: int, hand: int) -> int:
     step = before - after
     if after < 0 or after > START:
-        raise DomainError("tally", "R17", f"hand {hand}: a count runs from 7 to 0, not {after}")
+        raise DomainError(
+            "tally", "R17", code="tally.count_out_of_range", params={"hand": hand, "after": after}
+        )
     if step == 0:
         raise DomainError(
-            "tally", "R17", f"hand {hand}: {who}'s count stays at {after}; {NOTATION}"
+            "tally",
+            "R17",
+            code="tally.count_stays",
+            params={
+                "hand": hand,
+                "who": who,
+                "after": after,
+            },
         )
     if step < 0:
         raise DomainError(
             "tally",
             "R17",
-            f"hand {hand}: {who}'s count goes from {before} to {after}; it only goes down",
+            code="tally.count_goes_up",
+            params={"hand": hand, "who": who, "before": before, "after": after},
         )
     if step > 3:
         raise DomainError(
             "tally",
             "R13",
-            f"hand {hand}: {who}'s count goes from {before} to {after}, a step of {step}; "
-            "a hand gives 1, 2 or 3 game points",
+            code="tally.step_too_large",
+            params={"hand": hand, "who": who, "before": before, "after": after, "step": step},
         )
     return step
 

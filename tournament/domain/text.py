@@ -41,6 +41,7 @@ import unicodedata
 from typing import Final
 
 from tournament.domain.errors import DomainError
+from tournament.domain.messages import Phrase
 
 #: The most digits a typed number may have: start numbers, ratings, tables, seeds and event
 #: numbers all fit, and nothing typed builds a huge number (or a huge range of them).
@@ -150,13 +151,21 @@ def whole_number(
     sign = -1 if signed and value.startswith("-") else 1
     value = value[1:] if sign < 0 else value
     if not _DIGITS.fullmatch(value):
-        hint = "digits 0-9"
+        hint: Phrase | str = "digits 0-9"
         if _THOUSANDS.fullmatch(value):
-            hint += f"; without a thousands separator: {re.sub('[^0-9]', '', value)}"
-        raise DomainError(field, rule, f"{excerpt(text)} is not {what} ({hint})")
+            hint = Phrase("text.thousands_hint", {"number": re.sub("[^0-9]", "", value)})
+        raise DomainError(
+            field,
+            rule,
+            code="text.not_a",
+            params={"text": excerpt(text), "what": what, "hint": hint},
+        )
     if len(value.lstrip("0")) > digits:
         raise DomainError(
-            field, rule, f"{excerpt(text)} is too large for {what} (at most {digits} digits)"
+            field,
+            rule,
+            code="text.too_large_most_digits",
+            params={"text": excerpt(text), "what": what, "digits": digits},
         )
     return sign * int(value)
 
@@ -175,18 +184,24 @@ def plain_text(
             raise DomainError(
                 field,
                 rule,
-                f"control character {char_name(ch)} at position {position}; {what} is plain text",
+                code="text.control_character_position_plain",
+                params={"char_name": char_name(ch), "position": position, "what": what},
             )
         if ord(ch) in BIDI:
             raise DomainError(
                 field,
                 rule,
-                f"bidi control {char_name(ch)} at position {position} (it reorders what is "
-                f"shown); {what} is plain text",
+                code="text.bidi_control_position_reorders",
+                params={"char_name": char_name(ch), "position": position, "what": what},
             )
     text = " ".join(unicodedata.normalize("NFC", value).split())
     if len(text) > limit:
-        raise DomainError(field, rule, f"{excerpt(text)} is longer than {limit} characters")
+        raise DomainError(
+            field,
+            rule,
+            code="text.longer_characters",
+            params={"text": excerpt(text), "limit": limit},
+        )
     return text
 
 

@@ -42,7 +42,10 @@ def withdraw(
     p = player(t, player_id)
     if not p.active:
         raise ConflictError(
-            "player", "T-player", f"player {player_id} ({p.name}) has already withdrawn"
+            "player",
+            "T-player",
+            code="withdrawal.player_already_withdrawn",
+            params={"player_id": player_id, "name": p.name},
         )
     from tournament.domain.pairing import finished  # the draw's code: only for a withdrawal
 
@@ -52,12 +55,17 @@ def withdraw(
         raise ConflictError(
             "player",
             "T-withdrawal",
-            f"player {player_id} ({p.name}) cannot withdraw: the tournament is finished "
-            "and its standings are final",
+            code="withdrawal.player_cannot_withdraw_tournament",
+            params={"player_id": player_id, "name": p.name},
         )
     policy = policy or settings.withdrawal
     if policy not in ("forfeit", "drop"):
-        raise DomainError("policy", "T-withdrawal", f"'forfeit' or 'drop', not {policy!r}")
+        raise DomainError(
+            "policy",
+            "T-withdrawal",
+            code="withdrawal.forfeit_drop",
+            params={"policy": repr(policy)},
+        )
     # Printed in the log and on sheets: plain text, as the command line's --reason is.
     reason = plain_text(reason, "reason", "T-withdrawal", limit=REASON_LIMIT, what="a reason")
     open_matches = t.open_matches(player_id)

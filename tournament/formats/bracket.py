@@ -88,7 +88,9 @@ class Bracket:
         for m in self.matches:
             if m.match_id == match_id:
                 return m
-        raise FormatError("match_id", f"no match {match_id!r} in this bracket")
+        raise FormatError(
+            "match_id", code="formats.bracket.match_bracket", params={"match_id": repr(match_id)}
+        )
 
 
 #: A bracket match as a compact row, as the event that draws the bracket stores it:
@@ -109,7 +111,9 @@ def _source_of(value: object) -> Source:
         return Seed(value)
     if isinstance(value, str) and value[:2] in ("w:", "l:"):
         return WinnerOf(value[2:]) if value[0] == "w" else LoserOf(value[2:])
-    raise FormatError("bracket", f"not a bracket source: {value!r}")
+    raise FormatError(
+        "bracket", code="formats.bracket.bracket_source", params={"value": repr(value)}
+    )
 
 
 def layout_rows(bracket: Bracket) -> list[LayoutRow]:
@@ -238,9 +242,17 @@ def bracket_state(
     known = {m.match_id for m in bracket.matches}
     for i, r in enumerate(results):
         if r.match_id not in known:
-            raise FormatError(f"results[{i}].match_id", f"no match {r.match_id!r} in bracket")
+            raise FormatError(
+                f"results[{i}].match_id",
+                code="formats.bracket.match_bracket_2",
+                params={"match_id": repr(r.match_id)},
+            )
         if r.match_id in by_id:
-            raise FormatError(f"results[{i}].match_id", f"second result for {r.match_id}")
+            raise FormatError(
+                f"results[{i}].match_id",
+                code="formats.bracket.second_result",
+                params={"match_id": r.match_id},
+            )
         by_id[r.match_id] = r
     if not isinstance(withdrawn, Sequence):  # a set: fix an order that never varies
         seed_rank = {p: i for i, p in enumerate(bracket.seeds)}
@@ -416,7 +428,11 @@ def ready_pairings(
     wanted = [state.matches[mid] for mid in match_ids] if match_ids else list(state.ready())
     for m in wanted:
         if m.status != "ready":
-            raise FormatError("match_ids", f"{m.match_id} is not ready to play ({m.status})")
+            raise FormatError(
+                "match_ids",
+                code="formats.bracket.ready_play",
+                params={"match_id": m.match_id, "status": m.status},
+            )
     ready = [m for m in wanted if m.player_a is not None and m.player_b is not None]
     ready.sort(key=lambda m: min(seed_rank[m.player_a or ""], seed_rank[m.player_b or ""]))
     games = []

@@ -34,7 +34,11 @@ from .single_elim import single_elimination
 def double_elimination(seeds: Sequence[str], *, grand_final_reset: bool = True) -> Bracket:
     """The double-elimination bracket for `seeds` (best first)."""
     if len(seeds) < 2:
-        raise FormatError("seeds", f"a knockout needs at least 2 players, got {len(seeds)}")
+        raise FormatError(
+            "seeds",
+            code="formats.double_elim.knockout_needs_least_players",
+            params={"seeds_count": len(seeds)},
+        )
     single = single_elimination(seeds)
     wb = [
         replace(m, match_id="W" + m.match_id[1:], section="W", winner_to=_w(m.winner_to))

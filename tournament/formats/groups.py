@@ -45,12 +45,17 @@ def knockout_seeds(
     runners-up best record first, ... (equal or no records: group order)."""
     check_unique([p for g in group_standings for p in g], "group_standings")
     if qualifiers_per_group < 1:
-        raise FormatError("qualifiers_per_group", f"must be 1 or more, got {qualifiers_per_group}")
+        raise FormatError(
+            "qualifiers_per_group",
+            code="formats.groups.must_more_got",
+            params={"qualifiers_per_group": qualifiers_per_group},
+        )
     for i, g in enumerate(group_standings):
         if len(g) < qualifiers_per_group:
             raise FormatError(
                 f"group_standings[{i}]",
-                f"group has {len(g)} players, fewer than {qualifiers_per_group} qualifiers",
+                code="formats.groups.group_players_fewer_qualifiers",
+                params={"g_count": len(g), "qualifiers_per_group": qualifiers_per_group},
             )
     by_record = records or {}
 
@@ -75,7 +80,9 @@ def knockout_from_groups(
     """Single-elimination bracket of the qualifiers, same-group players kept apart."""
     seeds = knockout_seeds(group_standings, qualifiers_per_group, records=records)
     if len(seeds) < 2:
-        raise FormatError("qualifiers_per_group", "the knockout needs at least 2 qualifiers")
+        raise FormatError(
+            "qualifiers_per_group", code="formats.groups.knockout_needs_least_qualifiers"
+        )
     group_of = {p: i for i, g in enumerate(group_standings) for p in g}
     bracket = single_elimination(seeds, third_place=third_place)
     # Seed number -> the seed number of the player who takes that bracket place.

@@ -47,11 +47,21 @@ class LivesRules:
 
     def check(self) -> None:
         if not 1 <= self.lives <= 9:
-            raise FormatError("rules.lives", f"lives must be 1..9, got {self.lives}")
+            raise FormatError(
+                "rules.lives", code="formats.lives.lives_must_got", params={"lives": self.lives}
+            )
         if self.final_size < 2:
-            raise FormatError("rules.final_size", f"must be 2 or more, got {self.final_size}")
+            raise FormatError(
+                "rules.final_size",
+                code="formats.lives.must_more_got",
+                params={"final_size": self.final_size},
+            )
         if self.max_buy_backs < 0:
-            raise FormatError("rules.max_buy_backs", f"must be 0 or more, got {self.max_buy_backs}")
+            raise FormatError(
+                "rules.max_buy_backs",
+                code="formats.lives.must_more_got_2",
+                params={"max_buy_backs": self.max_buy_backs},
+            )
 
 
 @dataclass(frozen=True)
@@ -101,9 +111,15 @@ def lives_state(
     for i, g in enumerate(games):
         for p in g.players:
             if p not in known:
-                raise FormatError(f"games[{i}]", f"{p!r} is not a player of this tournament")
+                raise FormatError(
+                    f"games[{i}]", code="formats.lives.player_tournament", params={"p": repr(p)}
+                )
         if g.winner not in g.players and not (g.winner is None and g.forfeit):
-            raise FormatError(f"games[{i}].winner", f"missing or not a player: {g.winner!r}")
+            raise FormatError(
+                f"games[{i}].winner",
+                code="formats.lives.missing_player",
+                params={"winner": repr(g.winner)},
+            )
         by_round.setdefault(g.round_no, []).append((i, g))
     backs: dict[int, list[tuple[int, BuyBack]]] = {}
     for i, b in enumerate(buy_backs):
@@ -114,10 +130,16 @@ def lives_state(
             bought[b.player] += 1
             if bought[b.player] > rules.max_buy_backs:
                 raise FormatError(
-                    f"buy_backs[{i}]", f"{b.player} exceeds {rules.max_buy_backs} buy-back(s)"
+                    f"buy_backs[{i}]",
+                    code="formats.lives.exceeds_buy_back_s",
+                    params={"player": b.player, "max_buy_backs": rules.max_buy_backs},
                 )
             if lives[b.player] >= rules.lives:
-                raise FormatError(f"buy_backs[{i}]", f"{b.player} has all lives already")
+                raise FormatError(
+                    f"buy_backs[{i}]",
+                    code="formats.lives.all_lives_already",
+                    params={"player": b.player},
+                )
             lives[b.player] += 1
         for _, g in by_round.get(r, []) if r < upto else []:
             # A player out of lives can only have played by a manual pairing (recorded with
@@ -137,17 +159,23 @@ def _loser(g: Game) -> str:
 
 def _check_buy_back(i: int, b: BuyBack, rules: LivesRules, known: set[str]) -> None:
     if rules.max_buy_backs == 0:
-        raise FormatError(f"buy_backs[{i}]", "these rules allow no buy-back")
+        raise FormatError(f"buy_backs[{i}]", code="formats.lives.these_rules_allow_buy")
     if b.player not in known:
-        raise FormatError(f"buy_backs[{i}].player", f"{b.player!r} is not a player")
+        raise FormatError(
+            f"buy_backs[{i}].player", code="formats.lives.player", params={"player": repr(b.player)}
+        )
     if b.before_round < 2:
         raise FormatError(
-            f"buy_backs[{i}].before_round", "a buy-back comes before round 2 or later"
+            f"buy_backs[{i}].before_round", code="formats.lives.buy_back_comes_before"
         )
     if rules.last_buy_back_round is not None and b.before_round > rules.last_buy_back_round:
         raise FormatError(
             f"buy_backs[{i}].before_round",
-            f"buy-back closes before round {rules.last_buy_back_round}, got {b.before_round}",
+            code="formats.lives.buy_back_closes_before",
+            params={
+                "last_buy_back_round": rules.last_buy_back_round,
+                "before_round": b.before_round,
+            },
         )
 
 
@@ -178,7 +206,9 @@ def lives_round(
     )
     if state.final:
         raise FormatError(
-            "round_no", f"only {len(state.alive)} player(s) left: play the final instead"
+            "round_no",
+            code="formats.lives.only_player_s_left",
+            params={"alive_count": len(state.alive)},
         )
     rng = random.Random(f"lives-draw:{seed}:{round_no}")
     drawn = list(state.alive)
@@ -232,10 +262,14 @@ def lives_final_round(
     """
     check_unique(finalists, "finalists")
     if len(finalists) < 2:
-        raise FormatError("finalists", "a final needs two players")
+        raise FormatError("finalists", code="formats.lives.final_needs_two_players")
     total = final_round_count(finalists)
     if not 1 <= final_round <= total:
-        raise FormatError("final_round", f"the final has {total} round(s), not round {final_round}")
+        raise FormatError(
+            "final_round",
+            code="formats.lives.final_round_s_round",
+            params={"total": total, "final_round": final_round},
+        )
     gone = set(withdrawn) & set(finalists)
     if len(finalists) == 2 and not gone:
         a, b = finalists

@@ -13,9 +13,11 @@ stored in an event as it is. Players are identified by their string id.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Literal
+
+from tournament.formats.messages import english, param
 
 
 class FormatError(ValueError):
@@ -25,7 +27,22 @@ class FormatError(ValueError):
     "standings[3].player_id: 'x' appears twice"
     """
 
-    def __init__(self, field: str, message: str) -> None:
+    def __init__(
+        self,
+        field: str,
+        message: str | None = None,
+        *,
+        code: str | None = None,
+        params: Mapping[str, object] | None = None,
+    ) -> None:
+        # A code of tournament/formats/messages.py and its params: the English message is
+        # the code's template filled, and a page renders the same code in German.
+        self.code = code
+        self.params = {k: param(v) for k, v in (params or {}).items()}
+        if message is None:
+            if code is None:
+                raise TypeError("FormatError needs a message or a code")
+            message = english(code, self.params)
         super().__init__(f"{field}: {message}")
         self.field = field
         self.message = message
@@ -204,7 +221,13 @@ def check_unique(ids: Iterable[str], field: str) -> None:
     seen: set[str] = set()
     for i, pid in enumerate(ids):
         if not isinstance(pid, str) or not pid:
-            raise FormatError(f"{field}[{i}]", f"player id must be a non-empty string, got {pid!r}")
+            raise FormatError(
+                f"{field}[{i}]", code="formats.model.player_id_must_non", params={"pid": repr(pid)}
+            )
         if pid in seen:
-            raise FormatError(f"{field}[{i}]", f"player {pid!r} appears twice")
+            raise FormatError(
+                f"{field}[{i}]",
+                code="formats.model.player_appears_twice",
+                params={"pid": repr(pid)},
+            )
         seen.add(pid)

@@ -47,18 +47,30 @@ def check_override(
 
     def take(pid: str, where: str) -> None:
         if pid not in known:
-            raise FormatError(where, f"{pid!r} is not a player of this tournament")
+            raise FormatError(
+                where, code="formats.override.player_tournament", params={"pid": repr(pid)}
+            )
         if pid in seen:
-            raise FormatError(where, f"{pid} is already in {seen[pid]}")
+            raise FormatError(
+                where, code="formats.override.already", params={"pid": pid, "seen": seen[pid]}
+            )
         seen[pid] = where
 
     for i, p in enumerate(override.pairings):
         take(p.player_a, f"pairings[{i}].player_a")
         take(p.player_b, f"pairings[{i}].player_b")
         if p.first_dealer not in p.players:
-            raise FormatError(f"pairings[{i}].first_dealer", f"{p.first_dealer!r} is not at table")
+            raise FormatError(
+                f"pairings[{i}].first_dealer",
+                code="formats.override.table",
+                params={"first_dealer": repr(p.first_dealer)},
+            )
         if p.table in tables:
-            raise FormatError(f"pairings[{i}].table", f"table {p.table} is used twice")
+            raise FormatError(
+                f"pairings[{i}].table",
+                code="formats.override.table_used_twice",
+                params={"table": p.table},
+            )
         tables[p.table] = i
     for i, b in enumerate(override.byes):
         take(b, f"byes[{i}]")

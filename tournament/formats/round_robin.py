@@ -32,7 +32,11 @@ def berger_rounds(players: Sequence[str]) -> tuple[tuple[tuple[Slot, Slot], ...]
     None is the dummy of an odd field, i.e. the other player has the bye."""
     check_unique(players, "players")
     if len(players) < 2:
-        raise FormatError("players", f"a round robin needs at least 2 players, got {len(players)}")
+        raise FormatError(
+            "players",
+            code="formats.round_robin.round_robin_needs_least",
+            params={"players_count": len(players)},
+        )
     slots: list[Slot] = list(players) + ([None] if len(players) % 2 else [])
     n = len(slots)
     half = n // 2
@@ -77,10 +81,14 @@ def round_robin_round(
     """
     check_unique([p for g in groups for p in g], "groups")
     if not groups:
-        raise FormatError("groups", "need at least one group")
+        raise FormatError("groups", code="formats.round_robin.need_least_one_group")
     total = round_count(groups)
     if not 1 <= round_no <= total:
-        raise FormatError("round_no", f"round must be between 1 and {total}, got {round_no}")
+        raise FormatError(
+            "round_no",
+            code="formats.round_robin.round_must_between_got",
+            params={"total": total, "round_no": round_no},
+        )
     gone = set(withdrawn)
     games: list[tuple[str, str, str]] = []
     byes: list[str] = []

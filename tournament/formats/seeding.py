@@ -50,10 +50,14 @@ def seed_by_hand(entrants: Sequence[Entrant], order: Sequence[str]) -> tuple[str
     known = {e.player_id for e in entrants}
     for i, pid in enumerate(order):
         if pid not in known:
-            raise FormatError(f"order[{i}]", f"{pid!r} is not a registered entrant")
+            raise FormatError(
+                f"order[{i}]", code="formats.seeding.registered_entrant", params={"pid": repr(pid)}
+            )
     missing = [e.player_id for e in entrants if e.player_id not in set(order)]
     if missing:
-        raise FormatError("order", f"entrants missing from the seed order: {missing}")
+        raise FormatError(
+            "order", code="formats.seeding.entrants_missing_seed_order", params={"missing": missing}
+        )
     return tuple(order)
 
 
@@ -72,7 +76,9 @@ def bracket_order(size: int) -> tuple[int, ...]:
     size + 1 (1 v 16, 8 v 9, ...), and each half of the bracket is built the same way.
     """
     if size < 1 or size & (size - 1):
-        raise FormatError("size", f"bracket size must be a power of two, got {size}")
+        raise FormatError(
+            "size", code="formats.seeding.bracket_size_must_power", params={"size": size}
+        )
     order = [1]
     while len(order) < size:
         n = 2 * len(order) + 1
@@ -87,11 +93,20 @@ def snake_groups(seeds: Sequence[str], group_count: int) -> tuple[tuple[str, ...
     """
     check_unique(seeds, "seeds")
     if group_count < 1:
-        raise FormatError("group_count", f"need at least one group, got {group_count}")
+        raise FormatError(
+            "group_count",
+            code="formats.seeding.need_least_one_group",
+            params={"group_count": group_count},
+        )
     if len(seeds) < 2 * group_count:
         raise FormatError(
             "group_count",
-            f"{group_count} groups need at least {2 * group_count} players, got {len(seeds)}",
+            code="formats.seeding.groups_need_least_players",
+            params={
+                "group_count": group_count,
+                "value": 2 * group_count,
+                "seeds_count": len(seeds),
+            },
         )
     groups: list[list[str]] = [[] for _ in range(group_count)]
     for i, pid in enumerate(seeds):

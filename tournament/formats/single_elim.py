@@ -33,7 +33,11 @@ def single_elimination(seeds: Sequence[str], *, third_place: bool = False) -> Br
     """The bracket for `seeds` (best first). A third-place match needs 4+ slots."""
     check_unique(seeds, "seeds")
     if len(seeds) < 2:
-        raise FormatError("seeds", f"a knockout needs at least 2 players, got {len(seeds)}")
+        raise FormatError(
+            "seeds",
+            code="formats.double_elim.knockout_needs_least_players",
+            params={"seeds_count": len(seeds)},
+        )
     size = bracket_size(len(seeds))
     order = bracket_order(size)
     feeders: list[tuple[Source, Source]] = [

@@ -86,16 +86,24 @@ def swiss_round(
     first-dealer rule `balanced`), so the pairing keeps dealing balanced (rules 2 and 6).
     """
     if round_no < 1:
-        raise FormatError("round_no", f"rounds count from 1, got {round_no}")
+        raise FormatError(
+            "round_no", code="formats.swiss.rounds_count_got", params={"round_no": round_no}
+        )
     check_unique([s.player_id for s in standings], "standings")
     gone = set(withdrawn)
     active = [s for s in standings if s.player_id not in gone]
     if len(active) < 2:
-        raise FormatError("standings", f"need at least 2 active players, got {len(active)}")
+        raise FormatError(
+            "standings",
+            code="formats.swiss.need_least_active_players",
+            params={"active_count": len(active)},
+        )
     for i, g in enumerate(games):
         if g.round_no >= round_no:
             raise FormatError(
-                f"games[{i}].round_no", f"round {g.round_no} is not before {round_no}"
+                f"games[{i}].round_no",
+                code="formats.swiss.round_before",
+                params={"round_no": g.round_no, "round_no2": round_no},
             )
 
     players = [s.player_id for s in active]

@@ -40,7 +40,11 @@ def assign_tables(
     fixed = dict(fixed_tables or {})
     for pid, number in fixed.items():
         if number < 1:
-            raise FormatError(f"fixed_tables[{pid!r}]", f"table must be 1 or more, got {number}")
+            raise FormatError(
+                f"fixed_tables[{pid!r}]",
+                code="formats.tables.table_must_more_got",
+                params={"number": number},
+            )
     ids = list(match_ids) if match_ids is not None else [None] * len(games)
     tables: list[int | None] = []
     taken: dict[int, int] = {}
@@ -54,7 +58,8 @@ def assign_tables(
             other = games[taken[table]]
             raise FormatError(
                 "fixed_tables",
-                f"table {table} is fixed for both {other[0]} v {other[1]} and {a} v {b}",
+                code="formats.tables.table_fixed_both_v",
+                params={"table": table, "other": other[0], "other2": other[1], "a": a, "b": b},
             )
         taken[table] = i
         tables.append(table)

@@ -24,6 +24,7 @@ from pydantic import ValidationError
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from tournament.domain.errors import ConflictError, DomainError, NotFoundError
+from tournament.domain.messages import plain
 
 PROBLEM_JSON = "application/problem+json"
 #: ``type`` URIs of the problems (documented in docs/api.md; never fetched by a client).
@@ -107,6 +108,10 @@ def from_domain(error: DomainError) -> Problem:
         status, title = 409, "Conflicts with what is recorded"
     else:
         status, title = 422, "Refused by the rules"
+    # code and params: a client renders the refusal in its own language (docs/api.md).
+    coded: dict[str, Any] = {}
+    if error.code is not None:
+        coded = {"code": error.code, "params": plain(error.params)}
     return Problem(
         status,
         title,
@@ -114,6 +119,7 @@ def from_domain(error: DomainError) -> Problem:
         kind="domain" if status == 422 else None,
         field=error.field,
         rule=error.rule,
+        **coded,
         errors=[error.to_json()],
     )
 

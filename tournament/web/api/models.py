@@ -28,6 +28,12 @@ class ProblemError(BaseModel):
     row: int | None = None
     rule: str | None = None
     message: str
+    code: str | None = Field(
+        None, description="the refusal's code, e.g. tally.step_too_large (docs/api.md#errors)"
+    )
+    params: dict[str, str | int] | None = Field(
+        None, description='the values the code\'s message is filled with, e.g. {"hand": 2}'
+    )
 
 
 class ProblemDetails(BaseModel):
@@ -42,6 +48,12 @@ class ProblemDetails(BaseModel):
     instance: str | None = None
     field: str | None = Field(None, description="the field at fault, e.g. body.hands[1].winner")
     rule: str | None = Field(None, description="the rule id at fault, e.g. R13 or T-round")
+    code: str | None = Field(
+        None, description="a refusal's code: the same refusal in any language (docs/api.md)"
+    )
+    params: dict[str, str | int] | None = Field(
+        None, description="the values the code's message is filled with"
+    )
     errors: list[ProblemError] | None = None
     request_id: str = Field(description="quote it to the operator: it names the log line")
 

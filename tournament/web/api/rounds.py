@@ -291,7 +291,9 @@ def _named_players(
         try:
             return command(t)
         except NotFoundError as error:
-            raise DomainError(error.field, error.rule, error.message) from None
+            raise DomainError(
+                error.field, error.rule, error.message, code=error.code, params=error.params
+            ) from None
 
     return run
 

@@ -8,9 +8,55 @@ one refusal reads the same from the API (English) and from a page (either langua
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+from flask_babel import gettext
+
+from tournament.domain.csvread import CsvImportError
 from tournament.domain.errors import DomainError
+from tournament.domain.messages import ALL_TEMPLATES, WORDS, Param, Phrase
 
 
 def describe(error: DomainError) -> str:
-    """One line: what is wrong, and the rule it breaks."""
-    return error.line()
+    """One line: what is wrong, and the rule it breaks -- as :meth:`DomainError.line`
+    has it, in the request's language when the error has a code (English without)."""
+    template = ALL_TEMPLATES.get(error.code or "")
+    if template is None:
+        return error.line()
+    try:
+        message = _render(template, error.params)
+    except (KeyError, TypeError, ValueError):
+        # A translation whose placeholders do not fit (a catalog merged by hand): the
+        # English line, never a failed page (tests/domain/test_messages.py guards this).
+        return error.line()
+    # The rule once, as line() cites it: a template may already say "(R18: ...)".
+    if f"({error.rule}" in message:
+        return f"{error.field}: {message}"
+    return f"{error.field}: {message} ({error.rule})"
+
+
+def describe_rows(error: CsvImportError) -> list[tuple[int, str]]:
+    """A refused CSV import's bad rows, each (line in the file, what is wrong): a row the
+    domain refused in the reader's language (as :func:`describe`), a problem of the
+    file's own shape (encoding, header) in English."""
+    rows = []
+    for (line, message), refusal in zip(error.problems, error.refusals, strict=True):
+        rows.append((line, message if refusal is None else describe(refusal)))
+    return rows
+
+
+def _render(template: str, params: Mapping[str, Param]) -> str:
+    """``template`` in the reader's language, filled with ``params`` (phrases rendered
+    the same way first)."""
+    return str(gettext(template)) % {name: _word(value) for name, value in params.items()}
+
+
+def _word(value: Param) -> str | int:
+    """A param that is one of the domain's own words (a tally's seat) in the reader's
+    language; a name, a number or what the organiser typed as it is."""
+    if isinstance(value, Phrase):
+        known = ALL_TEMPLATES.get(value.code)
+        return str(value) if known is None else _render(known, value.params)
+    if isinstance(value, str) and value in WORDS:
+        return str(gettext(value))
+    return value
