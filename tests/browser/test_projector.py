@@ -1,0 +1,146 @@
+"""The projector in a real browser at 1920x1080 (issue 11: "the projector rotates"): it
+goes through its screens on its own, each fits the screen, nothing serious or critical
+for axe, nothing fetched from outside (the ``page`` fixture fails on any such request),
+and a result entered at the desk reaches it through the live stream."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+
+from tests.browser.conftest import Site
+from tests.browser.harness import axe_source, describe_violations, shot
+from tests.browser.test_public_page import a_swiss
+from tests.web.played import NAMES, play_round, register, run
+from tournament.domain.rounds import start_round
+
+if TYPE_CHECKING:  # playwright may be missing: the fixtures skip then
+    from playwright.sync_api import Page, ViewportSize
+
+BEAMER: ViewportSize = {"width": 1920, "height": 1080}
+#: The screens of a Swiss in play, in the order the projector shows them.
+ROTATION = ["standings-1", "pairings-1", "seats-1"]
+
+
+def showing(page: Page) -> str:
+    return str(page.locator("main").get_attribute("data-showing"))
+
+
+def test_the_projector_rotates_through_its_screens(page: Page, site: Site) -> None:
+    web = a_swiss(site, rounds=1)
+    play_round(web, "club", random.Random(8))
+    # round 3 drawn: pairings and seats to show
+    run(web, "club", lambda t: start_round(t))
+    for lang in ("en", "de"):
+        # The page's clock is the test's: stopped once the page is up, a second of it
+        # passes when the test says so; each screen holds still for its checks.
+        page.clock.install()
+        page.set_viewport_size(BEAMER)
+        page.goto(site.url(f"/t/club/projector?every=1&lang={lang}"))
+        page.locator("#live-badge[data-state='live']").wait_for(timeout=5000)
+        hold(page)
+        seen: list[str] = []
+        for _ in range(4):
+            key = showing(page)
+            seen.append(key)
+            assert page.locator("section.screen:visible").count() == 1
+            assert fits(page, key), key  # a projector never scrolls
+            assert page.locator(".qr-code svg").is_visible()
+            shot(page, f"projector-{key}-{lang}-1920", full_page=False)
+            accessible_while_held(page)
+            page.clock.run_for(1000)  # one screen's time
+        # Each screen after the one before, round and round.
+        for before, after in itertools.pairwise(seen):
+            assert ROTATION[(ROTATION.index(before) + 1) % len(ROTATION)] == after, seen
+        assert set(seen) == set(ROTATION)
+
+
+def accessible_while_held(page: Page) -> None:
+    """No serious or critical axe-core violation on the screen shown now. axe waits on
+    timers, which the stopped clock holds: it gets 5 ms at a time, well under a screen's
+    second, so the screen stays while axe looks (harness.assert_accessible, by hand)."""
+    if not page.evaluate("typeof window.axe === 'object'"):
+        page.evaluate(axe_source() + "\n;undefined")
+    page.evaluate(
+        "() => { window.__axe = null; axe.run(document, {resultTypes: ['violations']})"
+        ".then(r => { window.__axe = r; }); }"
+    )
+    for _ in range(150):
+        if page.evaluate("window.__axe !== null"):
+            break
+        page.clock.run_for(5)
+    results = page.evaluate("window.__axe")
+    assert results is not None, "axe-core did not finish"
+    serious = [v for v in results["violations"] if v["impact"] in ("serious", "critical")]
+    assert not serious, f"axe-core on {page.url}:\n{describe_violations(serious)}"
+
+
+def hold(page: Page) -> None:
+    """Stop the page's clock (installed before it loaded) where it is now."""
+    now = float(page.evaluate("Date.now()")) / 1000
+    page.clock.pause_at(datetime.fromtimestamp(now + 0.005, tz=UTC))
+
+
+def fits(page: Page, key: str) -> bool:
+    """Whether screen ``key`` ends above the screen's bottom (a projector never scrolls)."""
+    box = page.locator(f"section[data-key='{key}']").bounding_box()
+    return box is not None and box["y"] + box["height"] <= BEAMER["height"]
+
+
+def advance_to(page: Page, key: str) -> None:
+    """Let the page's clock run, a second at a time, until it shows screen ``key``."""
+    for _ in range(20):
+        if showing(page) == key:
+            return
+        page.clock.run_for(1000)
+    raise AssertionError(f"the projector never showed {key}")
+
+
+def test_long_standings_and_a_bracket_page_within_the_screen(page: Page, site: Site) -> None:
+    web = a_swiss(site, rounds=0)
+    register(web, "club", [(f"Spieler {n:02d}", "") for n in range(1, 19)])  # 26 in all
+    web.ok(
+        "POST",
+        "/api/v1/tournaments",
+        {"name": "Cup", "id": "ko", "format": "single_elimination", "best_of": 3, "seed": 7},
+        token=site.admin_token,
+    )
+    register(web, "ko", NAMES + tuple((f"Spieler {n:02d}", "") for n in range(1, 9)))
+    play_round(web, "ko", random.Random(4))
+    page.clock.install()  # the screens change when the test says (see the first test)
+    page.set_viewport_size(BEAMER)
+    page.goto(site.url("/t/club/projector?every=1&lang=en"))
+    hold(page)
+    for key in ("standings-1", "standings-2", "standings-3"):
+        advance_to(page, key)
+        assert fits(page, key), key
+        shot(page, f"projector-club-{key}-en-1920", full_page=False)
+    page.goto(site.url("/t/ko/projector?every=1&lang=de"))
+    hold(page)
+    keys = page.locator("section.screen").evaluate_all("els => els.map(e => e.dataset.key)")
+    assert keys[0] == "standings-1" and keys[-2:] == ["bracket-1", "bracket-2"]
+    for key in ("bracket-1", "bracket-2"):
+        advance_to(page, key)
+        assert fits(page, key), key
+        shot(page, f"projector-ko-{key}-de-1920", full_page=False)
+        accessible_while_held(page)
+
+
+def test_a_result_reaches_the_projector_through_the_stream(page: Page, site: Site) -> None:
+    web = a_swiss(site, rounds=1)
+    page.set_viewport_size(BEAMER)
+    page.goto(site.url("/t/club/projector?every=600&lang=en"))
+    page.locator("#live-badge[data-state='live']").wait_for(timeout=5000)
+    before = page.locator("#screens .screens-body").get_attribute("data-version")
+
+    play_round(web, "club", random.Random(8))  # round 2 at the desk
+
+    page.wait_for_function(
+        "v => document.querySelector('#screens .screens-body').dataset.version !== v",
+        arg=before,
+        timeout=5000,
+    )
+    assert page.url.endswith("/t/club/projector?every=600&lang=en")  # swapped, not reloaded
+    assert showing(page) == "standings-1"
