@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import itertools
 import random
+import time
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from tests.browser.conftest import Site
 from tests.browser.harness import axe_source, describe_violations, shot
 from tests.browser.test_public_page import a_swiss
+from tests.web.conftest import Web
 from tests.web.played import NAMES, play_round, register, run
 from tournament.domain.rounds import start_round
 
@@ -33,6 +35,7 @@ def test_the_projector_rotates_through_its_screens(page: Page, site: Site) -> No
     play_round(web, "club", random.Random(8))
     # round 3 drawn: pairings and seats to show
     run(web, "club", lambda t: start_round(t))
+    projected(web, "club")
     for lang in ("en", "de"):
         # The page's clock is the test's: stopped once the page is up, a second of it
         # passes when the test says so; each screen holds still for its checks.
@@ -89,6 +92,18 @@ def fits(page: Page, key: str) -> bool:
     return box is not None and box["y"] + box["height"] <= BEAMER["height"]
 
 
+def projected(web: Web, tid: str) -> None:
+    """Wait until the projections have every result entered: a page loaded before would
+    carry the "not up to date" line, a row taller than the screen allows (a loaded
+    machine's projection thread can lag a second behind the desk)."""
+    for _ in range(100):
+        body = web.ok("GET", f"/api/v1/tournaments/{tid}/standings")
+        if body["projection"]["source"] == "projection" and not body["projection"]["stale"]:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"the projection of {tid} never caught up")
+
+
 def advance_to(page: Page, key: str) -> None:
     """Let the page's clock run, a second at a time, until it shows screen ``key``."""
     for _ in range(20):
@@ -109,6 +124,8 @@ def test_long_standings_and_a_bracket_page_within_the_screen(page: Page, site: S
     )
     register(web, "ko", NAMES + tuple((f"Spieler {n:02d}", "") for n in range(1, 9)))
     play_round(web, "ko", random.Random(4))
+    projected(web, "club")
+    projected(web, "ko")
     page.clock.install()  # the screens change when the test says (see the first test)
     page.set_viewport_size(BEAMER)
     page.goto(site.url("/t/club/projector?every=1&lang=en"))
