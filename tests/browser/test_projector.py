@@ -8,7 +8,7 @@ from __future__ import annotations
 import itertools
 import random
 import time
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from tests.browser.conftest import Site
@@ -24,6 +24,8 @@ if TYPE_CHECKING:  # playwright may be missing: the fixtures skip then
 BEAMER: ViewportSize = {"width": 1920, "height": 1080}
 #: The screens of a Swiss in play, in the order the projector shows them.
 ROTATION = ["standings-1", "pairings-1", "seats-1"]
+#: Where the page's own clock starts (hold): any fixed time will do.
+CLOCK_START = datetime(2026, 11, 20, 19, 0, tzinfo=UTC)
 
 
 def showing(page: Page) -> str:
@@ -36,20 +38,19 @@ def test_the_projector_rotates_through_its_screens(page: Page, site: Site) -> No
     # round 3 drawn: pairings and seats to show
     run(web, "club", lambda t: start_round(t))
     projected(web, "club")
+    # The page's clock is the test's: stopped before the page loads, a second of it
+    # passes when the test says so; each screen holds still for its checks.
+    hold(page)
     for lang in ("en", "de"):
-        # The page's clock is the test's: stopped once the page is up, a second of it
-        # passes when the test says so; each screen holds still for its checks.
-        page.clock.install()
         page.set_viewport_size(BEAMER)
         page.goto(site.url(f"/t/club/projector?every=1&lang={lang}"))
         page.locator("#live-badge[data-state='live']").wait_for(timeout=5000)
-        hold(page)
         seen: list[str] = []
         for _ in range(4):
             key = showing(page)
             seen.append(key)
             assert page.locator("section.screen:visible").count() == 1
-            assert fits(page, key), key  # a projector never scrolls
+            assert not overflow(page, key), overflow(page, key)  # a projector never scrolls
             assert page.locator(".qr-code svg").is_visible()
             shot(page, f"projector-{key}-{lang}-1920", full_page=False)
             accessible_while_held(page)
@@ -81,15 +82,43 @@ def accessible_while_held(page: Page) -> None:
 
 
 def hold(page: Page) -> None:
-    """Stop the page's clock (installed before it loaded) where it is now."""
-    now = float(page.evaluate("Date.now()")) / 1000
-    page.clock.pause_at(datetime.fromtimestamp(now + 0.005, tz=UTC))
+    """Stop the page's clock before the page loads: a fixed start, paused a minute on.
+    Playwright replays these on every document the page opens, so the page starts
+    stopped and no screen changes but when the test runs the clock. (Reading the page's
+    clock and pausing it a few milliseconds later, as this did, lost the race on a
+    loaded machine: "Cannot fast-forward to the past".)"""
+    page.clock.install(time=CLOCK_START)
+    page.clock.pause_at(CLOCK_START + timedelta(minutes=1))
 
 
-def fits(page: Page, key: str) -> bool:
-    """Whether screen ``key`` ends above the screen's bottom (a projector never scrolls)."""
-    box = page.locator(f"section[data-key='{key}']").bounding_box()
-    return box is not None and box["y"] + box["height"] <= BEAMER["height"]
+#: The shown screen's overflow, measured in the page: its box and its parts' (title,
+#: head, rows, list items), the stale line's, against the window's height and width.
+OVERFLOW_JS = """key => {
+  const box = el => {
+    const b = el.getBoundingClientRect();
+    return `${el.tagName.toLowerCase()}.${el.className}: `
+      + `${Math.round(b.top)}-${Math.round(b.bottom)} x ${Math.round(b.right)}`;
+  };
+  const section = document.querySelector(`section[data-key='${key}']`);
+  if (!section) { return 'no screen ' + key; }
+  if (section.hidden) { return 'screen ' + key + ' is hidden'; }
+  const parts = [section, ...section.querySelectorAll('h2, thead, tbody tr, li')];
+  const stale = document.querySelector('.stale');
+  if (stale) { parts.push(stale); }
+  const out = parts.filter(el => {
+    const b = el.getBoundingClientRect();
+    return b.bottom > innerHeight || b.right > innerWidth;
+  });
+  return out.length ? `window ${innerWidth}x${innerHeight}:\\n` + parts.map(box).join('\\n') : '';
+}"""
+
+
+def overflow(page: Page, key: str) -> str:
+    """What of screen ``key`` reaches past the window's bottom or right edge (a projector
+    never scrolls): "" when it all fits, else every part's box, to say why. A screen not
+    shown says so: the old check read an empty box (a hidden screen) as a screen taller
+    than the beamer's 1080 lines."""
+    return str(page.evaluate(OVERFLOW_JS, key))
 
 
 def projected(web: Web, tid: str) -> None:
@@ -126,21 +155,19 @@ def test_long_standings_and_a_bracket_page_within_the_screen(page: Page, site: S
     play_round(web, "ko", random.Random(4))
     projected(web, "club")
     projected(web, "ko")
-    page.clock.install()  # the screens change when the test says (see the first test)
+    hold(page)  # the screens change when the test says (see the first test)
     page.set_viewport_size(BEAMER)
     page.goto(site.url("/t/club/projector?every=1&lang=en"))
-    hold(page)
     for key in ("standings-1", "standings-2", "standings-3"):
         advance_to(page, key)
-        assert fits(page, key), key
+        assert not overflow(page, key), overflow(page, key)
         shot(page, f"projector-club-{key}-en-1920", full_page=False)
     page.goto(site.url("/t/ko/projector?every=1&lang=de"))
-    hold(page)
     keys = page.locator("section.screen").evaluate_all("els => els.map(e => e.dataset.key)")
     assert keys[0] == "standings-1" and keys[-2:] == ["bracket-1", "bracket-2"]
     for key in ("bracket-1", "bracket-2"):
         advance_to(page, key)
-        assert fits(page, key), key
+        assert not overflow(page, key), overflow(page, key)
         shot(page, f"projector-ko-{key}-de-1920", full_page=False)
         accessible_while_held(page)
 
