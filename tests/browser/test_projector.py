@@ -188,3 +188,62 @@ def test_a_result_reaches_the_projector_through_the_stream(page: Page, site: Sit
     )
     assert page.url.endswith("/t/club/projector?every=600&lang=en")  # swapped, not reloaded
     assert showing(page) == "standings-1"
+
+
+#: Beamers and laptops a club may have: 16:9 at full HD, 4:3, a 720-line laptop.
+SCREENS: list[ViewportSize] = [
+    BEAMER,
+    {"width": 1024, "height": 768},
+    {"width": 1280, "height": 720},
+]
+#: The stale line as screens.html renders it, put in by the test: the served app's
+#: projection catches up within a second, so a real one cannot be held on the page.
+STALE_LINE = (
+    "<p class='stale one-line'><strong>Not up to date:</strong>"
+    " these standings lack the newest results.</p>"
+)
+
+
+def test_every_screen_fits_whatever_the_names_the_screen_and_the_stale_line(
+    page: Page, site: Site
+) -> None:
+    """A screen's height is a sum of vh, whatever arrives: names and titles never wrap
+    (they end in "…"), the stale line has its own place. So long names, a long name of
+    the tournament, a 4:3 beamer or a 720-line laptop and the stale line appearing
+    mid-rotation never push a row past the bottom or the QR code off to the right."""
+    web = Web(site.app)
+    web._tokens["admin@club.at"] = site.admin_token
+    long_name = "Oberösterreichische Landesmeisterschaft im Schnapsen, Finale der besten 16"
+    web.ok(
+        "POST",
+        "/api/v1/tournaments",
+        {"name": long_name, "id": "long", "format": "swiss", "best_of": 3, "seed": 7,
+         "options": {"rounds": 3}},
+        token=site.admin_token,
+    )  # fmt: skip
+    names = [(f"Maximilian Großschädl-Unterberger von Hinterseer {n:02d}", "") for n in range(14)]
+    register(web, "long", names)
+    play_round(web, "long", random.Random(3))
+    run(web, "long", lambda t: start_round(t))  # round 2 drawn: pairings and seats
+    projected(web, "long")
+    hold(page)
+    keys = ["standings-1", "standings-2", "pairings-1", "seats-1"]
+    for size in SCREENS:
+        page.set_viewport_size(size)
+        page.goto(site.url("/t/long/projector?every=1&lang=de"))
+        assert (
+            page.locator("section.screen").evaluate_all("els => els.map(e => e.dataset.key)")
+            == keys
+        )
+        for key in keys:
+            advance_to(page, key)
+            assert not overflow(page, key), overflow(page, key)
+        page.evaluate(
+            "html => document.querySelector('.screens-body')"
+            ".insertAdjacentHTML('afterbegin', html)",
+            STALE_LINE,
+        )
+        for key in keys:
+            advance_to(page, key)
+            assert not overflow(page, key), overflow(page, key)
+        shot(page, f"projector-long-names-{size['width']}x{size['height']}-de", full_page=False)
