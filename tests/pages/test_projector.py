@@ -74,7 +74,7 @@ def test_a_knockout_shows_its_bracket(web: Web) -> None:
     bracket = html.split('data-kind="bracket"')[1]
     for name, _ in NAMES:
         assert name in bracket
-    assert 'class="side winner"' in bracket  # round 1 is decided: its winners stand out
+    assert 'class="side one-line winner"' in bracket  # round 1 is decided: its winners stand out
     assert "Turnierbaum" in page(web, f"/t/{tid}/projector?lang=de")
 
 
