@@ -12,7 +12,7 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from tests.browser.conftest import Site
-from tests.browser.harness import axe_source, describe_violations, shot
+from tests.browser.harness import View, axe_source, describe_violations, in_every_view, shot
 from tests.browser.test_public_page import a_swiss
 from tests.web.conftest import Web
 from tests.web.played import NAMES, play_round, register, run
@@ -247,3 +247,20 @@ def test_every_screen_fits_whatever_the_names_the_screen_and_the_stale_line(
             advance_to(page, key)
             assert not overflow(page, key), overflow(page, key)
         shot(page, f"projector-long-names-{size['width']}x{size['height']}-de", full_page=False)
+
+
+def test_the_projector_in_both_languages_on_a_phone_and_a_laptop(page: Page, site: Site) -> None:
+    """Someone opens the projector's address on a phone or a laptop: the same page, in
+    the smaller side's scale (vmin), its first screen within the window, axe clean."""
+    web = a_swiss(site, rounds=1)
+    run(web, "club", lambda t: start_round(t))
+    projected(web, "club")
+    hold(page)
+
+    def look(view: View) -> None:
+        assert page.locator("html").get_attribute("lang") == view.lang
+        assert not overflow(page, "standings-1"), (view.name, overflow(page, "standings-1"))
+        assert page.locator(".qr-code svg").is_visible()
+        accessible_while_held(page)
+
+    in_every_view(page, site.url("/t/club/projector?every=600"), look, full_page=False)
