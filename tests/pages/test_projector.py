@@ -10,6 +10,7 @@ import random
 from tests.pages.markup import elements, unlabelled, words
 from tests.web.conftest import Web
 from tests.web.played import NAMES, play_round, register
+from tournament.web.pages.bracket_words import heading_words
 from tournament.web.pages.projector import STANDINGS_ROWS
 
 
@@ -75,7 +76,22 @@ def test_a_knockout_shows_its_bracket(web: Web) -> None:
     for name, _ in NAMES:
         assert name in bracket
     assert 'class="side one-line winner"' in bracket  # round 1 is decided: its winners stand out
-    assert "Turnierbaum" in page(web, f"/t/{tid}/projector?lang=de")
+    headings = [words(e.text) for e in elements(html) if e.tag == "h3"]
+    assert headings == ["Quarter-finals", "Semi-finals", "Final"]  # 8 players
+    german = page(web, f"/t/{tid}/projector?lang=de")
+    assert "Turnierbaum" in german
+    # The document names the rounds in English (roundview.bracket_heading); the page
+    # says them in the reader's language.
+    headings = [words(e.text) for e in elements(german) if e.tag == "h3"]
+    assert headings == ["Viertelfinale", "Halbfinale", "Finale"]
+
+
+def test_a_bracket_round_is_named_in_the_readers_language(web: Web) -> None:
+    with web.app.test_request_context("/?lang=de"):
+        assert heading_words("Round of 16") == "Runde der letzten 16"
+        assert heading_words("Losers bracket, round 3") == "Verliererrunde, Runde 3"
+        assert heading_words("Grand final (reset)") == "Großes Finale (Entscheidungsspiel)"
+        assert heading_words("Something new") == "Something new"  # shown, never a gap
 
 
 def test_a_qr_code_leads_to_the_public_page(web: Web, club: str) -> None:

@@ -22,6 +22,7 @@ from flask_babel import gettext
 from tournament.domain.roundview import round_view
 from tournament.projections.documents import BRACKET, STANDINGS
 from tournament.web.pages import public
+from tournament.web.pages.bracket_words import heading_words
 from tournament.web.projected import Reading, read_document
 from tournament.web.services import services
 
@@ -146,6 +147,6 @@ def _bracket_screens(reading: Reading) -> list[Screen]:
 def _by_round(slots: list[dict[str, Any]]) -> list[tuple[str, list[dict[str, Any]]]]:
     rounds: dict[str, list[dict[str, Any]]] = {}
     for slot in slots:
-        heading = str(slot.get("heading") or slot.get("round") or "")
+        heading = heading_words(str(slot.get("heading") or slot.get("round") or ""))
         rounds.setdefault(heading, []).append(slot)
     return list(rounds.items())
