@@ -122,9 +122,10 @@ def overflow(page: Page, key: str) -> str:
 
 
 def projected(web: Web, tid: str) -> None:
-    """Wait until the projections have every result entered: a page loaded before would
-    carry the "not up to date" line, a row taller than the screen allows (a loaded
-    machine's projection thread can lag a second behind the desk)."""
+    """Wait until the projections have every result entered, so the screens show what
+    the test entered (a loaded machine's projection thread can lag a second behind the
+    desk). Not for the layout: the "not up to date" line moves no screen (see
+    test_every_screen_fits_whatever_the_names_the_screen_and_the_stale_line)."""
     for _ in range(100):
         body = web.ok("GET", f"/api/v1/tournaments/{tid}/standings")
         if body["projection"]["source"] == "projection" and not body["projection"]["stale"]:
