@@ -7,9 +7,12 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from tests.pages.markup import elements, unlabelled, words
 from tests.web.conftest import Web
 from tests.web.played import NAMES, play_round, register
+from tournament.web import server
 from tournament.web.pages.projector import STANDINGS_ROWS
 from tournament.web.pages.public_words import heading_words
 
@@ -94,13 +97,18 @@ def test_a_bracket_round_is_named_in_the_readers_language(web: Web) -> None:
         assert heading_words("Something new") == "Something new"  # shown, never a gap
 
 
-def test_a_qr_code_leads_to_the_public_page(web: Web, club: str) -> None:
+def test_a_qr_code_leads_to_the_public_page(
+    web: Web, club: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The projector is opened on the laptop (localhost): phones reach the club network's
+    # address instead, as the table cards' codes (tournament.web.public_url.qr_base).
+    monkeypatch.setattr(server, "lan_address", lambda: "192.168.1.20")
     html = page(web, f"/t/{club}/projector?lang=en")
     qr = next(e for e in elements(html) if e.attrs.get("class") == "qr-code")
     assert qr.attrs["role"] == "img"
-    assert qr.attrs["aria-label"] == f"QR code of the standings page: http://localhost/t/{club}"
+    assert qr.attrs["aria-label"] == f"QR code of the standings page: http://192.168.1.20/t/{club}"
     assert "<svg" in html.split('class="qr-code"')[1].split("</figure>")[0]
-    assert f"http://localhost/t/{club}</span>" in html
+    assert f"http://192.168.1.20/t/{club}</span>" in html
 
 
 def test_the_screens_follow_the_live_stream_and_rotate_every_n_seconds(web: Web, club: str) -> None:

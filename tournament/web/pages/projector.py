@@ -24,6 +24,7 @@ from tournament.projections.documents import BRACKET, STANDINGS
 from tournament.web.pages import public
 from tournament.web.pages.public_words import heading_words
 from tournament.web.projected import Reading, read_document
+from tournament.web.public_url import qr_base
 from tournament.web.services import services
 
 pages = Blueprint("projector", __name__)
@@ -59,7 +60,7 @@ def projector_page(tid: str) -> Any:
     if found is None:
         return public.not_found(tid)
     name, screens, extra = found
-    public_url = request.host_url + f"t/{tid}"
+    public_url = qr_base() + f"t/{tid}"  # where phones reach it, as the table cards
     return render_template(
         "projector/projector.html",
         tid=tid,
