@@ -103,8 +103,7 @@ def draw_with_preview(page: Page, tid: str) -> None:
 def enter_sheet_by_keyboard(page: Page, table: int, bummerl: tuple[str, ...]) -> None:
     """On the scoresheets page (the table field focused): the table number, then one
     tally per Bummerl (R17), Tab between them, Enter stores the sheet."""
-    field = page.locator("#sheet-table")
-    field.wait_for(timeout=PATIENCE)
+    page.locator("#sheet-table").wait_for(timeout=PATIENCE)
     page.wait_for_function(
         "document.activeElement && document.activeElement.id === 'sheet-table'",
         timeout=PATIENCE,
@@ -114,17 +113,21 @@ def enter_sheet_by_keyboard(page: Page, table: int, bummerl: tuple[str, ...]) ->
     page.wait_for_function(
         "document.activeElement && document.activeElement.id === 'bummerl-1'", timeout=PATIENCE
     )
-    for index, tally in enumerate(bummerl):
+    *first, last = bummerl
+    for index, tally in enumerate(first):
         if index:
             press(page, "Tab")
-            assert focused(page).startswith(f"input#bummerl-{index + 1}"), focused(page)
-        if index < len(bummerl) - 1:
-            type_text(page, tally)
-            continue
-        # Enter only once the check of the sheet as typed is back: a check still under
-        # way would be cut off by the page leaving (htmx logs that as an error).
-        with page.expect_response(lambda answer: _checks(answer, f"bummerl_{index + 1}", tally), timeout=PATIENCE):
-            type_text(page, tally)
+        type_text(page, tally)
+    if first:
+        press(page, "Tab")
+    field = f"bummerl-{len(bummerl)}"
+    assert focused(page).startswith(f"input#{field}"), focused(page)
+    # Enter only once the check of the sheet as typed is back: a check still under way
+    # would be cut off by the page leaving (htmx logs that as an error).
+    with page.expect_response(
+        lambda answer: _checks(answer, field.replace("-", "_"), last), timeout=PATIENCE
+    ):
+        type_text(page, last)
     page.wait_for_function("!document.querySelector('.htmx-request')", timeout=PATIENCE)
     page.locator(f'#sheet-check[data-inputs="{len(bummerl)}"]').wait_for(timeout=PATIENCE)
     with page.expect_navigation(timeout=PATIENCE):
