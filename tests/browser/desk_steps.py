@@ -61,8 +61,11 @@ def add_by_keyboard(page: Page, name: str, club: str) -> None:
     page.get_by_role("status").filter(has_text=name).wait_for(timeout=PATIENCE)
 
 
-def import_by_keyboard(page: Page, tid: str, csv: str, rows: int) -> None:
-    """The CSV import: paste the list, preview it (``rows`` rows), import them all."""
+def import_by_keyboard(
+    page: Page, tid: str, csv: str, rows: int, look: Callable[[Page], None] | None = None
+) -> None:
+    """The CSV import: paste the list, preview it (``rows`` rows; ``look`` at the
+    preview), import them all."""
     follow(page, f"a[href='/desk/t/{tid}/players/import']", "/players/import")
     reach(page, "#csv", presses=40)
     type_text(page, csv)
@@ -70,6 +73,8 @@ def import_by_keyboard(page: Page, tid: str, csv: str, rows: int) -> None:
     press(page, "Enter")
     page.locator("table.import-preview").wait_for(timeout=PATIENCE)
     assert page.locator("table.import-preview tbody tr").count() == rows
+    if look is not None:
+        look(page)
     reach(page, "button[value=import]", presses=60)
     press(page, "Enter")
     page.wait_for_url(at("/players"), timeout=PATIENCE)
@@ -88,12 +93,14 @@ def check_in_by_search(page: Page, typed: str, number: int, *, arrow: bool) -> N
     page.locator("#player-search:focus").wait_for(timeout=PATIENCE)  # back, for the next
 
 
-def draw_with_preview(page: Page, tid: str) -> None:
-    """The rounds page: Preview draw, then Draw, by keyboard."""
+def draw_with_preview(page: Page, tid: str, look: Callable[[Page], None] | None = None) -> None:
+    """The rounds page: Preview draw (``look`` at the preview), then Draw, by keyboard."""
     tab_to(page, "#preview-draw", presses=80)
     press(page, "Enter")
     page.wait_for_url(at(f"/desk/t/{tid}/rounds/preview"), timeout=PATIENCE)
     page.locator("table.draw-preview").wait_for(timeout=PATIENCE)
+    if look is not None:
+        look(page)
     tab_to(page, "#draw", presses=80)
     press(page, "Enter")
     page.wait_for_url(at(f"/desk/t/{tid}/rounds"), timeout=PATIENCE)
