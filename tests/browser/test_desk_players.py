@@ -6,19 +6,19 @@ serious or critical on any of them."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING
-from urllib.parse import urlsplit
 
 from tests.browser.conftest import Browse, Site
-from tests.browser.harness import (
-    View,
-    assert_accessible,
-    in_every_view,
-    press,
-    tab_to,
-    type_text,
+from tests.browser.desk_steps import (
+    add_by_keyboard,
+    at,
+    check_in_by_search,
+    follow,
+    import_by_keyboard,
+    reach,
+    sign_in_by_keyboard,
 )
+from tests.browser.harness import View, assert_accessible, in_every_view, press, type_text
 from tournament.web.services import services
 
 if TYPE_CHECKING:  # playwright may be missing: the fixtures skip then
@@ -26,35 +26,6 @@ if TYPE_CHECKING:  # playwright may be missing: the fixtures skip then
 
 TID = "herbstturnier-2026-11-27"
 CSV = "name,club,rating\nCarla Berger,SC Ried,1610\nDieter Wallner,SV Linz,1450\n"
-
-
-def sign_in_by_keyboard(page: Page, site: Site) -> None:
-    page.goto(site.url("/desk?lang=en"))
-    page.wait_for_url(lambda url: "/login?next=/desk" in url)
-    reach(page, "#email")
-    type_text(page, site.admin_email)
-    press(page, "Tab")
-    type_text(page, site.admin_password)
-    press(page, "Enter")
-    page.wait_for_url(at("/desk"))
-
-
-def reach(page: Page, selector: str, presses: int = 80) -> None:
-    """The focus on ``selector``: there already (a page's autofocus), or by Tab."""
-    if not page.locator(selector).evaluate("el => el === document.activeElement"):
-        tab_to(page, selector, presses)
-
-
-def at(path: str) -> Callable[[str], bool]:
-    """Whether a URL is at ``path`` (whatever its query and fragment)."""
-    return lambda url: urlsplit(url).path.endswith(path)
-
-
-def follow(page: Page, selector: str, path: str) -> None:
-    """Tab to a link and press Enter: the page at ``path`` opens."""
-    tab_to(page, selector, presses=80)
-    press(page, "Enter")
-    page.wait_for_url(at(path))
 
 
 def create_by_keyboard(page: Page) -> None:
@@ -79,41 +50,6 @@ def create_by_keyboard(page: Page) -> None:
     page.wait_for_url(at(f"/desk/t/{TID}"))
 
 
-def add_by_keyboard(page: Page, name: str, club: str) -> None:
-    reach(page, "#name", presses=80)
-    type_text(page, name)
-    press(page, "Tab")
-    type_text(page, club)
-    press(page, "Enter")
-    page.get_by_role("status").filter(has_text=name).wait_for()
-
-
-def import_by_keyboard(page: Page) -> None:
-    follow(page, f"a[href='/desk/t/{TID}/players/import']", "/players/import")
-    reach(page, "#csv", presses=40)
-    type_text(page, CSV)
-    reach(page, "button[value=preview]")
-    press(page, "Enter")
-    page.locator("table.import-preview").wait_for()
-    assert page.locator("table.import-preview tbody tr").count() == 2
-    reach(page, "button[value=import]", presses=60)
-    press(page, "Enter")
-    page.wait_for_url(at("/players"))
-
-
-def check_in_by_search(page: Page, typed: str, number: int, *, arrow: bool) -> None:
-    """Type in the search; Enter checks in the one player left, or ArrowDown to the
-    first shown and Space."""
-    reach(page, "#player-search")
-    type_text(page, typed)
-    if arrow:
-        press(page, "ArrowDown", "Space")
-    else:
-        press(page, "Enter")
-    page.locator(f"tr#p{number}.checked-in").wait_for()
-    page.locator("#player-search:focus").wait_for()  # back at the search, for the next
-
-
 def test_an_organiser_sets_up_a_tournament_and_checks_everyone_in_by_keyboard(
     page: Page, site: Site
 ) -> None:
@@ -122,7 +58,7 @@ def test_an_organiser_sets_up_a_tournament_and_checks_everyone_in_by_keyboard(
     follow(page, f".desk-nav a[href='/desk/t/{TID}/players']", "/players")
     add_by_keyboard(page, "Anna Huber", "SC Ried")
     add_by_keyboard(page, "Berti Gruber", "SV Linz")
-    import_by_keyboard(page)
+    import_by_keyboard(page, TID, CSV, rows=2)
     assert page.locator("table.players tbody tr").count() == 4
     check_in_by_search(page, "anna", 1, arrow=True)
     check_in_by_search(page, "Gruber", 2, arrow=False)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from tests.browser.conftest import Browse, Site
+from tests.browser.desk_steps import phone
 from tests.browser.harness import (
     PHONE,
     View,
@@ -39,13 +40,6 @@ def round_one(site: Site) -> tuple[Web, str, tuple[str, str]]:
     t = state(web, "club")
     mid = t.rounds[-1].matches[0]
     return web, mid, match_codes(SECRET, t, t.matches[mid])
-
-
-def phone(browse: Browse, site: Site) -> Page:
-    """A page of a new browser context the size of a phone, as a player holds it."""
-    found = browse(site, is_mobile=True, has_touch=True)
-    found.set_viewport_size(PHONE)
-    return found
 
 
 def report_by_keyboard(page: Page, site: Site, code: str) -> None:
