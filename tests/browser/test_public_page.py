@@ -70,3 +70,6 @@ def test_a_second_browser_sees_a_result_arrive_without_reloading(
         timeout=5000,
     )
     assert watcher.url.endswith("/t/club?lang=en")  # no reload: the table was swapped in
+    # The round drawn and its results reached the stage line and the pairings too.
+    watcher.locator("#stage").filter(has_text="Round 2").wait_for(timeout=5000)
+    assert "Round 2: pairings by table" in watcher.locator("#round-part").inner_text()

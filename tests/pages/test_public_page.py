@@ -225,3 +225,28 @@ def test_the_page_has_landmarks_and_a_skip_link(web: Web, club: str) -> None:
     assert skip.attrs["href"] == "#main" and words(skip.text) == "Skip to content"
     assert next(e for e in found if e.tag == "main").attrs["id"] == "main"
     assert next(e for e in found if e.attrs.get("id") == "live-badge").attrs["role"] == "status"
+
+
+def test_a_round_drawn_or_a_result_in_refreshes_the_pairings_and_the_stage_line(
+    web: Web,
+) -> None:
+    """A page left open from registration on follows play: on the stream's ``round`` and
+    ``result`` events it fetches the round's pairings, with the stage line and the "find
+    me" box out of band (not only the standings table)."""
+    tid = web.tournament("open")
+    register(web, tid, NAMES)
+    whole = page(web, f"/t/{tid}?lang=en")
+    part = next(e for e in elements(whole) if e.attrs.get("id") == "round-part")
+    assert part.attrs["hx-get"] == f"/t/{tid}/round-fragment"
+    assert part.attrs["hx-trigger"] == "sse:round, sse:result"
+    before = page(web, f"/t/{tid}/round-fragment?lang=en")
+    assert "Registration: no round drawn yet" in before and "<html" not in before
+
+    run(web, tid, lambda t: start_round(t))
+    after = page(web, f"/t/{tid}/round-fragment?lang=en&me=1")
+    stage = next(e for e in elements(after) if e.attrs.get("id") == "stage")
+    assert stage.attrs["hx-swap-oob"] == "true" and "Round 1 in play" in words(stage.text)
+    me = next(e for e in elements(after) if e.attrs.get("id") == "me")
+    assert me.attrs["hx-swap-oob"] == "true" and "table" in words(me.text)
+    assert "Round 1: pairings by table" in after
+    assert web.client.get("/t/nope/round-fragment").status_code == 404

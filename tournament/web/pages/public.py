@@ -94,9 +94,32 @@ def _page(tid: str, template: str, tab: str) -> Any:
         as_of_error=asked.error,
         live_url=url_for("live.live_stream", tid=tid),
         fragment_url=url_for("public.standings_fragment", tid=tid),
+        round_url=url_for("public.round_fragment", tid=tid, me=me.player_id if me else None),
         **table,
     )
     return html, 422 if asked.error else 200
+
+
+@pages.get("/t/<tid>/round-fragment")
+def round_fragment(tid: str) -> Any:
+    """The current round's pairings, with the stage line and "find me" box out of band:
+    what the page fetches again on each ``round`` and ``result`` event of the stream (a
+    round drawn, a result in), so a page left open all evening says where play stands."""
+    with reading(tid) as t:
+        if t is None:
+            return not_found(tid)
+        current = round_view(t) if t.current_round else None
+        me = _me(t)
+        html = render_template(
+            "public/round_fragment.html",
+            tid=tid,
+            stage=_stage(t, current),
+            current=current,
+            tables=_tables(current),
+            seats=_seats(current),
+            me=me,
+        )
+    return html
 
 
 @pages.get("/t/<tid>/standings-fragment")

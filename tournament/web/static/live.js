@@ -1,7 +1,8 @@
 // The live badge of a public page, and the fallback when the live stream is away.
 //
 // htmx-ext-sse keeps the stream (/api/v1/tournaments/<tid>/live) and fetches the
-// standings fragment again on each `standings` event. This script only says how fresh
+// standings fragment again on each `standings` event, the round's pairings (with the
+// stage line) on each `round` and `result` event. This script only says how fresh
 // the table is (live / updated N s ago / offline) and, while the stream is refused (503
 // over the cap of streams) or broken, fetches the fragment every 10 s instead; the
 // extension keeps trying to reconnect meanwhile, and a reconnect stops the polling.
@@ -37,6 +38,13 @@
       { source: "#standings", target: "#standings", swap: "innerHTML" })
       .then(function () { updatedAt = Date.now(); if (!live) { show("ago"); } })
       .catch(function () { show("offline"); });
+    // The pairings, the stage line and "find me" (out of band) follow the same way.
+    var round = document.getElementById("round-part");
+    if (round && round.dataset.roundFragment) {
+      window.htmx.ajax("GET", round.dataset.roundFragment,
+        { source: "#round-part", target: "#round-part", swap: "innerHTML" })
+        .catch(function () { show("offline"); });
+    }
   }
 
   function startPolling() {
