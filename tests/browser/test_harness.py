@@ -63,8 +63,10 @@ def test_axe_finds_a_field_without_a_label(page: Page, site: Site) -> None:
 
 def test_tab_order_names_each_stop(page: Page, site: Site) -> None:
     page.goto(site.url("/login"))
-    assert tab_order(page) == ['input#email "Email"', 'input#password "Password"',
-                                   'button "Sign in"']  # fmt: skip
+    # The skip link and the language switch of every page come first, then the form.
+    assert tab_order(page) == ['a "Skip to content"', 'a "Deutsch"', 'a "English"',
+                               'input#email "Email"', 'input#password "Password"',
+                               'button "Sign in"']  # fmt: skip
 
 
 def test_what_a_page_did_wrong_is_what_fails_the_test(chromium: Browser, site: Site) -> None:
