@@ -1,14 +1,16 @@
 """Benchmark: a round's print packs rendered to PDF (WeasyPrint), as a worker renders them.
 
     .venv/bin/python bench/print.py [--players 80] [--runs 5] [--kinds table-cards,...]
+                                    [--lang de|en]
 
 Builds a Swiss of ``--players`` players (default 80: 40 tables), best of 3, with clubs,
 round 1 played at random and round 2 drawn, then renders each kind ``--runs`` times and
 reports the median seconds and the pages: ``table-cards`` (the 40 cards of round 2, with
 the public page's QR code; target < 5 s on this shared 2-core machine), ``scoresheets``
-(the round's 40 blank sheets) and ``crosstable``. What is timed is the pack's document
-from the tournament state plus the PDF (:func:`tournament.printing.packs.render`); the
-log's seal is a fixed string here (sealing is a store write, not rendering). The first
+(the round's 40 blank sheets) and ``crosstable``, in ``--lang`` (default German). What
+is timed is the pack's document from the tournament state plus the PDF
+(:func:`tournament.printing.packs.render`); the log's seal is a fixed string here
+(sealing is a store write, not rendering). The first
 render of a process loads fonts and the stylesheet: one untimed warm-up run goes first,
 and its time is reported too. The last line is JSON.
 """
@@ -60,6 +62,7 @@ def options() -> argparse.Namespace:
     parser.add_argument("--players", type=int, default=80)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--kinds", default=",".join(KINDS))
+    parser.add_argument("--lang", choices=("de", "en"), default="de")
     return parser.parse_args()
 
 
@@ -71,12 +74,15 @@ def main() -> None:
         "players": args.players,
         "tables": len(t.rounds[-1].matches),
         "runs": args.runs,
+        "lang": args.lang,
         "load_before": os.getloadavg()[0],
     }
     for kind in args.kinds.split(","):
 
         def run(kind: str = kind) -> int:
-            found = document(kind, t, lambda: b.events, base_url="http://192.168.1.20:8080")
+            found = document(
+                kind, t, lambda: b.events, base_url="http://192.168.1.20:8080", lang=args.lang
+            )
             return render(found, SEAL)[1]
 
         start = time.perf_counter()

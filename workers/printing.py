@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from celery import shared_task
+from flask import current_app
 
 from tournament.printing.queue import render_pack
 from tournament.web.services import services
@@ -19,4 +20,7 @@ def render_print_pack(pack_id: str, base_url: str | None = None) -> str:
     the same bytes); ``base_url``: where the table cards' QR code points. Its status
     afterwards."""
     found = services()
-    return render_pack(found.store, found.tournaments, pack_id, base_url)
+    # The worker runs in the app's context (workers.celery_app): the same SECRET_KEY
+    # works out the table cards' codes (T-code), never sent through the broker.
+    secret = str(current_app.config["SECRET_KEY"]).encode()
+    return render_pack(found.store, found.tournaments, pack_id, base_url, secret)

@@ -91,6 +91,6 @@ def test_the_first_organiser_is_made_by_keyboard_on_the_setup_link(
     press(page, "Tab")
     type_text(page, "a long password 2")
     press(page, "Enter")
-    page.wait_for_url(fresh_site.url("/docs/"))
+    page.wait_for_url(fresh_site.url("/desk"))
     me = page.context.request.get(fresh_site.url("/api/v1/me"))
     assert me.ok and me.json()["email"] == "first@club.at"

@@ -166,8 +166,8 @@ def test_the_stylesheet_is_phone_first_and_has_a_print_form(web: Web, club: str)
 def test_the_fragment_is_the_standings_table_alone(web: Web, club: str) -> None:
     html = page(web, f"/t/{club}/standings-fragment?lang=en")
     assert "<html" not in html and '<table class="standings">' in html
-    for row in api_rows(web, club):
-        assert f'<th scope="row">{row["name"]}' in html
+    for row in api_rows(web, club):  # each name a link to the player's page
+        assert f'<a href="/t/{club}/players/{row["player_id"]}">{row["name"]}</a>' in html
     # The page fetches it again on the live stream's `standings` events.
     whole = page(web, f"/t/{club}?lang=en")
     container = next(e for e in elements(whole) if e.attrs.get("id") == "standings")

@@ -57,7 +57,7 @@ def test_the_setup_link_creates_the_first_organiser_once(web: Web) -> None:
     assert link is not None and link.startswith(f"{BASE}setup?token=")
 
     created = submit_setup(web, link, "anna@club.at", "a long password 1")
-    assert created.status_code == 303 and created.headers["Location"] == "/docs/"
+    assert created.status_code == 303 and created.headers["Location"] == "/desk"
     anna = web.accounts.by_email("anna@club.at")
     assert anna is not None and anna.admin
     assert web.client.get("/api/v1/me").get_json()["email"] == "anna@club.at"  # signed in
@@ -240,7 +240,7 @@ def test_a_real_server_answers_and_its_setup_link_creates_the_first_organiser_on
     status, refused, _ = fetch(anna, url + "setup", form | {"token": token_of(link)[::-1]})
     assert status == 422 and "this setup link is not valid" in refused
     status, _, headers = fetch(anna, url + "setup", form | {"token": token_of(link)})
-    assert status == 303 and headers["Location"] == "/docs/"
+    assert status == 303 and headers["Location"] == "/desk"
     status, me, _ = fetch(anna, url + "api/v1/me")  # signed in by the session cookie
     assert json.loads(me)["email"] == "anna@club.at" and json.loads(me)["admin"] is True
 

@@ -13,8 +13,10 @@ Every event says where its content came from (``metadata.source``, one of the st
 sources): ``paper`` -- a person typed it in at the organiser's desk (scoresheets, entry
 forms, a referee's decision), the default; ``live`` -- hands played through the engine;
 ``import`` -- rows of a CSV file; ``system`` -- the service worked it out itself (a draw,
-seeding by rating, a walkover for a withdrawn player). The edge that appends adds a
-``correlation_id`` shared by every event of one organiser action (:func:`stamped`).
+seeding by rating, a walkover for a withdrawn player); ``players`` -- the players reported
+it from their table with its codes (T-code, :mod:`tournament.domain.reports`). The edge
+that appends adds a ``correlation_id`` shared by every event of one organiser action
+(:func:`stamped`).
 """
 
 from __future__ import annotations
@@ -49,6 +51,12 @@ RESULT_CORRECTED: Final = "result.corrected"
 HAND_STRUCK: Final = "hand.struck"
 SHEET_SIGNED: Final = "match.sheet_signed"
 FLAG_CLEARED: Final = "match.flag_cleared"
+# Players report from the table with codes (tournament.domain.reports, T-code).
+REPORT_SUBMITTED: Final = "report.submitted"
+REPORT_CONFIRMED: Final = "report.confirmed"
+RESULT_DISPUTED: Final = "report.disputed"
+REPORTS_SETTLED: Final = "report.settled"
+CODES_REVOKED: Final = "report.codes_revoked"
 
 #: Every type this domain writes, with its current schema version.
 SCHEMA_VERSIONS: Final[Mapping[str, int]] = {
@@ -74,6 +82,11 @@ SCHEMA_VERSIONS: Final[Mapping[str, int]] = {
     HAND_STRUCK: 1,
     SHEET_SIGNED: 1,
     FLAG_CLEARED: 1,
+    REPORT_SUBMITTED: 1,
+    REPORT_CONFIRMED: 1,
+    RESULT_DISPUTED: 1,
+    REPORTS_SETTLED: 1,
+    CODES_REVOKED: 1,
 }
 
 #: A round's matches as compact rows ``[match_id, table, a, b, first_dealer]``, with a
@@ -109,6 +122,7 @@ PAPER: Final = "paper"
 LIVE: Final = "live"
 IMPORT: Final = "import"
 SYSTEM: Final = "system"
+PLAYERS: Final = "players"  # reported by the players from the table (T-code)
 
 #: Result events: each carries a ``result_id`` that corrections and strikes refer to.
 RESULT_TYPES: Final = frozenset(

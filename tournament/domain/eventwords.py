@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from tournament.domain import events as ev
+from tournament.domain.reportwords import REPORT_WORDS
 from tournament.domain.state import Tournament
 from tournament.domain.tally import tally_text
 from tournament.domain.text import counted
@@ -206,4 +207,5 @@ WORDS: dict[str, Callable[[Tournament, Payload], str]] = {
     ev.HAND_STRUCK: _struck,
     ev.SHEET_SIGNED: _signed,
     ev.FLAG_CLEARED: lambda t, p: f"{_match(p)}: flag cleared",
+    **REPORT_WORDS,
 }

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tournament.domain import events as ev
+from tournament.domain import reportbook
 from tournament.domain.matchstate import Entry, MatchState, Summary
 from tournament.domain.parts import Player, Round, Stats
 from tournament.domain.settings import Settings
@@ -286,6 +287,12 @@ TOUCHING = frozenset(
         ev.FLAG_CLEARED,
         ev.LIVE_HAND_STARTED,
         ev.LIVE_HAND_ABANDONED,
+        # Reports change no standings line (a confirmed report records its own result).
+        ev.REPORT_SUBMITTED,
+        ev.REPORT_CONFIRMED,
+        ev.RESULT_DISPUTED,
+        ev.REPORTS_SETTLED,
+        ev.CODES_REVOKED,
     }
 )
 
@@ -312,4 +319,9 @@ HANDLERS: dict[str, Callable[[Tournament, Mapping[str, Any]], None]] = {
     ev.FLAG_CLEARED: _flag_cleared,
     ev.LIVE_HAND_STARTED: _live_started,
     ev.LIVE_HAND_ABANDONED: _live_abandoned,
+    ev.REPORT_SUBMITTED: reportbook.on_submitted,
+    ev.REPORT_CONFIRMED: reportbook.on_confirmed,
+    ev.RESULT_DISPUTED: reportbook.on_disputed,
+    ev.REPORTS_SETTLED: reportbook.on_settled,
+    ev.CODES_REVOKED: reportbook.on_revoked,
 }

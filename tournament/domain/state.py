@@ -29,6 +29,7 @@ from tournament.domain import events as ev
 from tournament.domain.handlers import HANDLERS, TOUCHING
 from tournament.domain.matchstate import Entry, MatchState, Summary
 from tournament.domain.parts import Player, Round, Stats
+from tournament.domain.reportbook import ReportBook
 from tournament.domain.settings import Settings
 
 if TYPE_CHECKING:
@@ -71,6 +72,8 @@ class Tournament:
         #: Matches a correction made undecided again: match id -> the correction, in words.
         #: Only what is still unsettled matters (round start names those, T-round).
         self.reopened: dict[str, str] = {}
+        #: The players' reports from the table and their codes' generations (T-code).
+        self.reports = ReportBook()
         self.version = 0  # events folded (the stream version)
         #: Values worked out from the state (:meth:`derived`), each with the state it is of.
         self._derived: dict[str, tuple[tuple[int, int, int], Any]] = {}

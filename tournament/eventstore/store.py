@@ -460,8 +460,9 @@ class SQLEventStore:
 
 #: Metadata keys with a meaning, and the type each must have.
 METADATA_KEYS: dict[str, type] = {"actor": str, "source": str, "correlation_id": str}
-#: Sources of an event: a paper scoresheet, live play, an import of other data.
-SOURCES = ("paper", "live", "import", "system")
+#: Sources of an event: a paper scoresheet, live play, an import of other data, the
+#: service itself, the players reporting from their table (T-code).
+SOURCES = ("paper", "live", "import", "system", "players")
 
 
 def _check_metadata(metadata: dict[str, Any], index: int) -> None:

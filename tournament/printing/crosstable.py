@@ -36,7 +36,9 @@ class CrossRow:
 
 @dataclasses.dataclass(frozen=True)
 class CrossTable:
-    title: str  # "Gruppe 2", or empty for the one table
+    #: The group it shows (1, 2 ...; the page says "Group 2" in its language), or 0 for
+    #: the one table.
+    group: int
     matrix: bool
     heads: tuple[str, ...]  # matrix: the column players' ranks; progress: R1, R2 ...
     rows: tuple[CrossRow, ...]
@@ -49,13 +51,11 @@ def crosstables(t: Tournament, events: Events) -> list[CrossTable]:
     if t.settings.format in MATRIX_FORMATS:
         groups = view.group_rows or [view.rows]
         titled = len(groups) > 1
-        return [
-            matrix(t, rows, f"Gruppe {n}" if titled else "") for n, rows in enumerate(groups, 1)
-        ]
+        return [matrix(t, rows, n if titled else 0) for n, rows in enumerate(groups, 1)]
     return [progress(t, view.rows)]
 
 
-def matrix(t: Tournament, rows: Sequence[Row], title: str = "") -> CrossTable:
+def matrix(t: Tournament, rows: Sequence[Row], group: int = 0) -> CrossTable:
     """Players x players: the cell of row A and column B is A's result against B (won
     ``+``, lost ``-``, ``k`` not played, ``?`` open, ``x`` dropped) with the Bummerl
     score, every game between them when they met more than once; the diagonal is empty."""
@@ -70,14 +70,14 @@ def matrix(t: Tournament, rows: Sequence[Row], title: str = "") -> CrossTable:
             for other in rows
         )
         out.append(_row(r, cells))
-    return CrossTable(title, True, tuple(str(r.rank) for r in rows), tuple(out))
+    return CrossTable(group, True, tuple(str(r.rank) for r in rows), tuple(out))
 
 
 def progress(t: Tournament, rows: Sequence[Row]) -> CrossTable:
     """Per player in standings order, each round's opponent (start number) and result."""
     out = [_row(r, tuple(cell(line) for line in player_rounds(t, r.player_id))) for r in rows]
     heads = tuple(f"R{n}" for n in range(1, len(t.rounds) + 1))
-    return CrossTable("", False, heads, tuple(out))
+    return CrossTable(0, False, heads, tuple(out))
 
 
 def _result(line: RoundLine) -> str:

@@ -7,8 +7,9 @@ Kinds (``KINDS``): ``standings`` (the table now, with every tie-break column),
 ``crosstable`` (who played whom: a matrix in a round robin, the progress table else).
 Every sheet carries the log's seal (``tournament verify --seal``), so a sheet on the wall
 can be checked against the log later; the cards and scoresheets, cut apart, each carry it.
-Rendering needs WeasyPrint and the system's pango; a machine without them gets
-:class:`PrintingUnavailable`, saying so.
+Each pack is German or English (``lang``, :mod:`~tournament.printing.language`): the
+same pack in the other language is another pack. Rendering needs WeasyPrint and the
+system's pango; a machine without them gets :class:`PrintingUnavailable`, saying so.
 """
 
 from __future__ import annotations
@@ -22,8 +23,16 @@ from tournament.domain.roundview import round_view
 from tournament.domain.standings_view import standings_view
 from tournament.domain.state import Tournament
 from tournament.printing.crosstable import SELF, crosstables
+from tournament.printing.language import DEFAULT, Language, language
 from tournament.printing.render import PrintingUnavailable, html, pdf
-from tournament.printing.tables import COUNTS, public_link, qr_svg, round_tables
+from tournament.printing.tables import COUNTS, public_link, qr_svg, report_link, round_tables
+from tournament.printing.words import (
+    result_words,
+    round_stage_words,
+    section_words,
+    stage_words,
+    tiebreak_heading,
+)
 
 __all__ = ["KINDS", "ROUND_KINDS", "Document", "PrintingUnavailable", "document", "render"]
 
@@ -44,27 +53,34 @@ class Sheet:
     stage: str
     columns: Sequence[Column]
     rows: Sequence[Sequence[Any]]
+    lang: str = DEFAULT
 
 
 def sheet(
-    kind: str, t: Tournament, events: Callable[[], Sequence[EventLike]], round: int | None
+    kind: str,
+    t: Tournament,
+    events: Callable[[], Sequence[EventLike]],
+    round: int | None,
+    lang: str = DEFAULT,
 ) -> Sheet:
-    """The sheet of ``kind`` for tournament ``t`` (``round``: the pairings' round)."""
+    """The sheet of ``kind`` for tournament ``t`` (``round``: the pairings' round) in
+    language ``lang``."""
     assert t.settings is not None
+    words = language(lang)
     name = t.settings.name
     if kind == "standings":
         view = standings_view(t, events)
         tiebreaks = list(view.rows[0].tiebreaks) if view.rows else []
         columns = [
             Column("#", numeric=True),
-            Column("Name"),
-            Column("Verein"),
-            Column("Punkte", numeric=True),
-            Column("Sp.", numeric=True),
-            Column("S", numeric=True),
-            Column("N", numeric=True),
-            Column("Bummerl", numeric=True),
-            *(Column(tb, numeric=True) for tb in tiebreaks),
+            Column(words.gettext("Name")),
+            Column(words.gettext("Club")),
+            Column(words.gettext("Pts"), numeric=True),
+            Column(words.gettext("Pl"), numeric=True),
+            Column(words.gettext("W"), numeric=True),
+            Column(words.gettext("L"), numeric=True),
+            Column(words.gettext("Bummerl"), numeric=True),
+            *(Column(tiebreak_heading(tb, words), numeric=True) for tb in tiebreaks),
         ]
         rows = [
             [
@@ -76,19 +92,20 @@ def sheet(
                 r.wins,
                 r.losses,
                 f"{r.bummerl_won}:{r.bummerl_lost}",
-                *(_number(r.tiebreaks.get(tb)) for tb in tiebreaks),
+                *(_number(r.tiebreaks.get(tb), words) for tb in tiebreaks),
             ]
             for r in view.rows
         ]
-        return Sheet(f"{name}: Tabelle", view.describe(), columns, rows)
+        title = words.gettext("%(tournament)s: Standings", tournament=name)
+        return Sheet(title, stage_words(t, words), columns, rows, words.code)
     if kind == "pairings":
         found = round_view(t, round)
         columns = [
-            Column("Tisch", numeric=True),
-            Column("Spieler A"),
-            Column("Spieler B"),
-            Column("gibt zuerst (R18)"),
-            Column("Ergebnis"),
+            Column(words.gettext("Table"), numeric=True),
+            Column(words.gettext("Player A")),
+            Column(words.gettext("Player B")),
+            Column(words.gettext("deals first (R18)")),
+            Column(words.gettext("Result")),
         ]
         rows = [
             [
@@ -96,21 +113,27 @@ def sheet(
                 f"{line.players[0].id} {line.players[0].name}",
                 f"{line.players[1].id} {line.players[1].name}" if line.players[1] else "-",
                 line.first_dealer.name if line.first_dealer else "",
-                line.result,
+                result_words(t, line, words),
             ]
             for line in found.tables
         ]
-        rows += [["-", f"{b.player.id} {b.player.name}", "spielfrei", "", ""] for b in found.byes]
-        return Sheet(f"{name}: Runde {found.number}", found.stage, columns, rows)
+        bye = words.gettext("bye")
+        rows += [["-", f"{b.player.id} {b.player.name}", bye, "", ""] for b in found.byes]
+        title = words.gettext(
+            "%(tournament)s: Round %(n)s", tournament=name, n=words.number(found.number)
+        )
+        stage = round_stage_words(found.stage, words)
+        return Sheet(title, stage, columns, rows, words.code)
     raise ValueError(f"kind: {kind!r} is not one of {', '.join(KINDS)}")
 
 
 @dataclasses.dataclass(frozen=True)
 class Document:
-    """A pack's template and what fills it."""
+    """A pack's template, what fills it, and its language."""
 
     template: str
     context: Mapping[str, Any]
+    lang: str = DEFAULT
 
 
 def document(
@@ -120,49 +143,71 @@ def document(
     round: int | None = None,
     *,
     base_url: str | None = None,
-    codes: Mapping[str, str] | None = None,
+    codes: Mapping[str, str | Sequence[str]] | None = None,
+    lang: str = DEFAULT,
 ) -> Document:
     """The pack of ``kind`` for tournament ``t``. ``round``: the round of a round kind
     (default: the current one); ``base_url``: where the public pages are (the table
     cards' QR code, ``<base>/t/<tid>``; without it the cards print no code); ``codes``:
-    the table cards' report codes, match id -> code (none given: an empty marked place)."""
+    the table cards' report codes, match id -> the two seats' codes (T-code; none given: an
+    empty marked place), each with the QR code of its ``<base>/r/<code>`` link; ``lang``:
+    the pack's language (``de`` or ``en``)."""
+    words = language(lang)
     if kind in ("standings", "pairings"):
-        return _table_document(sheet(kind, t, events, round))
+        return _table_document(sheet(kind, t, events, round, words.code))
     if kind in ("table-cards", "scoresheets"):
         tables = round_tables(t, round, codes if kind == "table-cards" else None)
         link = public_link(base_url, tables.tournament_id) if kind == "table-cards" else None
+        report_qr = {
+            code: qr_svg(report_link(base_url, code))
+            for table in tables.tables
+            for code in table.codes
+            if base_url
+        }
         return Document(
             f"{kind.replace('-', '_')}.html",
-            {"round": tables, "link": link, "qr": qr_svg(link) if link else None, "counts": COUNTS},
+            {
+                "round": tables,
+                "sections": [section_words(x, words) for x in tables.sections],
+                "link": link,
+                "qr": qr_svg(link) if link else None,
+                "counts": COUNTS,
+                "report_qr": report_qr,
+                "report_base": (base_url or "").rstrip("/"),
+            },
+            words.code,
         )
     if kind == "crosstable":
         assert t.settings is not None
         return Document(
             "crosstable.html",
             {
-                "title": f"{t.settings.name}: Kreuztabelle",
+                "tournament": t.settings.name,
                 "tables": crosstables(t, events),
                 "rounds": len(t.rounds),
                 "self_mark": SELF,
             },
+            words.code,
         )
     raise ValueError(f"kind: {kind!r} is not one of {', '.join(KINDS)}")
 
 
 def render(found: Sheet | Document, footer: str) -> tuple[bytes, int]:
-    """The pack as a PDF, and its number of pages. ``footer`` (the tournament, its
-    version and the seal) goes on every page, and on every card and scoresheet."""
+    """The pack as a PDF in its language, and its number of pages. ``footer`` (the
+    tournament, its version and the seal) goes on every page, and on every card and
+    scoresheet."""
     if isinstance(found, Sheet):
         found = _table_document(found)
-    return pdf(html(found.template, {**found.context, "footer": footer}))
+    return pdf(html(found.template, {**found.context, "footer": footer}, found.lang))
 
 
 def _table_document(found: Sheet) -> Document:
     context = {"title": found.title, "stage": found.stage, "columns": found.columns}
-    return Document("pack.html", {**context, "rows": found.rows})
+    return Document("pack.html", {**context, "rows": found.rows}, found.lang)
 
 
-def _number(value: float | None) -> str:
+def _number(value: float | None, words: Language) -> str:
+    """A tie-break's value the locale's way (``1,5`` in German), whole numbers bare."""
     if value is None:
         return ""
-    return str(int(value)) if float(value).is_integer() else f"{value:.1f}".replace(".", ",")
+    return words.number(int(value) if float(value).is_integer() else round(value, 1))

@@ -1,6 +1,8 @@
 """HTML to PDF: the print packs' Jinja templates (``templates/``, sharing ``print.css``)
-rendered with WeasyPrint. WeasyPrint needs the system's pango; a machine without it gets
-:class:`PrintingUnavailable`, saying so, when a pack is rendered (not when it is asked for).
+rendered with WeasyPrint, in the pack's language (one Jinja environment per language,
+its ``_()`` from :mod:`tournament.printing.language`, not from a request). WeasyPrint
+needs the system's pango; a machine without it gets :class:`PrintingUnavailable`, saying
+so, when a pack is rendered (not when it is asked for).
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
+
+from tournament.printing.language import DEFAULT, language
 
 _TEMPLATES = Path(__file__).parent / "templates"
 
@@ -34,21 +38,29 @@ def css_string(value: object) -> Markup:
 
 
 @functools.cache
-def templates() -> Environment:
-    """The templates, loaded once per process (a worker renders many packs)."""
+def templates(lang: str = DEFAULT) -> Environment:
+    """The templates in language ``lang``, loaded once per process and language (a
+    worker renders many packs): ``_()``/``ngettext()`` say the pack's language, the
+    ``number`` filter writes a number the locale's way."""
+    words = language(lang)
     env = Environment(
         loader=FileSystemLoader(_TEMPLATES),
         autoescape=select_autoescape(["html"]),
         trim_blocks=True,
         lstrip_blocks=True,
+        extensions=["jinja2.ext.i18n"],
     )
+    env.install_gettext_translations(words.translations, newstyle=True)  # type: ignore[attr-defined]
     env.filters["css_string"] = css_string
+    env.filters["number"] = words.number
+    env.globals["lang"] = words.code
     return env
 
 
-def html(template: str, context: Mapping[str, Any]) -> str:
-    """Template ``template`` filled with ``context``: the HTML a pack's PDF is made of."""
-    return templates().get_template(template).render(**context)
+def html(template: str, context: Mapping[str, Any], lang: str = DEFAULT) -> str:
+    """Template ``template`` filled with ``context`` in language ``lang``: the HTML a
+    pack's PDF is made of."""
+    return templates(lang).get_template(template).render(**context)
 
 
 def pdf(markup: str) -> tuple[bytes, int]:

@@ -4,7 +4,7 @@ blank scoresheet (the tally columns of every Bummerl, the signatures).
 
 Both come from :func:`~tournament.domain.roundview.round_view`, the same view the
 pairings sheet, the CLI and the API show; no rule is worked out here. The texts are
-German for now (the pages' i18n comes separately).
+in the templates, in the pack's language (:mod:`tournament.printing.language`).
 
     >>> from tournament.domain.testing import paired
     >>> from tournament.domain.state import fold
@@ -19,7 +19,7 @@ German for now (the pages' i18n comes separately).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
 from tournament.domain.matchview import PlayerRef
@@ -55,7 +55,9 @@ class TableSheet:
     players: tuple[Seat, Seat]
     first_dealer: Seat | None  # R18; None: not drawn, decided at the table
     bummerl: tuple[BummerlColumn, ...]
-    code: str | None  # the table's report code, once the feature hands them out
+    code: str | None  # the first seat's report code (T-code), when codes are given
+    #: Both seats' report codes (T-code), each opening ``/r/<code>``; empty without codes.
+    codes: tuple[str, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -71,10 +73,13 @@ class RoundTables:
 
 
 def round_tables(
-    t: Tournament, number: int | None = None, codes: Mapping[str, str] | None = None
+    t: Tournament,
+    number: int | None = None,
+    codes: Mapping[str, str | Sequence[str]] | None = None,
 ) -> RoundTables:
     """Round ``number``'s tables (default: the current round) with what their card and
-    scoresheet print. ``codes``: each match's report code (match id -> code); a table
+    scoresheet print. ``codes``: each match's report codes (match id -> the two seats'
+    codes, :func:`tournament.domain.tablecodes.round_codes`, or one code); a table
     without one prints an empty, marked place for it. A walkover (table 0) and a bye are
     played at no table and get neither."""
     assert t.settings is not None
@@ -100,7 +105,8 @@ def round_tables(
                     BummerlColumn(n, _dealer_of_bummerl(players, first, n))
                     for n in range(1, best_of + 1)
                 ),
-                code=codes.get(line.match_id),
+                code=_codes_of(codes, line.match_id)[0] if line.match_id in codes else None,
+                codes=_codes_of(codes, line.match_id),
             )
         )
     return RoundTables(
@@ -113,6 +119,13 @@ def round_tables(
         schneiderbummerl=t.settings.schneiderbummerl,
         tables=tuple(sorted(tables, key=lambda x: x.table)),
     )
+
+
+def _codes_of(codes: Mapping[str, str | Sequence[str]], match_id: str) -> tuple[str, ...]:
+    found = codes.get(match_id)
+    if found is None:
+        return ()
+    return (found,) if isinstance(found, str) else tuple(found)
 
 
 def _seat(t: Tournament, ref: PlayerRef) -> Seat:
@@ -145,3 +158,9 @@ def public_link(base_url: str | None, tid: str) -> str | None:
     from urllib.parse import quote
 
     return f"{base_url.rstrip('/')}/t/{quote(tid, safe='')}"
+
+
+def report_link(base_url: str | None, code: str) -> str:
+    """Where a table code's QR code leads: ``<base>/r/<code>`` (the path alone without a
+    base URL, which a phone cannot open: the card then prints the code to type at ``/r``)."""
+    return f"{(base_url or '').rstrip('/')}/r/{code}"

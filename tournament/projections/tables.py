@@ -118,6 +118,8 @@ print_packs = sa.Table(
     sa.Column("kind", sa.String(50), nullable=False),
     sa.Column("round", sa.Integer(), nullable=True),
     sa.Column("version", sa.Integer(), nullable=False),
+    # The pack's language (migration 0006): the same pack in German and in English are two.
+    sa.Column("lang", sa.String(5), nullable=False, server_default="de"),
     sa.Column("status", sa.String(20), nullable=False),
     sa.Column("pdf", sa.LargeBinary(), nullable=True),
     sa.Column("pages", sa.Integer(), nullable=True),

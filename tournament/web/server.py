@@ -161,11 +161,14 @@ def serve(
     if not env.get("SCHNAPSEN_LIVE_MAX_STREAMS"):
         config["LIVE_MAX_STREAMS"] = max(1, threads - FREE_OF_STREAMS)
     app = create_app(config)
+    listen = "0.0.0.0" if lan else host
+    # The table cards' QR codes (tournament.web.public_url) use the club-network address
+    # for a desk opened on 127.0.0.1 only when phones can reach this listener.
+    app.config["SERVE_LISTEN"] = listen
     ops.json_stdlib_logging()
     from tournament.web.live import KEY as LIVE
 
     app.extensions[LIVE].listen()  # projections on their timer from the start
-    listen = "0.0.0.0" if lan else host
     try:
         server = waitress.create_server(
             app,

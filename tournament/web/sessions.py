@@ -1,7 +1,8 @@
 """Signing in for pages: ``/login``, ``/logout`` and the first organiser's ``/setup``.
 
-Pages (issue 11 styles them) sign in with a session cookie: HttpOnly, SameSite=Lax,
-Secure behind TLS (:mod:`tournament.web.settings`), and every form carries a CSRF token.
+Pages sign in (``templates/sessions/form.html``, German or English) with a session
+cookie: HttpOnly, SameSite=Lax, Secure behind TLS (:mod:`tournament.web.settings`), and
+every form carries a CSRF token.
 Login attempts are rate-limited per address (Flask-Limiter: in memory on a laptop, in
 Redis when one is configured, so every web process counts the same attempts).
 
@@ -13,7 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Flask, redirect, render_template_string, request, session
+from flask import Blueprint, Flask, g, redirect, render_template, request, session, url_for
+from flask_babel import gettext
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_wtf.csrf import generate_csrf
@@ -25,29 +27,16 @@ from tournament.web.services import services
 
 pages = Blueprint("sessions", __name__)
 
-_FORM = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>{{ title }}</title>
-<meta name="viewport" content="width=device-width, initial-scale=1"></head>
-<body><main><h1>{{ title }}</h1>
-{% if message %}<p role="alert">{{ message }}</p>{% endif %}
-<form method="post">
-<input type="hidden" name="csrf_token" value="{{ csrf }}">
-{% if token %}<input type="hidden" name="token" value="{{ token }}">{% endif %}
-<p><label for="email">Email</label><br>
-<input id="email" name="email" type="email" autocomplete="username" required
- value="{{ email }}"></p>
-<p><label for="password">Password{% if setup %} (at least 10 characters){% endif %}</label><br>
-<input id="password" name="password" type="password" required
- autocomplete="{{ 'new-password' if setup else 'current-password' }}"></p>
-<p><button type="submit">{{ button }}</button></p>
-</form></main></body></html>"""
-
 
 def _form(title: str, button: str, *, message: str = "", status: int = 200, setup: bool = False,
           token: str = "", email: str = "") -> tuple[str, int]:  # fmt: skip
-    html = render_template_string(
-        _FORM, title=title, button=button, message=message, csrf=generate_csrf(),
-        setup=setup, token=token, email=email,
+    g.localized = True  # the same URL answers in German or English
+    # A sign-in form posts to /login wherever it is shown: on /setup after the first
+    # account exists it would post back to /setup, which answers 410 again.
+    action = "" if setup else url_for("sessions.login", next=request.args.get("next") or None)
+    html = render_template(
+        "sessions/form.html", title=title, button=button, message=message, csrf=generate_csrf(),
+        setup=setup, token=token, email=email, action=action,
     )  # fmt: skip
     return html, status
 
@@ -56,12 +45,12 @@ def _form(title: str, button: str, *, message: str = "", status: int = 200, setu
 @requires(ANYONE)
 def login() -> Response | tuple[str, int]:
     if request.method == "GET":
-        return _form("Sign in", "Sign in")
+        return _form(gettext("Sign in"), gettext("Sign in"))
     email = request.form.get("email", "")
     account = services().accounts.authenticate(email, request.form.get("password", ""))
     if account is None:
-        return _form("Sign in", "Sign in", message="Wrong email or password.", status=401,
-                     email=email)  # fmt: skip
+        wrong = gettext("Wrong email or password.")
+        return _form(gettext("Sign in"), gettext("Sign in"), message=wrong, status=401, email=email)
     _sign_in(account.id)
     return redirect(_next_page(), code=303)
 
@@ -77,20 +66,20 @@ def logout() -> Response:
 @requires(ANYONE)
 def setup() -> Response | tuple[str, int]:
     token = request.values.get("token", "")
-    title = "Create the first organiser"
+    title = gettext("Create the first organiser")
     if services().accounts.count():
-        return _form("Sign in", "Sign in", message="The service is set up already: sign in.",
-                     status=410)  # fmt: skip
+        done = gettext("The service is set up already: sign in.")
+        return _form(gettext("Sign in"), gettext("Sign in"), message=done, status=410)
     if request.method == "GET":
-        return _form(title, "Create", setup=True, token=token)
+        return _form(title, gettext("Create"), setup=True, token=token)
     email = request.form.get("email", "")
     try:
         account = services().accounts.complete_setup(token, email, request.form.get("password", ""))
     except AccountError as error:
-        return _form(title, "Create", message=error.line(), status=422, setup=True, token=token,
-                     email=email)  # fmt: skip
+        return _form(title, gettext("Create"), message=error.line(), status=422, setup=True,
+                     token=token, email=email)  # fmt: skip
     _sign_in(account.id)
-    return redirect("/docs/", code=303)
+    return redirect("/desk", code=303)
 
 
 def _sign_in(account_id: int) -> None:
@@ -100,9 +89,9 @@ def _sign_in(account_id: int) -> None:
 
 
 def _next_page() -> str:
-    target = request.args.get("next", "/")
+    target = request.args.get("next", "/desk")
     # Only a path of this site: never an open redirect to another host.
-    return target if target.startswith("/") and not target.startswith("//") else "/"
+    return target if target.startswith("/") and not target.startswith("//") else "/desk"
 
 
 def install(app: Flask) -> None:

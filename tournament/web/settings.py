@@ -36,6 +36,8 @@ def from_environment(environ: Mapping[str, str] | None = None) -> dict[str, Any]
         # every web process counts the same attempts).
         "RATELIMIT_STORAGE_URI": redis_url or "memory://",
         "LOGIN_RATE_LIMIT": env.get("SCHNAPSEN_LOGIN_RATE_LIMIT", "10 per minute"),
+        # Wrong table codes per address (/r, T-code) before every code is refused a while.
+        "REPORT_CODE_RATE_LIMIT": env.get("SCHNAPSEN_REPORT_CODE_RATE_LIMIT", "10 per minute"),
         # Session cookies: HttpOnly and SameSite always; Secure unless told otherwise, which
         # only the laptop's plain-HTTP ``./dev serve`` does (a browser drops a Secure cookie
         # sent over http://192.168...; behind the deploy's TLS proxy they stay Secure).
@@ -54,6 +56,9 @@ def from_environment(environ: Mapping[str, str] | None = None) -> dict[str, Any]
         # Proxies in front (deploy/nginx.conf: 1): the client's address and scheme come
         # from their X-Forwarded-* headers. 0 (a laptop): the headers are ignored.
         "PROXY_HOPS": int(env.get("SCHNAPSEN_PROXY_HOPS", "").strip() or 0),
+        # Where phones reach the service (the table cards' QR codes): a server's name, or a
+        # fixed address; unset, the desk's own address (tournament/web/public_url.py).
+        "PUBLIC_URL": env.get("SCHNAPSEN_PUBLIC_URL", "").strip() or None,
     }
 
 

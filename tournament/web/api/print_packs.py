@@ -5,7 +5,12 @@
 with the pack's status at once; the PDF renders in a worker (in a thread of this process
 on a laptop). ``GET .../print-packs/{id}`` says how far it is; ``GET
 .../print-packs/{id}/pdf`` is the PDF when done. Asking again for the same pack of the
-same version gives the same pack: nothing renders twice.
+same version in the same language gives the same pack: nothing renders twice.
+
+A pack is German or English (``lang``). Without one it is the language of the page that
+asks (a signed-in browser session: its ``?lang``/cookie/``Accept-Language``, as the pages
+choose it), else German -- the clubs are Austrian; a script with a token gets German
+unless it says ``"lang": "en"``.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ import logging
 import threading
 from typing import Literal
 
-from flask import Response, current_app, jsonify, request
+from flask import Response, current_app, jsonify
 from flask_openapi3.blueprint import APIBlueprint
 from flask_openapi3.models.tag import Tag
 from pydantic import BaseModel, ConfigDict, Field
@@ -22,12 +27,15 @@ from pydantic import BaseModel, ConfigDict, Field
 from tournament.accounts.roles import Role
 from tournament.domain.errors import NotFoundError
 from tournament.domain.roundview import drawn_round
+from tournament.printing.language import DEFAULT
 from tournament.printing.packs import ROUND_KINDS
 from tournament.printing.queue import DONE, FAILED, get_pack, pack_pdf, render_pack, request_pack
 from tournament.web.api.models import TID, TournamentPath
 from tournament.web.auth import caller, requires
+from tournament.web.i18n import current_language
 from tournament.web.live import live
 from tournament.web.problems import Problem, documented, invalid
+from tournament.web.public_url import qr_base
 from tournament.web.services import services
 
 log = logging.getLogger(__name__)
@@ -57,6 +65,12 @@ class PackRequest(BaseModel):
         le=10_000,
         description="pairings, table-cards, scoresheets: the round (default: the current one)",
     )
+    lang: Literal["de", "en"] | None = Field(
+        None,
+        description="the pack's language, German or English (default: the asking page's "
+        "language for a signed-in browser session, else de); the same pack in the other "
+        "language is another pack",
+    )
 
 
 class PackPath(BaseModel):
@@ -70,6 +84,7 @@ class PackStatus(BaseModel):
     kind: str
     round: int | None
     version: int = Field(description="the tournament's version the pack shows")
+    lang: Literal["de", "en"] = Field(description="the pack's language")
     status: Literal["queued", "rendering", "done", "failed"]
     pages: int | None
     seal: str | None = Field(description="the log's seal printed on every page")
@@ -98,12 +113,14 @@ def request_print_pack(path: TournamentPath, body: PackRequest) -> Response:
             raise invalid("body.round", error.message, rule=error.rule) from None
     elif body.round is not None:
         raise invalid("body.round", f"a round goes with kind {', '.join(ROUND_KINDS)} only")
+    who = caller()
+    lang = body.lang or (current_language() if who.by_session else DEFAULT)
     pack, new = request_pack(
-        services().store.engine, path.tid, body.kind, number, t.version, caller().actor
+        services().store.engine, path.tid, body.kind, number, t.version, who.actor, lang
     )
     if new:
         # The table cards' QR code links the public page on the host the organiser used.
-        _dispatch(pack.id, request.host_url if body.kind == "table-cards" else None)
+        _dispatch(pack.id, qr_base(find_lan=False) if body.kind == "table-cards" else None)
     return _status(path.tid, pack.id, 202)
 
 
@@ -141,7 +158,8 @@ def print_pack_pdf(path: PackPath) -> Response:
             headers={"Retry-After": "1"} if pack.status != FAILED else None,
         )
     response = Response(pdf, mimetype=PDF)
-    name = f"{path.tid}-{pack.kind}{'-' + str(pack.round) if pack.round else ''}-{pack.version}"
+    round_part = f"-{pack.round}" if pack.round else ""
+    name = f"{path.tid}-{pack.kind}{round_part}-{pack.version}-{pack.lang}"
     response.headers["Content-Disposition"] = f'attachment; filename="{name}.pdf"'
     return response
 
@@ -169,9 +187,10 @@ def _no_pack(pack_id: str) -> NotFoundError:
 def _dispatch(pack_id: str, base_url: str | None = None) -> None:
     """Render in a worker when there are workers (in this process if Redis is away), in a
     thread of this process on a laptop; at once under ``PROJECTIONS=inline`` (tests).
-    ``base_url``: where the table cards' QR code points (this server, as the client
-    reached it)."""
+    ``base_url``: where the table cards' QR code points (``PUBLIC_URL``, else this server
+    as the client reached it: :func:`tournament.web.public_url.qr_base`)."""
     found = services()
+    secret = str(current_app.config["SECRET_KEY"]).encode()  # the table codes' (T-code)
     if live().mode == "workers":
         from workers.printing import render_print_pack
 
@@ -182,7 +201,7 @@ def _dispatch(pack_id: str, base_url: str | None = None) -> None:
             log.warning("print pack %s not queued (rendering here): %s", pack_id, error)
 
     def run() -> None:
-        render_pack(found.store, found.tournaments, pack_id, base_url)
+        render_pack(found.store, found.tournaments, pack_id, base_url, secret)
 
     if current_app.config.get("PROJECTIONS") == "inline":
         run()

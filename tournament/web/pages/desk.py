@@ -22,7 +22,9 @@ from flask import Blueprint, Response, g, redirect, render_template, request
 from flask_babel import gettext
 from flask_wtf.csrf import generate_csrf
 
+from tournament.accounts.roles import Role
 from tournament.domain.errors import DomainError
+from tournament.web.auth import caller
 from tournament.web.pages.messages import describe
 
 
@@ -30,7 +32,13 @@ def desk_blueprint(name: str, import_name: str) -> Blueprint:
     """A blueprint of desk pages: each of its requests is a localized page."""
     blueprint = Blueprint(name, import_name)
     blueprint.before_request(mark_page)
+    DESK_BLUEPRINTS.add(name)
     return blueprint
+
+
+#: The desk's blueprints: the app's own checks (signing in, roles) run before a
+#: blueprint's ``before_request``, so a refusal there knows a page by its blueprint.
+DESK_BLUEPRINTS: set[str] = set()
 
 
 def mark_page() -> None:
@@ -40,7 +48,7 @@ def mark_page() -> None:
 
 
 def is_page() -> bool:
-    return bool(g.get("page"))
+    return bool(g.get("page")) or request.blueprint in DESK_BLUEPRINTS
 
 
 def page_problem(status: int, title: str, detail: str) -> Response:
@@ -70,5 +78,13 @@ def refusal(error: DomainError) -> str:
 
 
 def desk_context(tid: str | None = None, **values: Any) -> dict[str, Any]:
-    """What the desk layout needs besides the page's own values."""
-    return {"tid": tid, "csrf_token": generate_csrf(), "what": gettext, **values}
+    """What the desk layout needs besides the page's own values: ``may_open(need)`` tells
+    the nav whether the caller's role in ``tid`` opens a page that needs ``need`` (a
+    scorer sees no link that would only refuse them)."""
+    role = caller().role_in(tid) if tid else Role.PUBLIC
+
+    def may_open(need: str) -> bool:
+        return role >= Role.parse(need)
+
+    return {"tid": tid, "csrf_token": generate_csrf(), "what": gettext, "may_open": may_open,
+            **values}  # fmt: skip

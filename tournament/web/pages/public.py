@@ -1,42 +1,45 @@
-"""The public tournament page (no login, for phones): ``GET /t/<tid>``.
+"""The public tournament page (no login, for phones): ``GET /t/<tid>``, and its
+pairings alone at ``GET /t/<tid>/pairings``.
 
-Its standings come from the standings projection (:func:`read_document`, the same
-document as ``GET /api/v1/tournaments/<tid>/standings``) and say when that is behind the
-log; its pairings from :func:`round_view`, as the printed round sheet. The table is a
-fragment of its own (``GET /t/<tid>/standings-fragment``) that the page fetches again on
-each ``standings`` event of the live stream, or every 10 s when the stream is refused.
+Its standings come from the standings projection (the same document as ``GET
+/api/v1/tournaments/<tid>/standings``) and say when that is behind the log; with
+``?round=N`` (the slider) the table at the end of a past round, as the API's
+``?round=`` folds it (:mod:`.public_standings`); with ``?me=<player>`` ("find me") the
+player's row is marked and where they sit next is said. Its pairings come from
+:func:`round_view`, as the printed round sheet. The table is a fragment of its own (``GET
+/t/<tid>/standings-fragment``, same queries) that the page fetches again on each
+``standings`` event of the live stream, or every 10 s when the stream is refused, and
+when the slider moves.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import unicodedata
-from datetime import UTC, date, datetime
 from typing import Any
 
-from flask import Blueprint, g, render_template, url_for
-from flask_babel import format_date, format_datetime, format_decimal, gettext
+from flask import Blueprint, render_template, request, url_for
+from flask_babel import gettext
 
 from tournament.domain.matchview import MatchLine
 from tournament.domain.roundview import RoundView, round_view
 from tournament.domain.state import Tournament
 from tournament.projections.documents import STANDINGS
-from tournament.web.pages.words import FORMATS, TIEBREAKS
-from tournament.web.projected import Reading, read_document
-from tournament.web.services import services
+from tournament.web.pages.public_parts import (
+    alphabetical,
+    header,
+    next_match,
+    not_found,
+    opponent_of,
+    reading,
+)
+from tournament.web.pages.public_standings import AsOf, asked_round, now_table, round_table
+from tournament.web.projected import read_document
 
 pages = Blueprint("public", __name__)
 
-
-@dataclasses.dataclass(frozen=True)
-class Column:
-    """A tie-break column of the standings."""
-
-    key: str  # the row's field: tb_<name>
-    name: str  # the tie-break's name in tournament.domain.tiebreaks
-    short: str
-    title: str
-    explanation: str
+# Where the tests and the projector (tournament.web.pages.projector) have found these.
+__all__ = ["alphabetical", "not_found", "pages"]
+_standings = now_table
 
 
 @dataclasses.dataclass(frozen=True)
@@ -48,92 +51,104 @@ class Seat:
     opponent: str | None
 
 
+@dataclasses.dataclass(frozen=True)
+class Me:
+    """The player "find me" found: their name and where they sit next."""
+
+    player_id: int
+    name: str
+    table: int | None  # None: no open match (a bye, or nothing drawn for them yet)
+    opponent: str | None
+    round: int | None
+
+
 @pages.get("/t/<tid>")
 def tournament_page(tid: str) -> Any:
-    g.localized = True
-    reading = read_document(tid, STANDINGS)
-    if reading is None:
-        return not_found(tid)
-    service = services().tournaments
-    with service.reading():
-        t = service.state(tid)
+    return _page(tid, "public/tournament.html", "standings")
+
+
+@pages.get("/t/<tid>/pairings")
+def pairings_page(tid: str) -> Any:
+    return _page(tid, "public/pairings.html", "pairings")
+
+
+def _page(tid: str, template: str, tab: str) -> Any:
+    document = read_document(tid, STANDINGS)
+    with reading(tid) as t:
+        if document is None or t is None:
+            return not_found(tid)
         current = round_view(t) if t.current_round else None
-    assert t.settings is not None
-    return render_template(
-        "public/tournament.html",
+        asked = asked_round(t)
+        table = _table(tid, t, document, asked)
+        me = _me(t)
+    html = render_template(
+        template,
         tid=tid,
-        name=t.settings.name,
-        format_name=FORMATS.get(t.settings.format, t.settings.format),
-        best_of=t.settings.best_of,
-        held_on=_held_on(t.settings.date),
+        tab=tab,
+        top=header(tid, t),
         stage=_stage(t, current),
         current=current,
         tables=_tables(current),
         seats=_seats(current),
+        me=me,
+        as_of_error=asked.error,
         live_url=url_for("live.live_stream", tid=tid),
         fragment_url=url_for("public.standings_fragment", tid=tid),
-        **_standings(reading),
+        **table,
     )
+    return html, 422 if asked.error else 200
 
 
 @pages.get("/t/<tid>/standings-fragment")
 def standings_fragment(tid: str) -> Any:
-    """The standings table alone, for the page to swap in when the table moved."""
-    g.localized = True
-    reading = read_document(tid, STANDINGS)
-    if reading is None:
-        return not_found(tid)
-    return render_template("public/standings.html", tid=tid, **_standings(reading))
+    """The standings table alone, for the page to swap in when the table moved or the
+    slider asked for another round."""
+    document = read_document(tid, STANDINGS)
+    with reading(tid) as t:
+        if document is None or t is None:
+            return not_found(tid)
+        asked = asked_round(t)
+        table = _table(tid, t, document, asked)
+        me = _me(t)
+    html = render_template(
+        "public/standings.html", tid=tid, me=me, as_of_error=asked.error, **table
+    )
+    headers = {}
+    if request.headers.get("HX-Trigger") == "as-of-round" and not asked.error:
+        # The slider moved: the address says the round shown, so a reload or a shared
+        # link shows the same table (htmx replaces the address, no new history entry).
+        shown = url_for(
+            "public.tournament_page",
+            tid=tid,
+            round=table["as_of_round"],
+            me=me.player_id if me else None,
+        )
+        headers["HX-Replace-Url"] = shown
+    return html, 422 if asked.error else 200, headers
 
 
-def not_found(tid: str) -> tuple[str, int]:
-    return render_template("errors/404.html", tid=tid), 404
+def _table(tid: str, t: Tournament, document: Any, asked: AsOf) -> dict[str, Any]:
+    if asked.round is None:
+        return now_table(document)
+    return round_table(tid, t, asked.round)
 
 
-def _standings(reading: Reading) -> dict[str, Any]:
-    body = reading.body or {}
-    rows: list[dict[str, Any]] = list(body.get("rows") or [])
-    keys = [k for k in (rows[0] if rows else {}) if k.startswith("tb_")]
-    columns = [_column(key) for key in keys]
-    return {
-        "rows": rows,
-        "columns": columns,
-        "stale": reading.stale,
-        "stale_since": _when(reading.stale_since),
-        "version": reading.version,
-        "number": _number,
-    }
-
-
-def _column(key: str) -> Column:
-    name = key.removeprefix("tb_")
-    short, title, explanation = TIEBREAKS.get(name, (name, name, ""))
-    return Column(key, name, str(short), str(title), str(explanation))
-
-
-def _number(value: Any) -> str:
-    """A count or a tie-break value in the reader's locale (a Buchholz of 4,5 in German);
-    nothing for a tie-break that decided nothing yet."""
-    if value is None or value == "":
-        return ""
-    if isinstance(value, int | float):
-        return str(format_decimal(value))
-    return str(value)
-
-
-def _when(moment: datetime | None) -> str | None:
-    if moment is None:
+def _me(t: Tournament) -> Me | None:
+    """``?me=<start number>``: the player "find me" jumped to."""
+    text = request.args.get("me", "")
+    if not text.isdigit() or int(text) not in t.players:
         return None
-    if moment.tzinfo is None:  # SQLite gives UTC back without its zone
-        moment = moment.replace(tzinfo=UTC)
-    return str(format_datetime(moment, "short"))
-
-
-def _held_on(text: str) -> str | None:
-    try:
-        return str(format_date(date.fromisoformat(text), "long")) if text else None
-    except ValueError:
-        return text
+    pid = int(text)
+    upcoming = next_match(t, pid)
+    if upcoming is None:
+        return Me(pid, t.players[pid].name, None, None, None)
+    return Me(
+        pid,
+        t.players[pid].name,
+        upcoming.table or None,
+        opponent_of(upcoming, pid),
+        upcoming.round,
+    )
 
 
 def _stage(t: Tournament, current: RoundView | None) -> str:
@@ -176,10 +191,3 @@ def _seats(current: RoundView | None) -> list[Seat]:
         seats.append(Seat(b.name, line.table, a.name))
     seats += [Seat(bye.player.name, None, None) for bye in current.byes]
     return sorted(seats, key=lambda s: (alphabetical(s.name), s.name))
-
-
-def alphabetical(name: str) -> str:
-    """The sort key of a name as a printed list has it: Öller beside Oberhofer, not
-    after Zach (accents aside, case aside)."""
-    plain = unicodedata.normalize("NFKD", name)
-    return "".join(c for c in plain if not unicodedata.combining(c)).casefold()

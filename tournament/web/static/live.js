@@ -32,7 +32,9 @@
   function poll() {
     var root = document.querySelector("[data-fragment]");
     if (!root || !window.htmx) { return; }
-    window.htmx.ajax("GET", root.dataset.fragment, { target: "#standings", swap: "innerHTML" })
+    // From #standings: its hx-include (the slider's round, "find me") goes along.
+    window.htmx.ajax("GET", root.dataset.fragment,
+      { source: "#standings", target: "#standings", swap: "innerHTML" })
       .then(function () { updatedAt = Date.now(); if (!live) { show("ago"); } })
       .catch(function () { show("offline"); });
   }

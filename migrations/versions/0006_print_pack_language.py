@@ -1,0 +1,33 @@
+"""Print packs have a language: ``proj_print_packs.lang`` (``de`` or ``en``).
+
+A pack renders in German or English (tournament/printing/language.py), and the same pack
+of the same version in the other language is another pack, rendered on its own. The
+packs asked for before were German (the templates were), so the column's default is
+``de``. It matches tournament/projections/tables.py (``alembic check``).
+
+Revision ID: 0006
+Revises: 0005
+Create Date: 2026-11-23
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0006"
+down_revision = "0005"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    op.add_column(
+        "proj_print_packs",
+        sa.Column("lang", sa.String(5), nullable=False, server_default="de"),
+    )
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("proj_print_packs") as batch:
+        batch.drop_column("lang")

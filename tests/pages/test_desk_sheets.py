@@ -1,0 +1,241 @@
+"""The scoresheet desk (issue 11): a sheet typed like the paper tally is checked by the
+domain as it is typed (R13, R17: the message names the Bummerl, the hand and the rule, in
+German or English), stored whole by Enter -- once, however often Enter is pressed -- and
+the page moves on to the next table still missing its result; a refused sheet stores
+nothing; undo voids the last entry by corrections (T-correction), deleting nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.web.conftest import Web
+from tests.web.played import state
+from tests.web.test_sign_in import csrf_of, sign_in
+from tournament.accounts.roles import Role
+
+SHEETS = "/desk/t/club/sheets"
+#: A Bummerl the first column's player wins 7 -> 4 -> 1 -> 0 against one hand: no
+#: Schneider (R19), so two of them decide a best of 3 2:0.
+STRAIGHT = "7 4 1 0 / 7 6"
+
+
+def signed_in(web: Web) -> str:
+    """Signed in as the organiser; the sheets page's CSRF token."""
+    web.admin()
+    assert sign_in(web) == 303
+    return csrf_of(web.client.get(SHEETS).get_data(as_text=True))
+
+
+def versions(web: Web) -> int:
+    return state(web, "club").version
+
+
+def test_the_page_suggests_the_first_table_missing_a_result_and_shows_its_match(
+    web: Web, club: str
+) -> None:
+    signed_in(web)
+    html = web.client.get(f"{SHEETS}?lang=en").get_data(as_text=True)
+    t = state(web, club)
+    first = t.matches["3.1"]
+    assert 'id="sheet-table"' in html and 'value="1"' in html
+    assert t.label(first.players[0]) in html and "Best of" in html
+    assert 'name="bummerl_1"' in html
+
+
+def test_the_rounds_page_link_with_a_table_opens_that_table(web: Web, club: str) -> None:
+    signed_in(web)
+    html = web.client.get(f"{SHEETS}?table=3&lang=en").get_data(as_text=True)
+    t = state(web, club)
+    assert t.label(t.matches["3.3"].players[1]) in html
+    assert "Table 3:" in html
+
+
+def test_the_check_names_hand_and_rule_r13_in_english_and_german_and_stores_nothing(
+    web: Web, club: str
+) -> None:
+    token = signed_in(web)
+    before = versions(web)
+    sheet = {"csrf_token": token, "table": "1", "bummerl_1": "7 5 1 0 / 7"}
+    en = web.client.post(f"{SHEETS}/check?lang=en", data=sheet).get_data(as_text=True)
+    assert "Bummerl 1, hand 2" in en and "R13" in en and "a step of 4" in en
+    assert "Not yet a Bummerl the rules accept" in en
+    de = web.client.post(f"{SHEETS}/check?lang=de", data=sheet).get_data(as_text=True)
+    assert "R13" in de and "Noch kein Bummerl" in de
+    assert "Bummerl 1, Spiel 2" in de and "ein Schritt von 4" in de
+    assert versions(web) == before
+
+
+def test_the_check_stops_at_the_bummerl_that_decides_the_match(web: Web, club: str) -> None:
+    token = signed_in(web)
+    sheet = {"csrf_token": token, "table": "2", "bummerl_1": STRAIGHT, "bummerl_2": STRAIGHT,
+             "bummerl_3": ""}  # fmt: skip
+    html = web.client.post(f"{SHEETS}/check?lang=en", data=sheet).get_data(as_text=True)
+    assert 'data-inputs="2"' in html and "Decided 2:0" in html
+
+
+def test_enter_stores_the_whole_sheet_once_and_moves_on_to_the_next_table(
+    web: Web, club: str
+) -> None:
+    token = signed_in(web)
+    sheet = {"csrf_token": token, "key": "a" * 32, "table": "1",
+             "bummerl_1": STRAIGHT, "bummerl_2": STRAIGHT, "bummerl_3": ""}  # fmt: skip
+    first = web.client.post(SHEETS, data=sheet)
+    assert first.status_code == 303 and first.headers["Location"].endswith("?table=2&stored=3.1")
+    moved_on = web.client.get(first.headers["Location"] + "&lang=en").get_data(as_text=True)
+    assert "Table 1 stored: Bummerl 2:0." in moved_on and 'value="2"' in moved_on
+    stored = versions(web)
+    assert state(web, club).matches["3.1"].decided
+    again = web.client.post(SHEETS, data=sheet)  # Enter pressed twice: the same key
+    assert again.status_code == 303
+    assert versions(web) == stored
+
+
+def test_the_same_sheet_typed_again_is_refused_as_a_repeat(web: Web, club: str) -> None:
+    token = signed_in(web)
+    sheet = {"csrf_token": token, "key": "b" * 32, "table": "1", "bummerl_1": STRAIGHT}
+    assert web.client.post(SHEETS, data=sheet).status_code == 303
+    stored = versions(web)
+    repeat = web.client.post(f"{SHEETS}?lang=en", data={**sheet, "key": "c" * 32})
+    assert repeat.status_code == 422 and "T-repeat" in repeat.get_data(as_text=True)
+    assert versions(web) == stored
+
+
+def test_a_bad_sheet_stores_nothing_and_says_which_bummerl_and_rule(web: Web, club: str) -> None:
+    token = signed_in(web)
+    before = versions(web)
+    sheet = {"csrf_token": token, "key": "d" * 32, "table": "2",
+             "bummerl_1": STRAIGHT, "bummerl_2": "7 6 5 / 7"}  # fmt: skip
+    reply = web.client.post(f"{SHEETS}?lang=en", data=sheet)
+    html = reply.get_data(as_text=True)
+    assert reply.status_code == 422
+    assert "Bummerl 2: no count ends at 0" in html and "(R17)" in html
+    assert 'value="7 6 5 / 7"' in html  # what was typed stays in the form
+    assert versions(web) == before
+
+
+def test_undo_voids_the_last_sheet_by_corrections_and_reopens_the_match(
+    web: Web, club: str
+) -> None:
+    token = signed_in(web)
+    sheet = {"csrf_token": token, "key": "e" * 32, "table": "4",
+             "bummerl_1": STRAIGHT, "bummerl_2": STRAIGHT}  # fmt: skip
+    web.client.post(SHEETS, data=sheet)
+    t = state(web, club)
+    assert t.matches["3.4"].decided
+    corrections = len(t.corrections)  # the service's state: read now, it moves on
+    undone = web.client.post(f"{SHEETS}/undo", data={"csrf_token": token, "version": t.version})
+    assert undone.status_code == 303 and undone.headers["Location"].endswith("?table=4&undone=3.4")
+    after = state(web, club)
+    assert not after.matches["3.4"].decided
+    assert len(after.corrections) == corrections + 2  # nothing deleted: corrected
+
+
+def test_undo_on_a_page_shown_before_another_entry_undoes_nothing(web: Web, club: str) -> None:
+    token = signed_in(web)
+    web.client.post(SHEETS, data={"csrf_token": token, "key": "f" * 32, "table": "1",
+                                  "bummerl_1": STRAIGHT})  # fmt: skip
+    old = versions(web)
+    web.client.post(SHEETS, data={"csrf_token": token, "key": "0" * 32, "table": "2",
+                                  "bummerl_1": STRAIGHT})  # fmt: skip
+    stale = web.client.post(f"{SHEETS}/undo", data={"csrf_token": token, "version": old})
+    assert stale.status_code == 409
+    assert state(web, club).matches["3.2"].summary.bummerl == (1, 0)
+
+
+def test_a_forfeit_and_the_signatures_are_reachable_from_the_same_page(web: Web, club: str) -> None:
+    token = signed_in(web)
+    t = state(web, club)
+    winner = t.matches["3.3"].players[0]
+    reply = web.client.post(f"{SHEETS}/forfeit", data={"csrf_token": token, "key": "1" * 32,
+                                                      "table": "3", "forfeit": winner})  # fmt: skip
+    assert reply.status_code == 303
+    assert state(web, club).matches["3.3"].winner == winner
+    web.client.post(SHEETS, data={"csrf_token": token, "key": "2" * 32, "table": "1",
+                                  "bummerl_1": STRAIGHT, "bummerl_2": STRAIGHT})  # fmt: skip
+    signed = web.client.post(f"{SHEETS}/sign", data={"csrf_token": token, "key": "3" * 32,
+                                                    "table": "1"})  # fmt: skip
+    assert signed.status_code == 303
+    m = state(web, club).matches["3.1"]
+    assert set(m.players) <= m.signed_by
+
+
+def test_undo_takes_back_nothing_of_an_earlier_round(web: Web, club: str) -> None:
+    token = signed_in(web)
+    html = web.client.get(f"{SHEETS}?lang=en").get_data(as_text=True)
+    assert "Nothing entered yet." in html  # round 2's last sheet is not offered
+    before = versions(web)
+    reply = web.client.post(f"{SHEETS}/undo?lang=en", data={"csrf_token": token,
+                                                             "version": before})  # fmt: skip
+    assert reply.status_code == 409 and "no entry to undo" in reply.get_data(as_text=True)
+    assert versions(web) == before
+
+
+def test_a_scorer_enters_sheets_but_corrections_and_the_audit_log_are_the_organisers(
+    web: Web, club: str
+) -> None:
+    web.caller(Role.SCORER, club, email="scorer@club.at")  # an account with that role
+    assert sign_in(web, "scorer@club.at") == 303
+    token = csrf_of(web.client.get(SHEETS).get_data(as_text=True))
+    stored = web.client.post(SHEETS, data={"csrf_token": token, "key": "5" * 32, "table": "1",
+                                           "bummerl_1": STRAIGHT})  # fmt: skip
+    assert stored.status_code == 303
+    assert web.client.get(f"{SHEETS}/3.1/correct").status_code == 403
+    assert web.client.get("/desk/t/club/audit").status_code == 403
+    version = versions(web)  # the scorer takes back their own entry
+    undone = web.client.post(f"{SHEETS}/undo", data={"csrf_token": token, "version": version})
+    assert undone.status_code == 303
+    assert state(web, club).matches["3.1"].summary.bummerl == (0, 0)
+
+
+def test_a_form_sent_again_with_another_sheet_is_refused_not_taken_for_the_first(
+    web: Web, club: str
+) -> None:
+    token = signed_in(web)
+    first = {"csrf_token": token, "key": "6" * 32, "table": "1", "bummerl_1": STRAIGHT}
+    assert web.client.post(SHEETS, data=first).status_code == 303
+    stored = versions(web)
+    other = web.client.post(f"{SHEETS}?lang=en", data={**first, "table": "2"})
+    assert other.status_code == 409 and "sent already" in other.get_data(as_text=True)
+    assert versions(web) == stored
+    assert not state(web, club).matches["3.2"].entries
+
+
+def test_enter_with_no_bummerl_typed_says_so_and_stores_nothing(web: Web, club: str) -> None:
+    token = signed_in(web)
+    before = versions(web)
+    sheet = {"csrf_token": token, "key": "4" * 32, "table": "1", "bummerl_1": " "}
+    reply = web.client.post(f"{SHEETS}?lang=de", data=sheet)
+    assert reply.status_code == 422 and "(R17)" in reply.get_data(as_text=True)
+    assert versions(web) == before
+
+
+@pytest.mark.parametrize(
+    ("typed", "german"),
+    [
+        ("7 5 1 0 / 7", "ein Schritt von 4"),  # R13
+        ("7 4 5 0 / 7", "er geht nur hinunter"),  # R17
+        ("7 4 1 / 7", "kein Stand endet bei 0"),
+        ("7 4 1 0 / 7 4 1 0", "beide Stände enden bei 0"),
+        ("7 7 4 / 7", "wiederholt 7"),
+        ("7 4 1 0 2 / 7", "kommt kein Spiel mehr"),
+        ("abc", "ist keine Abrechnung"),
+        ("1 / 2 / 3", "zwei Spalten"),
+        ("7 9 / 7", "nicht 9"),
+    ],
+)
+def test_every_refusal_of_a_typed_bummerl_reads_in_german_with_its_rule(
+    web: Web, club: str, typed: str, german: str
+) -> None:
+    token = signed_in(web)
+    sheet = {"csrf_token": token, "table": "1", "bummerl_1": typed}
+    html = web.client.post(f"{SHEETS}/check?lang=de", data=sheet).get_data(as_text=True)
+    assert german in html and "Bummerl 1" in html
+    assert "(R1" in html or "(T-tally)" in html
+
+
+def test_the_rounds_page_link_with_a_match_opens_its_table(web: Web, club: str) -> None:
+    signed_in(web)
+    html = web.client.get(f"{SHEETS}?match=3.2&lang=en").get_data(as_text=True)
+    assert 'id="sheet-table"' in html and 'value="2"' in html and "Table 2:" in html
+    earlier = web.client.get(f"{SHEETS}?match=1.1&lang=en").get_data(as_text=True)
+    assert 'value="1.1"' in earlier and "This match is decided" in earlier

@@ -1,0 +1,53 @@
+"""Table cards print both seats' report codes with the QR code of each ``/r/<code>`` link
+(T-code); the PDF's text holds the codes, and a round's cards still fit two to a page."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.printing.helpers import SEAL, evening, page_texts, pdf_text, require_weasyprint
+from tests.web.conftest import Web, make_web
+from tests.web.played import state, swiss
+from tournament.domain.tablecodes import match_codes, round_codes
+from tournament.printing.packs import document, render
+from tournament.printing.render import html
+
+require_weasyprint()
+
+BASE = "http://192.168.1.20:8080/"
+SECRET = b"club secret"
+
+
+def test_each_card_prints_both_codes_and_their_qr_links() -> None:
+    b = evening(8, rounds=1, play_last=False)
+    codes = round_codes(SECRET, b.state)
+    found = document("table-cards", b.state, lambda: b.events, base_url=BASE, codes=codes)
+    markup = html(found.template, {**found.context, "footer": SEAL})
+    # the public page's QR on each of the 4 cards, and one per seat
+    assert markup.count("<svg") == 4 + 8
+    data, pages = render(found, SEAL)
+    assert pages == 2  # still two cards to a page
+    texts = page_texts(data)
+    for n, mid in enumerate(sorted(codes, key=lambda m: b.state.matches[m].table)):
+        for code in codes[mid]:
+            assert code in texts[n // 2]
+            assert f"192.168.1.20:8080/r/{code}" in texts[n // 2]
+    assert "noch nicht vergeben" not in "\n".join(texts)
+
+
+@pytest.fixture
+def web(tmp_path: Path) -> Web:
+    return make_web(f"sqlite:///{tmp_path / 'web.sqlite3'}", tmp_path)
+
+
+def test_the_print_pack_of_table_cards_prints_the_codes_the_pages_take(web: Web) -> None:
+    tid = swiss(web, rounds=1)
+    status = web.ok("POST", f"/api/v1/tournaments/{tid}/print-packs", {"kind": "table-cards"})
+    assert status["status"] == "done" and status["pages"] == 2
+    text = pdf_text(web.get(status["pdf"]).data)
+    t = state(web, tid)
+    for mid in t.rounds[-1].matches:
+        for code in match_codes(b"test-secret", t, t.matches[mid]):
+            assert code in text and f"localhost/r/{code}" in text

@@ -1,0 +1,211 @@
+"""Corrections from the scoresheet desk: ``/desk/t/<tid>/sheets/<mid>/correct``.
+
+The recorded sheet (struck hands and voided Bummerl struck through), the corrected
+Bummerl or "void", and why; "Preview impact" decides the correction on the newest state
+and shows what it would change (:func:`tournament.domain.preview.preview`: the match,
+reopened and flagged matches, the bracket, the standings, the next round's draw) storing
+nothing; "Store correction" stores exactly that, refused when anything was stored since
+the preview (the version the preview was made on goes with the form). A correction is
+an event naming who and why, never an edit (T-correction), as the API's
+``POST .../results/{rid}/corrections`` makes it (:func:`correction_command`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from flask import flash, redirect, render_template, request
+from flask_babel import gettext
+from flask_babel import lazy_gettext as _l
+
+from tournament.accounts.roles import Role
+from tournament.domain import commands as c
+from tournament.domain.correcting import Correction, correction_command
+from tournament.domain.entry import Command
+from tournament.domain.errors import DomainError
+from tournament.domain.matchref import resolve_match
+from tournament.domain.matchstate import Entry
+from tournament.domain.preview import Preview, preview
+from tournament.domain.state import Tournament
+from tournament.domain.tally import tally_hands, tally_text
+from tournament.domain.text import plain_text
+from tournament.eventstore.api import NewEvent
+from tournament.web.auth import caller, requires
+from tournament.web.pages.desk import desk_blueprint, desk_context
+from tournament.web.pages.desk_sheets import page_metadata
+from tournament.web.pages.sheet_entry import SPELLING, sheet_match
+from tournament.web.pages.tally_words import tally_refusal
+from tournament.web.services import services
+
+pages = desk_blueprint("desk_corrections", __name__)
+
+
+@dataclasses.dataclass(frozen=True)
+class RecordedHand:
+    winner: str
+    game_points: int
+    struck: bool  # struck by the organiser: its game points no longer count (R17)
+
+
+@dataclasses.dataclass(frozen=True)
+class Recorded:
+    """One result of the match as the sheet shows it."""
+
+    result_id: str
+    kind: str  # hand, tally, live, forfeit
+    text: str  # the tally as typed, or the hand or forfeit in words
+    void: bool
+    hands: tuple[RecordedHand, ...]
+
+
+def recorded(t: Tournament, match_id: str) -> list[Recorded]:
+    m = t.matches[match_id]
+    return [_recorded(t, m.players, e) for e in m.entries]
+
+
+def _recorded(t: Tournament, players: tuple[int, int], e: Entry) -> Recorded:
+    p = e.payload
+    if p is None:
+        return Recorded(e.result_id, e.kind, "", True, ())
+    if e.kind == "tally":
+        hands = tuple(
+            RecordedHand(t.label(players[seat]), gp, number in e.struck)
+            for number, (seat, gp) in enumerate(tally_hands(p["tally"]), 1)
+        )
+        return Recorded(e.result_id, e.kind, tally_text(p["tally"]), False, hands)
+    if e.kind == "forfeit":
+        winner = p.get("winner")
+        who = t.label(int(winner)) if winner is not None else "-"
+        return Recorded(e.result_id, e.kind, who, False, ())
+    hand = RecordedHand(t.label(int(p["winner"])), int(p["game_points"]), 1 in e.struck)
+    return Recorded(e.result_id, e.kind, "", False, (hand,))
+
+
+@pages.get("/desk/t/<tid>/sheets/<mid>/correct")
+@requires(Role.ORGANISER)
+def correct_page(tid: str, mid: str) -> Any:
+    t = services().tournaments.state(tid)
+    mid = resolve_match(t, mid)
+    return render_template("desk/sheets/correct.html", **_context(tid, t, mid))
+
+
+def _context(tid: str, t: Tournament, mid: str, **values: Any) -> dict[str, Any]:
+    return desk_context(
+        tid,
+        area="sheets",
+        match=sheet_match(t, mid),
+        results=recorded(t, mid),
+        version=t.version,
+        **{"chosen": None, "tally": "", "void": False, "why": "", "strike": "",
+           "preview": None, "error": None, **values},
+    )  # fmt: skip
+
+
+def _command(form: Any, why: str) -> Command:
+    """A struck hand (T-strike), or a corrected Bummerl or a void (T-correction): one of
+    them, as the API's ``.../strike`` and ``.../corrections`` take them."""
+    me = caller().actor
+    strike = form.get("strike", "").strip()
+    if not strike:
+        return correction_command(_correction(form), by=me, why=why, actor=me, spelling=SPELLING)
+    if form.get("tally", "").strip() or form.get("void") == "on":
+        raise DomainError(
+            "strike",
+            "T-correction",
+            "strike a hand, or give the corrected Bummerl or void, not several; nothing stored",
+        )
+    if not strike.isdigit() or len(strike) > 3:
+        raise DomainError("strike", "T-strike", "the hand to strike is its number, e.g. 2")
+    rid, hand = form.get("result", ""), int(strike)
+    return lambda t: c.strike_hand(t, rid, hand, by=me, reason=why, actor=me)
+
+
+def _correction(form: Any) -> Correction:
+    rid = form.get("result", "")
+    if form.get("void") == "on":
+        return Correction(rid, void=True)
+    tally = form.get("tally", "").strip()
+    return Correction(rid, {"tally": tally} if tally else {})
+
+
+@pages.post("/desk/t/<tid>/sheets/<mid>/correct")
+@requires(Role.ORGANISER)
+def correct(tid: str, mid: str) -> Any:
+    """``action=preview``: what it would change, nothing stored; ``action=store``: store
+    the previewed correction if nothing was stored since (``version``)."""
+    service = services().tournaments
+    t = service.state(tid)
+    mid = resolve_match(t, mid)
+    form = request.form
+    shown = {
+        "chosen": form.get("result", ""),
+        "tally": form.get("tally", ""),
+        "void": form.get("void") == "on",
+        "why": form.get("why", ""),
+        "strike": form.get("strike", ""),
+    }
+    try:
+        why = plain_text(form.get("why", ""), "why", "T-input", limit=500, what="a reason")
+        command = _command(form, why)
+        if form.get("action") == "store":
+            return _store(tid, t, mid, command, form.get("version", ""), shown)
+        new = command(t)
+        changes = preview(service.events(tid), new)
+    except DomainError as error:
+        html = render_template(
+            "desk/sheets/correct.html", **_context(tid, t, mid, error=tally_refusal(error), **shown)
+        )
+        return html, 422
+    html = render_template(
+        "desk/sheets/correct.html", **_context(tid, t, mid, preview=_shown(changes), **shown)
+    )
+    return html
+
+
+#: The preview's lines by what they are about (their prefix), under headings of ours.
+SECTIONS = (
+    ("flag: ", _l("Matches flagged for the organiser")),
+    ("bracket: ", _l("Bracket")),
+    ("standings: ", _l("Standings")),
+    ("next round: ", _l("The next round's draw")),
+    ("  ", _l("The next round's draw")),
+)
+
+
+def _shown(changes: Preview) -> dict[str, Any]:
+    """The preview's lines in sections: the match first, then flags, bracket, standings
+    and the next round's draw, as :meth:`Preview.lines` orders them."""
+    sections: dict[str, list[str]] = {}
+    for line in changes.lines():
+        heading, text = str(gettext("The match")), line
+        for prefix, words in SECTIONS:
+            if line.startswith(prefix):
+                heading, text = str(words), line.removeprefix(prefix)
+                break
+        sections.setdefault(heading, []).append(text)
+    return {"sections": sections, "empty": changes.empty, "standings": len(changes.standings)}
+
+
+def _store(
+    tid: str, t: Tournament, mid: str, command: Any, seen: str, shown: dict[str, Any]
+) -> Any:
+    def guarded(state: Tournament) -> list[NewEvent]:
+        if str(state.version) != seen:
+            raise DomainError(
+                "version",
+                "T-correction",
+                "something was stored since the preview: preview the correction again",
+            )
+        events: list[NewEvent] = command(state)
+        return events
+
+    try:
+        services().tournaments.submit(tid, guarded, metadata=page_metadata())
+    except DomainError as error:
+        html = render_template(
+            "desk/sheets/correct.html", **_context(tid, t, mid, error=tally_refusal(error), **shown)
+        )
+        return html, 409 if error.field == "version" else 422
+    flash(gettext("The correction is stored."), "ok")
+    return redirect(f"/desk/t/{tid}/sheets/{mid}/correct", code=303)

@@ -1,0 +1,324 @@
+"""Rounds at the desk (issue 11): ``/desk/t/<tid>/rounds`` -- every round with its state,
+the current round's pairings by table with who deals first (R18), byes, and the results
+still missing; drawing the next round after a preview; cancelling the latest round.
+
+A page is thin: the draw is :func:`tournament.domain.rounds.start_round` and the
+cancellation :func:`~tournament.domain.rounds.cancel_round`, as ``POST
+/api/v1/tournaments/<tid>/rounds`` and ``.../cancel`` call them. The preview decides the
+command on the state as it is and shows the draw its events record, storing nothing;
+"Draw" stores the same command only while the tournament is still at the version the
+preview was decided on (the draw is a function of the state and its seed), so what is
+stored is what was shown. If the log moved in between, the fresh preview is shown
+instead and nothing is stored. Manual pairs are in :mod:`.desk_rounds_manual`, the print
+shortcuts in :mod:`.desk_rounds_print`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from typing import Any, Final
+
+from flask import Response, flash, redirect, render_template, request, url_for
+from flask_babel import format_datetime, gettext
+from flask_babel import lazy_gettext as _l
+from flask_babel.speaklater import LazyString
+
+from tournament.accounts.roles import Role
+from tournament.domain import commands as c
+from tournament.domain.errors import DomainError
+from tournament.domain.matchview import PlayerRef, player_ref
+from tournament.domain.roundview import (
+    DrawRecord,
+    RoundView,
+    draw_record,
+    drawn_round,
+    round_summaries,
+    round_view,
+)
+from tournament.domain.state import Tournament
+from tournament.eventstore.api import NewEvent, StoredEvent
+from tournament.web.auth import caller, requires
+from tournament.web.pages.desk import desk_blueprint, desk_context, refusal
+from tournament.web.problems import request_id
+from tournament.web.services import services
+
+pages = desk_blueprint("desk_rounds", __name__)
+
+#: The print packs of a round (tournament.printing.packs.ROUND_KINDS), as the desk names them.
+PRINT_KINDS: Final[dict[str, LazyString]] = {
+    "pairings": _l("Pairings list (PDF)"),
+    "table-cards": _l("Table cards (PDF)"),
+    "scoresheets": _l("Blank scoresheets (PDF)"),
+}
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class DrawnLine:
+    """A table of a draw not stored yet (or just stored), with names."""
+
+    table: int  # 0: a walkover the draw scores (a withdrawn player's game)
+    match_id: str
+    players: tuple[PlayerRef, PlayerRef]
+    first_dealer: PlayerRef | None  # R18; None: the first result says who dealt
+    slot: str | None
+
+
+@dataclasses.dataclass(frozen=True)
+class DrawShown:
+    """A draw as the preview shows it: the record and its players by name."""
+
+    record: DrawRecord
+    tables: tuple[DrawnLine, ...]
+    byes: tuple[PlayerRef, ...]
+    idle: tuple[PlayerRef, ...]
+
+
+class LogMoved(Exception):
+    """The tournament changed since the preview: nothing is stored."""
+
+    def __init__(self, version: int) -> None:
+        self.version = version
+
+
+def page_metadata() -> dict[str, str]:
+    """Laid over every event a desk page stores: who, that it came from a page, the
+    request (as :func:`tournament.web.writes.metadata` does for the API)."""
+    return {
+        "account": caller().actor,
+        "via": "page",
+        "request_id": request_id(),
+        "correlation_id": request_id(),
+    }
+
+
+def at_version(
+    expected: int, command: Callable[[Tournament], list[NewEvent]]
+) -> Callable[[Tournament], list[NewEvent]]:
+    """``command``, decided only on the version a preview was decided on."""
+
+    def guarded(t: Tournament) -> list[NewEvent]:
+        if t.version != expected:
+            raise LogMoved(t.version)
+        return command(t)
+
+    return guarded
+
+
+def shown(t: Tournament, record: DrawRecord) -> DrawShown:
+    lines = tuple(
+        DrawnLine(
+            table=x.table,
+            match_id=x.match_id,
+            players=(player_ref(t, x.players[0]), player_ref(t, x.players[1])),
+            first_dealer=None if x.first_dealer is None else player_ref(t, x.first_dealer),
+            slot=x.slot,
+        )
+        for x in record.tables
+    )
+    return DrawShown(
+        record=record,
+        tables=tuple(sorted(lines, key=lambda x: (x.table == 0, x.table))),
+        byes=tuple(player_ref(t, p) for p in record.byes),
+        idle=tuple(player_ref(t, p) for p in record.idle),
+    )
+
+
+def decide_draw(
+    tid: str, command: Callable[[Tournament], list[NewEvent]]
+) -> tuple[Tournament, DrawShown | None, str | None]:
+    """The draw ``command`` would make on the tournament now, stored nowhere: the state,
+    the draw (None if refused) and the refusal in words."""
+    service = services().tournaments
+    with service.reading():
+        t = service.state(tid)
+        try:
+            events = command(t)
+        except DomainError as error:
+            return t, None, refusal(error)
+        return t, shown(t, draw_record(events)), None
+
+
+def version_field() -> int | None:
+    text = request.form.get("version", "")
+    return int(text) if text.isdigit() and len(text) < 13 else None
+
+
+def can_organise(tid: str) -> bool:
+    return caller().role_in(tid) >= Role.ORGANISER
+
+
+def flash_drawn(stored: Sequence[StoredEvent]) -> None:
+    record = draw_record(stored)
+    flash(
+        gettext(
+            "Round %(n)s is drawn: %(tables)s tables, %(byes)s byes.",
+            n=record.number,
+            tables=sum(1 for x in record.tables if x.table),
+            byes=len(record.byes),
+        ),
+        "success",
+    )
+
+
+# --- The list of rounds and the current round --------------------------------------------
+
+
+@pages.get("/desk/t/<tid>/rounds")
+@requires(Role.SCORER)
+def rounds_page(tid: str) -> Any:
+    return _rounds_page(tid)
+
+
+def _rounds_page(
+    tid: str, *, status: int = 200, cancel_error: str | None = None, why: str = ""
+) -> Any:
+    service = services().tournaments
+    events = service.events(tid)
+    with service.reading():
+        t = service.state(tid)
+        summaries = round_summaries(t, events)
+        current = round_view(t) if t.current_round else None
+        cannot_cancel = _cancel_refusal(t)
+        cannot_draw = draw_refusal_line(t)
+    assert t.settings is not None
+    html = render_template(
+        "desk/rounds/rounds.html",
+        **desk_context(
+            tid,
+            area="rounds",
+            name=t.settings.name,
+            summaries=summaries,
+            current=current,
+            tables=_by_table(current),
+            missing=_missing(current),
+            organiser=can_organise(tid),
+            cannot_draw=cannot_draw,
+            cannot_cancel=cannot_cancel,
+            cancel_error=cancel_error,
+            why=why,
+            print_kinds=PRINT_KINDS,
+            when=_when,
+        ),
+    )
+    return html, status
+
+
+def _when(moment: datetime) -> str:
+    """When a draw was stored, in the reader's locale (SQLite gives UTC without a zone)."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return str(format_datetime(moment, "short"))
+
+
+def _by_table(current: RoundView | None) -> list[Any]:
+    if current is None:
+        return []
+    return sorted(current.tables, key=lambda x: (x.table == 0, x.table))
+
+
+def _missing(current: RoundView | None) -> list[int]:
+    """The tables whose result is still missing (their match open)."""
+    if current is None:
+        return []
+    return sorted(x.table for x in current.tables if x.status == "open" and x.table)
+
+
+def _cancel_refusal(t: Tournament) -> str | None:
+    """Why the latest round cannot be cancelled (None: it can), as the domain says."""
+    if not t.current_round:
+        return None
+    try:
+        c.cancel_round(t, why="-")
+    except DomainError as error:
+        return refusal(error)
+    return None
+
+
+def draw_refusal_line(t: Tournament) -> str | None:
+    """Why no round can be drawn now because of open matches (None: it can), T-round."""
+    from tournament.domain.progress import draw_refusal
+
+    found = draw_refusal(t)
+    return f"round: {found} (T-round)" if found else None
+
+
+# --- Preview and draw ----------------------------------------------------------------------
+
+
+@pages.get("/desk/t/<tid>/rounds/preview")
+@requires(Role.ORGANISER)
+def preview_draw(tid: str) -> Any:
+    return _preview(tid)
+
+
+def _preview(tid: str, *, status: int = 200, moved: bool = False) -> Any:
+    actor = caller().actor
+    t, draw, refused = decide_draw(tid, lambda t: c.start_round(t, actor=actor))
+    assert t.settings is not None
+    html = render_template(
+        "desk/rounds/preview.html",
+        **desk_context(
+            tid,
+            area="rounds",
+            name=t.settings.name,
+            draw=draw,
+            refused=refused,
+            version=t.version,
+            moved=moved,
+        ),
+    )
+    return html, status if refused is None else 409
+
+
+@pages.post("/desk/t/<tid>/rounds/draw")
+@requires(Role.ORGANISER)
+def draw(tid: str) -> Any:
+    """Store the draw previewed at ``version``; a moved log shows the new preview."""
+    expected = version_field()
+    if expected is None:
+        return _preview(tid, status=409, moved=True)
+    actor = caller().actor
+    command = at_version(expected, lambda t: c.start_round(t, actor=actor))
+    try:
+        stored = services().tournaments.execute(tid, command, metadata=page_metadata())
+    except LogMoved:
+        return _preview(tid, status=409, moved=True)
+    except DomainError:
+        return _preview(tid)  # shows the refusal as the preview would
+    flash_drawn(stored)
+    return redirect(url_for(".rounds_page", tid=tid), 303)
+
+
+# --- Cancel ----------------------------------------------------------------------------------
+
+
+@pages.post("/desk/t/<tid>/rounds/<int:n>/cancel")
+@requires(Role.ORGANISER)
+def cancel(tid: str, n: int) -> Response | Any:
+    why = request.form.get("why", "").strip()
+    if not why:
+        message = gettext("why: say why the round is cancelled (T-round); nothing stored")
+        return _rounds_page(tid, status=422, cancel_error=message)
+    if len(why) > 500:
+        message = gettext("why: at most 500 characters (T-round); nothing stored")
+        return _rounds_page(tid, status=422, cancel_error=message, why=why)
+    actor = caller().actor
+
+    def command(t: Tournament) -> list[NewEvent]:
+        r = drawn_round(t, n)
+        if r.number != t.current_round:
+            raise DomainError(
+                "round",
+                "T-round",
+                f"only the latest round ({t.current_round}) can be cancelled, not round {n}",
+            )
+        return c.cancel_round(t, why=why, actor=actor)
+
+    try:
+        services().tournaments.execute(tid, command, metadata=page_metadata())
+    except DomainError as error:
+        return _rounds_page(tid, status=409, cancel_error=refusal(error), why=why)
+    flash(gettext("Round %(n)s is cancelled: draw it again.", n=n), "success")
+    return redirect(url_for(".rounds_page", tid=tid), 303)

@@ -1,0 +1,87 @@
+"""Printing shortcuts of the rounds page: a button per pack of the current round
+(pairings list, table cards, blank scoresheets) that asks for it as ``POST
+/api/v1/tournaments/<tid>/print-packs`` does (same queue, same worker, the same pack for
+the same version) in the page's language, and links to the PDF when it is rendered.
+
+The status is a fragment that htmx fetches again every second while the pack renders;
+without scripts the page says to reload.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import redirect, render_template, request, url_for
+from flask_babel import gettext
+
+from tournament.accounts.roles import Role
+from tournament.domain.errors import NotFoundError
+from tournament.domain.roundview import drawn_round
+from tournament.printing.queue import DONE, FAILED, get_pack, request_pack
+from tournament.web.api.print_packs import _dispatch as dispatch_pack
+from tournament.web.auth import caller, requires
+from tournament.web.i18n import current_language
+from tournament.web.pages.desk import desk_blueprint, desk_context, refusal
+from tournament.web.pages.desk_rounds import PRINT_KINDS
+from tournament.web.public_url import phones_cannot_open, qr_base
+from tournament.web.services import services
+
+pages = desk_blueprint("desk_rounds_print", __name__)
+
+
+@pages.post("/desk/t/<tid>/rounds/print")
+@requires(Role.ORGANISER)
+def request_pack_page(tid: str) -> Any:
+    kind = request.form.get("kind", "")
+    t = services().tournaments.state(tid)
+    if kind not in PRINT_KINDS:
+        detail = gettext("kind: %(kind)s is no print pack of a round", kind=kind[:40])
+        return _page(tid, None, error=detail, status=422)
+    text = request.form.get("round", "")
+    number = int(text) if text.isdigit() and len(text) < 6 else None
+    try:
+        number = drawn_round(t, number).number
+    except NotFoundError as error:
+        return _page(tid, None, error=refusal(error), status=422)
+    engine = services().store.engine
+    lang = current_language()  # the pack is printed in the language the desk is read in
+    pack, new = request_pack(engine, tid, kind, number, t.version, caller().actor, lang)
+    if new:
+        dispatch_pack(pack.id, qr_base() if kind == "table-cards" else None)
+    return redirect(url_for(".pack_page", tid=tid, pack_id=pack.id), 303)
+
+
+@pages.get("/desk/t/<tid>/rounds/print/<pack_id>")
+@requires(Role.ORGANISER)
+def pack_page(tid: str, pack_id: str) -> Any:
+    pack = get_pack(services().store.engine, tid, pack_id[:36])
+    if pack is None:
+        return _page(tid, None, error=gettext("There is no such print pack."), status=404)
+    if request.headers.get("HX-Request"):
+        return render_template("desk/rounds/pack.html", tid=tid, **_values(tid, pack))
+    return _page(tid, pack)
+
+
+def _values(tid: str, pack: Any) -> dict[str, Any]:
+    return {
+        "pack": pack,
+        "label": PRINT_KINDS.get(pack.kind, pack.kind),
+        "done": pack.status == DONE,
+        "failed": pack.status == FAILED,
+        "pdf": f"/api/v1/tournaments/{tid}/print-packs/{pack.id}/pdf",
+        "poll": url_for(".pack_page", tid=tid, pack_id=pack.id),
+    }
+
+
+def _page(tid: str, pack: Any, *, error: str | None = None, status: int = 200) -> Any:
+    t = services().tournaments.state(tid)
+    assert t.settings is not None
+    values = _values(tid, pack) if pack is not None else {}
+    if pack is not None and pack.kind == "table-cards":
+        values["qr_base"] = base = qr_base()
+        values["qr_unreachable"] = phones_cannot_open(base)
+    html = render_template(
+        "desk/rounds/print.html",
+        **desk_context(tid, area="rounds", name=t.settings.name, error=error, **values),
+    )
+    return html, status

@@ -1,0 +1,46 @@
+"""How the setup and players pages write: the API's path (the same domain command, the
+same service, so projections are nudged by the service's ``committed`` listeners), with
+metadata saying the write came from a page, and a refusal caught so the page can show it
+beside the field at fault (nothing stored: the service stores only what a command
+returned)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from tournament.domain.errors import DomainError
+from tournament.domain.state import Tournament
+from tournament.eventstore.api import NewEvent, StoredEvent
+from tournament.web.auth import caller
+from tournament.web.pages.desk import refusal
+from tournament.web.problems import request_id
+from tournament.web.services import services
+from tournament.web.writes import fingerprint
+
+Command = Callable[[Tournament], list[NewEvent]]
+
+
+def page_metadata() -> dict[str, str]:
+    """As :func:`tournament.web.writes.metadata`, but ``via: page``."""
+    return {
+        "account": caller().actor,
+        "via": "page",
+        "request_id": request_id(),
+        "request": fingerprint(),
+        "correlation_id": request_id(),
+    }
+
+
+def execute(tid: str, command: Command, **options: Any) -> list[StoredEvent]:
+    """``command`` decided on the newest state and stored (raises its DomainError)."""
+    return services().tournaments.execute(tid, command, metadata=page_metadata(), **options)
+
+
+def field_errors(
+    error: DomainError, known: set[str], aliases: dict[str, str] | None = None
+) -> dict[str, str]:
+    """The refusal keyed by the form field it names (``_form`` when the form has no such
+    field): the page shows it beside that field and in the summary on top."""
+    field = (aliases or {}).get(error.field, error.field)
+    return {field if field in known else "_form": refusal(error)}

@@ -1,0 +1,112 @@
+"""Table codes at the edge (T-code): the app's secret for the domain, and which tournament
+a code typed on a phone belongs to.
+
+A code names no tournament (six letters fit on a card and a thumb), and nothing is stored
+(:mod:`tournament.domain.tablecodes`), so the codes of every tournament's latest two rounds
+are worked out here and kept per tournament and version: a look-up is a dict access, and
+a tournament's codes are worked out again only after it changed. The list of tournaments
+is read again when a code is not found (a tournament created since); wrong codes are
+rate-limited per address by the pages (:mod:`tournament.web.pages.report`).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Final
+
+from flask import current_app
+
+from tournament.domain.errors import DomainError, NotFoundError
+from tournament.domain.reportbook import draw_of
+from tournament.domain.state import Tournament
+from tournament.domain.tablecodes import RULE, code_for, normalized, resolve
+from tournament.web.services import services
+
+#: How long the list of tournaments is trusted before a code not found reads it again.
+TOURNAMENTS_FRESH: Final = 2.0
+
+
+def secret() -> bytes:
+    """The key the codes are worked out with: the app's ``SECRET_KEY``."""
+    return str(current_app.config["SECRET_KEY"]).encode()
+
+
+class CodeIndex:
+    """Code -> tournament id, for every tournament's latest two rounds."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._tournaments: list[str] = []
+        self._read_at = -TOURNAMENTS_FRESH
+        self._codes: dict[str, tuple[int, frozenset[str]]] = {}  # tid -> (version, codes)
+
+    def tournament_of(self, code: str) -> str:
+        """The id of the tournament ``code`` belongs to; NotFoundError when none."""
+        wanted = normalized(code)
+        found = self._search(wanted)
+        if found is None and time.monotonic() - self._read_at > TOURNAMENTS_FRESH:
+            self._read_tournaments()
+            found = self._search(wanted)
+        if found is None:
+            raise NotFoundError(
+                "code", RULE, "this is not a code of a table in play: check the letters on the card"
+            )
+        return found
+
+    def _read_tournaments(self) -> None:
+        ids = services().tournaments.tournament_ids()
+        with self._lock:
+            self._tournaments = ids
+            self._read_at = time.monotonic()
+
+    def _search(self, wanted: str) -> str | None:
+        service = services().tournaments
+        for tid in list(self._tournaments):
+            try:
+                t = service.state(tid)
+            except DomainError:
+                continue
+            known = self._codes.get(tid)
+            if known is None or known[0] != t.version:
+                with service.reading():
+                    known = (t.version, every_code(secret(), t))
+                self._codes[tid] = known
+            if wanted in known[1]:
+                return tid
+        return None
+
+
+def every_code(key: bytes, t: Tournament) -> frozenset[str]:
+    """Every code of the latest two rounds, of every generation so far (so a revoked or
+    expired code is told apart from a typo by the domain's :func:`resolve`)."""
+    codes: set[str] = set()
+    for number in (t.current_round, t.current_round - 1):
+        if number < 1:
+            continue
+        draw = draw_of(t, number)
+        for mid in t.rounds[number - 1].matches:
+            for gen in range(t.reports.generations.get(mid, 0) + 1):
+                for seat in (0, 1):
+                    codes.add(code_for(key, t.id, mid, seat=seat, draw=draw, generation=gen))
+    return frozenset(codes)
+
+
+def index() -> CodeIndex:
+    """The app's code index (one per app)."""
+    found = current_app.extensions.get("table_codes")
+    if found is None:
+        found = current_app.extensions.setdefault("table_codes", CodeIndex())
+    assert isinstance(found, CodeIndex)
+    return found
+
+
+def find(code: str) -> tuple[str, Tournament]:
+    """The tournament of ``code`` and its state, after the domain checked the code
+    (unknown, revoked, expired: a DomainError naming T-code)."""
+    tid = index().tournament_of(code)
+    service = services().tournaments
+    t = service.state(tid)
+    with service.reading():
+        resolve(secret(), t, code)
+    return tid, t
