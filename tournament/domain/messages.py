@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Final, Union
 
+from tournament.domain.wording import TEXT_TEMPLATES
 from tournament.formats.messages import FORMAT_TEMPLATES
 
 
@@ -61,7 +62,7 @@ def param(value: object) -> Param:
 
 def english(code: str, params: Mapping[str, Param]) -> str:
     """The English message of ``code`` with its ``params`` filled in."""
-    return ALL_TEMPLATES[code] % {
+    return EVERY_TEMPLATE[code] % {
         k: str(v) if isinstance(v, Phrase) else v for k, v in params.items()
     }
 
@@ -512,3 +513,7 @@ WORDS: Final[frozenset[str]] = frozenset(
 #: Every code a refusal may carry: the domain's, and the formats' that rounds.py passes on
 #: with a format's error (tournament/formats/messages.py).
 ALL_TEMPLATES: Final[dict[str, str]] = {**TEMPLATES, **FORMAT_TEMPLATES}
+
+#: Every code a phrase may carry: a refusal's, and the domain's other words a page shows
+#: (tournament/domain/wording.py: stages, warnings, flags).
+EVERY_TEMPLATE: Final[dict[str, str]] = {**ALL_TEMPLATES, **TEXT_TEMPLATES}

@@ -26,6 +26,7 @@ from typing import Any, TypeVar
 from tournament.domain import events as ev
 from tournament.domain.errors import ConflictError, DomainError, NotFoundError
 from tournament.domain.lives import lives_now
+from tournament.domain.messages import english
 from tournament.domain.pairing import (
     Draw,
     eligible,
@@ -315,7 +316,7 @@ def manual_draw(
     )
     return Draw(
         fm.RoundPairing(number, tables, tuple(str(b) for b in byes)),
-        "manual pairing",
+        english("stage.manual", {}),
         {},
         tuple(warnings),
     )
@@ -364,7 +365,7 @@ def _beyond_the_format(t: Tournament, number: int) -> str | None:
         next_draw(t, number, round_seed(settings.seed, number), {})
     except ConflictError as error:
         if error.rule == "T-round":
-            return f"T-round: round {number} is beyond the format's draw: {error.message}"
+            return english("warning.beyond_format", {"number": number, "refusal": error.message})
     except (DomainError, FormatError):
         pass  # the format could not draw it for another reason: not a round too many
     return None

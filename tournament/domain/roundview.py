@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 from tournament.domain import events as ev
 from tournament.domain.errors import NotFoundError
 from tournament.domain.matchview import MatchLine, PlayerRef, bracket_notes, match_line, player_ref
+from tournament.domain.messages import english
 from tournament.domain.parts import Round
 from tournament.domain.state import Tournament
 
@@ -70,8 +71,11 @@ def round_stage(t: Tournament, r: Round) -> str:
     assert final is not None
     start, finalists = final
     rounds = final_round_count(finalists)
-    of = f", round {r.number - start + 1} of {rounds}" if rounds > 1 else ""
-    return f"final{of}: {', '.join(t.label(int(p)) for p in finalists)}"
+    names = ", ".join(t.label(int(p)) for p in finalists)
+    if rounds > 1:
+        number = r.number - start + 1
+        return english("stage.final_of", {"number": number, "total": rounds, "names": names})
+    return english("stage.final", {"names": names})
 
 
 def bracket_heading(m: BracketMatch, last: Mapping[str, int]) -> str:

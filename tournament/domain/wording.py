@@ -1,0 +1,92 @@
+# ruff: noqa: E501  (a template stays one string, as the catalog shows it)
+"""The domain's own words that are not refusals, as codes and English templates (issue 11):
+a round's stage, a manual pairing's warnings, a flag on a later match, why nobody may buy
+back a life. The English is what the API, the CLI and the events say, unchanged; a page
+shows the same code in the reader's language (``tournament/web/pages/messages.py``).
+
+Most of these texts are stored in events as English (a round's stage and warnings, the
+reason a flag gives), so old events keep their words: :func:`read_back` recognises a
+stored text by its template and gives its code and params back. A producer that writes
+such a text fills the same template (:func:`tournament.domain.messages.english`), so the
+text and the template cannot drift. Pure and stdlib only.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+
+def N_(template: str) -> str:
+    """Marks ``template`` for extraction into the catalog; returns it unchanged."""
+    return template
+
+
+#: Stages of a round as the formats' draws name them (events: RoundStarted.stage).
+STAGE_TEMPLATES: Final[dict[str, str]] = {
+    "stage.swiss": N_("Swiss round %(number)s of %(total)s"),
+    "stage.round_robin": N_("round robin, round %(number)s of %(total)s"),
+    "stage.groups": N_("group stage, round %(number)s of %(total)s"),
+    "stage.knockout": N_("knockout round %(number)s"),
+    "stage.lives": N_("lives round %(number)s: %(alive)s players with lives left"),
+    "stage.final_of": N_("final, round %(number)s of %(total)s: %(names)s"),
+    "stage.final": N_("final: %(names)s"),
+    "stage.manual": N_("manual pairing"),
+}
+
+#: Warnings a round records (events: RoundStarted.warnings): a manual pairing's broken
+#: format rules (tournament/formats/override.py, "code: message", T-override) and the
+#: knockout's notes on recorded byes.
+WARNING_TEMPLATES: Final[dict[str, str]] = {
+    "warning.repeat_pairing": N_("repeat_pairing: %(a)s and %(b)s met before"),
+    "warning.withdrawn_paired": N_("withdrawn_paired: %(player)s has withdrawn"),
+    "warning.eliminated_paired": N_("eliminated_paired: %(player)s is out of lives"),
+    "warning.player_missing": N_("player_missing: not paired and no bye: %(players)s"),
+    "warning.bye_not_needed_one": N_("bye_not_needed: %(count)s byes where %(needed)s is needed"),
+    "warning.bye_not_needed": N_("bye_not_needed: %(count)s byes where %(needed)s are needed"),
+    "warning.repeat_bye_one": N_("repeat_bye: %(player)s already had %(count)s bye"),
+    "warning.repeat_bye": N_("repeat_bye: %(player)s already had %(count)s byes"),
+    "warning.bye_not_lowest": N_(
+        "bye_not_lowest: %(player)s is not the lowest-ranked player without a bye (%(lowest)s)"
+    ),
+    "warning.beyond_format": N_(
+        "T-round: round %(number)s is beyond the format's draw: %(refusal)s"
+    ),
+    "warning.bye_moved": N_(
+        "bye_moved: the bye of %(slot)s was recorded for %(player)s in round %(number)s; after a correction the bracket gives it to %(now)s: the recorded bye stays where it was"
+    ),
+}
+
+#: Flags on a later match whose players' earlier result changed (R17: flagged, not
+#: rewritten), as the queue shows them.
+FLAG_TEMPLATES: Final[dict[str, str]] = {
+    "flag.changed": N_(
+        "result of match %(match_id)s (round %(round)s) changed after this match was drawn: %(why)s"
+    ),
+    # why a match was replayed (handlers.py), the flag's ``why``
+    "flag.corrected_because": N_("corrected by %(by)s: %(reason)s"),
+    "flag.corrected": N_("corrected by %(by)s"),
+    "flag.struck_because": N_("hand struck by %(by)s: %(reason)s"),
+    "flag.struck": N_("hand struck by %(by)s"),
+    "flag.first_dealer_set": N_("first dealer set"),
+    "flag.late_claim": N_("live hand %(stream)s ended by a late claim"),
+    "flag.entered": N_(
+        "result of match %(match_id)s (round %(round)s) entered after this match was drawn: result %(result_id)s"
+    ),
+}
+
+#: Why nobody may buy back a life now (T-lives), beside the refusals' own reasons
+#: (lives.py's ``lives.*`` codes).
+BUY_BACK_TEMPLATES: Final[dict[str, str]] = {
+    "buyback.everybody_bought_back": N_(
+        "everybody out of lives has bought back already (buy_backs=%(allowed)s)"
+    ),
+    "buyback.nobody_out": N_("nobody is out of lives"),
+}
+
+#: Every template of this module.
+TEXT_TEMPLATES: Final[dict[str, str]] = {
+    **STAGE_TEMPLATES,
+    **WARNING_TEMPLATES,
+    **FLAG_TEMPLATES,
+    **BUY_BACK_TEMPLATES,
+}
