@@ -32,10 +32,9 @@ from tournament.domain.tally import tally_hands, tally_text
 from tournament.domain.text import plain_text
 from tournament.eventstore.api import NewEvent
 from tournament.web.auth import caller, requires
-from tournament.web.pages.desk import desk_blueprint, desk_context
+from tournament.web.pages.desk import desk_blueprint, desk_context, refusal
 from tournament.web.pages.desk_sheets import page_metadata
 from tournament.web.pages.sheet_entry import SPELLING, sheet_match
-from tournament.web.pages.tally_words import tally_refusal
 from tournament.web.services import services
 
 pages = desk_blueprint("desk_corrections", __name__)
@@ -154,7 +153,7 @@ def correct(tid: str, mid: str) -> Any:
         changes = preview(service.events(tid), new)
     except DomainError as error:
         html = render_template(
-            "desk/sheets/correct.html", **_context(tid, t, mid, error=tally_refusal(error), **shown)
+            "desk/sheets/correct.html", **_context(tid, t, mid, error=refusal(error), **shown)
         )
         return html, 422
     html = render_template(
@@ -204,7 +203,7 @@ def _store(
         services().tournaments.submit(tid, guarded, metadata=page_metadata())
     except DomainError as error:
         html = render_template(
-            "desk/sheets/correct.html", **_context(tid, t, mid, error=tally_refusal(error), **shown)
+            "desk/sheets/correct.html", **_context(tid, t, mid, error=refusal(error), **shown)
         )
         return html, 409 if error.field == "version" else 422
     flash(gettext("The correction is stored."), "ok")
