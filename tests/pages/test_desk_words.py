@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from tests.pages.test_desk_rounds import manual_form, page, signed_in
 from tests.web.conftest import Web
-from tests.web.played import run, state, swiss
+from tests.web.played import NAMES, register, run, state, swiss
 from tests.web.test_sign_in import csrf_of
 from tournament.domain.corrections import correct_result
 from tournament.domain.readback import STAGE_TEMPLATES, WARNING_TEMPLATES, read_back
+from tournament.domain.results import record_forfeit
 from tournament.domain.rounds import start_round
 
 
@@ -74,8 +75,6 @@ def test_why_nobody_buys_back_a_life_reads_in_german_t_lives(web: Web) -> None:
     tid = web.tournament("cup", format="lives", options={"buy_backs": 1})
     signed_in(web)
     page(web, f"/desk/t/{tid}/players?lang=en")  # nobody registered: no facts yet
-    from tests.web.played import NAMES, register
-
     register(web, tid, NAMES[:4])
     assert "nobody is out of lives" in page(web, f"/desk/t/{tid}/players?lang=en")
     german = page(web, f"/desk/t/{tid}/players?lang=de")
@@ -95,3 +94,40 @@ def test_a_draw_states_the_stage_from_its_template(web: Web) -> None:
     assert stage == "Swiss round 1 of 3"
     phrase = read_back(stage, STAGE_TEMPLATES)
     assert not isinstance(phrase, str) and phrase.code == "stage.swiss" and str(phrase) == stage
+
+
+def test_a_double_no_show_drawn_again_is_told_in_german_t_forfeit(web: Web) -> None:
+    tid = web.tournament("cup", format="swiss", best_of=1, seed=3, options={"rounds": 3})
+    register(web, tid, NAMES)
+    run(web, tid, lambda t: start_round(t))
+    t = state(web, tid)
+    first, *rest = t.rounds[0].matches
+    run(web, tid, lambda t: record_forfeit(t, first, winner=None))
+    for mid in rest:
+        run(web, tid, lambda t, m=mid: record_forfeit(t, m, winner=min(t.matches[m].players)))
+    run(web, tid, lambda t: start_round(t))
+    signed_in(web)
+    english = page(web, f"/desk/t/{tid}/rounds?lang=en")
+    assert f"match {first}: both players were absent;" in english
+    assert "drawn again in round 2" in english
+    german = page(web, f"/desk/t/{tid}/rounds?lang=de")
+    assert f"Partie {first}: beide Spieler waren nicht da;" in german
+    assert "Runde 2" in german and "both players were absent" not in german
+
+
+def test_every_word_of_the_domain_has_its_german_with_the_same_placeholders() -> None:
+    import re
+    from pathlib import Path
+
+    from babel.messages.pofile import read_po
+
+    from tournament.domain.wording import TEXT_TEMPLATES
+
+    po = Path(__file__).resolve().parents[2] / "tournament/translations/de/LC_MESSAGES/messages.po"
+    with po.open("rb") as file:
+        catalog = read_po(file, locale="de")
+    placeholder = re.compile(r"%\((\w+)\)s")
+    for code, template in TEXT_TEMPLATES.items():
+        entry = catalog.get(template)
+        assert entry is not None and entry.string and not entry.fuzzy, code
+        assert set(placeholder.findall(str(entry.string))) == set(placeholder.findall(template))

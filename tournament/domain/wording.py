@@ -74,6 +74,30 @@ FLAG_TEMPLATES: Final[dict[str, str]] = {
     ),
 }
 
+#: What the desk is told about a double no-show drawn again (notices.py): no game was
+#: played, so the players are in the draw again unless the organiser withdraws them.
+NOTICE_TEMPLATES: Final[dict[str, str]] = {
+    "notice.absent": N_(
+        "match %(match_id)s: both players were absent; %(names)s %(where)s; if they have left, withdraw them (%(commands)s)"
+    ),
+    "notice.and": N_("%(a)s and %(b)s"),
+    "notice.next_draw_one": N_("is in the next draw again"),
+    "notice.next_draw_one_groups": N_("is in the next draw again if the groups send them on"),
+    "notice.next_draw_both": N_(
+        "are both in the next draw again (each on their own: a double no-show is no game played, so the draw may also pair them together again)"
+    ),
+    "notice.next_draw_both_groups": N_(
+        "are both in the next draw again if the groups send them on (each on their own: a double no-show is no game played, so the draw may also pair them together again)"
+    ),
+    "notice.drawn_again_one": N_("is drawn again in round %(round)s (%(now)s)"),
+    "notice.drawn_again_both": N_(
+        "are both drawn again in round %(round)s (%(now)s), each against a new opponent"
+    ),
+    "notice.paired_again": N_(
+        "are paired with each other again in round %(round)s (%(match_id)s): a double no-show is no game played"
+    ),
+}
+
 #: Why nobody may buy back a life now (T-lives), beside the refusals' own reasons
 #: (lives.py's ``lives.*`` codes).
 BUY_BACK_TEMPLATES: Final[dict[str, str]] = {
@@ -88,5 +112,6 @@ TEXT_TEMPLATES: Final[dict[str, str]] = {
     **STAGE_TEMPLATES,
     **WARNING_TEMPLATES,
     **FLAG_TEMPLATES,
+    **NOTICE_TEMPLATES,
     **BUY_BACK_TEMPLATES,
 }
