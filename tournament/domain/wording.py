@@ -107,11 +107,63 @@ BUY_BACK_TEMPLATES: Final[dict[str, str]] = {
     "buyback.nobody_out": N_("nobody is out of lives"),
 }
 
+#: The correction preview's lines (tournament/domain/previewwords.py, preview.py).
+PREVIEW_TEMPLATES: Final[dict[str, str]] = {
+    "preview.match": N_("match %(match_id)s (%(players)s): %(before)s -> %(after)s"),
+    "preview.match_unchanged": N_("match %(match_id)s (%(players)s): unchanged, %(after)s"),
+    "preview.flag": N_("match %(match_id)s (%(players)s) would be flagged: %(flag)s"),
+    "preview.nothing": N_("nothing else changes"),
+    # a match's result (preview._describe); the Schneider notes first: read back longest
+    "preview.wins_schneider_one": N_(
+        "%(winner)s wins, Bummerl %(b0)s:%(b1)s, game points %(g0)s:%(g1)s (a Schneiderbummerl counts 2, R19)"
+    ),
+    "preview.wins_schneider": N_(
+        "%(winner)s wins, Bummerl %(b0)s:%(b1)s, game points %(g0)s:%(g1)s (%(count)s Schneiderbummerl, each counts 2, R19)"
+    ),
+    "preview.wins_by_forfeit": N_(
+        "%(winner)s wins by forfeit, Bummerl %(b0)s:%(b1)s, game points %(g0)s:%(g1)s"
+    ),
+    "preview.wins": N_("%(winner)s wins, Bummerl %(b0)s:%(b1)s, game points %(g0)s:%(g1)s"),
+    "preview.open": N_("open, Bummerl %(b0)s:%(b1)s, game points %(g0)s:%(g1)s"),
+    "preview.dropped": N_("dropped, counts for nobody"),
+    "preview.both_absent": N_("both absent, a loss for each"),
+    # the standings
+    "preview.standing": N_("%(name)s (%(player_id)s): %(changes)s"),
+    "preview.field": N_("%(what)s %(before)s -> %(after)s"),
+    "preview.new_at_rank": N_("new in the standings at rank %(rank)s"),
+    "preview.list": N_("%(first)s, %(rest)s"),
+    "preview.one_moves": N_("%(count)s other player moves %(by)s"),
+    "preview.others_move": N_("%(count)s other players move %(by)s"),
+    "preview.by_one": N_("by one place"),
+    "preview.by_two": N_("by one or two places"),
+    "preview.by_up_to": N_("by up to %(most)s places"),
+    "preview.one_quiet": N_("%(count)s other player's %(what)s change, not their places"),
+    "preview.others_quiet": N_("%(count)s other players' %(what)s change, not their places"),
+}
+
+#: The standings columns a preview line names (preview._row_fields): translated on a page.
+FIELD_WORDS: Final[frozenset[str]] = frozenset(
+    {
+        N_("rank"),
+        N_("points"),
+        N_("W-L"),
+        N_("lives"),
+        N_("Bummerl"),
+        N_("game points"),
+        N_("Schneider"),
+        N_("Buchholz"),
+        N_("Buchholz cut 1"),
+        N_("median Buchholz"),
+        N_("Sonneborn-Berger"),
+    }
+)
+
 #: Every template of this module.
 TEXT_TEMPLATES: Final[dict[str, str]] = {
     **STAGE_TEMPLATES,
     **WARNING_TEMPLATES,
     **FLAG_TEMPLATES,
     **NOTICE_TEMPLATES,
+    **PREVIEW_TEMPLATES,
     **BUY_BACK_TEMPLATES,
 }

@@ -15,6 +15,7 @@ from flask_babel import gettext
 from tournament.domain.csvread import CsvImportError
 from tournament.domain.errors import DomainError
 from tournament.domain.messages import ALL_TEMPLATES, EVERY_TEMPLATE, WORDS, Param, Phrase
+from tournament.domain.wording import FIELD_WORDS
 
 
 def describe(error: DomainError) -> str:
@@ -57,7 +58,7 @@ def _word(value: Param) -> str | int:
     if isinstance(value, Phrase):
         known = EVERY_TEMPLATE.get(value.code)
         return str(value) if known is None else _render(known, value.params)
-    if isinstance(value, str) and value in WORDS:
+    if isinstance(value, str) and (value in WORDS or value in FIELD_WORDS):
         return str(gettext(value))
     return value
 
