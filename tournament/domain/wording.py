@@ -158,6 +158,59 @@ FIELD_WORDS: Final[frozenset[str]] = frozenset(
     }
 )
 
+#: The audit log's events in words (tournament/domain/eventwords.py, reportwords.py), as
+#: ``tournament log`` prints them.
+EVENT_TEMPLATES: Final[dict[str, str]] = {
+    "event.nobody": N_("nobody"),
+    "event.draw": N_("draw"),
+    "event.reason": N_("%(first)s; %(reason)s"),
+    "event.dropped": N_("%(first)s; dropped: %(ids)s"),
+    "event.withdrawn": N_("%(who)s, open matches: %(policy)s"),
+    "event.one_match": N_("%(count)s match"),
+    "event.matches": N_("%(count)s matches"),
+    "event.one_warning": N_("%(count)s warning"),
+    "event.warnings": N_("%(count)s warnings"),
+    "event.round_drawn": N_("round %(round)s drawn (%(stage)s): %(matches)s"),
+    "event.byes": N_("%(first)s, bye: %(names)s"),
+    "event.manual": N_("%(first)s, MANUAL PAIRING"),
+    "event.with": N_("%(first)s, %(more)s"),
+    "event.seed": N_("%(first)s; seed %(seed)s"),
+    "event.tables": N_("round %(round)s: %(count)s more tables of the draw"),
+    "event.cancelled_by": N_("round %(round)s cancelled by %(by)s: %(why)s"),
+    "event.cancelled": N_("round %(round)s cancelled: %(why)s"),
+    "event.deals_first": N_("match %(match_id)s: %(who)s deals first"),
+    "event.tally": N_("match %(match_id)s: Bummerl tally %(tally)s (result %(result_id)s)"),
+    "event.live_dealt": N_("match %(match_id)s: live hand %(stream)s dealt"),
+    "event.live_abandoned": N_(
+        "match %(match_id)s: live hand %(stream)s abandoned by %(by)s: %(why)s"
+    ),
+    "event.both_absent": N_("match %(match_id)s: both absent (%(why)s) (result %(result_id)s)"),
+    "event.forfeit": N_(
+        "match %(match_id)s: %(who)s wins by forfeit (%(why)s) (result %(result_id)s)"
+    ),
+    "event.voided": N_("match %(match_id)s: result %(result_id)s voided by %(by)s: %(reason)s"),
+    "event.corrected": N_(
+        "match %(match_id)s: result %(result_id)s corrected by %(by)s: %(reason)s"
+    ),
+    "event.struck": N_(
+        "match %(match_id)s: hand %(hand)s of result %(result_id)s struck by %(by)s: %(reason)s"
+    ),
+    "event.checked_in": N_("%(who)s checked in"),
+    "event.checked_out": N_("%(who)s check-in undone: not drawn"),
+    "event.signed": N_("match %(match_id)s: sheet signed by %(who)s"),
+    "event.life": N_("%(who)s bought back a life before round %(round)s"),
+    "event.flag_cleared": N_("match %(match_id)s: flag cleared"),
+    # reportwords.py
+    "event.reported": N_("match %(match_id)s: %(who)s reported %(sheet)s"),
+    "event.confirmed": N_("match %(match_id)s: %(who)s confirmed the opponent's report"),
+    "event.disputed": N_("match %(match_id)s: %(who)s disputed: %(reason)s"),
+    "event.accepted": N_("match %(match_id)s: the report of seat %(seat)s accepted"),
+    "event.off_queue": N_("match %(match_id)s: taken off the queue"),
+    "event.revoked": N_("match %(match_id)s: table codes revoked"),
+    "event.all_revoked": N_("round %(round)s: every table code revoked"),
+    "event.a_player": N_("a player"),
+}
+
 #: Every template of this module.
 TEXT_TEMPLATES: Final[dict[str, str]] = {
     **STAGE_TEMPLATES,
@@ -165,5 +218,6 @@ TEXT_TEMPLATES: Final[dict[str, str]] = {
     **FLAG_TEMPLATES,
     **NOTICE_TEMPLATES,
     **PREVIEW_TEMPLATES,
+    **EVENT_TEMPLATES,
     **BUY_BACK_TEMPLATES,
 }
