@@ -80,4 +80,6 @@ def test_what_each_event_did_reads_in_german_from_its_code(web: Web, club: str) 
     de = web.client.get(f"{AUDIT}?lang=de").get_data(as_text=True)
     assert "Partie 3.1: Bummerl-Abrechnung 7 4 1 0 / 7 6 (Ergebnis" in de
     assert "Runde 3 ausgelost (Schweizer System, Runde 3 von 3): 4 Partien; Seed" in de
+    assert "Anna Huber (1), Kategorie W, Wertung 1900" in de
+    assert "Anna Huber (1), category W, rating 1900" in en
     assert "drawn (" not in de and "Bummerl tally" not in de

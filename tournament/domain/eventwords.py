@@ -22,7 +22,6 @@ from tournament.domain.readback import STAGE_TEMPLATES, read_back
 from tournament.domain.reportwords import REPORT_WORDS
 from tournament.domain.state import Tournament
 from tournament.domain.tally import tally_text
-from tournament.domain.text import counted
 
 Payload = Mapping[str, Any]
 #: An event in words: a phrase with its code (tournament/domain/wording.py: ``event.*``)
@@ -67,22 +66,23 @@ def _created(t: Tournament, p: Payload) -> str:
     )
 
 
-def _registered(t: Tournament, p: Payload) -> str:
-    details = [
-        f"club {p['club']}" if p.get("club") else "",
-        f"category {p['category']}" if p.get("category") else "",
-        f"rating {p['rating']}" if p.get("rating") is not None else "",
-    ]
-    text = f"{p['name']} ({p['player_id']})" + "".join(f", {d}" for d in details if d)
+def _registered(t: Tournament, p: Payload) -> Said:
+    text = Phrase("event.player", {"name": param(p["name"]), "player_id": param(p["player_id"])})
+    if p.get("club"):
+        text = _then(text, "event.club", club=p["club"])
+    if p.get("category"):
+        text = _then(text, "event.category", category=p["category"])
+    if p.get("rating") is not None:
+        text = _then(text, "event.rating", rating=p["rating"])
     if p.get("late"):
+        text = _then(text, "event.late")
         missed = p.get("missed_rounds")
-        score = "0" if p.get("missed_rounds_score") != "bye" else "a bye" + (
-            "" if missed == 1 else " each"
-        )  # fmt: skip
-        each = "scores" if missed == 1 else "score"
-        text += " - late entry" + (
-            f", {counted(missed, 'missed round')} {each} {score}" if missed is not None else ""
-        )
+        if missed is not None:
+            score: Param = "0"
+            if p.get("missed_rounds_score") == "bye":
+                score = Phrase("event.a_bye" if missed == 1 else "event.a_bye_each")
+            code = "event.missed_one" if missed == 1 else "event.missed"
+            text = _then(text, code, count=missed, score=score)
     return text
 
 
@@ -153,19 +153,22 @@ def _first_dealer(t: Tournament, p: Payload) -> Said:
     return Phrase("event.deals_first", {"match_id": _match_id(p), "who": _who(t, p["player_id"])})
 
 
-def _hand(t: Tournament, p: Payload) -> str:
-    extra = [
-        f"dealt by {_who(t, p['dealer'])}" if p.get("dealer") is not None else "",
-        str(p["reason"]) if p.get("reason") else "",
-        "talon closed" if p.get("closed") else "",
-        "card points {}:{}".format(*p["card_points"]) if p.get("card_points") else "",
-    ]
-    return (
-        f"{_match(p)}: hand won by {_who(t, p.get('winner'))}, "
-        f"{counted(int(p.get('game_points') or 0), 'game point')}"
-        + "".join(f", {x}" for x in extra if x)
-        + f" (result {p.get('result_id')})"
+def _hand(t: Tournament, p: Payload) -> Said:
+    points = _counted(int(p.get("game_points") or 0), "event.one_game_point", "event.game_points")
+    text = Phrase(
+        "event.hand_won",
+        {"match_id": _match_id(p), "who": _who(t, p.get("winner")), "points": points},
     )
+    if p.get("dealer") is not None:
+        text = _then(text, "event.dealt_by", who=_who(t, p["dealer"]))
+    if p.get("reason"):
+        text = _then(text, "event.with", more=str(p["reason"]))
+    if p.get("closed"):
+        text = _then(text, "event.talon_closed")
+    if p.get("card_points"):
+        a, b = p["card_points"]
+        text = _then(text, "event.card_points", a=a, b=b)
+    return _then(text, "event.result", result_id=p.get("result_id"))
 
 
 def _result(p: Payload) -> dict[str, Param]:

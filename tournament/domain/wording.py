@@ -209,6 +209,22 @@ EVENT_TEMPLATES: Final[dict[str, str]] = {
     "event.revoked": N_("match %(match_id)s: table codes revoked"),
     "event.all_revoked": N_("round %(round)s: every table code revoked"),
     "event.a_player": N_("a player"),
+    "event.one_game_point": N_("%(count)s game point"),
+    "event.game_points": N_("%(count)s game points"),
+    "event.hand_won": N_("match %(match_id)s: hand won by %(who)s, %(points)s"),
+    "event.dealt_by": N_("%(first)s, dealt by %(who)s"),
+    "event.talon_closed": N_("%(first)s, talon closed"),
+    "event.card_points": N_("%(first)s, card points %(a)s:%(b)s"),
+    "event.result": N_("%(first)s (result %(result_id)s)"),
+    "event.player": N_("%(name)s (%(player_id)s)"),
+    "event.club": N_("%(first)s, club %(club)s"),
+    "event.category": N_("%(first)s, category %(category)s"),
+    "event.rating": N_("%(first)s, rating %(rating)s"),
+    "event.late": N_("%(first)s - late entry"),
+    "event.missed_one": N_("%(first)s, %(count)s missed round scores %(score)s"),
+    "event.missed": N_("%(first)s, %(count)s missed rounds score %(score)s"),
+    "event.a_bye": N_("a bye"),
+    "event.a_bye_each": N_("a bye each"),
 }
 
 #: Every template of this module.
