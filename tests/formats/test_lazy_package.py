@@ -46,6 +46,8 @@ def test_importing_the_package_loads_no_format() -> None:
 
 
 def test_one_name_loads_its_module_and_what_that_needs_only() -> None:
+    # FormatError's messages come from the formats' catalog of codes (issue 11).
     assert _formats_loaded("from tournament.formats import FormatError") == [
-        "tournament.formats.model"
+        "tournament.formats.messages",
+        "tournament.formats.model",
     ]

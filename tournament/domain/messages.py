@@ -9,8 +9,12 @@ the API sends ``code`` and ``params`` next to the English ``detail``.
 The templates are wrapped in :func:`N_`, a marker that does nothing at run time, so that
 ``pybabel extract`` (babel.cfg: keyword ``N_``) puts them in the German catalog. A
 template's ``%(name)s`` placeholders are the params its raise sites pass; a literal
-percent sign is written ``%%``. Codes are ``<module>.<what>``, the module that raises.
-Pure and stdlib only.
+percent sign is written ``%%``. Codes are ``<module>.<what>``, the module that raises;
+the formats' codes (``formats.<module>.<what>``) are in tournament/formats/messages.py,
+:data:`ALL_TEMPLATES` holds both. A :class:`Phrase` is a piece of a message with a code
+of its own (where on the sheet a hand goes); :data:`WORDS` are English words a param may
+be (a tally's seat), which a page translates.
+Pure: the stdlib and the formats' catalog (stdlib too) only.
 """
 
 from __future__ import annotations
@@ -303,6 +307,26 @@ TEMPLATES: Final[dict[str, str]] = {
         "seeding is by 'rating', 'manual' or 'draw', not %(method)s"
     ),
     "registration.there_nobody_seed_yet": N_("there is nobody to seed yet"),
+    # reports.py
+    "reports.sheet_empty": N_("enter the sheet: at least the first Bummerl"),
+    "reports.too_many_bummerl": N_(
+        "a best of %(best_of)s has at most %(best_of)s Bummerl, not %(count)s"
+    ),
+    "reports.sheet_undecided": N_(
+        "the sheet does not decide the match (best of %(best_of)s): enter every Bummerl played"
+    ),
+    "reports.settled_at_desk": N_("table %(table)s: the desk has settled this match already"),
+    "reports.opponent_not_reported": N_("table %(table)s: your opponent has not reported yet"),
+    "reports.entered_at_desk": N_(
+        "table %(table)s: the desk has entered a result already; dispute it if it is wrong"
+    ),
+    "reports.reason_missing": N_("say what is wrong, for the organiser"),
+    "reports.reason_too_long": N_("at most %(limit)s characters, not %(length)s"),
+    "reports.seat_reported_nothing": N_("match %(match_id)s: seat %(seat)s reported nothing"),
+    "reports.match_has_result": N_(
+        "match %(match_id)s has a result entered already: correct it at the desk"
+    ),
+    "reports.no_round_drawn": N_("no round is drawn yet"),
     # results.py
     "results.match_live_hand_dealt": N_(
         "match %(match_id)s, %(next_place)s: live hand %(stream)s (dealt by %(dealer)s) is in progress; play it on with `tournament live play %(stream)s SEAT:ACTION ...` or abandon it with `tournament live abandon %(stream)s --by NAME --why TEXT` (R18: one hand at a time, the deal alternates)"
@@ -434,6 +458,16 @@ TEMPLATES: Final[dict[str, str]] = {
     "startnumbers.there_player": N_("%(typed)sthere is no player %(wrong)s (%(known)s)"),
     "startnumbers.start_numbers_like_range": N_(
         "%(item)s: start numbers like 1,2,5 or a range 1-38 (digits 0-9)"
+    ),
+    # tablecodes.py
+    "tablecodes.revoked": N_(
+        "the code of table %(table)s was revoked by the organiser: ask the desk for the new one"
+    ),
+    "tablecodes.expired": N_(
+        "round %(round)s is closed: its table codes have expired; a correction goes through the desk"
+    ),
+    "tablecodes.unknown": N_(
+        "this is not a code of a table in play: check the letters on the card"
     ),
     # tally.py
     "tally.columns_or_rows": N_("a tally has 'columns' or 'rows'"),

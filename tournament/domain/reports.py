@@ -64,12 +64,13 @@ def read_sheet(
     nothing entered, so a refusal names the Bummerl and the rule."""
     kept = [text.strip() for text in texts if text.strip()]
     if not kept:
-        raise DomainError("tally", "T-tally", "enter the sheet: at least the first Bummerl")
+        raise DomainError("tally", "T-tally", code="reports.sheet_empty")
     if len(kept) > match.best_of:
         raise DomainError(
             "tally",
             "T-tally",
-            f"a best of {match.best_of} has at most {match.best_of} Bummerl, not {len(kept)}",
+            code="reports.too_many_bummerl",
+            params={"best_of": match.best_of, "count": len(kept)},
         )
     empty = match.trial([])
     events = record_tallies(_with_match(t, empty), match.match_id, kept, source=ev.PLAYERS)
@@ -77,8 +78,8 @@ def read_sheet(
         raise DomainError(
             "tally",
             "R20",
-            f"the sheet does not decide the match (best of {match.best_of}): "
-            "enter every Bummerl played",  # DomainError.line() appends the rule id
+            code="reports.sheet_undecided",  # DomainError.line() appends the rule id
+            params={"best_of": match.best_of},
         )
     tallies = [tally_fields(match, text, None) for text in kept]
     return kept, tallies
@@ -116,7 +117,7 @@ def _open(t: Tournament, secret: bytes, code: str) -> tuple[TableSeat, MatchStat
     match = find_match(t, seat.match_id)
     if match.forfeit is not None or match.dropped:
         raise ConflictError(
-            "code", RULE, f"table {match.table}: the desk has settled this match already"
+            "code", RULE, code="reports.settled_at_desk", params={"table": match.table}
         )
     return seat, match
 
@@ -179,16 +180,13 @@ def confirm_report(
     other = book.reports.get(1 - seat.seat)
     if other is None:
         raise NotFoundError(
-            "code", RULE, f"table {match.table}: your opponent has not reported yet"
+            "code", RULE, code="reports.opponent_not_reported", params={"table": match.table}
         )
     if match.entries:
         if match.decided and _same_as_recorded(t, match, other.tallies):
             return []
         raise ConflictError(
-            "code",
-            RULE,
-            f"table {match.table}: the desk has entered a result already; "
-            "dispute it if it is wrong",
+            "code", RULE, code="reports.entered_at_desk", params={"table": match.table}
         )
     return _record(t, match, seat, other, actor)
 
@@ -201,9 +199,14 @@ def dispute_report(
     seat, match = _open(t, secret, code)
     why = " ".join(reason.split())
     if not why:
-        raise DomainError("reason", RULE, "say what is wrong, for the organiser")
+        raise DomainError("reason", RULE, code="reports.reason_missing")
     if len(why) > REASON_LIMIT:
-        raise DomainError("reason", RULE, f"at most {REASON_LIMIT} characters, not {len(why)}")
+        raise DomainError(
+            "reason",
+            RULE,
+            code="reports.reason_too_long",
+            params={"limit": REASON_LIMIT, "length": len(why)},
+        )
     return [_dispute(t, match, seat, why, actor)]
 
 
@@ -241,12 +244,15 @@ def accept_report(
     match = find_match(t, match_id)
     report = reports_of(t, match).reports.get(seat)
     if report is None:
-        raise NotFoundError("seat", RULE, f"match {match_id}: seat {seat + 1} reported nothing")
+        raise NotFoundError(
+            "seat",
+            RULE,
+            code="reports.seat_reported_nothing",
+            params={"match_id": match_id, "seat": seat + 1},
+        )
     if match.entries:
         raise ConflictError(
-            "match",
-            RULE,
-            f"match {match_id} has a result entered already: correct it at the desk",
+            "match", RULE, code="reports.match_has_result", params={"match_id": match_id}
         )
     recorded = record_tallies(t, match_id, list(report.tallies), actor=actor, source=ev.PLAYERS)
     settled = _settled(t, match, "accepted", actor, seat=seat)
@@ -283,7 +289,7 @@ def revoke_codes(
     else:
         number = t.current_round
         if number == 0:
-            raise NotFoundError("round", "T-round", "no round is drawn yet")
+            raise NotFoundError("round", "T-round", code="reports.no_round_drawn")
     payload: dict[str, Any] = {"round": number}
     if match_id is not None:
         payload["match_id"] = match_id

@@ -105,22 +105,12 @@ def resolve(secret: bytes, t: Tournament, code: str) -> TableSeat:
         match, seat, revoked = found
         if revoked:
             raise ConflictError(
-                "code",
-                RULE,
-                f"the code of table {match.table} was revoked by the organiser: "
-                "ask the desk for the new one",
+                "code", RULE, code="tablecodes.revoked", params={"table": match.table}
             )
         if not round_open(t, number):
-            raise ConflictError(
-                "code",
-                RULE,
-                f"round {number} is closed: its table codes have expired; "
-                "a correction goes through the desk",
-            )
+            raise ConflictError("code", RULE, code="tablecodes.expired", params={"round": number})
         return TableSeat(match.match_id, seat, match.players[seat])
-    raise NotFoundError(
-        "code", RULE, "this is not a code of a table in play: check the letters on the card"
-    )
+    raise NotFoundError("code", RULE, code="tablecodes.unknown")
 
 
 def _find(

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import quote
 
-from flask import Blueprint, Response, g, redirect, render_template, request
+from flask import Blueprint, Response, g, render_template, request
 from flask_babel import gettext
 from flask_wtf.csrf import generate_csrf
 
@@ -54,7 +54,8 @@ def is_page() -> bool:
 def page_problem(status: int, title: str, detail: str) -> Response:
     """A problem as a page: 401 goes to sign in and back, the rest is shown."""
     if status == 401:
-        return redirect(f"/login?next={quote(request.full_path.rstrip('?'))}", code=303)
+        target = f"/login?next={quote(request.full_path.rstrip('?'))}"
+        return Response(status=303, headers={"Location": target})
     titles = {
         403: gettext("Not allowed"),
         404: gettext("Not found"),
