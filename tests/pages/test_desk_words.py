@@ -131,3 +131,13 @@ def test_every_word_of_the_domain_has_its_german_with_the_same_placeholders() ->
         entry = catalog.get(template)
         assert entry is not None and entry.string and not entry.fuzzy, code
         assert set(placeholder.findall(str(entry.string))) == set(placeholder.findall(template))
+
+
+def test_why_a_round_cannot_be_cancelled_reads_in_german_t_round(web: Web) -> None:
+    tid = swiss(web, "club", rounds=2)
+    signed_in(web)
+    english = page(web, f"/desk/t/{tid}/rounds?lang=en")
+    assert "match 2.1 already has a tally result" in english
+    german = page(web, f"/desk/t/{tid}/rounds?lang=de")
+    assert "Partie 2.1 hat schon eine Bummerl-Abrechnung" in german
+    assert "a tally result" not in german

@@ -355,6 +355,12 @@ TEMPLATES: Final[dict[str, str]] = {
     ),
     "rounds.round_been_drawn_yet": N_("no round has been drawn yet: nothing to cancel"),
     "rounds.say_why_round_cancelled": N_("say why the round is cancelled"),
+    "rounds.found_live_hand": N_("a live hand"),
+    "rounds.found_signed_sheet": N_("a signed sheet"),
+    "rounds.found_hand_result": N_("a hand result"),
+    "rounds.found_tally_result": N_("a tally result"),
+    "rounds.found_live_result": N_("a live result"),
+    "rounds.found_forfeit_result": N_("a forfeit result"),
     "rounds.tournament_finished_fewer_players": N_(
         "the tournament is finished: fewer than 2 players are left"
     ),

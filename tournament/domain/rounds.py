@@ -26,7 +26,7 @@ from typing import Any, TypeVar
 from tournament.domain import events as ev
 from tournament.domain.errors import ConflictError, DomainError, NotFoundError
 from tournament.domain.lives import lives_now
-from tournament.domain.messages import english
+from tournament.domain.messages import Phrase, english
 from tournament.domain.pairing import (
     Draw,
     eligible,
@@ -118,12 +118,14 @@ def cancel_round(
         walkover = match.table == 0 and all(  # table 0: a walkover the draw recorded
             e.kind == "forfeit" and e.result_id not in corrected for e in match.entries
         )
-        found = (
-            ("a live hand" if mid in live else "")
-            or ("a signed sheet" if match.signed_by or match.void_signatures else "")
-            or ("" if walkover or not match.entries else f"a {match.entries[0].kind} result")
-        )
-        if found:
+        found: Phrase | None = None
+        if mid in live:
+            found = Phrase("rounds.found_live_hand")
+        elif match.signed_by or match.void_signatures:
+            found = Phrase("rounds.found_signed_sheet")
+        elif match.entries and not walkover:
+            found = _FOUND[match.entries[0].kind]
+        if found is not None:
             raise ConflictError(
                 "round",
                 "T-round",
@@ -320,6 +322,16 @@ def manual_draw(
         {},
         tuple(warnings),
     )
+
+
+#: What a match of a round already has that keeps the round from being cancelled, by the
+#: kind of its first result.
+_FOUND: dict[str, Phrase] = {
+    "hand": Phrase("rounds.found_hand_result"),
+    "tally": Phrase("rounds.found_tally_result"),
+    "live": Phrase("rounds.found_live_result"),
+    "forfeit": Phrase("rounds.found_forfeit_result"),
+}
 
 
 def override_warnings(
