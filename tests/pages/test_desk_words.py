@@ -141,3 +141,12 @@ def test_why_a_round_cannot_be_cancelled_reads_in_german_t_round(web: Web) -> No
     german = page(web, f"/desk/t/{tid}/rounds?lang=de")
     assert "Partie 2.1 hat schon eine Bummerl-Abrechnung" in german
     assert "a tally result" not in german
+
+
+def test_why_the_next_round_cannot_be_drawn_reads_in_german_t_round(web: Web, club: str) -> None:
+    signed_in(web)
+    english = page(web, f"/desk/t/{club}/rounds?lang=en")
+    assert "round 4 cannot be drawn: round 3 is not complete: no result yet for 3.1" in english
+    german = page(web, f"/desk/t/{club}/rounds?lang=de")
+    assert "Runde 4 kann nicht ausgelost werden: Runde 3 ist nicht vollständig" in german
+    assert "noch kein Ergebnis für 3.1" in german and "cannot be drawn" not in german

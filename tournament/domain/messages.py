@@ -349,6 +349,35 @@ TEMPLATES: Final[dict[str, str]] = {
     "results.match_knockout_match_needs": N_(
         "match %(match_id)s (%(labels)s) is a knockout match and needs a winner, so both absent is not entered: forfeit it to the player who goes on (`--forfeit P`, or P in a CSV's forfeit column, P a start number) and withdraw a player who left (`tournament players withdraw P`)"
     ),
+    # progress.py: why the next round cannot be drawn yet (T-round)
+    "progress.cannot_draw": N_(
+        "round %(round)s cannot be drawn: %(parts)s (`tournament results missing` lists them with tables and players)"
+    ),
+    "progress.joined": N_("%(first)s; %(rest)s"),
+    "progress.match_why": N_("match %(match_id)s %(why)s"),
+    "progress.not_complete": N_("round %(round)s is not complete: %(why)s"),
+    "progress.no_result_yet": N_("no result yet for %(ids)s"),
+    "progress.not_decided_yet": N_("%(ids)s not decided yet"),
+    "progress.open_again": N_(
+        "match %(match_id)s (round %(round)s) is open again after a correction: %(needed)s"
+    ),
+    "progress.still_open": N_("match %(match_id)s (round %(round)s) is still open: %(needed)s"),
+    "progress.open_again_players": N_(
+        "match %(match_id)s (round %(round)s, %(players)s) is open again after a correction: %(needed)s"
+    ),
+    "progress.still_open_players": N_(
+        "match %(match_id)s (round %(round)s, %(players)s) is still open: %(needed)s"
+    ),
+    "progress.enter_result": N_("enter its result"),
+    "progress.enter_result_first": N_("enter its result first"),
+    "progress.enter_decider": N_("enter its deciding Bummerl"),
+    "progress.enter_decider_first": N_("enter its deciding Bummerl first"),
+    "progress.enter_rest": N_(
+        "enter the rest of its result (Bummerl %(a)s:%(b)s, first to %(target)s)"
+    ),
+    "progress.enter_rest_first": N_(
+        "enter the rest of its result first (Bummerl %(a)s:%(b)s, first to %(target)s)"
+    ),
     # rounds.py
     "rounds.round_needs_least_players": N_(
         "a round needs at least 2 players (checked in, not withdrawn)"

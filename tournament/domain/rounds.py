@@ -38,7 +38,7 @@ from tournament.domain.pairing import (
     withdrawn,
 )
 from tournament.domain.pairing import byes as bye_history
-from tournament.domain.progress import draw_refusal
+from tournament.domain.progress import draw_refusal_phrase
 from tournament.domain.registration import player, require_created, seed_order
 from tournament.domain.results import forfeit_payload
 from tournament.domain.standings import standings
@@ -65,9 +65,9 @@ def start_round(
     settings = require_created(t)
     # Never over an open match of any round: one a correction reopened, or a result entered
     # in an earlier round, would change who should have met whom (T-round).
-    refusal = draw_refusal(t)
-    if refusal:
-        raise ConflictError("round", "T-round", refusal)
+    refusal = draw_refusal_phrase(t)
+    if refusal is not None:
+        raise ConflictError("round", "T-round", code=refusal.code, params=refusal.params)
     if len(eligible(t)) < 2:
         if t.current_round:
             raise ConflictError("round", "T-round", code="rounds.tournament_finished_fewer_players")

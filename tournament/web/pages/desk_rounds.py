@@ -243,10 +243,10 @@ def _cancel_refusal(t: Tournament) -> str | None:
 
 def draw_refusal_line(t: Tournament) -> str | None:
     """Why no round can be drawn now because of open matches (None: it can), T-round."""
-    from tournament.domain.progress import draw_refusal
+    from tournament.domain.progress import draw_refusal_phrase
 
-    found = draw_refusal(t)
-    return f"round: {found} (T-round)" if found else None
+    found = draw_refusal_phrase(t)
+    return f"round: {say(found)} (T-round)" if found is not None else None
 
 
 # --- Preview and draw ----------------------------------------------------------------------
