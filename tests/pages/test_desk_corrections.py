@@ -122,4 +122,6 @@ def test_the_preview_reads_in_german_from_the_same_codes(web: Web, club: str) ->
     german = web.client.post(f"{CORRECT}?lang=de", data=form).get_data(as_text=True)
     assert "Partie 3.1 (" in german and "-&gt; offen, Bummerl 1:1, Spielpunkte" in german
     assert "gewinnt, Bummerl 2:0, Spielpunkte" in german
+    assert "Partie 3.1 ist wieder offen: ihr entscheidendes Bummerl eintragen" in german
+    assert "match 3.1 is open again: enter its deciding Bummerl" in english
     assert "Punkte" in german and "game points" not in german and " wins" not in german

@@ -33,6 +33,7 @@ from tournament.domain.events import EventLike
 from tournament.domain.matchstate import schneider_note
 from tournament.domain.messages import Param, Phrase, english
 from tournament.domain.previewwords import (
+    REOPENED_TEMPLATES,
     Line,
     flag_line,
     match_line,
@@ -40,6 +41,7 @@ from tournament.domain.previewwords import (
     quiet_line,
     standing_line,
 )
+from tournament.domain.readback import read_back
 from tournament.domain.standings import Row, standings
 from tournament.domain.state import Tournament, fold
 from tournament.formats.model import FormatError
@@ -77,7 +79,7 @@ class Preview:
         """:meth:`lines` with their section and their codes (tournament/domain/
         previewwords.py), for a page that says them in the reader's language."""
         out: list[Line] = [("match", match_line(m)) for m in self.matches]
-        out += [("match", r) for r in self.reopened]
+        out += [("match", read_back(r, REOPENED_TEMPLATES)) for r in self.reopened]
         out += [("flag", flag_line(*f)) for f in self._flag_parts]
         out += [("bracket", b) for b in self.bracket]
         out += [("standings", line) for line in self._standings_lines(top)]
@@ -228,16 +230,14 @@ def _describe(t: Tournament, match_id: str) -> str:
 def _reopened(before: Tournament, after: Tournament, match_ids: Sequence[str]) -> list[str]:
     """The matches the change leaves undecided again: what each needs, and that no round
     is drawn until then (T-round)."""
-    from tournament.domain.progress import still_needed  # the draw's code: see _bracket_changes
+    from tournament.domain.progress import still_needed_phrase  # see _bracket_changes
 
     out = []
     for mid in match_ids:
         m = after.matches[mid]
         if before.matches[mid].decided and not after.settled(m):
-            out.append(
-                f"match {mid} is open again: {still_needed(m)} (`round start` refuses the "
-                "next round until it is decided)"
-            )
+            needed = still_needed_phrase(m)
+            out.append(english("preview.reopened", {"match_id": mid, "needed": needed}))
     return out
 
 

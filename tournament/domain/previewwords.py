@@ -23,6 +23,11 @@ RESULT_TEMPLATES: Final[dict[str, str]] = {
     if code.startswith(("preview.wins", "preview.open", "preview.dropped", "preview.both"))
 }
 
+#: A match the correction leaves open again (preview._reopened), and what it needs.
+REOPENED_TEMPLATES: Final[dict[str, str]] = {
+    "preview.reopened": PREVIEW_TEMPLATES["preview.reopened"],
+}
+
 #: (section, phrase or English piece): sections ``match``, ``flag``, ``bracket``,
 #: ``standings``, ``next``, ``table`` (a row of the next draw's table).
 Line = tuple[str, Phrase | str]

@@ -46,7 +46,12 @@ _PLACEHOLDER = re.compile(r"%\((\w+)\)s|%%")
 
 #: Params that hold a refusal's English (a ConflictError's message inside a warning):
 #: read back against the refusals' templates too.
-_NESTED: Mapping[str, Mapping[str, str]] = {"refusal": TEMPLATES, "why": FLAG_TEMPLATES}
+_NESTED: Mapping[str, Mapping[str, str]] = {
+    "refusal": TEMPLATES,
+    "why": FLAG_TEMPLATES,
+    # what an open match still needs (progress.still_needed_phrase)
+    "needed": {code: t for code, t in TEMPLATES.items() if code.startswith("progress.enter_")},
+}
 
 
 def read_back(text: str, templates: Mapping[str, str]) -> Phrase | str:

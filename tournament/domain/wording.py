@@ -113,6 +113,9 @@ PREVIEW_TEMPLATES: Final[dict[str, str]] = {
     "preview.match_unchanged": N_("match %(match_id)s (%(players)s): unchanged, %(after)s"),
     "preview.flag": N_("match %(match_id)s (%(players)s) would be flagged: %(flag)s"),
     "preview.nothing": N_("nothing else changes"),
+    "preview.reopened": N_(
+        "match %(match_id)s is open again: %(needed)s (`round start` refuses the next round until it is decided)"
+    ),
     # a match's result (preview._describe); the Schneider notes first: read back longest
     "preview.wins_schneider_one": N_(
         "%(winner)s wins, Bummerl %(b0)s:%(b1)s, game points %(g0)s:%(g1)s (a Schneiderbummerl counts 2, R19)"
