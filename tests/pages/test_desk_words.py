@@ -150,3 +150,20 @@ def test_why_the_next_round_cannot_be_drawn_reads_in_german_t_round(web: Web, cl
     german = page(web, f"/desk/t/{club}/rounds?lang=de")
     assert "Runde 4 kann nicht ausgelost werden: Runde 3 ist nicht vollständig" in german
     assert "noch kein Ergebnis für 3.1" in german and "cannot be drawn" not in german
+
+
+def test_the_preview_s_next_draw_heading_reads_in_german(web: Web) -> None:
+    from tournament.domain.previewwords import NEXT_ROUND_TEMPLATES
+    from tournament.web.pages.messages import say
+
+    english = (
+        "round 4 would be drawn differently at 2 of 4 tables and the bye "
+        "(old pairing -> new pairing):"
+    )
+    phrase = read_back(english, NEXT_ROUND_TEMPLATES)
+    assert str(phrase) == english
+    with web.app.test_request_context("/?lang=de"):
+        assert say(phrase) == (
+            "Runde 4 würde anders ausgelost bei 2 von 4 Tischen und dem Freilos "
+            "(alte Paarung -> neue Paarung):"
+        )

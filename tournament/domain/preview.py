@@ -33,6 +33,7 @@ from tournament.domain.events import EventLike
 from tournament.domain.matchstate import schneider_note
 from tournament.domain.messages import Param, Phrase, english
 from tournament.domain.previewwords import (
+    NEXT_ROUND_TEMPLATES,
     REOPENED_TEMPLATES,
     Line,
     flag_line,
@@ -84,7 +85,7 @@ class Preview:
         out += [("bracket", b) for b in self.bracket]
         out += [("standings", line) for line in self._standings_lines(top)]
         if self.next_round:
-            out.append(("next", self.next_round[0]))
+            out.append(("next", read_back(self.next_round[0], NEXT_ROUND_TEMPLATES)))
             out += [("table", line) for line in self.next_round[1:]]
         return out or [("match", Phrase("preview.nothing"))]
 
@@ -446,12 +447,13 @@ def _next_round(before: Tournament, after: Tournament) -> list[str]:
     if not rows:
         return []
     tables = sum(1 for where, _, _ in rows if where.startswith("table"))
-    changes = f"{tables} of {len(now)} tables" if tables else "the bye"
-    if tables and len(rows) > tables:
-        changes += " and the bye"
+    changes: Phrase = Phrase("preview.the_bye")
+    if tables:
+        code = "preview.tables_and_bye" if len(rows) > tables else "preview.tables"
+        changes = Phrase(code, {"count": tables, "all": len(now)})
     wide = max(len(old_) for _, old_, _ in rows)
     return [
-        f"round {number} would be drawn differently at {changes} (old pairing -> new pairing):",
+        english("preview.drawn_differently", {"round": number, "changes": changes}),
         *(f"{where}  {old_}{' ' * (wide - len(old_))}  ->  {new_}" for where, old_, new_ in rows),
     ]
 

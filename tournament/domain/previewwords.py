@@ -23,6 +23,11 @@ RESULT_TEMPLATES: Final[dict[str, str]] = {
     if code.startswith(("preview.wins", "preview.open", "preview.dropped", "preview.both"))
 }
 
+#: The next round's draw that would change (preview._next_round): its heading.
+NEXT_ROUND_TEMPLATES: Final[dict[str, str]] = {
+    "preview.drawn_differently": PREVIEW_TEMPLATES["preview.drawn_differently"],
+}
+
 #: A match the correction leaves open again (preview._reopened), and what it needs.
 REOPENED_TEMPLATES: Final[dict[str, str]] = {
     "preview.reopened": PREVIEW_TEMPLATES["preview.reopened"],

@@ -23,6 +23,7 @@ from tournament.domain.wording import (
     BUY_BACK_TEMPLATES,
     FLAG_TEMPLATES,
     STAGE_TEMPLATES,
+    TEXT_TEMPLATES,
     WARNING_TEMPLATES,
 )
 
@@ -49,6 +50,12 @@ _PLACEHOLDER = re.compile(r"%\((\w+)\)s|%%")
 _NESTED: Mapping[str, Mapping[str, str]] = {
     "refusal": TEMPLATES,
     "why": FLAG_TEMPLATES,
+    # where the next draw would change (preview._next_round)
+    "changes": {
+        code: t
+        for code, t in TEXT_TEMPLATES.items()
+        if code in ("preview.tables_and_bye", "preview.tables", "preview.the_bye")
+    },
     # what an open match still needs (progress.still_needed_phrase)
     "needed": {code: t for code, t in TEMPLATES.items() if code.startswith("progress.enter_")},
 }

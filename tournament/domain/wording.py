@@ -113,6 +113,12 @@ PREVIEW_TEMPLATES: Final[dict[str, str]] = {
     "preview.match_unchanged": N_("match %(match_id)s (%(players)s): unchanged, %(after)s"),
     "preview.flag": N_("match %(match_id)s (%(players)s) would be flagged: %(flag)s"),
     "preview.nothing": N_("nothing else changes"),
+    "preview.drawn_differently": N_(
+        "round %(round)s would be drawn differently at %(changes)s (old pairing -> new pairing):"
+    ),
+    "preview.tables_and_bye": N_("%(count)s of %(all)s tables and the bye"),
+    "preview.tables": N_("%(count)s of %(all)s tables"),
+    "preview.the_bye": N_("the bye"),
     "preview.reopened": N_(
         "match %(match_id)s is open again: %(needed)s (`round start` refuses the next round until it is decided)"
     ),
