@@ -57,13 +57,16 @@ def _counted(count: int, one: str, many: str) -> Phrase:
     return Phrase(one if count == 1 else many, {"count": count})
 
 
-def _created(t: Tournament, p: Payload) -> str:
+def _created(t: Tournament, p: Payload) -> Said:
     s = p.get("settings", {})
-    date = f" ({s['date']})" if s.get("date") else ""
-    return (
-        f"{s.get('name', '?')!r}{date}: {str(s.get('format', '?')).replace('_', ' ')}, "
-        f"best of {s.get('best_of', '?')}"
-    )
+    said: dict[str, Param] = {
+        "name": repr(s.get("name", "?")),
+        "format": str(s.get("format", "?")).replace("_", " "),
+        "best_of": param(s.get("best_of", "?")),
+    }
+    if s.get("date"):
+        return Phrase("event.created_on", {**said, "date": param(s["date"])})
+    return Phrase("event.created", said)
 
 
 def _registered(t: Tournament, p: Payload) -> Said:
@@ -106,10 +109,10 @@ def _withdrawn(t: Tournament, p: Payload) -> Said:
     return text
 
 
-def _seeded(t: Tournament, p: Payload) -> str:
+def _seeded(t: Tournament, p: Payload) -> Said:
     order = [str(x) for x in p.get("order", [])]
     shown = ", ".join(order[:12]) + (f", ... ({len(order)} players)" if len(order) > 12 else "")
-    return f"by {p.get('method', '?')}: {shown}"
+    return Phrase("event.seeded", {"method": param(p.get("method", "?")), "order": shown})
 
 
 def _round_started(t: Tournament, p: Payload) -> Said:
