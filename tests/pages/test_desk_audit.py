@@ -66,3 +66,20 @@ def test_a_filter_naming_nothing_says_so(web: Web, club: str) -> None:
     assert reply.status_code == 200 and "start number &#39;99&#39;" in reply.get_data(as_text=True)
     other = web.client.get(f"{AUDIT}?lang=en&match=9.1").get_data(as_text=True)
     assert "round 9 is not drawn yet" in other
+
+
+def test_what_each_event_did_reads_in_german_from_its_code(web: Web, club: str) -> None:
+    """The events' words (tournament.domain.eventwords) in the reader's language; English
+    as ``tournament log`` prints them."""
+    token = signed_in(web)
+    web.client.post(SHEETS, data={"csrf_token": token, "key": "7" * 32, "table": "1",
+                                  "bummerl_1": STRAIGHT, "bummerl_2": STRAIGHT})  # fmt: skip
+    en = web.client.get(f"{AUDIT}?lang=en").get_data(as_text=True)
+    assert "match 3.1: Bummerl tally 7 4 1 0 / 7 6 (result" in en
+    assert "round 3 drawn (Swiss round 3 of 3): 4 matches; seed" in en
+    de = web.client.get(f"{AUDIT}?lang=de").get_data(as_text=True)
+    assert "Partie 3.1: Bummerl-Abrechnung 7 4 1 0 / 7 6 (Ergebnis" in de
+    assert "Runde 3 ausgelost (Schweizer System, Runde 3 von 3): 4 Partien; Seed" in de
+    assert "Anna Huber (1), Kategorie W, Wertung 1900" in de
+    assert "Anna Huber (1), category W, rating 1900" in en
+    assert "drawn (" not in de and "Bummerl tally" not in de

@@ -109,3 +109,19 @@ def test_a_strike_with_a_corrected_bummerl_is_refused_as_a_mix(web: Web, club: s
         "csrf_token": token, "result": last_result(web), "strike": "1", "tally": "7 6 / 7 4 1 0",
         "why": "x", "action": "preview"})  # fmt: skip
     assert reply.status_code == 422 and "not several" in reply.get_data(as_text=True)
+
+
+def test_the_preview_reads_in_german_from_the_same_codes(web: Web, club: str) -> None:
+    """The match's result before and after, and the standings' lines, in the catalog's
+    German; the English page keeps the domain's English (Preview.lines)."""
+    token = entered(web)
+    form = {"csrf_token": token, "result": last_result(web), "tally": "7 6 / 7 4 1 0",
+            "why": "columns swapped", "action": "preview"}  # fmt: skip
+    english = web.client.post(f"{CORRECT}?lang=en", data=form).get_data(as_text=True)
+    assert "-&gt; open, Bummerl 1:1, game points" in english
+    german = web.client.post(f"{CORRECT}?lang=de", data=form).get_data(as_text=True)
+    assert "Partie 3.1 (" in german and "-&gt; offen, Bummerl 1:1, Spielpunkte" in german
+    assert "gewinnt, Bummerl 2:0, Spielpunkte" in german
+    assert "Partie 3.1 ist wieder offen: ihr entscheidendes Bummerl eintragen" in german
+    assert "match 3.1 is open again: enter its deciding Bummerl" in english
+    assert "Punkte" in german and "game points" not in german and " wins" not in german

@@ -57,11 +57,11 @@ def test_the_check_names_hand_and_rule_r13_in_english_and_german_and_stores_noth
     before = versions(web)
     sheet = {"csrf_token": token, "table": "1", "bummerl_1": "7 5 1 0 / 7"}
     en = web.client.post(f"{SHEETS}/check?lang=en", data=sheet).get_data(as_text=True)
-    assert "Bummerl 1, hand 2" in en and "R13" in en and "a step of 4" in en
+    assert "Bummerl 1: hand 2" in en and "R13" in en and "a step of 4" in en
     assert "Not yet a Bummerl the rules accept" in en
     de = web.client.post(f"{SHEETS}/check?lang=de", data=sheet).get_data(as_text=True)
     assert "R13" in de and "Noch kein Bummerl" in de
-    assert "Bummerl 1, Spiel 2" in de and "ein Schritt von 4" in de
+    assert "Bummerl 1: Spiel 2" in de and "ein Schritt von 4" in de
     assert versions(web) == before
 
 
@@ -215,10 +215,10 @@ def test_enter_with_no_bummerl_typed_says_so_and_stores_nothing(web: Web, club: 
         ("7 5 1 0 / 7", "ein Schritt von 4"),  # R13
         ("7 4 5 0 / 7", "er geht nur hinunter"),  # R17
         ("7 4 1 / 7", "kein Stand endet bei 0"),
-        ("7 4 1 0 / 7 4 1 0", "beide Stände enden bei 0"),
+        ("7 4 1 0 / 7 4 1 0", "beide Stände enden auf 0"),
         ("7 7 4 / 7", "wiederholt 7"),
-        ("7 4 1 0 2 / 7", "kommt kein Spiel mehr"),
-        ("abc", "ist keine Abrechnung"),
+        ("7 4 1 0 2 / 7", "kann nicht eingetragen werden"),
+        ("abc", "ist kein Spielbericht"),
         ("1 / 2 / 3", "zwei Spalten"),
         ("7 9 / 7", "nicht 9"),
     ],

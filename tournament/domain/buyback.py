@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from tournament.domain import events as ev
 from tournament.domain.errors import ConflictError
 from tournament.domain.lives import buy_back_closed, buy_back_closed_phrase, lives_left
-from tournament.domain.messages import Param, Phrase
+from tournament.domain.messages import Param, Phrase, english
 from tournament.domain.registration import player, require_created
 from tournament.domain.state import Player, Tournament
 from tournament.eventstore.api import NewEvent
@@ -72,5 +72,5 @@ def may_buy_back(t: Tournament) -> tuple[list[int], str | None]:
         return players, None
     if any(left.get(p.id, 1) <= 0 for p in t.players.values() if p.active):
         allowed = int(t.settings.options["buy_backs"]) if t.settings else 0
-        return [], f"everybody out of lives has bought back already (buy_backs={allowed})"
-    return [], "nobody is out of lives"
+        return [], english("buyback.everybody_bought_back", {"allowed": allowed})
+    return [], english("buyback.nobody_out", {})

@@ -17,16 +17,25 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from tournament.domain import events as ev
+from tournament.domain.messages import Param, Phrase, param
+from tournament.domain.readback import STAGE_TEMPLATES, read_back
 from tournament.domain.reportwords import REPORT_WORDS
 from tournament.domain.state import Tournament
 from tournament.domain.tally import tally_text
-from tournament.domain.text import counted
 
 Payload = Mapping[str, Any]
+#: An event in words: a phrase with its code (tournament/domain/wording.py: ``event.*``)
+#: where the audit page says it in German, an English piece where it does not yet.
+Said = Phrase | str
 
 
 def in_words(t: Tournament, type_: str, p: Payload) -> str:
     """One event's payload as a sentence; an unknown type as its plain JSON."""
+    return str(in_phrase(t, type_, p))
+
+
+def in_phrase(t: Tournament, type_: str, p: Payload) -> Said:
+    """:func:`in_words` with its codes, for a page in the reader's language."""
     describe = WORDS.get(type_)
     if describe is None:
         import json
@@ -35,35 +44,48 @@ def in_words(t: Tournament, type_: str, p: Payload) -> str:
     return describe(t, p)
 
 
-def _who(t: Tournament, pid: Any) -> str:
-    return "nobody" if pid is None else t.label(int(pid))
+def _who(t: Tournament, pid: Any) -> Param:
+    return Phrase("event.nobody") if pid is None else t.label(int(pid))
 
 
-def _created(t: Tournament, p: Payload) -> str:
+def _then(first: Param, code: str, **params: Any) -> Phrase:
+    """``first`` and a piece after it (``, bye: ...``, ``; seed 7``)."""
+    return Phrase(code, {"first": first, **{k: param(v) for k, v in params.items()}})
+
+
+def _counted(count: int, one: str, many: str) -> Phrase:
+    return Phrase(one if count == 1 else many, {"count": count})
+
+
+def _created(t: Tournament, p: Payload) -> Said:
     s = p.get("settings", {})
-    date = f" ({s['date']})" if s.get("date") else ""
-    return (
-        f"{s.get('name', '?')!r}{date}: {str(s.get('format', '?')).replace('_', ' ')}, "
-        f"best of {s.get('best_of', '?')}"
-    )
+    said: dict[str, Param] = {
+        "name": repr(s.get("name", "?")),
+        "format": str(s.get("format", "?")).replace("_", " "),
+        "best_of": param(s.get("best_of", "?")),
+    }
+    if s.get("date"):
+        return Phrase("event.created_on", {**said, "date": param(s["date"])})
+    return Phrase("event.created", said)
 
 
-def _registered(t: Tournament, p: Payload) -> str:
-    details = [
-        f"club {p['club']}" if p.get("club") else "",
-        f"category {p['category']}" if p.get("category") else "",
-        f"rating {p['rating']}" if p.get("rating") is not None else "",
-    ]
-    text = f"{p['name']} ({p['player_id']})" + "".join(f", {d}" for d in details if d)
+def _registered(t: Tournament, p: Payload) -> Said:
+    text = Phrase("event.player", {"name": param(p["name"]), "player_id": param(p["player_id"])})
+    if p.get("club"):
+        text = _then(text, "event.club", club=p["club"])
+    if p.get("category"):
+        text = _then(text, "event.category", category=p["category"])
+    if p.get("rating") is not None:
+        text = _then(text, "event.rating", rating=p["rating"])
     if p.get("late"):
+        text = _then(text, "event.late")
         missed = p.get("missed_rounds")
-        score = "0" if p.get("missed_rounds_score") != "bye" else "a bye" + (
-            "" if missed == 1 else " each"
-        )  # fmt: skip
-        each = "scores" if missed == 1 else "score"
-        text += " - late entry" + (
-            f", {counted(missed, 'missed round')} {each} {score}" if missed is not None else ""
-        )
+        if missed is not None:
+            score: Param = "0"
+            if p.get("missed_rounds_score") == "bye":
+                score = Phrase("event.a_bye" if missed == 1 else "event.a_bye_each")
+            code = "event.missed_one" if missed == 1 else "event.missed"
+            text = _then(text, code, count=missed, score=score)
     return text
 
 
@@ -75,120 +97,147 @@ def _edited(t: Tournament, p: Payload) -> str:
     return f"{_who(t, p['player_id'])}: {changes}"
 
 
-def _withdrawn(t: Tournament, p: Payload) -> str:
-    text = f"{_who(t, p['player_id'])}, open matches: {p.get('policy', 'forfeit')}"
+def _withdrawn(t: Tournament, p: Payload) -> Said:
+    text = Phrase(
+        "event.withdrawn",
+        {"who": _who(t, p["player_id"]), "policy": param(p.get("policy", "forfeit"))},
+    )
     if p.get("reason"):
-        text += f"; {p['reason']}"
+        text = _then(text, "event.reason", reason=p["reason"])
     if p.get("dropped"):
-        text += f"; dropped: {', '.join(p['dropped'])}"
+        text = _then(text, "event.dropped", ids=", ".join(p["dropped"]))
     return text
 
 
-def _seeded(t: Tournament, p: Payload) -> str:
+def _seeded(t: Tournament, p: Payload) -> Said:
     order = [str(x) for x in p.get("order", [])]
     shown = ", ".join(order[:12]) + (f", ... ({len(order)} players)" if len(order) > 12 else "")
-    return f"by {p.get('method', '?')}: {shown}"
+    return Phrase("event.seeded", {"method": param(p.get("method", "?")), "order": shown})
 
 
-def _round_started(t: Tournament, p: Payload) -> str:
+def _round_started(t: Tournament, p: Payload) -> Said:
     count = p.get("match_count", len(p.get("matches", [])))
-    matches = counted(count, "match", "matches")
-    text = f"round {p['round']} drawn ({p.get('stage') or 'draw'}): {matches}"
+    matches = _counted(count, "event.one_match", "event.matches")
+    stage = read_back(p["stage"], STAGE_TEMPLATES) if p.get("stage") else Phrase("event.draw")
+    text: Param = Phrase(
+        "event.round_drawn", {"round": param(p["round"]), "stage": stage, "matches": matches}
+    )
     if p.get("byes"):
-        text += f", bye: {', '.join(_who(t, b) for b in p['byes'])}"
+        text = _then(text, "event.byes", names=", ".join(str(_who(t, b)) for b in p["byes"]))
     if p.get("override"):
-        text += ", MANUAL PAIRING"
+        text = _then(text, "event.manual")
     if p.get("warnings"):
-        text += f", {counted(len(p['warnings']), 'warning')}"
-    return text + f"; seed {p.get('seed')}"
+        warnings = _counted(len(p["warnings"]), "event.one_warning", "event.warnings")
+        text = _then(text, "event.with", more=warnings)
+    return _then(text, "event.seed", seed=p.get("seed"))
 
 
-def _tables(t: Tournament, p: Payload) -> str:
-    return f"round {p['round']}: {len(p.get('matches', []))} more tables of the draw"
+def _tables(t: Tournament, p: Payload) -> Said:
+    count = len(p.get("matches", []))
+    return Phrase("event.tables", {"round": param(p["round"]), "count": count})
 
 
-def _cancelled(t: Tournament, p: Payload) -> str:
-    by = f" by {p['by']}" if p.get("by") else ""
-    return f"round {p['round']} cancelled{by}: {p.get('why', '')}"
+def _cancelled(t: Tournament, p: Payload) -> Said:
+    said = {"round": param(p["round"]), "why": param(p.get("why", ""))}
+    if p.get("by"):
+        return Phrase("event.cancelled_by", {**said, "by": param(p["by"])})
+    return Phrase("event.cancelled", said)
 
 
 def _match(p: Payload) -> str:
     return f"match {p.get('match_id', '?')}"
 
 
-def _first_dealer(t: Tournament, p: Payload) -> str:
-    return f"{_match(p)}: {_who(t, p['player_id'])} deals first"
+def _match_id(p: Payload) -> Param:
+    return param(p.get("match_id", "?"))
 
 
-def _hand(t: Tournament, p: Payload) -> str:
-    extra = [
-        f"dealt by {_who(t, p['dealer'])}" if p.get("dealer") is not None else "",
-        str(p["reason"]) if p.get("reason") else "",
-        "talon closed" if p.get("closed") else "",
-        "card points {}:{}".format(*p["card_points"]) if p.get("card_points") else "",
-    ]
-    return (
-        f"{_match(p)}: hand won by {_who(t, p.get('winner'))}, "
-        f"{counted(int(p.get('game_points') or 0), 'game point')}"
-        + "".join(f", {x}" for x in extra if x)
-        + f" (result {p.get('result_id')})"
+def _first_dealer(t: Tournament, p: Payload) -> Said:
+    return Phrase("event.deals_first", {"match_id": _match_id(p), "who": _who(t, p["player_id"])})
+
+
+def _hand(t: Tournament, p: Payload) -> Said:
+    points = _counted(int(p.get("game_points") or 0), "event.one_game_point", "event.game_points")
+    text = Phrase(
+        "event.hand_won",
+        {"match_id": _match_id(p), "who": _who(t, p.get("winner")), "points": points},
+    )
+    if p.get("dealer") is not None:
+        text = _then(text, "event.dealt_by", who=_who(t, p["dealer"]))
+    if p.get("reason"):
+        text = _then(text, "event.with", more=str(p["reason"]))
+    if p.get("closed"):
+        text = _then(text, "event.talon_closed")
+    if p.get("card_points"):
+        a, b = p["card_points"]
+        text = _then(text, "event.card_points", a=a, b=b)
+    return _then(text, "event.result", result_id=p.get("result_id"))
+
+
+def _result(p: Payload) -> dict[str, Param]:
+    return {"match_id": _match_id(p), "result_id": param(p.get("result_id"))}
+
+
+def _tally(t: Tournament, p: Payload) -> Said:
+    return Phrase("event.tally", {**_result(p), "tally": tally_text(p["tally"])})
+
+
+def _live_started(t: Tournament, p: Payload) -> Said:
+    return Phrase(
+        "event.live_dealt", {"match_id": _match_id(p), "stream": param(p.get("hand_stream"))}
     )
 
 
-def _tally(t: Tournament, p: Payload) -> str:
-    return f"{_match(p)}: Bummerl tally {tally_text(p['tally'])} (result {p.get('result_id')})"
+def _live_abandoned(t: Tournament, p: Payload) -> Said:
+    return Phrase(
+        "event.live_abandoned",
+        {
+            "match_id": _match_id(p),
+            "stream": param(p.get("hand_stream")),
+            "by": param(p.get("by")),
+            "why": param(p.get("reason", "")),
+        },
+    )
 
 
-def _live_started(t: Tournament, p: Payload) -> str:
-    return f"{_match(p)}: live hand {p.get('hand_stream')} dealt"
-
-
-def _live_abandoned(t: Tournament, p: Payload) -> str:
-    why = p.get("reason", "")
-    return f"{_match(p)}: live hand {p.get('hand_stream')} abandoned by {p.get('by')}: {why}"
-
-
-def _forfeit(t: Tournament, p: Payload) -> str:
+def _forfeit(t: Tournament, p: Payload) -> Said:
     why = str(p.get("reason") or "").replace("_", "-")
     if p.get("winner") is None:
-        return f"{_match(p)}: both absent ({why}) (result {p.get('result_id')})"
-    return (
-        f"{_match(p)}: {_who(t, p['winner'])} wins by forfeit ({why}) (result {p.get('result_id')})"
+        return Phrase("event.both_absent", {**_result(p), "why": why})
+    return Phrase("event.forfeit", {**_result(p), "why": why, "who": _who(t, p["winner"])})
+
+
+def _corrected(t: Tournament, p: Payload) -> Said:
+    code = "event.voided" if p.get("replacement") is None else "event.corrected"
+    by = {"by": param(p.get("by")), "reason": param(p.get("reason", ""))}
+    return Phrase(code, {**_result(p), **by})
+
+
+def _struck(t: Tournament, p: Payload) -> Said:
+    by = {"by": param(p.get("by")), "reason": param(p.get("reason", ""))}
+    return Phrase("event.struck", {**_result(p), "hand": param(p.get("hand") or 1), **by})
+
+
+def _player(code: str) -> Callable[[Tournament, Payload], Said]:
+    return lambda t, p: Phrase(code, {"who": _who(t, p["player_id"])})
+
+
+def _signed(t: Tournament, p: Payload) -> Said:
+    return Phrase("event.signed", {"match_id": _match_id(p), "who": _who(t, p["player_id"])})
+
+
+def _life(t: Tournament, p: Payload) -> Said:
+    return Phrase(
+        "event.life", {"who": _who(t, p["player_id"]), "round": param(p.get("before_round"))}
     )
-
-
-def _corrected(t: Tournament, p: Payload) -> str:
-    what = "voided" if p.get("replacement") is None else "corrected"
-    return (
-        f"{_match(p)}: result {p.get('result_id')} {what} by {p.get('by')}: {p.get('reason', '')}"
-    )
-
-
-def _struck(t: Tournament, p: Payload) -> str:
-    return (
-        f"{_match(p)}: hand {p.get('hand') or 1} of result {p.get('result_id')} struck by "
-        f"{p.get('by')}: {p.get('reason', '')}"
-    )
-
-
-def _player(verb: str) -> Callable[[Tournament, Payload], str]:
-    return lambda t, p: f"{_who(t, p['player_id'])} {verb}"
-
-
-def _signed(t: Tournament, p: Payload) -> str:
-    return f"{_match(p)}: sheet signed by {_who(t, p['player_id'])}"
-
-
-def _life(t: Tournament, p: Payload) -> str:
-    return f"{_who(t, p['player_id'])} bought back a life before round {p.get('before_round')}"
 
 
 #: Per event type, its payload in words.
-WORDS: dict[str, Callable[[Tournament, Payload], str]] = {
+WORDS: dict[str, Callable[[Tournament, Payload], Said]] = {
     ev.TOURNAMENT_CREATED: _created,
     ev.PLAYER_REGISTERED: _registered,
-    ev.PLAYER_CHECKED_IN: _player("checked in"),
-    ev.PLAYER_CHECKED_OUT: _player("check-in undone: not drawn"),
+    ev.PLAYER_CHECKED_IN: _player("event.checked_in"),
+    ev.PLAYER_CHECKED_OUT: _player("event.checked_out"),
     ev.PLAYER_EDITED: _edited,
     ev.PLAYER_WITHDRAWN: _withdrawn,
     ev.PLAYERS_SEEDED: _seeded,
@@ -206,6 +255,6 @@ WORDS: dict[str, Callable[[Tournament, Payload], str]] = {
     ev.RESULT_CORRECTED: _corrected,
     ev.HAND_STRUCK: _struck,
     ev.SHEET_SIGNED: _signed,
-    ev.FLAG_CLEARED: lambda t, p: f"{_match(p)}: flag cleared",
+    ev.FLAG_CLEARED: lambda t, p: Phrase("event.flag_cleared", {"match_id": _match_id(p)}),
     **REPORT_WORDS,
 }

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from tournament.domain import events as ev
 from tournament.domain import reportbook
 from tournament.domain.matchstate import Entry, MatchState, Summary
+from tournament.domain.messages import english
 from tournament.domain.parts import Player, Round, Stats
 from tournament.domain.settings import Settings
 from tournament.domain.text import printable
@@ -198,7 +199,7 @@ def _add_matches(t: Tournament, number: int, rows: Iterable[Sequence[Any]]) -> N
 def _first_dealer(t: Tournament, p: Mapping[str, Any]) -> None:
     match = t.matches[p["match_id"]]
     match.first_dealer = match.seat_of(p["player_id"])
-    t._replayed(match, "first dealer set")
+    t._replayed(match, english("flag.first_dealer_set", {}))
 
 
 def _result(kind: str) -> Callable[[Tournament, Mapping[str, Any]], None]:
@@ -210,7 +211,7 @@ def _result(kind: str) -> Callable[[Tournament, Mapping[str, Any]], None]:
             # A claim after the last trick (R12a, R16) replaces the hand's provisional result.
             _, entry = t.entry(t.live_results[stream])
             entry.payload = dict(p)
-            t._replayed(match, f"live hand {stream} ended by a late claim")
+            t._replayed(match, english("flag.late_claim", {"stream": stream}))
             return
         t.result_match[rid] = match.match_id
         if stream is not None:
@@ -223,8 +224,8 @@ def _result(kind: str) -> Callable[[Tournament, Mapping[str, Any]], None]:
         if match.round < len(t.rounds) or match.match_id in t.reopened:
             # Entered after a later round was drawn (a match open again after a
             # correction): the later draws rest on the old result, as after a correction.
-            flag = f"result of match {match.match_id} (round {match.round}) entered after "
-            t._changed(match, old, flag + f"this match was drawn: result {rid}")
+            params = {"match_id": match.match_id, "round": match.round, "result_id": rid}
+            t._changed(match, old, english("flag.entered", params))
 
     return handler
 
@@ -234,18 +235,24 @@ def _corrected(t: Tournament, p: Mapping[str, Any]) -> None:
     replacement = p.get("replacement")
     entry.payload = None if replacement is None else dict(replacement)
     t.corrections.append(dict(p))
-    t._replayed(
-        match, f"corrected by {p.get('by') or 'organiser'}: {p.get('reason') or ''}".rstrip(": ")
-    )
+    t._replayed(match, _why("corrected", p))
 
 
 def _struck(t: Tournament, p: Mapping[str, Any]) -> None:
     match, entry = t.entry(p["result_id"])
     entry.struck = entry.struck | {p.get("hand") or 1}
     t.corrections.append(dict(p))
-    t._replayed(
-        match, f"hand struck by {p.get('by') or 'organiser'}: {p.get('reason') or ''}".rstrip(": ")
-    )
+    t._replayed(match, _why("struck", p))
+
+
+def _why(what: str, p: Mapping[str, Any]) -> str:
+    """Why a match was replayed (a later match's flag says it): who corrected or struck,
+    and their reason when they gave one."""
+    by = p.get("by") or "organiser"
+    reason = p.get("reason") or ""
+    if reason:
+        return english(f"flag.{what}_because", {"by": by, "reason": reason})
+    return english(f"flag.{what}", {"by": by})
 
 
 def _signed(t: Tournament, p: Mapping[str, Any]) -> None:

@@ -20,6 +20,7 @@ from typing import Any
 from tournament.domain.errors import ConflictError
 from tournament.domain.field import Draw, eligible, frozen, withdrawal_policies, withdrawn
 from tournament.domain.matchstate import MatchState
+from tournament.domain.messages import Param, english
 from tournament.domain.registration import seed_order
 from tournament.domain.settings import Settings
 from tournament.domain.standings import Row, standings
@@ -285,7 +286,9 @@ def knockout_draw(
             bracket = single_elimination(seeds, third_place=s.options.get("third_place", False))
         info["bracket"] = layout(bracket)
     ready = _ready(bracket, t, number, seed, fixed, first="bracket" in info)
-    return dataclasses.replace(ready, stage=f"knockout round {number}", info={**info, **ready.info})
+    return dataclasses.replace(
+        ready, stage=english("stage.knockout", {"number": number}), info={**info, **ready.info}
+    )
 
 
 def _scores_byes(t: Tournament) -> bool:
@@ -368,11 +371,8 @@ def _moved_byes(t: Tournament, state: BracketState) -> list[str]:
     for slot, (number, pid) in _recorded_byes(t).items():
         now = state.matches[slot]
         if now.status == "bye" and now.winner is not None and now.winner != str(pid):
-            warning = (
-                f"bye_moved: the bye of {slot} was recorded for {t.label(pid)} in round "
-                f"{number}; after a correction the bracket gives it to "
-                f"{t.label(int(now.winner))}: the recorded bye stays where it was"
-            )
+            moved: dict[str, Param] = {"slot": slot, "player": t.label(pid), "number": number}
+            warning = english("warning.bye_moved", {**moved, "now": t.label(int(now.winner))})
             if warning not in said:
                 out.append(warning)
     return out
@@ -466,7 +466,7 @@ def groups_knockout_draw(
         info["seeds"] = list(bracket.seeds)
         info["bracket"] = layout(bracket)
     ready = _ready(bracket, t, number, seed, fixed, first="bracket" in info)
-    stage = f"knockout round {number - first_ko + 1}"
+    stage = english("stage.knockout", {"number": number - first_ko + 1})
     return dataclasses.replace(ready, stage=stage, info={**info, **ready.info})
 
 

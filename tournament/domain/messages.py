@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Final, Union
 
+from tournament.domain.wording import TEXT_TEMPLATES
 from tournament.formats.messages import FORMAT_TEMPLATES
 
 
@@ -65,7 +66,7 @@ def param(value: object) -> Param:
 
 def english(code: str, params: Mapping[str, Param]) -> str:
     """The English message of ``code`` with its ``params`` filled in."""
-    return ALL_TEMPLATES[code] % {
+    return EVERY_TEMPLATE[code] % {
         k: str(v) if isinstance(v, Phrase) else v for k, v in params.items()
     }
 
@@ -348,12 +349,47 @@ TEMPLATES: Final[dict[str, str]] = {
     "results.match_knockout_match_needs": N_(
         "match %(match_id)s (%(labels)s) is a knockout match and needs a winner, so both absent is not entered: forfeit it to the player who goes on (`--forfeit P`, or P in a CSV's forfeit column, P a start number) and withdraw a player who left (`tournament players withdraw P`)"
     ),
+    # progress.py: why the next round cannot be drawn yet (T-round)
+    "progress.cannot_draw": N_(
+        "round %(round)s cannot be drawn: %(parts)s (`tournament results missing` lists them with tables and players)"
+    ),
+    "progress.joined": N_("%(first)s; %(rest)s"),
+    "progress.match_why": N_("match %(match_id)s %(why)s"),
+    "progress.not_complete": N_("round %(round)s is not complete: %(why)s"),
+    "progress.no_result_yet": N_("no result yet for %(ids)s"),
+    "progress.not_decided_yet": N_("%(ids)s not decided yet"),
+    "progress.open_again": N_(
+        "match %(match_id)s (round %(round)s) is open again after a correction: %(needed)s"
+    ),
+    "progress.still_open": N_("match %(match_id)s (round %(round)s) is still open: %(needed)s"),
+    "progress.open_again_players": N_(
+        "match %(match_id)s (round %(round)s, %(players)s) is open again after a correction: %(needed)s"
+    ),
+    "progress.still_open_players": N_(
+        "match %(match_id)s (round %(round)s, %(players)s) is still open: %(needed)s"
+    ),
+    "progress.enter_result": N_("enter its result"),
+    "progress.enter_result_first": N_("enter its result first"),
+    "progress.enter_decider": N_("enter its deciding Bummerl"),
+    "progress.enter_decider_first": N_("enter its deciding Bummerl first"),
+    "progress.enter_rest": N_(
+        "enter the rest of its result (Bummerl %(a)s:%(b)s, first to %(target)s)"
+    ),
+    "progress.enter_rest_first": N_(
+        "enter the rest of its result first (Bummerl %(a)s:%(b)s, first to %(target)s)"
+    ),
     # rounds.py
     "rounds.round_needs_least_players": N_(
         "a round needs at least 2 players (checked in, not withdrawn)"
     ),
     "rounds.round_been_drawn_yet": N_("no round has been drawn yet: nothing to cancel"),
     "rounds.say_why_round_cancelled": N_("say why the round is cancelled"),
+    "rounds.found_live_hand": N_("a live hand"),
+    "rounds.found_signed_sheet": N_("a signed sheet"),
+    "rounds.found_hand_result": N_("a hand result"),
+    "rounds.found_tally_result": N_("a tally result"),
+    "rounds.found_live_result": N_("a live result"),
+    "rounds.found_forfeit_result": N_("a forfeit result"),
     "rounds.tournament_finished_fewer_players": N_(
         "the tournament is finished: fewer than 2 players are left"
     ),
@@ -546,3 +582,7 @@ WORDS: Final[frozenset[str]] = frozenset(
 #: Every code a refusal may carry: the domain's, and the formats' that rounds.py passes on
 #: with a format's error (tournament/formats/messages.py).
 ALL_TEMPLATES: Final[dict[str, str]] = {**TEMPLATES, **FORMAT_TEMPLATES}
+
+#: Every code a phrase may carry: a refusal's, and the domain's other words a page shows
+#: (tournament/domain/wording.py: stages, warnings, flags).
+EVERY_TEMPLATE: Final[dict[str, str]] = {**ALL_TEMPLATES, **TEXT_TEMPLATES}

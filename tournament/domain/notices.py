@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tournament.domain.matchstate import MatchState
+from tournament.domain.messages import Param, Phrase
 from tournament.domain.state import Tournament
 
 
@@ -27,7 +28,15 @@ def absent_warning(
     draw pairs them again (nothing withdraws a player but the organiser), each against a
     new opponent, so say so; ``drawn_in``: the round just drawn, whose matches are named,
     and only the players it drew are spoken of (a knockout after the groups leaves out
-    a player the groups put out)."""
+    a player the groups put out). In English: :func:`absent_phrases` for a page."""
+    return [str(p) for p in absent_phrases(t, match_ids, drawn_in)]
+
+
+def absent_phrases(
+    t: Tournament, match_ids: Sequence[str], drawn_in: int | None = None
+) -> list[Phrase]:
+    """:func:`absent_warning` with its codes (tournament/domain/wording.py), for a page
+    that says it in the reader's language."""
     out = []
     for mid in dict.fromkeys(match_ids):
         m = t.matches[mid]
@@ -40,37 +49,29 @@ def absent_warning(
             still_in = _may_go_on(t, still_in)
         if not still_in:
             continue
-        names = " and ".join(t.label(p) for p in still_in)
+        names = _and([t.label(p) for p in still_in])
         both = len(still_in) == 2
+        where: Phrase
         if drawn_in is None:
-            where = ("are both" if both else "is") + " in the next draw again"
-            if _groups_end(t, m):  # the knockout takes those the groups send on
-                where += " if the groups send them on"
-            if both:  # not "paired again": that reads as with each other
-                where += (
-                    " (each on their own: a double no-show is no game played, so the draw "
-                    "may also pair them together again)"
-                )
-                both = False
+            groups = "_groups" if _groups_end(t, m) else ""  # the groups send them on
+            # both: "each on their own", not "paired again": that reads as with each other
+            where = Phrase(f"notice.next_draw_{'both' if both else 'one'}{groups}")
         else:
             now = [_match_in(t, p, drawn_in) for p in still_in]
-            where = ("are both" if both else "is") + f" drawn again in round {drawn_in}"
             if both and now[0] == now[1]:  # they never played: the draw may repeat it
-                where = (
-                    f"are paired with each other again in round {drawn_in} ({now[0]}): a "
-                    "double no-show is no game played"
-                )
-                both = False
+                where = Phrase("notice.paired_again", {"round": drawn_in, "match_id": now[0]})
             else:
-                where += f" ({' and '.join(now)})"
-        if both:
-            where += ", each against a new opponent"
+                code = "notice.drawn_again_both" if both else "notice.drawn_again_one"
+                where = Phrase(code, {"round": drawn_in, "now": _and(now)})
         cmds = ", ".join(f"`tournament players withdraw {p}`" for p in still_in)
-        out.append(
-            f"match {mid}: both players were absent; {names} {where}; "
-            f"if they have left, withdraw them ({cmds})"
-        )
+        params: dict[str, Param] = {"match_id": mid, "names": names, "where": where}
+        out.append(Phrase("notice.absent", {**params, "commands": cmds}))
     return out
+
+
+def _and(words: Sequence[str]) -> Param:
+    """One word, or two joined by "and" (in the reader's language on a page)."""
+    return words[0] if len(words) == 1 else Phrase("notice.and", {"a": words[0], "b": words[1]})
 
 
 def _match_in(t: Tournament, player_id: int, number: int) -> str:

@@ -44,6 +44,7 @@ from tournament.domain.lives import (
     lives_places,
     lives_rules,
 )
+from tournament.domain.messages import english
 from tournament.domain.registration import seed_order
 from tournament.domain.settings import Settings
 from tournament.domain.standings import standings
@@ -158,7 +159,9 @@ def _swiss(t: Tournament, s: Settings, number: int, seed: int, fixed: Mapping[st
         balance_dealing=s.first_dealer == "balanced",
     )
     return Draw(
-        pairing, f"Swiss round {number} of {total}", {"rounds": total} if number == 1 else {}
+        pairing,
+        english("stage.swiss", {"number": number, "total": total}),
+        {"rounds": total} if number == 1 else {},
     )
 
 
@@ -201,7 +204,7 @@ def _round_robin(
     later = (_group_round(t, s, groups, r, {}) for r in range(number + 1, total + 1))
     if not _anything(pairing) and not any(_anything(r) for r in later):  # all dropped
         raise ConflictError("round", "T-round", code="pairing.tournament_finished_every_game")
-    return Draw(pairing, f"round robin, round {number} of {total}", info)
+    return Draw(pairing, english("stage.round_robin", {"number": number, "total": total}), info)
 
 
 def _groups_knockout(
@@ -231,7 +234,7 @@ def _groups_knockout(
         pairing = _group_round(t, s, groups, number, fixed)
         return Draw(
             pairing,
-            f"group stage, round {number} of {total}",
+            english("stage.groups", {"number": number, "total": total}),
             {"groups": groups} if number == 1 else {},
         )
     return groups_knockout_draw(t, s, groups, number, seed, fixed, first_ko=total + 1)
@@ -256,7 +259,8 @@ def _lives(t: Tournament, s: Settings, number: int, seed: int, fixed: Mapping[st
                 seed=seed, withdrawn=withdrawn(t), fixed_tables=fixed,
             )  # fmt: skip
             alive = len(state.alive)
-            return Draw(pairing, f"lives round {number}: {alive} players with lives left", info)
+            stage = english("stage.lives", {"number": number, "alive": alive})
+            return Draw(pairing, stage, info)
         if len(state.alive) < 2:
             left = ", ".join(t.label(int(p)) for p in state.alive) or "nobody"
             raise ConflictError(
@@ -274,8 +278,12 @@ def _lives(t: Tournament, s: Settings, number: int, seed: int, fixed: Mapping[st
     )  # fmt: skip
     info["final"] = True
     rounds = final_round_count(finalists)
-    of = f", round {final_round} of {rounds}" if rounds > 1 else ""
-    return Draw(pairing, f"final{of}: {', '.join(finalists)}", info)
+    names = ", ".join(finalists)
+    if rounds > 1:
+        stage = english("stage.final_of", {"number": final_round, "total": rounds, "names": names})
+    else:
+        stage = english("stage.final", {"names": names})
+    return Draw(pairing, stage, info)
 
 
 _DRAWS = {

@@ -26,11 +26,23 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from tournament.domain.errors import DomainError
 from tournament.domain.events import EventLike
 from tournament.domain.matchstate import schneider_note
+from tournament.domain.messages import Param, Phrase, english
+from tournament.domain.previewwords import (
+    NEXT_ROUND_TEMPLATES,
+    REOPENED_TEMPLATES,
+    Line,
+    flag_line,
+    match_line,
+    moved_line,
+    quiet_line,
+    standing_line,
+)
+from tournament.domain.readback import read_back
 from tournament.domain.standings import Row, standings
 from tournament.domain.state import Tournament, fold
 from tournament.formats.model import FormatError
@@ -62,22 +74,30 @@ class Preview:
         in the standings the lines that matter (the players of the match, players changing
         score group, the top ``top`` places) and the rest in a sentence; the next round's
         draw as a table of old -> new pairings."""
-        out = []
-        for m in self.matches:
-            change = (
-                "unchanged, " + m["after"]
-                if m["before"] == m["after"]
-                else (f"{m['before']} -> {m['after']}")
-            )
-            out.append(f"match {m['match_id']} ({m['players']}): {change}")
-        out += self.reopened
-        out += [f"flag: {f}" for f in self.flagged]
-        out += [f"bracket: {b}" for b in self.bracket]
-        out += self._standings_lines(top)
+        return [_PREFIXES[section] + str(line) for section, line in self.sections(top)]
+
+    def sections(self, top: int = TOP) -> list[Line]:
+        """:meth:`lines` with their section and their codes (tournament/domain/
+        previewwords.py), for a page that says them in the reader's language."""
+        out: list[Line] = [("match", match_line(m)) for m in self.matches]
+        out += [("match", read_back(r, REOPENED_TEMPLATES)) for r in self.reopened]
+        out += [("flag", flag_line(*f)) for f in self._flag_parts]
+        out += [("bracket", b) for b in self.bracket]
+        out += [("standings", line) for line in self._standings_lines(top)]
         if self.next_round:
-            out.append(f"next round: {self.next_round[0]}")
-            out += [f"  {line}" for line in self.next_round[1:]]
-        return out or ["nothing else changes"]
+            out.append(("next", read_back(self.next_round[0], NEXT_ROUND_TEMPLATES)))
+            out += [("table", line) for line in self.next_round[1:]]
+        return out or [("match", Phrase("preview.nothing"))]
+
+    @property
+    def _flag_parts(self) -> list[tuple[str, str, str]]:
+        """Each flag line's match, players and flag (as _flags words them)."""
+        parts = []
+        for f in self.flagged:
+            head, _, flag = f.partition(" would be flagged: ")
+            match_id, _, players = head.removeprefix("match ").partition(" (")
+            parts.append((match_id, players.removesuffix(")"), flag))
+        return parts
 
     def to_json(self) -> dict[str, Any]:
         """The preview as data (the web API's dry run), with its :meth:`lines` as the
@@ -100,9 +120,9 @@ class Preview:
             "lines": self.lines(),
         }
 
-    def _standings_lines(self, top: int) -> list[str]:
+    def _standings_lines(self, top: int) -> list[Phrase]:
         focus = {pid for m in self.matches for pid in m.get("player_ids", ())}
-        out: list[str] = []
+        out: list[Phrase] = []
         shifts: list[int] = []  # places moved by players summed up in one sentence
         quiet = 0  # players who keep their place and points: only tie-breaks change
         what: dict[str, None] = {}  # ... and which
@@ -114,22 +134,28 @@ class Preview:
                 or s["points_before"] != s["points_after"]
                 or min(before, after) <= top
             ):
-                out.append(f"standings: {s['name']} ({s['player_id']}): {', '.join(s['changes'])}")
+                out.append(standing_line(s))
             elif before != after:
                 shifts.append(abs(after - before))
             else:
                 quiet += 1
                 what.update(dict.fromkeys(field for field, _, _ in s["fields"]))
         if shifts:
-            most = max(shifts)
-            by = "by one place" if most == 1 else "by one or two places"
-            by = by if most <= 2 else f"by up to {most} places"
-            others = "other player moves" if len(shifts) == 1 else "other players move"
-            out.append(f"standings: {len(shifts)} {others} {by}")
+            out.append(moved_line(shifts))
         if quiet:
-            whose = "other player's" if quiet == 1 else "other players'"
-            out.append(f"standings: {quiet} {whose} {', '.join(what)} change, not their places")
+            out.append(quiet_line(quiet, list(what)))
         return out
+
+
+#: What each section's English line starts with (Preview.lines).
+_PREFIXES: Final[dict[str, str]] = {
+    "match": "",
+    "flag": "flag: ",
+    "bracket": "bracket: ",
+    "standings": "standings: ",
+    "next": "next round: ",
+    "table": "  ",
+}
 
 
 def preview(events: Sequence[EventLike], new: Sequence[EventLike]) -> Preview:
@@ -182,31 +208,37 @@ def _describe(t: Tournament, match_id: str) -> str:
     m = t.matches[match_id]
     s = m.summary
     if s.dropped:
-        return "dropped, counts for nobody"
-    score = (
-        f"Bummerl {s.bummerl[0]}:{s.bummerl[1]}, game points {s.game_points[0]}:{s.game_points[1]}"
-    )
+        return english("preview.dropped", {})
+    score: dict[str, Param] = {
+        "b0": s.bummerl[0], "b1": s.bummerl[1], "g0": s.game_points[0], "g1": s.game_points[1],
+    }  # fmt: skip
     if not s.decided:
-        return f"open, {score}"
+        return english("preview.open", score)
     if m.winner is None:
-        return "both absent, a loss for each"
-    how = " by forfeit" if s.forfeit else ""
-    return f"{t.label(m.winner)} wins{how}, {score}{schneider_note(s, m.schneiderbummerl)}"
+        return english("preview.both_absent", {})
+    won: dict[str, Param] = {"winner": t.label(m.winner), **score}
+    if s.forfeit:
+        return english("preview.wins_by_forfeit", won)
+    note = schneider_note(s, m.schneiderbummerl)  # R19: the same words, with a code
+    if not note:
+        return english("preview.wins", won)
+    count = sum(s.schneider)
+    if count == 1:
+        return english("preview.wins_schneider_one", won)
+    return english("preview.wins_schneider", {**won, "count": count})
 
 
 def _reopened(before: Tournament, after: Tournament, match_ids: Sequence[str]) -> list[str]:
     """The matches the change leaves undecided again: what each needs, and that no round
     is drawn until then (T-round)."""
-    from tournament.domain.progress import still_needed  # the draw's code: see _bracket_changes
+    from tournament.domain.progress import still_needed_phrase  # see _bracket_changes
 
     out = []
     for mid in match_ids:
         m = after.matches[mid]
         if before.matches[mid].decided and not after.settled(m):
-            out.append(
-                f"match {mid} is open again: {still_needed(m)} (`round start` refuses the "
-                "next round until it is decided)"
-            )
+            needed = still_needed_phrase(m)
+            out.append(english("preview.reopened", {"match_id": mid, "needed": needed}))
     return out
 
 
@@ -415,12 +447,13 @@ def _next_round(before: Tournament, after: Tournament) -> list[str]:
     if not rows:
         return []
     tables = sum(1 for where, _, _ in rows if where.startswith("table"))
-    changes = f"{tables} of {len(now)} tables" if tables else "the bye"
-    if tables and len(rows) > tables:
-        changes += " and the bye"
+    changes: Phrase = Phrase("preview.the_bye")
+    if tables:
+        code = "preview.tables_and_bye" if len(rows) > tables else "preview.tables"
+        changes = Phrase(code, {"count": tables, "all": len(now)})
     wide = max(len(old_) for _, old_, _ in rows)
     return [
-        f"round {number} would be drawn differently at {changes} (old pairing -> new pairing):",
+        english("preview.drawn_differently", {"round": number, "changes": changes}),
         *(f"{where}  {old_}{' ' * (wide - len(old_))}  ->  {new_}" for where, old_, new_ in rows),
     ]
 

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Sequence
 
 from tournament.domain import events as ev
 from tournament.domain.matchstate import MatchState
+from tournament.domain.messages import Param, Phrase
 from tournament.domain.pairing import eligible, next_draw, round_seed
 from tournament.domain.state import Tournament
 from tournament.formats.bracket import Bracket, from_layout
@@ -34,28 +35,52 @@ def open_matches(t: Tournament, number: int | None = None) -> list[MatchState]:
 def still_needed(m: MatchState, first: bool = False) -> str:
     """What the organiser still has to enter for an open match, in the sheet's words
     (``first``: before something else, as the refusal of a draw says it)."""
+    return str(still_needed_phrase(m, first))
+
+
+def still_needed_phrase(m: MatchState, first: bool = False) -> Phrase:
+    """:func:`still_needed` with its code (a page says it in the reader's language)."""
     a, b = m.summary.bummerl
     target = (m.best_of + 1) // 2
-    then = " first" if first else ""
     if not m.engine.hand_count and not a and not b:
-        return f"enter its result{then}"
+        return Phrase("progress.enter_result_first" if first else "progress.enter_result")
     if a == b == target - 1 and not m.engine.current.hands:
-        return f"enter its deciding Bummerl{then}"
-    return f"enter the rest of its result{then} (Bummerl {a}:{b}, first to {target})"
+        return Phrase("progress.enter_decider_first" if first else "progress.enter_decider")
+    score: dict[str, Param] = {"a": a, "b": b, "target": target}
+    return Phrase("progress.enter_rest_first" if first else "progress.enter_rest", score)
 
 
 def reopened_note(t: Tournament, m: MatchState, first: bool = False) -> str:
     """``match 2.3 (round 2) is open again after a correction: enter its deciding Bummerl``
     (with ``first``, the players too, and ``... first``)."""
-    state = "open again after a correction" if m.match_id in t.reopened else "still open"
-    who = f", {' v '.join(m.labels)}" if first else ""
-    return f"match {m.match_id} (round {m.round}{who}) is {state}: {still_needed(m, first)}"
+    return str(reopened_phrase(t, m, first))
+
+
+def reopened_phrase(t: Tournament, m: MatchState, first: bool = False) -> Phrase:
+    """:func:`reopened_note` with its code."""
+    needed = still_needed_phrase(m, first)
+    said: dict[str, Param] = {"match_id": m.match_id, "round": m.round, "needed": needed}
+    again = m.match_id in t.reopened
+    if first:
+        players = " v ".join(m.labels)
+        return Phrase(
+            "progress.open_again_players" if again else "progress.still_open_players",
+            {**said, "players": players},
+        )
+    return Phrase("progress.open_again" if again else "progress.still_open", said)
 
 
 def draw_refusal(t: Tournament) -> str | None:
     """Why the next round cannot be drawn yet because of open matches (None: it can):
     every match of an earlier round that is open again, and every open match of the
     current round, by id; ``results missing`` lists them with tables and players."""
+    found = draw_refusal_phrase(t)
+    return None if found is None else str(found)
+
+
+def draw_refusal_phrase(t: Tournament) -> Phrase | None:
+    """:func:`draw_refusal` with its code (``progress.cannot_draw``), for a refusal or a
+    page in the reader's language."""
     blocking = open_matches(t)
     if not blocking:
         return None
@@ -65,16 +90,28 @@ def draw_refusal(t: Tournament) -> str | None:
     # "no result yet" only where nothing is entered: a match half played is under way.
     empty = [m.match_id for m in waiting if not _begun(t, m)]
     begun = [m.match_id for m in waiting if _begun(t, m)]
-    parts = [reopened_note(t, m, first=True) for m in again]
-    parts += [f"match {mid} {why}" for mid, why in conflicts.items()]
+    parts: list[Param] = [reopened_phrase(t, m, first=True) for m in again]
+    parts += [
+        Phrase("progress.match_why", {"match_id": mid, "why": why})
+        for mid, why in conflicts.items()
+    ]
     if waiting:
-        why = [f"no result yet for {', '.join(empty)}"] if empty else []
-        why += [f"{', '.join(begun)} not decided yet"] if begun else []
-        parts.append(f"round {t.current_round} is not complete: {'; '.join(why)}")
-    return (
-        f"round {t.current_round + 1} cannot be drawn: {'; '.join(parts)} "
-        "(`tournament results missing` lists them with tables and players)"
-    )
+        why: list[Param] = []
+        if empty:
+            why.append(Phrase("progress.no_result_yet", {"ids": ", ".join(empty)}))
+        if begun:
+            why.append(Phrase("progress.not_decided_yet", {"ids": ", ".join(begun)}))
+        parts.append(
+            Phrase("progress.not_complete", {"round": t.current_round, "why": _joined(why)})
+        )
+    return Phrase("progress.cannot_draw", {"round": t.current_round + 1, "parts": _joined(parts)})
+
+
+def _joined(parts: Sequence[Param]) -> Param:
+    """Parts joined by semicolons, as one param."""
+    if len(parts) == 1:
+        return parts[0]
+    return Phrase("progress.joined", {"first": parts[0], "rest": _joined(parts[1:])})
 
 
 def _conflicts(t: Tournament, matches: list[MatchState]) -> dict[str, str]:

@@ -1,4 +1,5 @@
-"""The players' report events in words (``tournament log``, the API's event history)."""
+"""The players' report events in words (``tournament log``, the API's event history), with
+their codes (tournament/domain/wording.py: ``event.*``) for the audit page."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from tournament.domain import events as ev
+from tournament.domain.messages import Param, Phrase, param
 
 if TYPE_CHECKING:
     from tournament.domain.state import Tournament
@@ -13,39 +15,45 @@ if TYPE_CHECKING:
 Payload = Mapping[str, Any]
 
 
-def _who(t: Tournament, p: Payload) -> str:
+def _who(t: Tournament, p: Payload) -> Param:
     pid = p.get("player_id")
-    return "a player" if pid is None else t.label(int(pid))
+    return Phrase("event.a_player") if pid is None else t.label(int(pid))
 
 
-def _submitted(t: Tournament, p: Payload) -> str:
+def _match(p: Payload) -> Param:
+    return param(p.get("match_id"))
+
+
+def _submitted(t: Tournament, p: Payload) -> Phrase:
     sheet = "; ".join(p.get("texts", ()))
-    return f"match {p.get('match_id')}: {_who(t, p)} reported {sheet}"
+    return Phrase("event.reported", {"match_id": _match(p), "who": _who(t, p), "sheet": sheet})
 
 
-def _confirmed(t: Tournament, p: Payload) -> str:
-    return f"match {p.get('match_id')}: {_who(t, p)} confirmed the opponent's report"
+def _confirmed(t: Tournament, p: Payload) -> Phrase:
+    return Phrase("event.confirmed", {"match_id": _match(p), "who": _who(t, p)})
 
 
-def _disputed(t: Tournament, p: Payload) -> str:
-    return f"match {p.get('match_id')}: {_who(t, p)} disputed: {p.get('reason', '')}"
+def _disputed(t: Tournament, p: Payload) -> Phrase:
+    reason = param(p.get("reason", ""))
+    return Phrase("event.disputed", {"match_id": _match(p), "who": _who(t, p), "reason": reason})
 
 
-def _settled(t: Tournament, p: Payload) -> str:
+def _settled(t: Tournament, p: Payload) -> Phrase:
     how = p.get("how", "dismissed")
     if how == "accepted":
-        return f"match {p.get('match_id')}: the report of seat {p.get('seat', 0) + 1} accepted"
-    return f"match {p.get('match_id')}: taken off the queue"
+        seat = param(p.get("seat", 0) + 1)
+        return Phrase("event.accepted", {"match_id": _match(p), "seat": seat})
+    return Phrase("event.off_queue", {"match_id": _match(p)})
 
 
-def _revoked(t: Tournament, p: Payload) -> str:
+def _revoked(t: Tournament, p: Payload) -> Phrase:
     if p.get("match_id"):
-        return f"match {p['match_id']}: table codes revoked"
-    return f"round {p.get('round')}: every table code revoked"
+        return Phrase("event.revoked", {"match_id": _match(p)})
+    return Phrase("event.all_revoked", {"round": param(p.get("round"))})
 
 
 #: Per report event type, its payload in words.
-REPORT_WORDS: dict[str, Callable[[Tournament, Payload], str]] = {
+REPORT_WORDS: dict[str, Callable[[Tournament, Payload], Phrase]] = {
     ev.REPORT_SUBMITTED: _submitted,
     ev.REPORT_CONFIRMED: _confirmed,
     ev.RESULT_DISPUTED: _disputed,

@@ -26,6 +26,7 @@ from typing import Any, TypeVar
 from tournament.domain import events as ev
 from tournament.domain.errors import ConflictError, DomainError, NotFoundError
 from tournament.domain.lives import lives_now
+from tournament.domain.messages import Phrase, english
 from tournament.domain.pairing import (
     Draw,
     eligible,
@@ -37,7 +38,7 @@ from tournament.domain.pairing import (
     withdrawn,
 )
 from tournament.domain.pairing import byes as bye_history
-from tournament.domain.progress import draw_refusal
+from tournament.domain.progress import draw_refusal_phrase
 from tournament.domain.registration import player, require_created, seed_order
 from tournament.domain.results import forfeit_payload
 from tournament.domain.standings import standings
@@ -64,9 +65,9 @@ def start_round(
     settings = require_created(t)
     # Never over an open match of any round: one a correction reopened, or a result entered
     # in an earlier round, would change who should have met whom (T-round).
-    refusal = draw_refusal(t)
-    if refusal:
-        raise ConflictError("round", "T-round", refusal)
+    refusal = draw_refusal_phrase(t)
+    if refusal is not None:
+        raise ConflictError("round", "T-round", code=refusal.code, params=refusal.params)
     if len(eligible(t)) < 2:
         if t.current_round:
             raise ConflictError("round", "T-round", code="rounds.tournament_finished_fewer_players")
@@ -117,12 +118,14 @@ def cancel_round(
         walkover = match.table == 0 and all(  # table 0: a walkover the draw recorded
             e.kind == "forfeit" and e.result_id not in corrected for e in match.entries
         )
-        found = (
-            ("a live hand" if mid in live else "")
-            or ("a signed sheet" if match.signed_by or match.void_signatures else "")
-            or ("" if walkover or not match.entries else f"a {match.entries[0].kind} result")
-        )
-        if found:
+        found: Phrase | None = None
+        if mid in live:
+            found = Phrase("rounds.found_live_hand")
+        elif match.signed_by or match.void_signatures:
+            found = Phrase("rounds.found_signed_sheet")
+        elif match.entries and not walkover:
+            found = _FOUND[match.entries[0].kind]
+        if found is not None:
             raise ConflictError(
                 "round",
                 "T-round",
@@ -315,10 +318,20 @@ def manual_draw(
     )
     return Draw(
         fm.RoundPairing(number, tables, tuple(str(b) for b in byes)),
-        "manual pairing",
+        english("stage.manual", {}),
         {},
         tuple(warnings),
     )
+
+
+#: What a match of a round already has that keeps the round from being cancelled, by the
+#: kind of its first result.
+_FOUND: dict[str, Phrase] = {
+    "hand": Phrase("rounds.found_hand_result"),
+    "tally": Phrase("rounds.found_tally_result"),
+    "live": Phrase("rounds.found_live_result"),
+    "forfeit": Phrase("rounds.found_forfeit_result"),
+}
 
 
 def override_warnings(
@@ -364,7 +377,7 @@ def _beyond_the_format(t: Tournament, number: int) -> str | None:
         next_draw(t, number, round_seed(settings.seed, number), {})
     except ConflictError as error:
         if error.rule == "T-round":
-            return f"T-round: round {number} is beyond the format's draw: {error.message}"
+            return english("warning.beyond_format", {"number": number, "refusal": error.message})
     except (DomainError, FormatError):
         pass  # the format could not draw it for another reason: not a round too many
     return None

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 from tournament.domain import events as ev
 from tournament.domain.errors import NotFoundError
 from tournament.domain.matchview import MatchLine, PlayerRef, bracket_notes, match_line, player_ref
+from tournament.domain.messages import Phrase, english
 from tournament.domain.parts import Round
 from tournament.domain.state import Tournament
 
@@ -70,8 +71,11 @@ def round_stage(t: Tournament, r: Round) -> str:
     assert final is not None
     start, finalists = final
     rounds = final_round_count(finalists)
-    of = f", round {r.number - start + 1} of {rounds}" if rounds > 1 else ""
-    return f"final{of}: {', '.join(t.label(int(p)) for p in finalists)}"
+    names = ", ".join(t.label(int(p)) for p in finalists)
+    if rounds > 1:
+        number = r.number - start + 1
+        return english("stage.final_of", {"number": number, "total": rounds, "names": names})
+    return english("stage.final", {"names": names})
 
 
 def bracket_heading(m: BracketMatch, last: Mapping[str, int]) -> str:
@@ -180,13 +184,18 @@ def idle_reasons(t: Tournament, r: Round) -> dict[int, str]:
 def draw_notices(t: Tournament, number: int) -> list[str]:
     """What the organiser should know about the draw of round ``number``: players absent
     from both sides of a match of the round before (a double no-show) and drawn again."""
+    return [str(p) for p in draw_notice_phrases(t, number)]
+
+
+def draw_notice_phrases(t: Tournament, number: int) -> list[Phrase]:
+    """:func:`draw_notices` with their codes, for a page in the reader's language."""
     if number < 2 or number > t.current_round:
         return []
-    from tournament.domain.notices import absent_warning
+    from tournament.domain.notices import absent_phrases
 
     drawn = {p for mid in t.rounds[number - 1].matches for p in t.matches[mid].players}
     last = [m for m in t.rounds[number - 2].matches if drawn & set(t.matches[m].players)]
-    return absent_warning(t, last, drawn_in=number)
+    return absent_phrases(t, last, drawn_in=number)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from tournament.domain import events as ev
 from tournament.domain.handlers import HANDLERS, TOUCHING
 from tournament.domain.matchstate import Entry, MatchState, Summary
+from tournament.domain.messages import Param, english
 from tournament.domain.parts import Player, Round, Stats
 from tournament.domain.reportbook import ReportBook
 from tournament.domain.settings import Settings
@@ -227,8 +228,8 @@ class Tournament:
         self._account(match, old)
         if old.decided and not match.summary.decided:
             self.reopened[match.match_id] = why
-        flag = f"result of match {match.match_id} (round {match.round}) changed after this "
-        self._changed(match, old, flag + f"match was drawn: {why}")
+        params: dict[str, Param] = {"match_id": match.match_id, "round": match.round, "why": why}
+        self._changed(match, old, english("flag.changed", params))
 
     def _changed(self, match: MatchState, old: Summary, flag: str) -> None:
         """Who won ``match`` changed (or whether it is decided): the players' matches of

@@ -25,13 +25,14 @@ from flask_babel.speaklater import LazyString
 from tournament.accounts.roles import Role
 from tournament.domain import events as ev
 from tournament.domain.errors import DomainError
-from tournament.domain.eventwords import in_words
+from tournament.domain.eventwords import in_phrase
 from tournament.domain.matchref import resolve_match
 from tournament.domain.state import Tournament
 from tournament.eventstore.api import StoredEvent
 from tournament.eventstore.seals import Seal
 from tournament.web.auth import requires
 from tournament.web.pages.desk import desk_blueprint, desk_context, refusal
+from tournament.web.pages.messages import say
 from tournament.web.services import services
 
 pages = desk_blueprint("desk_audit", __name__)
@@ -176,7 +177,7 @@ def _line(t: Tournament, e: StoredEvent, seals: Sequence[Seal]) -> AuditLine:
         position=e.position,
         version=e.version,
         kind=str(KINDS.get(e.type, e.type)),
-        words=in_words(t, e.type, e.payload),
+        words=say(in_phrase(t, e.type, e.payload)),
         who=who,
         when=_when(e.recorded_at),
         origin=", ".join(dict.fromkeys(origin)) or str(gettext("unknown")),

@@ -32,10 +32,10 @@ from tournament.domain.tally import tally_hands, tally_text
 from tournament.domain.text import plain_text
 from tournament.eventstore.api import NewEvent
 from tournament.web.auth import caller, requires
-from tournament.web.pages.desk import desk_blueprint, desk_context
+from tournament.web.pages.desk import desk_blueprint, desk_context, refusal
 from tournament.web.pages.desk_sheets import page_metadata
+from tournament.web.pages.messages import say
 from tournament.web.pages.sheet_entry import SPELLING, sheet_match
-from tournament.web.pages.tally_words import tally_refusal
 from tournament.web.services import services
 
 pages = desk_blueprint("desk_corrections", __name__)
@@ -154,7 +154,7 @@ def correct(tid: str, mid: str) -> Any:
         changes = preview(service.events(tid), new)
     except DomainError as error:
         html = render_template(
-            "desk/sheets/correct.html", **_context(tid, t, mid, error=tally_refusal(error), **shown)
+            "desk/sheets/correct.html", **_context(tid, t, mid, error=refusal(error), **shown)
         )
         return html, 422
     html = render_template(
@@ -163,27 +163,24 @@ def correct(tid: str, mid: str) -> Any:
     return html
 
 
-#: The preview's lines by what they are about (their prefix), under headings of ours.
-SECTIONS = (
-    ("flag: ", _l("Matches flagged for the organiser")),
-    ("bracket: ", _l("Bracket")),
-    ("standings: ", _l("Standings")),
-    ("next round: ", _l("The next round's draw")),
-    ("  ", _l("The next round's draw")),
-)
+#: The preview's sections (tournament.domain.preview.Preview.sections) under headings of
+#: ours; its lines in the reader's language.
+SECTIONS = {
+    "match": _l("The match"),
+    "flag": _l("Matches flagged for the organiser"),
+    "bracket": _l("Bracket"),
+    "standings": _l("Standings"),
+    "next": _l("The next round's draw"),
+    "table": _l("The next round's draw"),
+}
 
 
 def _shown(changes: Preview) -> dict[str, Any]:
     """The preview's lines in sections: the match first, then flags, bracket, standings
-    and the next round's draw, as :meth:`Preview.lines` orders them."""
+    and the next round's draw, as :meth:`Preview.sections` orders them."""
     sections: dict[str, list[str]] = {}
-    for line in changes.lines():
-        heading, text = str(gettext("The match")), line
-        for prefix, words in SECTIONS:
-            if line.startswith(prefix):
-                heading, text = str(words), line.removeprefix(prefix)
-                break
-        sections.setdefault(heading, []).append(text)
+    for section, line in changes.sections():
+        sections.setdefault(str(SECTIONS[section]), []).append(say(line))
     return {"sections": sections, "empty": changes.empty, "standings": len(changes.standings)}
 
 
@@ -204,7 +201,7 @@ def _store(
         services().tournaments.submit(tid, guarded, metadata=page_metadata())
     except DomainError as error:
         html = render_template(
-            "desk/sheets/correct.html", **_context(tid, t, mid, error=tally_refusal(error), **shown)
+            "desk/sheets/correct.html", **_context(tid, t, mid, error=refusal(error), **shown)
         )
         return html, 409 if error.field == "version" else 422
     flash(gettext("The correction is stored."), "ok")

@@ -20,6 +20,7 @@ from tournament.accounts.roles import Role
 from tournament.domain import commands as c
 from tournament.domain.buyback import may_buy_back
 from tournament.domain.errors import DomainError
+from tournament.domain.readback import NOBODY_BUYS_TEMPLATES, read_back
 from tournament.domain.registration import player
 from tournament.domain.roster import player_json, players_json
 from tournament.domain.startnumbers import parse_ids, seeding_request
@@ -27,6 +28,7 @@ from tournament.domain.state import Tournament
 from tournament.eventstore.api import NewEvent
 from tournament.web.auth import caller, requires
 from tournament.web.pages.desk import desk_blueprint, desk_context, refusal
+from tournament.web.pages.messages import say
 from tournament.web.pages.page_writes import execute, field_errors
 from tournament.web.pages.setup_words import WITHDRAWALS
 from tournament.web.services import services
@@ -75,7 +77,9 @@ def players_page(
         assert t.settings is not None
         rows = players_json(t)
         lives = t.settings.format == "lives"
-        nobody_buys = may_buy_back(t)[1] if lives else None
+        why = may_buy_back(t)[1] if lives else None
+        # The domain's English reason read back into its code: the reader's language.
+        nobody_buys = None if why is None else say(read_back(why, NOBODY_BUYS_TEMPLATES))
         facts = {
             "name": t.settings.name,
             "started": t.current_round > 0,

@@ -32,6 +32,7 @@ from tournament.domain.matchview import PlayerRef, player_ref
 from tournament.domain.roundview import (
     DrawRecord,
     RoundView,
+    draw_notice_phrases,
     draw_record,
     drawn_round,
     round_summaries,
@@ -41,6 +42,7 @@ from tournament.domain.state import Tournament
 from tournament.eventstore.api import NewEvent, StoredEvent
 from tournament.web.auth import caller, requires
 from tournament.web.pages.desk import desk_blueprint, desk_context, refusal
+from tournament.web.pages.messages import say
 from tournament.web.problems import request_id
 from tournament.web.services import services
 
@@ -180,6 +182,8 @@ def _rounds_page(
         t = service.state(tid)
         summaries = round_summaries(t, events)
         current = round_view(t) if t.current_round else None
+        # The view's notices in English (as the API gives them); the page says them again.
+        notices = [say(p) for p in draw_notice_phrases(t, t.current_round)]
         cannot_cancel = _cancel_refusal(t)
         cannot_draw = draw_refusal_line(t)
     assert t.settings is not None
@@ -193,6 +197,7 @@ def _rounds_page(
             current=current,
             tables=_by_table(current),
             missing=_missing(current),
+            notices=notices,
             organiser=can_organise(tid),
             cannot_draw=cannot_draw,
             cannot_cancel=cannot_cancel,
@@ -238,10 +243,10 @@ def _cancel_refusal(t: Tournament) -> str | None:
 
 def draw_refusal_line(t: Tournament) -> str | None:
     """Why no round can be drawn now because of open matches (None: it can), T-round."""
-    from tournament.domain.progress import draw_refusal
+    from tournament.domain.progress import draw_refusal_phrase
 
-    found = draw_refusal(t)
-    return f"round: {found} (T-round)" if found else None
+    found = draw_refusal_phrase(t)
+    return f"round: {say(found)} (T-round)" if found is not None else None
 
 
 # --- Preview and draw ----------------------------------------------------------------------

@@ -41,7 +41,6 @@ from tournament.web.pages.sheet_entry import (
     sheet_match,
     unique_table,
 )
-from tournament.web.pages.tally_words import tally_refusal
 from tournament.web.problems import request_id
 from tournament.web.services import services
 
@@ -206,7 +205,7 @@ def check(tid: str) -> Any:
         "desk/sheets/check.html",
         checked=checked,
         lookup=None,
-        errors={n: tally_refusal(e) for n, e in checked.errors.items()},
+        errors={n: refusal(e) for n, e in checked.errors.items()},
     )
 
 
@@ -248,7 +247,7 @@ def _store(
         done = service.submit(tid, command, idempotency_key=key, metadata=page_metadata())
     except DomainError as error:
         t = service.state(tid)
-        values = page_values(tid, t, typed, texts=texts, error=tally_refusal(error))
+        values = page_values(tid, t, typed, texts=texts, error=refusal(error))
         html = render_template("desk/sheets/page.html", **values)
         return html, 422
     t = service.state(tid)

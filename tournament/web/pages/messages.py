@@ -14,7 +14,8 @@ from flask_babel import gettext
 
 from tournament.domain.csvread import CsvImportError
 from tournament.domain.errors import DomainError
-from tournament.domain.messages import ALL_TEMPLATES, WORDS, Param, Phrase
+from tournament.domain.messages import ALL_TEMPLATES, EVERY_TEMPLATE, WORDS, Param, Phrase
+from tournament.domain.wording import FIELD_WORDS
 
 
 def describe(error: DomainError) -> str:
@@ -55,8 +56,14 @@ def _word(value: Param) -> str | int:
     """A param that is one of the domain's own words (a tally's seat) in the reader's
     language; a name, a number or what the organiser typed as it is."""
     if isinstance(value, Phrase):
-        known = ALL_TEMPLATES.get(value.code)
+        known = EVERY_TEMPLATE.get(value.code)
         return str(value) if known is None else _render(known, value.params)
-    if isinstance(value, str) and value in WORDS:
+    if isinstance(value, str) and (value in WORDS or value in FIELD_WORDS):
         return str(gettext(value))
     return value
+
+
+def say(words: Phrase | str) -> str:
+    """A phrase of the domain (a stage, a warning, a flag, a reason) in the reader's
+    language; a text without a code as it is."""
+    return str(_word(words))
