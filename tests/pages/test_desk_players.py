@@ -8,10 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 from tests.pages.markup import unlabelled
-from tests.pages.test_desk_setup import signed_in
+from tests.pages.test_desk_setup import signed_in, signed_in_as
 from tests.web.conftest import Web
 from tests.web.played import state
-from tests.web.test_sign_in import PASSWORD
 from tournament.accounts.roles import Role
 
 LIST = "name,club,category,rating\nAnna Huber,SC Ried,,1520\nBerti Gruber,SV Linz,W,1490\n"
@@ -163,9 +162,7 @@ def test_buying_a_life_is_refused_for_a_player_who_still_has_one_t_lives(web: We
 
 def test_a_scorer_sees_the_players_but_cannot_add_edit_or_check_in(web: Web) -> None:
     tid = tournament(web)
-    web.accounts.add("scorer@club.at", PASSWORD)
-    web.accounts.grant("scorer@club.at", tid, Role.SCORER, by="tests")
-    csrf = signed_in(web, "scorer@club.at")
+    csrf = signed_in_as(web, "scorer@club.at", tid, Role.SCORER)
     page = web.client.get(f"/desk/t/{tid}/players?lang=en")
     assert page.status_code == 200 and "Add a player" not in page.get_data(as_text=True)
     assert post(web, f"/desk/t/{tid}/players", csrf, name="Anna").status_code == 403
