@@ -320,3 +320,16 @@ def expect_navigation(page: Page, path: str) -> Iterator[None]:
     """Wait, after the block, until the page is at ``path`` (of this site)."""
     yield
     page.wait_for_url(re.compile(re.escape(path) + r"(\?.*)?$"))
+
+
+@contextlib.contextmanager
+def expect_swap(page: Page, body: str, timeout: int = 5000) -> Iterator[None]:
+    """Wait, after the block, until the live stream swapped a new ``body`` (a selector)
+    into the page: its ``data-version`` is no longer what it was before the block."""
+    before = page.locator(body).get_attribute("data-version")
+    yield
+    page.wait_for_function(
+        "([body, before]) => document.querySelector(body).dataset.version !== before",
+        arg=[body, before],
+        timeout=timeout,
+    )

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from tests.browser.conftest import Browse, Site
+from tests.browser.desk_steps import sign_in_by_keyboard
 from tests.browser.harness import (
     View,
     assert_accessible,
@@ -23,16 +24,6 @@ from tests.web.played import NAMES, state
 
 if TYPE_CHECKING:  # playwright may be missing: the fixtures skip then
     from playwright.sync_api import Page
-
-
-def sign_in_by_keyboard(page: Page, site: Site, then: str) -> None:
-    page.goto(site.url(f"/login?next={then}&lang=en"))
-    tab_to(page, "#email")
-    type_text(page, site.admin_email)
-    press(page, "Tab")
-    type_text(page, site.admin_password)
-    with expect_navigation(page, then):
-        press(page, "Enter")
 
 
 def cells(row: str) -> list[str]:

@@ -12,7 +12,14 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from tests.browser.conftest import Site
-from tests.browser.harness import View, axe_source, describe_violations, in_every_view, shot
+from tests.browser.harness import (
+    View,
+    axe_source,
+    describe_violations,
+    expect_swap,
+    in_every_view,
+    shot,
+)
 from tests.browser.test_public_page import a_swiss
 from tests.web.conftest import Web
 from tests.web.played import NAMES, play_round, register, run
@@ -178,15 +185,8 @@ def test_a_result_reaches_the_projector_through_the_stream(page: Page, site: Sit
     page.set_viewport_size(BEAMER)
     page.goto(site.url("/t/club/projector?every=600&lang=en"))
     page.locator("#live-badge[data-state='live']").wait_for(timeout=5000)
-    before = page.locator("#screens .screens-body").get_attribute("data-version")
-
-    play_round(web, "club", random.Random(8))  # round 2 at the desk
-
-    page.wait_for_function(
-        "v => document.querySelector('#screens .screens-body').dataset.version !== v",
-        arg=before,
-        timeout=5000,
-    )
+    with expect_swap(page, "#screens .screens-body"):
+        play_round(web, "club", random.Random(8))  # round 2 at the desk
     assert page.url.endswith("/t/club/projector?every=600&lang=en")  # swapped, not reloaded
     assert showing(page) == "standings-1"
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from tests.browser.conftest import Browse, Site
-from tests.browser.desk_steps import phone
+from tests.browser.desk_steps import phone, sign_in_by_keyboard
 from tests.browser.harness import (
     PHONE,
     View,
@@ -50,16 +50,6 @@ def report_by_keyboard(page: Page, site: Site, code: str) -> None:
     type_text(page, SHEET[1])
     press(page, "Enter")
     page.locator(".done").wait_for()
-
-
-def sign_in(page: Page, site: Site, then: str) -> None:
-    page.goto(site.url(f"/login?next={then}"))
-    tab_to(page, "#email")
-    type_text(page, site.admin_email)
-    press(page, "Tab")
-    type_text(page, site.admin_password)
-    press(page, "Enter")
-    page.wait_for_url(site.url(then))
 
 
 def looks_right(page: Page) -> None:
@@ -130,7 +120,7 @@ def test_a_dispute_reaches_the_organisers_queue(browse: Browse, site: Site) -> N
     looks_right(opponent)
 
     desk = browse(site)
-    sign_in(desk, site, "/desk/t/club/queue")
+    sign_in_by_keyboard(desk, site, "/desk/t/club/queue")
 
     def look(view: View) -> None:
         assert "the second Bummerl was mine" in desk.locator(".queue").inner_text()

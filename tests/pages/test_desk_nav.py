@@ -5,7 +5,7 @@ sees no Queue or Audit log, which would only refuse them; an organiser sees them
 from __future__ import annotations
 
 from tests.pages.markup import elements
-from tests.pages.test_desk_setup import signed_in
+from tests.pages.test_desk_setup import signed_in_as
 from tests.web.conftest import Web
 from tournament.accounts.roles import Role
 
@@ -23,10 +23,7 @@ def nav_links(web: Web, path: str) -> list[str]:
 
 
 def test_a_scorer_sees_only_the_desk_pages_a_scorer_may_open(web: Web, club: str) -> None:
-    web.admin()
-    web.accounts.add("scorer@club.at", "a long password 1")
-    web.accounts.grant("scorer@club.at", club, Role.SCORER, by="tests")
-    signed_in(web, "scorer@club.at")
+    signed_in_as(web, "scorer@club.at", club, Role.SCORER)
     desk = f"/desk/t/{club}"
     for page in (desk, f"{desk}/players", f"{desk}/rounds"):
         links = nav_links(web, page)
@@ -36,10 +33,7 @@ def test_a_scorer_sees_only_the_desk_pages_a_scorer_may_open(web: Web, club: str
 
 
 def test_an_organiser_sees_every_desk_page(web: Web, club: str) -> None:
-    web.admin()
-    web.accounts.add("organiser@club.at", "a long password 1")
-    web.accounts.grant("organiser@club.at", club, Role.ORGANISER, by="tests")
-    signed_in(web, "organiser@club.at")
+    signed_in_as(web, "organiser@club.at", club, Role.ORGANISER)
     desk = f"/desk/t/{club}"
     expected = [desk + path for path in SCORER_SEES + ORGANISER_ALSO] + [f"/t/{club}"]
     assert nav_links(web, f"{desk}/players") == expected

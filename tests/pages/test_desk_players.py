@@ -8,10 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 from tests.pages.markup import unlabelled
-from tests.pages.test_desk_setup import signed_in
+from tests.pages.test_desk_setup import signed_in, signed_in_as
 from tests.web.conftest import Web
 from tests.web.played import state
-from tests.web.test_sign_in import PASSWORD
 from tournament.accounts.roles import Role
 
 LIST = "name,club,category,rating\nAnna Huber,SC Ried,,1520\nBerti Gruber,SV Linz,W,1490\n"
@@ -23,6 +22,15 @@ def tournament(web: Web, tid: str = "cup", **settings: Any) -> str:
 
 def post(web: Web, path: str, csrf: str, headers: dict[str, str] | None = None, **form: Any) -> Any:
     return web.client.post(f"{path}?lang=en", data={"csrf_token": csrf, **form}, headers=headers)
+
+
+def with_listed_players(web: Web, **settings: Any) -> tuple[str, str]:
+    """A tournament with LIST's two players imported at the desk, signed in as the admin:
+    its id and the session's CSRF token."""
+    tid = tournament(web, **settings)
+    csrf = signed_in(web)
+    post(web, f"/desk/t/{tid}/players/import", csrf, csv=LIST, action="import")
+    return tid, csrf
 
 
 def test_an_added_player_is_listed_with_the_next_start_number(web: Web) -> None:
@@ -114,9 +122,7 @@ def test_an_uploaded_file_is_previewed_like_a_pasted_list(web: Web) -> None:
 
 
 def test_check_in_from_the_list_answers_the_row_to_htmx(web: Web) -> None:
-    tid = tournament(web)
-    csrf = signed_in(web)
-    post(web, f"/desk/t/{tid}/players/import", csrf, csv=LIST, action="import")
+    tid, csrf = with_listed_players(web)
     page = web.client.get(f"/desk/t/{tid}/players?lang=en").get_data(as_text=True)
     assert 'id="player-search"' in page and 'data-search="berti gruber sv linz w"' in page
     row = post(web, f"/desk/t/{tid}/players/2/check-in", csrf, headers={"HX-Request": "true"})
@@ -130,9 +136,7 @@ def test_check_in_from_the_list_answers_the_row_to_htmx(web: Web) -> None:
 
 
 def test_seeding_by_hand_follows_the_order_typed_t_seeding(web: Web) -> None:
-    tid = tournament(web)
-    csrf = signed_in(web)
-    post(web, f"/desk/t/{tid}/players/import", csrf, csv=LIST, action="import")
+    tid, csrf = with_listed_players(web)
     reply = post(web, f"/desk/t/{tid}/players/seeding", csrf, method="manual", order="2 1")
     assert reply.status_code == 303
     assert state(web, tid).players[2].seed == 1
@@ -141,9 +145,7 @@ def test_seeding_by_hand_follows_the_order_typed_t_seeding(web: Web) -> None:
 
 
 def test_a_withdrawn_player_stays_listed_as_withdrawn_t_withdrawal(web: Web) -> None:
-    tid = tournament(web)
-    csrf = signed_in(web)
-    post(web, f"/desk/t/{tid}/players/import", csrf, csv=LIST, action="import")
+    tid, csrf = with_listed_players(web)
     page = web.client.get(f"/desk/t/{tid}/players/1/withdraw?lang=en").get_data(as_text=True)
     assert unlabelled(page) == []
     reply = post(web, f"/desk/t/{tid}/players/1/withdraw", csrf, policy="forfeit", reason="ill")
@@ -154,18 +156,14 @@ def test_a_withdrawn_player_stays_listed_as_withdrawn_t_withdrawal(web: Web) -> 
 
 
 def test_buying_a_life_is_refused_for_a_player_who_still_has_one_t_lives(web: Web) -> None:
-    tid = tournament(web, format="lives", options={"buy_backs": 1})
-    csrf = signed_in(web)
-    post(web, f"/desk/t/{tid}/players/import", csrf, csv=LIST, action="import")
+    tid, csrf = with_listed_players(web, format="lives", options={"buy_backs": 1})
     reply = post(web, f"/desk/t/{tid}/players/1/buy-life", csrf)
     assert reply.status_code == 422 and "T-lives" in reply.get_data(as_text=True)
 
 
 def test_a_scorer_sees_the_players_but_cannot_add_edit_or_check_in(web: Web) -> None:
     tid = tournament(web)
-    web.accounts.add("scorer@club.at", PASSWORD)
-    web.accounts.grant("scorer@club.at", tid, Role.SCORER, by="tests")
-    csrf = signed_in(web, "scorer@club.at")
+    csrf = signed_in_as(web, "scorer@club.at", tid, Role.SCORER)
     page = web.client.get(f"/desk/t/{tid}/players?lang=en")
     assert page.status_code == 200 and "Add a player" not in page.get_data(as_text=True)
     assert post(web, f"/desk/t/{tid}/players", csrf, name="Anna").status_code == 403

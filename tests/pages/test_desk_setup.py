@@ -22,6 +22,16 @@ def signed_in(web: Web, email: str = "admin@club.at") -> str:
     return csrf_of(web.client.get("/desk?lang=en").get_data(as_text=True))
 
 
+def signed_in_as(web: Web, email: str, tid: str, role: Role) -> str:
+    """Signed in as ``email``, an account (made if missing) holding ``role`` in ``tid``;
+    the CSRF token of the session."""
+    web.admin()
+    if web.accounts.by_email(email) is None:
+        web.accounts.add(email, PASSWORD)
+    web.accounts.grant(email, tid, role, by="tests")
+    return signed_in(web, email)
+
+
 def create(web: Web, csrf: str, **fields: Any) -> Any:
     form = {"csrf_token": csrf, "name": "Herbstturnier", "id": "herbst", "date": "27.11.2026",
             "format": "swiss", "best_of": "3", "opt-swiss-rounds": "5", **fields}  # fmt: skip
@@ -174,10 +184,7 @@ def test_the_overview_shows_settings_counts_and_links_to_the_rounds(web: Web, cl
 
 
 def test_a_scorer_reads_the_overview_but_a_stranger_does_not(web: Web, club: str) -> None:
-    web.admin()
-    web.accounts.add("scorer@club.at", PASSWORD)
-    web.accounts.grant("scorer@club.at", club, Role.SCORER, by="tests")
-    signed_in(web, "scorer@club.at")
+    signed_in_as(web, "scorer@club.at", club, Role.SCORER)
     assert web.client.get(f"/desk/t/{club}").status_code == 200
     signed_in(web, "stranger@club.at")
     assert web.client.get(f"/desk/t/{club}").status_code == 403

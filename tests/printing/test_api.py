@@ -4,20 +4,13 @@ round kinds only."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from tests.printing.helpers import pdf_text, require_weasyprint
-from tests.web.conftest import Web, make_web
+from tests.web.conftest import Web
 from tests.web.played import NAMES, swiss
 
 require_weasyprint()
-
-
-@pytest.fixture
-def web(tmp_path: Path) -> Web:
-    return make_web(f"sqlite:///{tmp_path / 'web.sqlite3'}", tmp_path)
 
 
 def test_table_cards_link_the_public_page_on_the_host_asked_from(web: Web) -> None:

@@ -10,31 +10,20 @@ from pathlib import Path
 import pytest
 
 from tests.pages.test_desk_rounds import page, signed_in
-from tests.printing.helpers import evening, pdf_text, require_weasyprint
+from tests.printing.helpers import pdf_text, require_weasyprint
 from tests.web.conftest import Web, make_web
 from tests.web.played import NAMES, run, swiss
 from tests.web.test_sign_in import csrf_of
-from tournament.domain import events as ev
 from tournament.domain.rounds import start_round
 from tournament.domain.service import TournamentService
 from tournament.domain.tablecodes import round_codes
-from tournament.eventstore import SQLEventStore, migrate
+from tournament.eventstore import SQLEventStore
 from tournament.printing.language import language
 from tournament.printing.queue import DONE, Pack, pack_pdf, render_pack, request_pack
 
 require_weasyprint()
 
 SECRET = b"the club's secret"
-
-
-@pytest.fixture
-def service(tmp_path: Path) -> TournamentService:
-    url = f"sqlite:///{tmp_path / 'print.sqlite3'}"
-    migrate.upgrade(url)
-    service = TournamentService(SQLEventStore(url))
-    b = evening(9, rounds=2, play_last=False)
-    service.store.append(ev.stream_id("t1"), b.events, expected_version=0)
-    return service
 
 
 def rendered(service: TournamentService, kind: str, round: int | None, lang: str) -> str:

@@ -3,27 +3,14 @@ the seal the log has at rendering (``tournament verify --seal`` checks it later)
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from tests.printing.helpers import evening, pdf_text, require_weasyprint
-from tournament.domain import events as ev
+from tests.printing.helpers import pdf_text, require_weasyprint
 from tournament.domain.service import TournamentService
-from tournament.eventstore import SQLEventStore, migrate
+from tournament.eventstore import SQLEventStore
 from tournament.printing.queue import DONE, pack_pdf, render_pack, request_pack
 
 require_weasyprint()
-
-
-@pytest.fixture
-def service(tmp_path: Path) -> TournamentService:
-    url = f"sqlite:///{tmp_path / 'print.sqlite3'}"
-    migrate.upgrade(url)
-    service = TournamentService(SQLEventStore(url))
-    b = evening(9, rounds=2, play_last=False)
-    service.store.append(ev.stream_id("t1"), b.events, expected_version=0)
-    return service
 
 
 @pytest.mark.parametrize(

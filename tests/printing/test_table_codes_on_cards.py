@@ -3,12 +3,8 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
-
 from tests.printing.helpers import SEAL, evening, page_texts, pdf_text, require_weasyprint
-from tests.web.conftest import Web, make_web
+from tests.web.conftest import Web
 from tests.web.played import state, swiss
 from tournament.domain.tablecodes import match_codes, round_codes
 from tournament.printing.packs import document, render
@@ -35,11 +31,6 @@ def test_each_card_prints_both_codes_and_their_qr_links() -> None:
             assert code in texts[n // 2]
             assert f"192.168.1.20:8080/r/{code}" in texts[n // 2]
     assert "noch nicht vergeben" not in "\n".join(texts)
-
-
-@pytest.fixture
-def web(tmp_path: Path) -> Web:
-    return make_web(f"sqlite:///{tmp_path / 'web.sqlite3'}", tmp_path)
 
 
 def test_the_print_pack_of_table_cards_prints_the_codes_the_pages_take(web: Web) -> None:

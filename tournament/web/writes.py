@@ -80,12 +80,13 @@ def fingerprint() -> str:
     return digest.hexdigest()
 
 
-def metadata() -> dict[str, str]:
+def metadata(via: str = "api") -> dict[str, str]:
     # ``account`` is who was signed in, laid over every event the command made; the
-    # command itself records the same account as its ``actor``.
+    # command itself records the same account as its ``actor``. ``via``: the door the
+    # write came through, the API or a page (``pages/page_writes.py:page_metadata``).
     return {
         "account": caller().actor,
-        "via": "api",
+        "via": via,
         "request_id": request_id(),
         "request": fingerprint(),
         "correlation_id": request_id(),

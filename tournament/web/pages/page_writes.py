@@ -12,24 +12,16 @@ from typing import Any
 from tournament.domain.errors import DomainError
 from tournament.domain.state import Tournament
 from tournament.eventstore.api import NewEvent, StoredEvent
-from tournament.web.auth import caller
 from tournament.web.pages.desk import refusal
-from tournament.web.problems import request_id
 from tournament.web.services import services
-from tournament.web.writes import fingerprint
+from tournament.web.writes import metadata
 
 Command = Callable[[Tournament], list[NewEvent]]
 
 
 def page_metadata() -> dict[str, str]:
     """As :func:`tournament.web.writes.metadata`, but ``via: page``."""
-    return {
-        "account": caller().actor,
-        "via": "page",
-        "request_id": request_id(),
-        "request": fingerprint(),
-        "correlation_id": request_id(),
-    }
+    return metadata(via="page")
 
 
 def execute(tid: str, command: Command, **options: Any) -> list[StoredEvent]:
