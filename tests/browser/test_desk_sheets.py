@@ -97,7 +97,7 @@ def test_a_typo_is_named_as_typed_and_undo_takes_the_last_sheet_back(
     page.keyboard.type("7 5 1 0/7")
     page.locator("#sheet-check .field-error").wait_for()
     message = page.locator("#sheet-check").inner_text()
-    assert "Noch kein Bummerl" in message and "R13" in message and "Bummerl 1, Spiel 2" in message
+    assert "Noch kein Bummerl" in message and "R13" in message and "Bummerl 1: Spiel 2" in message
     assert page.locator("#bummerl-1").get_attribute("aria-invalid") == "true"
     page.keyboard.press("Control+a")
     page.keyboard.type(BUMMERL)
