@@ -31,7 +31,7 @@ def test_a_count_dropping_by_4_is_refused_in_german_naming_hand_seat_and_r13(web
     error = refused_tally("7 5 1 0 / 7")
     with web.app.test_request_context("/?lang=de"):
         assert describe(error) == (
-            "tally: Spiel 2, Spieler der ersten Spalte: der Stand geht von 5 auf 1, "
+            "Spielbericht: Spiel 2, Spieler der ersten Spalte: der Stand geht von 5 auf 1, "
             "ein Schritt von 4; ein Spiel bringt 1, 2 oder 3 Punkte (R13)"
         )
 
@@ -55,7 +55,7 @@ def test_a_template_citing_its_rule_is_not_cited_twice(web: Web) -> None:
     )
     with web.app.test_request_context("/?lang=de"):
         assert describe(error) == (
-            "first_dealer: Partie 1.3: Anna (1) gibt zuerst "
+            "Erster Geber: Partie 1.3: Anna (1) gibt zuerst "
             "(R18: wer zuerst gibt, ist schon eingetragen)"
         )
 
@@ -74,7 +74,7 @@ def test_a_refused_hand_names_match_and_place_on_the_sheet_in_german(web: Web, c
     )
     with web.app.test_request_context("/?lang=de"):
         assert describe(error) == (
-            f"winner: Partie {match.match_id}, Bummerl 1 Spiel 1: "
+            f"Sieger: Partie {match.match_id}, Bummerl 1 Spiel 1: "
             f"Spieler 99 spielt hier nicht ({a} gegen {b}) (T-match)"
         )
 
@@ -84,7 +84,8 @@ def test_names_and_what_was_typed_are_shown_as_they_are(web: Web) -> None:
     assert error.code == "tally.not_a_tally"
     with web.app.test_request_context("/?lang=de"):
         line = describe(error)
-    assert line.startswith("tally: '7 5 x / 7' ist kein Spielbericht wie") and "(T-tally)" in line
+    assert line.startswith("Spielbericht: '7 5 x / 7' ist kein Spielbericht wie")
+    assert "(T-tally)" in line
 
 
 def test_an_error_without_a_code_falls_back_to_its_english_line(web: Web) -> None:
@@ -101,7 +102,7 @@ def test_a_refused_csv_import_lists_each_bad_row_in_german(web: Web) -> None:
     error = caught.value
     assert error.to_json()[0]["code"] == "registration.player_needs_name"
     with web.app.test_request_context("/?lang=de"):
-        assert describe_rows(error) == [(3, "name: ein Spieler braucht einen Namen (T-player)")]
+        assert describe_rows(error) == [(3, "Name: ein Spieler braucht einen Namen (T-player)")]
     with web.app.test_request_context("/?lang=en"):
         assert describe_rows(error) == error.problems
 

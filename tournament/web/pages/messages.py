@@ -18,6 +18,54 @@ from tournament.domain.messages import ALL_TEMPLATES, EVERY_TEMPLATE, WORDS, Par
 from tournament.domain.wording import FIELD_WORDS
 
 
+def N_(name: str) -> str:
+    """Marks a field's name for the catalog (extracted by babel's default keywords)."""
+    return name
+
+
+#: The fields a refusal names that an organiser or a player meets on the pages. The msgid
+#: is the field's own name, so English reads as the API does ("tally: ...") and German
+#: says what the field is ("Spielbericht: ...").
+FIELD_NAMES: frozenset[str] = frozenset(
+    {
+        N_("tally"),
+        N_("round"),
+        N_("match"),
+        N_("player"),
+        N_("players"),
+        N_("code"),
+        N_("name"),
+        N_("club"),
+        N_("category"),
+        N_("reason"),
+        N_("result"),
+        N_("winner"),
+        N_("date"),
+        N_("game_points"),
+        N_("card_points"),
+        N_("seat"),
+        N_("table"),
+        N_("best_of"),
+        N_("group"),
+        N_("groups"),
+        N_("seeding"),
+        N_("order"),
+        N_("forfeit"),
+        N_("signed"),
+        N_("tiebreaks"),
+        N_("pairings"),
+        N_("options"),
+        N_("first_dealer"),
+        N_("variants"),
+    }
+)
+
+
+def field_name(field: str) -> str:
+    """The field a refusal names, in the reader's language where it is one of ours."""
+    return str(gettext(field)) if field in FIELD_NAMES else field
+
+
 def describe(error: DomainError) -> str:
     """One line: what is wrong, and the rule it breaks -- as :meth:`DomainError.line`
     has it, in the request's language when the error has a code (English without)."""
@@ -31,9 +79,10 @@ def describe(error: DomainError) -> str:
         # English line, never a failed page (tests/domain/test_messages.py guards this).
         return error.line()
     # The rule once, as line() cites it: a template may already say "(R18: ...)".
+    field = field_name(error.field)
     if f"({error.rule}" in message:
-        return f"{error.field}: {message}"
-    return f"{error.field}: {message} ({error.rule})"
+        return f"{field}: {message}"
+    return f"{field}: {message} ({error.rule})"
 
 
 def describe_rows(error: CsvImportError) -> list[tuple[int, str]]:
