@@ -33,8 +33,8 @@ from tournament.domain.text import plain_text
 from tournament.eventstore.api import NewEvent
 from tournament.web.auth import caller, requires
 from tournament.web.pages.desk import desk_blueprint, desk_context, refusal
-from tournament.web.pages.desk_sheets import page_metadata
 from tournament.web.pages.messages import say
+from tournament.web.pages.page_writes import page_metadata
 from tournament.web.pages.sheet_entry import SPELLING, sheet_match
 from tournament.web.services import services
 

@@ -30,7 +30,7 @@ from tournament.eventstore.api import NewEvent
 from tournament.web import tablecodes
 from tournament.web.auth import caller, requires
 from tournament.web.pages.desk import desk_blueprint, desk_context, refusal
-from tournament.web.problems import request_id
+from tournament.web.pages.page_writes import page_metadata
 from tournament.web.services import services
 
 pages = desk_blueprint("desk_queue", __name__)
@@ -114,20 +114,11 @@ def revoke(tid: str) -> Any:
 
 def _write(tid: str, command: Callable[[Tournament], list[NewEvent]], done: str) -> Any:
     try:
-        services().tournaments.execute(tid, command, metadata=_metadata())
+        services().tournaments.execute(tid, command, metadata=page_metadata())
     except DomainError as error:
         return _page(tid, error=refusal(error), status=422)
     flash(done, "done")
     return redirect(f"/desk/t/{tid}/queue", code=303)
-
-
-def _metadata() -> dict[str, str]:
-    return {
-        "account": caller().actor,
-        "via": "page",
-        "request_id": request_id(),
-        "correlation_id": request_id(),
-    }
 
 
 def _page(tid: str, *, error: str | None = None, status: int = 200) -> Response:

@@ -43,7 +43,7 @@ from tournament.eventstore.api import NewEvent, StoredEvent
 from tournament.web.auth import caller, requires
 from tournament.web.pages.desk import desk_blueprint, desk_context, refusal
 from tournament.web.pages.messages import say
-from tournament.web.problems import request_id
+from tournament.web.pages.page_writes import page_metadata
 from tournament.web.services import services
 
 pages = desk_blueprint("desk_rounds", __name__)
@@ -82,17 +82,6 @@ class LogMoved(Exception):
 
     def __init__(self, version: int) -> None:
         self.version = version
-
-
-def page_metadata() -> dict[str, str]:
-    """Laid over every event a desk page stores: who, that it came from a page, the
-    request (as :func:`tournament.web.writes.metadata` does for the API)."""
-    return {
-        "account": caller().actor,
-        "via": "page",
-        "request_id": request_id(),
-        "correlation_id": request_id(),
-    }
 
 
 def at_version(

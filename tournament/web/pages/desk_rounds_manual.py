@@ -33,9 +33,9 @@ from tournament.web.pages.desk_rounds import (
     decide_draw,
     draw_refusal_line,
     flash_drawn,
-    page_metadata,
     version_field,
 )
+from tournament.web.pages.page_writes import page_metadata
 from tournament.web.services import services
 
 pages = desk_blueprint("desk_rounds_manual", __name__)

@@ -12,7 +12,6 @@ sheet typed twice. Undo voids the last entry's results by correction events
 
 from __future__ import annotations
 
-import hashlib
 import re
 import uuid
 from collections.abc import Mapping, Sequence
@@ -31,6 +30,7 @@ from tournament.domain.state import Tournament
 from tournament.eventstore.api import NewEvent, StoredEvent
 from tournament.web.auth import caller, requires
 from tournament.web.pages.desk import desk_blueprint, desk_context, refusal
+from tournament.web.pages.page_writes import form_fingerprint, page_metadata
 from tournament.web.pages.sheet_entry import (
     SPELLING,
     check_sheet,
@@ -41,35 +41,12 @@ from tournament.web.pages.sheet_entry import (
     sheet_match,
     unique_table,
 )
-from tournament.web.problems import request_id
 from tournament.web.services import services
 
 pages = desk_blueprint("desk_sheets", __name__)
 
 #: A form's one-time key, as :func:`new_key` makes it.
 _KEY = re.compile(r"^[0-9a-f]{32}$")
-
-
-def page_metadata() -> dict[str, str]:
-    """What every event a desk page stores carries: who, that it came from a page, and
-    the request (as :func:`tournament.web.writes.metadata`, with ``via`` page)."""
-    return {
-        "account": caller().actor,
-        "via": "page",
-        "request_id": request_id(),
-        "request": form_fingerprint(),
-        "correlation_id": request_id(),
-    }
-
-
-def form_fingerprint() -> str:
-    """What makes two posts of a form the same post: its path and fields (the CSRF token
-    aside, it changes with the session)."""
-    digest = hashlib.sha256(request.path.encode() + b"\0")
-    for name, value in sorted(request.form.items(multi=True)):
-        if name != "csrf_token":
-            digest.update(f"{name}={value}".encode() + b"\0")
-    return digest.hexdigest()
 
 
 def new_key() -> str:

@@ -21,7 +21,8 @@ from tournament.domain.state import Tournament
 from tournament.eventstore.api import NewEvent
 from tournament.web.auth import caller, requires
 from tournament.web.pages.desk import desk_blueprint, refusal
-from tournament.web.pages.desk_sheets import page_metadata, page_values
+from tournament.web.pages.desk_sheets import page_values
+from tournament.web.pages.page_writes import page_metadata
 from tournament.web.pages.sheet_entry import last_entry
 from tournament.web.services import services
 

@@ -6,8 +6,11 @@ returned)."""
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from typing import Any
+
+from flask import request
 
 from tournament.domain.errors import DomainError
 from tournament.domain.state import Tournament
@@ -20,8 +23,20 @@ Command = Callable[[Tournament], list[NewEvent]]
 
 
 def page_metadata() -> dict[str, str]:
-    """As :func:`tournament.web.writes.metadata`, but ``via: page``."""
-    return metadata(via="page")
+    """As :func:`tournament.web.writes.metadata`, with ``via: page`` and the form's
+    fingerprint as ``request`` (the API's fingerprint reads the raw body, which a parsed
+    form no longer has): every desk page stores its events with this."""
+    return {**metadata(via="page"), "request": form_fingerprint()}
+
+
+def form_fingerprint() -> str:
+    """What makes two posts of a form the same post: its path and fields (the CSRF token
+    aside, it changes with the session)."""
+    digest = hashlib.sha256(request.path.encode() + b"\0")
+    for name, value in sorted(request.form.items(multi=True)):
+        if name != "csrf_token":
+            digest.update(f"{name}={value}".encode() + b"\0")
+    return digest.hexdigest()
 
 
 def execute(tid: str, command: Command, **options: Any) -> list[StoredEvent]:
