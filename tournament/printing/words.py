@@ -11,8 +11,10 @@ import re
 
 from tournament.domain.matchview import MatchLine
 from tournament.domain.progress import Stage
+from tournament.domain.readback import read_back
 from tournament.domain.state import Tournament
-from tournament.printing.language import N_, Language
+from tournament.domain.wording import STAGE_TEMPLATES
+from tournament.printing.language import Language
 from tournament.web.pages.public_words import HEADINGS
 from tournament.web.pages.words import TIEBREAKS
 
@@ -56,31 +58,16 @@ def stage_words(t: Tournament, words: Language) -> str:
     return text
 
 
-#: A round's stage as the draw names it (tournament.domain.pairing), and its words.
-_STAGES = (
-    (re.compile(r"Swiss round (\d+) of (\d+)"), N_("Swiss round %(n)s of %(all)s")),
-    (
-        re.compile(r"round robin, round (\d+) of (\d+)"),
-        N_("round robin, round %(n)s of %(all)s"),
-    ),
-    (
-        re.compile(r"group stage, round (\d+) of (\d+)"),
-        N_("group stage, round %(n)s of %(all)s"),
-    ),
-    (
-        re.compile(r"lives round (\d+): (\d+) players with lives left"),
-        N_("lives round %(n)s: %(all)s players with lives left"),
-    ),
-)
-
-
 def round_stage_words(stage: str, words: Language) -> str:
-    """A round's stage (``Swiss round 2 of 5``) in the pack's language; a stage the
-    print does not know (a lives final naming its players) as the domain says it."""
-    for pattern, message in _STAGES:
-        if found := pattern.fullmatch(stage):
-            return words.gettext(message, n=found.group(1), all=found.group(2))
-    return stage
+    """A round's stage (``Swiss round 2 of 5``) in the pack's language: read back into its
+    code as the pages read it (``domain/readback.py``, ``wording.STAGE_TEMPLATES``); a
+    stage no template fits as the domain says it."""
+    found = read_back(stage, STAGE_TEMPLATES)
+    if isinstance(found, str):
+        return found
+    return words.gettext(
+        STAGE_TEMPLATES[found.code], **{k: str(v) for k, v in found.params.items()}
+    )
 
 
 def section_words(heading: str, words: Language) -> str:
