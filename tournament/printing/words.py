@@ -7,15 +7,13 @@ their msgids, so the catalog keeps one entry for a word both show.
 
 from __future__ import annotations
 
-import re
-
 from tournament.domain.matchview import MatchLine
 from tournament.domain.progress import Stage
 from tournament.domain.readback import read_back
 from tournament.domain.state import Tournament
 from tournament.domain.wording import STAGE_TEMPLATES
 from tournament.printing.language import Language
-from tournament.web.pages.public_words import HEADINGS
+from tournament.web.pages.public_words import HEADINGS, numbered_heading
 from tournament.web.pages.words import TIEBREAKS
 
 
@@ -75,12 +73,8 @@ def section_words(heading: str, words: Language) -> str:
     with the public pages' words."""
     if heading in HEADINGS:
         return words.lazy(HEADINGS[heading])
-    if found := re.fullmatch(r"Round of (\d+)", heading):
-        return words.gettext("Round of %(n)s", n=found.group(1))
-    if found := re.fullmatch(r"Winners bracket, round (\d+)", heading):
-        return words.gettext("Winners bracket, round %(n)s", n=found.group(1))
-    if found := re.fullmatch(r"Losers bracket, round (\d+)", heading):
-        return words.gettext("Losers bracket, round %(n)s", n=found.group(1))
+    if (numbered := numbered_heading(heading)) is not None:
+        return words.gettext(numbered[0], n=numbered[1])
     return heading
 
 

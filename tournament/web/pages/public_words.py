@@ -11,6 +11,8 @@ from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from flask_babel.speaklater import LazyString
 
+from tournament.domain.messages import N_
+
 #: A bracket match's section as :func:`tournament.domain.roundview.bracket_heading` names it.
 HEADINGS: Final[dict[str, LazyString]] = {
     "Final": _l("Final"),
@@ -61,17 +63,30 @@ OUTCOMES: Final[dict[str, LazyString]] = {
 }
 
 
+#: Bracket sections the bracket document names with a number, and their words.
+NUMBERED_HEADINGS: Final = (
+    (re.compile(r"Round of (\d+)"), N_("Round of %(n)s")),
+    (re.compile(r"Winners bracket, round (\d+)"), N_("Winners bracket, round %(n)s")),
+    (re.compile(r"Losers bracket, round (\d+)"), N_("Losers bracket, round %(n)s")),
+)
+
+
+def numbered_heading(heading: str) -> tuple[str, str] | None:
+    """(msgid, number) of a numbered bracket section, for the pages and the print packs
+    to say in their own language; None for any other heading."""
+    for pattern, message in NUMBERED_HEADINGS:
+        if found := pattern.fullmatch(heading):
+            return message, found.group(1)
+    return None
+
+
 def heading_words(heading: str) -> str:
     """A bracket section's name in the reader's language: ``Round of 16``, ``Winners
     bracket, round 2`` and the named ones."""
     if heading in HEADINGS:
         return str(HEADINGS[heading])
-    if found := re.fullmatch(r"Round of (\d+)", heading):
-        return str(gettext("Round of %(n)s", n=found.group(1)))
-    if found := re.fullmatch(r"Winners bracket, round (\d+)", heading):
-        return str(gettext("Winners bracket, round %(n)s", n=found.group(1)))
-    if found := re.fullmatch(r"Losers bracket, round (\d+)", heading):
-        return str(gettext("Losers bracket, round %(n)s", n=found.group(1)))
+    if (numbered := numbered_heading(heading)) is not None:
+        return str(gettext(numbered[0], n=numbered[1]))
     return heading
 
 
