@@ -46,6 +46,10 @@ TALLY_RECORDED: Final = "result.bummerl_tally_recorded"
 LIVE_HAND_STARTED: Final = "match.live_hand_started"
 LIVE_HAND_RECORDED: Final = "result.live_hand_recorded"
 LIVE_HAND_ABANDONED: Final = "match.live_hand_abandoned"
+LIVE_HAND_CLOSED: Final = "match.live_hand_closed"  # no claim after the last trick (R16)
+ONLINE_STARTED: Final = "match.online_started"
+ONLINE_STOPPED: Final = "match.online_stopped"
+ONLINE_CLOCK_RESTARTED: Final = "match.online_clock_restarted"
 MATCH_FORFEITED: Final = "match.forfeited"
 RESULT_CORRECTED: Final = "result.corrected"
 HAND_STRUCK: Final = "hand.struck"
@@ -77,6 +81,10 @@ SCHEMA_VERSIONS: Final[Mapping[str, int]] = {
     LIVE_HAND_STARTED: 1,
     LIVE_HAND_RECORDED: 1,
     LIVE_HAND_ABANDONED: 1,
+    LIVE_HAND_CLOSED: 1,
+    ONLINE_STARTED: 1,
+    ONLINE_STOPPED: 1,
+    ONLINE_CLOCK_RESTARTED: 1,
     MATCH_FORFEITED: 1,
     RESULT_CORRECTED: 1,
     HAND_STRUCK: 1,

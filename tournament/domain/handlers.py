@@ -16,7 +16,7 @@ from tournament.domain import events as ev
 from tournament.domain import reportbook
 from tournament.domain.matchstate import Entry, MatchState, Summary
 from tournament.domain.messages import english
-from tournament.domain.parts import Player, Round, Stats
+from tournament.domain.parts import OnlineTable, Player, Round, Stats
 from tournament.domain.settings import Settings
 from tournament.domain.text import printable
 
@@ -269,6 +269,29 @@ def _flag_cleared(t: Tournament, p: Mapping[str, Any]) -> None:
 
 def _live_started(t: Tournament, p: Mapping[str, Any]) -> None:
     t.live_hands[p["hand_stream"]] = p["match_id"]
+    table = t.online.get(p["match_id"])
+    if table is not None and not table.stopped:
+        table.hands.append(p["hand_stream"])
+
+
+def _online_started(t: Tournament, p: Mapping[str, Any]) -> None:
+    old = t.online.get(p["match_id"])
+    table = OnlineTable(p["match_id"], p.get("move_seconds"))
+    if old is not None:  # online again after a stop: the earlier hands stay listed
+        table.hands, table.closed, table.clock_from = old.hands, old.closed, old.clock_from
+    t.online[p["match_id"]] = table
+
+
+def _online_stopped(t: Tournament, p: Mapping[str, Any]) -> None:
+    t.online[p["match_id"]].stopped = True
+
+
+def _live_closed(t: Tournament, p: Mapping[str, Any]) -> None:
+    t.online[p["match_id"]].closed.add(p["hand_stream"])
+
+
+def _clock_restarted(t: Tournament, p: Mapping[str, Any]) -> None:
+    t.online[p["match_id"]].clock_from[p["hand_stream"]] = p["at"]
 
 
 def _live_abandoned(t: Tournament, p: Mapping[str, Any]) -> None:
@@ -294,6 +317,11 @@ TOUCHING = frozenset(
         ev.FLAG_CLEARED,
         ev.LIVE_HAND_STARTED,
         ev.LIVE_HAND_ABANDONED,
+        # Online tables change no standings line (their hands' results do).
+        ev.LIVE_HAND_CLOSED,
+        ev.ONLINE_STARTED,
+        ev.ONLINE_STOPPED,
+        ev.ONLINE_CLOCK_RESTARTED,
         # Reports change no standings line (a confirmed report records its own result).
         ev.REPORT_SUBMITTED,
         ev.REPORT_CONFIRMED,
@@ -326,6 +354,10 @@ HANDLERS: dict[str, Callable[[Tournament, Mapping[str, Any]], None]] = {
     ev.FLAG_CLEARED: _flag_cleared,
     ev.LIVE_HAND_STARTED: _live_started,
     ev.LIVE_HAND_ABANDONED: _live_abandoned,
+    ev.LIVE_HAND_CLOSED: _live_closed,
+    ev.ONLINE_STARTED: _online_started,
+    ev.ONLINE_STOPPED: _online_stopped,
+    ev.ONLINE_CLOCK_RESTARTED: _clock_restarted,
     ev.REPORT_SUBMITTED: reportbook.on_submitted,
     ev.REPORT_CONFIRMED: reportbook.on_confirmed,
     ev.RESULT_DISPUTED: reportbook.on_disputed,

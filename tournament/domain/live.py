@@ -15,6 +15,7 @@ may still claim (R12a, R16), which replaces the provisional result: calling
 from __future__ import annotations
 
 import random
+import secrets
 from collections.abc import Sequence
 from typing import Any
 
@@ -31,10 +32,13 @@ from tournament.eventstore.errors import FoldError
 
 
 def deal_live_hand(
-    t: Tournament, match_id: str, *, seed: int | None = None, actor: str | None = None
-) -> tuple[str, list[NewEvent], list[NewEvent]]:
-    """Shuffle (from ``seed``, recorded in the deck itself) and deal the match's next hand:
-    the hand stream's id, its ``hand.dealt`` event, and the tournament's events."""
+    t: Tournament, match_id: str, *, seed: int | None = None, deck: Sequence[str] | None = None,
+    actor: str | None = None,
+) -> tuple[str, list[NewEvent], list[NewEvent]]:  # fmt: skip
+    """Deal the match's next hand: the hand stream's id, its ``hand.dealt`` event (the
+    deck in it), and the tournament's events. The deck is ``deck`` if given, else shuffled
+    from ``seed`` (repeatable: tests, the CLI's ``--seed``), else by the operating
+    system's secure generator."""
     settings = require_created(t)
     match = find_match(t, match_id)
     takes_results(t, match)
@@ -49,8 +53,10 @@ def deal_live_hand(
     no_live_hand(t, match)
     dealer = match.engine.next_dealer
     assert dealer is not None
-    deck = [str(card) for card in ALL_CARDS]
-    random.Random(seed).shuffle(deck)
+    if deck is None:
+        cards = [str(card) for card in ALL_CARDS]
+        (random.Random(seed) if seed is not None else secrets.SystemRandom()).shuffle(cards)
+        deck = cards
     stream = new_hand_stream_id()
     meta = {"source": "live", "match_id": match_id} | ({"actor": actor} if actor else {})
     hand = [dealt_event(deck, dealer, settings.variants, meta)]

@@ -195,6 +195,32 @@ TEMPLATES: Final[dict[str, str]] = {
     ),
     "live.abandoning_live_hand_says": N_("abandoning a live hand says who (--by) and why (--why)"),
     "live.late_claim_would_leave": N_("the late claim would leave match %(match_id)s inconsistent"),
+    # online.py
+    "online.not_online": N_("match %(match_id)s is not played online"),
+    "online.already_online": N_("match %(match_id)s is played online already"),
+    "online.hand_in_progress": N_(
+        "match %(match_id)s has a live hand in progress: finish or abandon it first"
+    ),
+    "online.move_seconds_range": N_(
+        "the time per move is %(low)s to %(high)s seconds, not %(given)s"
+    ),
+    "online.stop_says_who_why": N_("stopping online play says who decides and why"),
+    "online.no_deal_now": N_("match %(match_id)s has a hand in play, or is over: no hand to deal"),
+    "online.not_current_hand": N_("this is not the hand match %(match_id)s is playing now"),
+    "online.hand_over": N_("the hand of match %(match_id)s is over"),
+    "online.table_moved_on": N_(
+        "the table moved on (you saw move %(expected)s, it is at %(version)s): nothing was played twice"
+    ),
+    "online.not_your_seat": N_("you play seat %(seat)s only"),
+    "online.time_ran_out": N_("the time for this move ran out: the organiser decides"),
+    "online.engine_refused": N_("%(action)s is not allowed: %(why)s (%(rule)s)"),
+    "online.no_claim_window": N_("there is no claim to decline in match %(match_id)s now"),
+    "online.not_yours_to_close": N_(
+        "only the winner of the last trick may decline the claim (seat %(seat)s may not)"
+    ),
+    "online.no_clock": N_("match %(match_id)s has no clock running"),
+    "online.restart_says_who": N_("restarting the clock says who decides"),
+    "online.no_such_hand": N_("match %(match_id)s has no such hand"),
     # lives.py
     "lives.no_buy_back": N_("this tournament has no buy-back of lives"),
     "lives.final_played": N_("the tournament is finished: the final has been played"),

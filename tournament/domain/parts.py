@@ -68,3 +68,15 @@ class Round:
     #: Active players the round gave nothing: their group finished, or their game dropped
     #: with a withdrawn opponent (``idle`` in ``round.started``).
     idle: list[int] = dataclasses.field(default_factory=list)
+
+
+@dataclasses.dataclass(slots=True)
+class OnlineTable:
+    """A match played online (T-online, :mod:`tournament.domain.online`)."""
+
+    match_id: str
+    move_seconds: int | None = None  # the time per move (T-clock); None: no clock
+    hands: list[str] = dataclasses.field(default_factory=list)  # hand streams, in deal order
+    closed: set[str] = dataclasses.field(default_factory=set)  # no claim after the last trick
+    clock_from: dict[str, str] = dataclasses.field(default_factory=dict)  # hand -> restart time
+    stopped: bool = False  # the organiser ended online play: the rest is paper

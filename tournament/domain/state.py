@@ -29,7 +29,7 @@ from tournament.domain import events as ev
 from tournament.domain.handlers import HANDLERS, TOUCHING
 from tournament.domain.matchstate import Entry, MatchState, Summary
 from tournament.domain.messages import Param, english
-from tournament.domain.parts import Player, Round, Stats
+from tournament.domain.parts import OnlineTable, Player, Round, Stats
 from tournament.domain.reportbook import ReportBook
 from tournament.domain.settings import Settings
 
@@ -65,6 +65,7 @@ class Tournament:
         self.live_hands: dict[str, str] = {}  # hand stream -> match id
         self.live_results: dict[str, str] = {}  # hand stream -> result id
         self.live_abandoned: set[str] = set()  # hand streams the organiser abandoned
+        self.online: dict[str, OnlineTable] = {}  # match id -> its online table (T-online)
         self.corrections: list[dict[str, Any]] = []
         #: ``round.cancelled`` payloads: rounds drawn, cancelled and (maybe) drawn again.
         self.cancellations: list[dict[str, Any]] = []

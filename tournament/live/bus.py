@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from tournament.live.change import Change
@@ -59,10 +60,19 @@ class RedisSubscriber:
     #: process; a few milliseconds while Redis is there).
     FIRST_WAIT = 0.25
 
-    def __init__(self, url: str, hub: LiveHub, retry: float = 0.5) -> None:
+    def __init__(
+        self,
+        url: str,
+        hub: LiveHub,
+        retry: float = 0.5,
+        others: dict[str, Callable[[str], object]] | None = None,
+    ) -> None:
         self.url = url
         self.hub = hub
         self.retry = retry
+        #: Further channels and what each message is handed to (the online tables' wake-ups,
+        #: tournament.play.hub): one subscription per process carries them all.
+        self.others = dict(others or {})
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._starting = threading.Lock()
@@ -88,20 +98,30 @@ class RedisSubscriber:
     def stop(self) -> None:
         self._stop.set()
 
+    def _hand_on(self, message: dict[str, Any]) -> None:
+        channel = message.get("channel")
+        name = channel.decode() if isinstance(channel, bytes) else str(channel)
+        handler = self.others.get(name)
+        if handler is None:
+            self.hub.deliver(Change.decode(message["data"]))
+            return
+        data = message["data"]
+        handler(data.decode() if isinstance(data, bytes) else str(data))
+
     def _run(self, tried: threading.Event) -> None:
         while not self._stop.is_set():
             try:
                 # No read timeout: a quiet channel is normal; the health check pings.
                 client = redis_client(self.url, socket_timeout=None, health_check_interval=5)
                 pubsub = client.pubsub(ignore_subscribe_messages=True)
-                pubsub.subscribe(CHANNEL)
+                pubsub.subscribe(CHANNEL, *self.others)
                 self.hub.set_connected(True)
                 tried.set()
                 log.info("live: subscribed to %s", CHANNEL)
                 while not self._stop.is_set():
                     message = pubsub.get_message(timeout=1.0)
                     if message and message.get("type") == "message":
-                        self.hub.deliver(Change.decode(message["data"]))
+                        self._hand_on(message)
                 pubsub.close()
             except Exception as error:  # Redis gone: say so, try again shortly
                 if self.hub.down_since is None:

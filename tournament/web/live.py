@@ -20,7 +20,8 @@ Settings (``app.config``):
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
+import logging
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from flask import Flask, current_app
@@ -29,12 +30,16 @@ from prometheus_client.registry import Collector
 
 from tournament.live.bus import LocalBus, RedisSubscriber
 from tournament.live.hub import LiveHub
+from tournament.play.hub import CHANNEL as TABLES_CHANNEL
+from tournament.play.hub import RedisAnnouncer, TableHub
+from tournament.play.service import PlayService
 from tournament.projections.inprocess import InProcessProjections
 from tournament.projections.runner import Projector
 from tournament.web import metrics
 from tournament.web.services import Services
 
 KEY = "schnapsen_live"
+log = logging.getLogger(__name__)
 
 
 @dataclasses.dataclass
@@ -45,6 +50,9 @@ class Live:
     nudges: Any  # InProcessProjections | CeleryNudges: .nudge(tid)
     subscriber: RedisSubscriber | None = None
     projections: InProcessProjections | None = None
+    #: The online tables' screens in this process, and the service their moves go through.
+    tables: TableHub = dataclasses.field(default_factory=TableHub)
+    play: PlayService | None = None
 
     def listen(self) -> None:
         """Make sure announcements arrive (the subscription starts on first need)."""
@@ -55,6 +63,7 @@ class Live:
 
     def stop(self) -> None:
         self.hub.close()  # the streams end, and free their threads
+        self.tables.close()
         if self.subscriber is not None:
             self.subscriber.stop()
         if self.projections is not None:
@@ -74,7 +83,9 @@ def install(app: Flask, found: Services) -> Live:
         from workers.nudges import CeleryNudges
 
         celery_init_app(app)
-        live = Live(hub, "workers", CeleryNudges(redis_url), RedisSubscriber(redis_url, hub))
+        tables = TableHub()
+        subscriber = RedisSubscriber(redis_url, hub, others={TABLES_CHANNEL: tables.deliver})
+        live = Live(hub, "workers", CeleryNudges(redis_url), subscriber, tables=tables)
     else:
         projector = Projector(found.store, found.tournaments, publish=LocalBus(hub).publish)
         projections = InProcessProjections(
@@ -82,11 +93,35 @@ def install(app: Flask, found: Services) -> Live:
         )
         live = Live(hub, "embedded", projections, projections=projections)
     found.tournaments.committed.append(live.nudges.nudge)
+    live.play = PlayService(found.tournaments, announce=_announcer(live.tables, redis_url))
     app.extensions[KEY] = live
     counted = metrics.of(app)
     if counted is not None:
         counted.registry.register(_LiveCollector(live, found))
     return live
+
+
+def _announcer(tables: TableHub, redis_url: str | None) -> Callable[[str], None]:
+    """A table's wake-up: at once for this process's screens, and on Redis for the other
+    processes' (a lost Redis loses only theirs, which look again within seconds)."""
+    remote = RedisAnnouncer(redis_url) if redis_url else None
+
+    def announce(key: str) -> None:
+        tables.deliver(key)
+        if remote is not None:
+            try:
+                remote(key)
+            except Exception as error:  # Redis away: the move stands, screens poll
+                log.warning("play: could not announce %s on Redis: %s", key, error)
+
+    return announce
+
+
+def play_service() -> PlayService:
+    """The app's online tables (:mod:`tournament.play.service`)."""
+    found = live().play
+    assert found is not None
+    return found
 
 
 def live() -> Live:

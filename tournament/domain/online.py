@@ -1,0 +1,287 @@
+"""Matches played online (T-online): the server deals, two players play at two screens,
+every move an event in the hand's stream, and hand after hand follows R17-R20 by itself.
+
+A match of a round becomes an *online table* with ``match.online_started`` (the organiser,
+optionally with a time per move). From then on each hand is a live hand
+(:mod:`tournament.domain.live`): dealt by the server from a cryptographically secure
+shuffle into its own ``hand-<uuid>`` stream, played action by action through the engine,
+and recorded in the match as a paper result would be, so standings, brackets and the
+live pages need nothing of their own. When a hand is over the next is dealt, with the
+dealer the match says (R18), until the match is decided (R20).
+
+A hand is *over for good* (:func:`hand_final`) when it was abandoned, or its result is
+recorded and no action remains. After the tenth trick without a claim the hand's winner
+may still claim (R12a, R16): the provisional result is recorded at once, and the hand
+stays open until that player claims or says "no claim" (``match.live_hand_closed``).
+
+The clock (T-clock): with ``move_seconds`` set, the seat to act has that long from the
+hand's last event (or the organiser's restart). When it runs out, that seat's moves are
+refused and the organiser decides: restart the clock, abandon the hand (the same dealer
+deals again, R18), or stop online play (the match goes on on paper). Times come from the
+edge (``now``): the domain stays pure.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import secrets
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import Any, Final
+
+from engine import Action, EngineError, HandState
+from engine.cards import ALL_CARDS
+from tournament.domain import events as ev
+from tournament.domain.errors import ConflictError, DomainError, NotFoundError
+from tournament.domain.live import abandon_live_hand, deal_live_hand
+from tournament.domain.matchstate import MatchState
+from tournament.domain.parts import OnlineTable
+from tournament.domain.results import find_match, takes_results
+from tournament.domain.state import Tournament
+from tournament.eventstore.api import NewEvent
+
+RULE: Final = "T-online"
+CLOCK_RULE: Final = "T-clock"
+#: The time per move an organiser may set, in seconds.
+MOVE_SECONDS: Final = (10, 3600)
+
+
+def shuffled_deck() -> list[str]:
+    """The 20 cards in an order from the operating system's secure generator: nobody can
+    predict a deal from earlier ones (``random``'s generator can be, from 624 outputs)."""
+    deck = [card.code for card in ALL_CARDS]
+    secrets.SystemRandom().shuffle(deck)
+    return deck
+
+
+def table_of(t: Tournament, match_id: str) -> OnlineTable:
+    """The online table of ``match_id``, or a refusal naming T-online."""
+    table = t.online.get(match_id)
+    if table is None:
+        find_match(t, match_id)
+        raise NotFoundError("match", RULE, code="online.not_online", params={"match_id": match_id})
+    return table
+
+
+def start_online(
+    t: Tournament, match_id: str, *, move_seconds: int | None = None, actor: str | None = None
+) -> list[NewEvent]:
+    """Make ``match_id`` an online table; its first hand is dealt by :func:`deal_next`."""
+    match = find_match(t, match_id)
+    takes_results(t, match)
+    table = t.online.get(match_id)
+    if table is not None and not table.stopped:
+        raise ConflictError(
+            "match", RULE, code="online.already_online", params={"match_id": match_id}
+        )
+    if match.decided or match.dropped:
+        raise ConflictError(
+            "match", "R20", code="live.match_decided_hand_played", params={"match_id": match_id}
+        )
+    if match.first_dealer is None:
+        raise ConflictError(
+            "match", "R18", code="live.match_enter_who_deals", params={"match_id": match_id}
+        )
+    if t.live_in_progress(match_id) is not None:
+        raise ConflictError(
+            "match", RULE, code="online.hand_in_progress", params={"match_id": match_id}
+        )
+    low, high = MOVE_SECONDS
+    if move_seconds is not None and not low <= move_seconds <= high:
+        raise DomainError(
+            "move_seconds",
+            CLOCK_RULE,
+            code="online.move_seconds_range",
+            params={"low": low, "high": high, "given": move_seconds},
+        )
+    payload = {"match_id": match_id, "move_seconds": move_seconds}
+    return [ev.make_event(ev.ONLINE_STARTED, payload, actor=actor, source=ev.LIVE)]
+
+
+def stop_online(
+    t: Tournament, match_id: str, *, by: str, reason: str, actor: str | None = None
+) -> list[NewEvent]:
+    """End online play of a match (the screens failed, the organiser decided after a
+    timeout): a hand in progress is abandoned and never counts; the results so far stay,
+    and the rest of the match is entered from paper."""
+    table = table_of(t, match_id)
+    if table.stopped:
+        raise ConflictError("match", RULE, code="online.not_online", params={"match_id": match_id})
+    if not by.strip() or not reason.strip():
+        raise DomainError("reason", RULE, code="online.stop_says_who_why")
+    events: list[NewEvent] = []
+    running = t.live_in_progress(match_id)
+    if running is not None:
+        events += abandon_live_hand(t, running, by=by, reason=reason, actor=actor)
+    payload = {"match_id": match_id, "by": by.strip(), "reason": reason.strip()}
+    events.append(ev.make_event(ev.ONLINE_STOPPED, payload, actor=actor, source=ev.LIVE))
+    return events
+
+
+def current_hand(t: Tournament, match_id: str) -> str | None:
+    """The stream of the online table's latest hand (None before the first deal)."""
+    table = t.online.get(match_id)
+    return table.hands[-1] if table is not None and table.hands else None
+
+
+def hand_final(t: Tournament, stream: str, state: HandState) -> bool:
+    """Whether the hand is over for good: abandoned, or recorded with no action left
+    (after the tenth trick its winner may still claim, R16, unless it said no claim)."""
+    if stream in t.live_abandoned:
+        return True
+    if stream not in t.live_results:
+        return False
+    table = t.online.get(t.live_hands.get(stream, ""))
+    closed = table is not None and stream in table.closed
+    return closed or not state.legal_actions()
+
+
+def needs_deal(t: Tournament, match_id: str, state: HandState | None) -> bool:
+    """Whether the online table waits for its next hand: online, the match undecided and
+    taking results, and its latest hand (``state``, None before the first) over for good."""
+    table = t.online.get(match_id)
+    if table is None or table.stopped:
+        return False
+    match = t.matches.get(match_id)
+    if match is None or match.decided or match.dropped or not _takes_results(t, match):
+        return False
+    stream = current_hand(t, match_id)
+    if stream is None:
+        return True
+    return state is not None and hand_final(t, stream, state)
+
+
+def deal_next(
+    t: Tournament, match_id: str, state: HandState | None, *, deck: Sequence[str] | None = None,
+    actor: str | None = None,
+) -> tuple[str, list[NewEvent], list[NewEvent]]:  # fmt: skip
+    """Deal the online table's next hand (``state``: its latest hand, None before the
+    first): the new hand stream, its ``hand.dealt`` and the tournament's events. The deck
+    is a secure shuffle unless one is given (tests). Refused unless :func:`needs_deal`."""
+    table_of(t, match_id)
+    if not needs_deal(t, match_id, state):
+        raise ConflictError("match", RULE, code="online.no_deal_now", params={"match_id": match_id})
+    cards = list(deck) if deck is not None else shuffled_deck()
+    return deal_live_hand(t, match_id, deck=cards, actor=actor)
+
+
+@dataclasses.dataclass(frozen=True)
+class Clock:
+    """The time the seat to act has (T-clock): ``deadline`` None without a time per move."""
+
+    move_seconds: int | None
+    deadline: datetime | None
+    expired: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "move_seconds": self.move_seconds,
+            "deadline": None if self.deadline is None else self.deadline.isoformat(),
+            "expired": self.expired,
+        }
+
+
+def clock(
+    t: Tournament, match_id: str, stream: str, state: HandState, last_at: datetime, now: datetime
+) -> Clock:
+    """The clock of the hand ``stream`` whose last event was recorded ``last_at``."""
+    table = table_of(t, match_id)
+    seconds = table.move_seconds
+    if seconds is None or hand_final(t, stream, state) or table.stopped:
+        return Clock(seconds, None, False)
+    restarted = table.clock_from.get(stream)
+    start = max(last_at, datetime.fromisoformat(restarted)) if restarted else last_at
+    deadline = start + timedelta(seconds=seconds)
+    return Clock(seconds, deadline, now >= deadline)
+
+
+def check_move(
+    t: Tournament, match_id: str, stream: str, state: HandState, action: Action, *,
+    seat: int, expected_version: int, version: int, clock_now: Clock,
+) -> HandState:  # fmt: skip
+    """The hand after ``seat``'s ``action``, or a refusal: not this table's current hand,
+    the hand over, another seat's action (R0), a move against a version the table left
+    (a second click), the clock run out (T-clock), or the engine's rule (R0-R16)."""
+    table = table_of(t, match_id)
+    if table.stopped:
+        raise ConflictError("match", RULE, code="online.not_online", params={"match_id": match_id})
+    if stream != current_hand(t, match_id):
+        raise ConflictError(
+            "hand", RULE, code="online.not_current_hand", params={"match_id": match_id}
+        )
+    if hand_final(t, stream, state):
+        raise ConflictError("hand", RULE, code="online.hand_over", params={"match_id": match_id})
+    if expected_version != version:
+        raise ConflictError(
+            "version",
+            RULE,
+            code="online.table_moved_on",
+            params={"expected": expected_version, "version": version},
+        )
+    if action.seat != seat:
+        raise DomainError("action", "R0", code="online.not_your_seat", params={"seat": seat})
+    if clock_now.expired and seat in state.to_act:
+        raise ConflictError("clock", CLOCK_RULE, code="online.time_ran_out")
+    try:
+        return state.apply(action)
+    except EngineError as error:
+        raise DomainError(
+            "action",
+            error.rule,
+            code="online.engine_refused",
+            params={"action": str(action), "why": error.message, "rule": error.rule},
+        ) from None
+
+
+def close_hand(
+    t: Tournament, match_id: str, stream: str, state: HandState, *, seat: int,
+    actor: str | None = None,
+) -> list[NewEvent]:  # fmt: skip
+    """The last trick's winner claims nothing (R16): the provisional result stands and
+    the next hand may be dealt."""
+    table_of(t, match_id)
+    if stream != current_hand(t, match_id) or stream not in t.live_results:
+        raise ConflictError(
+            "hand", "R16", code="online.no_claim_window", params={"match_id": match_id}
+        )
+    legal = state.legal_actions()
+    if hand_final(t, stream, state) or not legal:
+        raise ConflictError(
+            "hand", "R16", code="online.no_claim_window", params={"match_id": match_id}
+        )
+    if legal[0].seat != seat:
+        raise DomainError("action", "R16", code="online.not_yours_to_close", params={"seat": seat})
+    payload = {"match_id": match_id, "hand_stream": stream, "seat": seat}
+    return [ev.make_event(ev.LIVE_HAND_CLOSED, payload, actor=actor, source=ev.LIVE)]
+
+
+def restart_clock(
+    t: Tournament, match_id: str, *, now: datetime, by: str, actor: str | None = None
+) -> list[NewEvent]:
+    """The organiser lets play go on after a timeout: the seat to act has its time again."""
+    table = table_of(t, match_id)
+    stream = current_hand(t, match_id)
+    if table.move_seconds is None or stream is None or table.stopped:
+        raise ConflictError(
+            "clock", CLOCK_RULE, code="online.no_clock", params={"match_id": match_id}
+        )
+    if not by.strip():
+        raise DomainError("by", CLOCK_RULE, code="online.restart_says_who")
+    payload = {"match_id": match_id, "hand_stream": stream, "at": now.isoformat(), "by": by.strip()}
+    return [ev.make_event(ev.ONLINE_CLOCK_RESTARTED, payload, actor=actor, source=ev.LIVE)]
+
+
+def hand_number(t: Tournament, match_id: str, stream: str) -> int:
+    """The hand's place among the online table's hands (1-based), abandoned ones included."""
+    table = table_of(t, match_id)
+    if stream not in table.hands:
+        raise NotFoundError("hand", RULE, code="online.no_such_hand", params={"match_id": match_id})
+    return table.hands.index(stream) + 1
+
+
+def _takes_results(t: Tournament, match: MatchState) -> bool:
+    try:
+        takes_results(t, match)
+    except DomainError:
+        return False
+    return True

@@ -1,0 +1,158 @@
+"""What each screen of an online table shows (T-online): a seat's view and the spectators'.
+
+Both are plain JSON built from the engine's views (:mod:`engine.views`), which never
+hold the opponent's hand or the talon's order, plus what the match and the clock say.
+Nothing here adds a card: the only cards in a seat's view are its own, the turn-up, the
+cards on the table, its visible tricks and a declared marriage's shown card; a
+spectator's hold no hand at all. The previous hand is summed up by its outcome only
+(no card), and a hand's record is served apart, once the hand is over for good.
+
+    status   what the seat (or spectator) waits for
+    -------  --------------------------------------------------------------------
+    waiting  no hand dealt yet (the server deals at once; a reload finds it)
+    turn     the seat may act (``legal_actions`` lists what)
+    wait     the other seat is to act
+    claim    after the last trick: claim ("66") or no claim (R16), the winner only
+    over     the match is decided (R20)
+    stopped  the organiser ended online play: the rest is on paper
+    time     the clock ran out: the organiser decides (T-clock)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from engine import HandState
+from engine.outcome import Outcome
+from engine.views import player_view, table_view
+from tournament.domain.matchstate import MatchState
+from tournament.domain.online import Clock, hand_final, table_of
+from tournament.domain.state import Tournament
+
+
+@dataclasses.dataclass(frozen=True)
+class TableMoment:
+    """An online table at one moment, as the edge read it: the tournament, the current
+    hand (None before the first deal) with its stream version, the clock, and the
+    outcome of the hand before (None for the first)."""
+
+    t: Tournament
+    match_id: str
+    stream: str | None
+    state: HandState | None
+    version: int  # the hand stream's version: a move names it (expected version)
+    number: int  # the hand's place at this table (1-based; 0 before the first deal)
+    clock: Clock
+    previous: Outcome | None = None
+    previous_dealer: int | None = None
+
+    @property
+    def match(self) -> MatchState:
+        return self.t.matches[self.match_id]
+
+    @property
+    def final(self) -> bool:
+        return (
+            self.state is not None
+            and self.stream is not None
+            and hand_final(self.t, self.stream, self.state)
+        )
+
+
+def status(moment: TableMoment, seat: int | None) -> str:
+    """The word for what ``seat`` (None: a spectator) waits for (the module's table)."""
+    table = table_of(moment.t, moment.match_id)
+    match = moment.match
+    if match.decided and (moment.state is None or moment.final):
+        return "over"
+    if table.stopped:
+        return "stopped"
+    state = moment.state
+    if state is None or moment.final:
+        return "waiting"
+    if moment.clock.expired:
+        return "time"
+    if state.is_over:  # after the last trick: its winner may still claim (R16)
+        return "claim" if seat in state.to_act else "wait"
+    return "turn" if seat in state.to_act else "wait"
+
+
+def _match_json(moment: TableMoment) -> dict[str, Any]:
+    match = moment.match
+    engine = match.engine
+    current = engine.current
+    summary = match.summary
+    return {
+        "match_id": match.match_id,
+        "round": match.round,
+        "table": match.table,
+        "players": list(match.labels),
+        "best_of": engine.best_of,
+        "bummerl_wins": list(summary.bummerl),
+        "bummerl": len(engine.bummerls),  # the one in play, or the last one played
+        "scores": list(current.scores),  # game points still to strike off (R17)
+        "next_dealer": engine.next_dealer,
+        "decided": match.decided,
+        "winner": summary.winner,  # a seat, None while undecided
+    }
+
+
+def _previous_json(moment: TableMoment) -> dict[str, Any] | None:
+    before = moment.previous
+    if before is None or not before.complete:
+        return None
+    return {
+        "winner": before.winner,
+        "game_points": before.game_points,
+        "reason": before.reason,
+        "points": list(before.points),
+        "tricks": list(before.tricks),
+        "dealer": moment.previous_dealer,
+    }
+
+
+def _common(moment: TableMoment, seat: int | None) -> dict[str, Any]:
+    return {
+        "tournament": moment.t.id,
+        "match": _match_json(moment),
+        "hand_number": moment.number,
+        "version": moment.version,
+        "status": status(moment, seat),
+        "final": moment.final,
+        "clock": moment.clock.to_json(),
+        "previous": _previous_json(moment),
+    }
+
+
+def seat_view(moment: TableMoment, seat: int) -> dict[str, Any]:
+    """What ``seat`` sees: its own cards and legal actions, never the other's."""
+    body = _common(moment, seat)
+    body["seat"] = seat
+    state = moment.state
+    if state is None:
+        body["view"] = None
+        return body
+    view = player_view(state, seat).to_json()
+    if body["status"] not in ("turn", "claim"):
+        view["legal_actions"] = []  # the clock ran out, or the hand is done
+    body["view"] = view
+    return body
+
+
+def spectator_view(moment: TableMoment) -> dict[str, Any]:
+    """What the room sees: the table, every trick played (cards once played are open),
+    both players' points; no hand and no talon."""
+    body = _common(moment, None)
+    state = moment.state
+    if state is None:
+        body["view"] = None
+        return body
+    view = table_view(state).to_json()
+    view["tricks"] = [
+        {"leader": t.leader, "lead": t.lead.code, "reply": t.reply.code, "winner": t.winner}
+        for t in state.tricks
+    ]
+    view["points"] = list(state.points)
+    body["view"] = view
+    return body

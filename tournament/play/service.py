@@ -1,0 +1,310 @@
+"""Online tables at the edge (T-online): read a table, make a move, deal the next hand.
+
+The rules are the domain's (:mod:`tournament.domain.online`, the engine); this module does
+the I/O around them. A move is appended to the hand's stream with the version the player
+saw as the expected version, so a double click or a second tab never makes two moves:
+the second finds the stream moved on and is refused (409). When the engine says the hand
+is over, its result goes into the match through the tournament's lock
+(:meth:`TournamentService.execute`) exactly like a paper result, and the next hand is
+dealt there and then, until the match is decided.
+
+Hands are folded once per process and version (:class:`HandCache`): a screen that wakes
+reads only the events appended since. Each change calls ``announce`` with the table's key
+(:func:`tournament.play.hub.table_key`), which wakes every screen of that table.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from datetime import UTC, datetime
+from typing import Any
+
+from engine import Action, EngineError, HandState
+from tournament.domain import events as ev
+from tournament.domain import online
+from tournament.domain.errors import ConflictError, DomainError
+from tournament.domain.hands import action_event, apply_hand_event
+from tournament.domain.live import abandon_live_hand, record_live_hand
+from tournament.domain.onlineview import TableMoment
+from tournament.domain.service import TournamentService
+from tournament.domain.state import Tournament
+from tournament.eventstore.api import NO_STREAM, ConcurrencyError, StoredEvent
+from tournament.play.hub import table_key
+
+Metadata = Mapping[str, Any]
+NOT_A_MOVE = "a move is an action object or its notation"
+
+
+@dataclasses.dataclass(frozen=True)
+class Hand:
+    """A hand stream folded up to ``version``; ``last_at``: when its last event was stored."""
+
+    stream: str
+    version: int
+    state: HandState
+    last_at: datetime
+    events: tuple[StoredEvent, ...]
+
+
+class HandCache:
+    """Folded hands by stream, refreshed from the events appended since (bounded LRU)."""
+
+    def __init__(self, size: int = 2048) -> None:
+        self.size = size
+        self._hands: OrderedDict[str, Hand] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def read(self, store: Any, stream: str) -> Hand:
+        with self._lock:
+            known = self._hands.get(stream)
+        start = known.version + 1 if known else 1
+        new = store.read_stream(stream, start)
+        if known is not None and not new:
+            return known
+        state = known.state if known else None
+        for event in new:
+            state = apply_hand_event(state, event)
+        if state is None:
+            raise ConflictError(
+                "hand", online.RULE, code="online.no_such_hand", params={"match_id": stream}
+            )
+        events = (known.events if known else ()) + tuple(new)
+        hand = Hand(stream, events[-1].version, state, events[-1].recorded_at, events)
+        with self._lock:
+            current = self._hands.get(stream)
+            if current is None or current.version < hand.version:
+                self._hands[stream] = hand
+            self._hands.move_to_end(stream)
+            while len(self._hands) > self.size:
+                self._hands.popitem(last=False)
+        return hand
+
+
+class PlayService:
+    """Online tables of the tournaments in ``tournaments``' store."""
+
+    def __init__(
+        self,
+        tournaments: TournamentService,
+        announce: Callable[[str], object] | None = None,
+        now: Callable[[], datetime] = lambda: datetime.now(UTC),
+    ) -> None:
+        self.tournaments = tournaments
+        self.store = tournaments.store
+        self.announce = announce or (lambda key: None)
+        self.now = now
+        self.hands = HandCache()
+
+    # --- reading ------------------------------------------------------------------------
+    def moment(self, tournament_id: str, match_id: str) -> TableMoment:
+        """The table now; deals its next hand first if it waits for one (a deal that a
+        crash interrupted is made good by the next reader)."""
+        t = self.tournaments.state(tournament_id)
+        online.table_of(t, match_id)
+        hand = self._current(t, match_id)
+        if online.needs_deal(t, match_id, hand.state if hand else None):
+            self._deal(tournament_id, match_id, hand, {})
+            t = self.tournaments.state(tournament_id)
+            hand = self._current(t, match_id)
+        return self._moment(t, match_id, hand)
+
+    def hand_at(self, tournament_id: str, match_id: str, number: int) -> tuple[Tournament, Hand]:
+        """Hand ``number`` (1-based) of the table, for its record and replay."""
+        t = self.tournaments.state(tournament_id)
+        table = online.table_of(t, match_id)
+        if not 1 <= number <= len(table.hands):
+            raise ConflictError(
+                "hand", online.RULE, code="online.no_such_hand", params={"match_id": match_id}
+            )
+        return t, self.hands.read(self.store, table.hands[number - 1])
+
+    def _current(self, t: Tournament, match_id: str) -> Hand | None:
+        stream = online.current_hand(t, match_id)
+        return None if stream is None else self.hands.read(self.store, stream)
+
+    def _moment(self, t: Tournament, match_id: str, hand: Hand | None) -> TableMoment:
+        table = online.table_of(t, match_id)
+        now = self.now()
+        if hand is None:
+            clock = online.Clock(table.move_seconds, None, False)
+            return TableMoment(t, match_id, None, None, 0, 0, clock)
+        clock = online.clock(t, match_id, hand.stream, hand.state, hand.last_at, now)
+        number = table.hands.index(hand.stream) + 1
+        previous = previous_dealer = None
+        if number > 1:
+            before = self.hands.read(self.store, table.hands[number - 2])
+            previous, previous_dealer = before.state.outcome(), before.state.dealer
+        return TableMoment(
+            t, match_id, hand.stream, hand.state, hand.version, number, clock,
+            previous, previous_dealer,
+        )  # fmt: skip
+
+    # --- the players' moves -------------------------------------------------------------
+    def act(
+        self, tournament_id: str, match_id: str, seat: int, action: Any, expected_version: int,
+        metadata: Metadata | None = None,
+    ) -> TableMoment:  # fmt: skip
+        """``seat`` plays ``action`` (a record action object, or its notation ``1:AH``)
+        on the hand at ``expected_version``; the table afterwards."""
+        meta = {"source": ev.LIVE, "match_id": match_id, **(metadata or {})}
+        moment = self.moment(tournament_id, match_id)
+        if moment.stream is None or moment.state is None:
+            raise ConflictError(
+                "hand", online.RULE, code="online.no_deal_now", params={"match_id": match_id}
+            )
+        move = parse_action(action, seat)
+        after = online.check_move(
+            moment.t, match_id, moment.stream, moment.state, move, seat=seat,
+            expected_version=expected_version, version=moment.version, clock_now=moment.clock,
+        )  # fmt: skip
+        try:
+            self.store.append(moment.stream, [action_event(move, meta)], moment.version)
+        except ConcurrencyError:
+            raise ConflictError(
+                "version", online.RULE, code="online.table_moved_on",
+                params={"expected": expected_version, "version": moment.version + 1},
+            ) from None  # fmt: skip
+        if after.is_over:
+            self._settle(tournament_id, match_id, moment.stream, meta)
+        self.announce(table_key(tournament_id, match_id))
+        return self.moment(tournament_id, match_id)
+
+    def decline_claim(
+        self, tournament_id: str, match_id: str, seat: int, expected_version: int,
+        metadata: Metadata | None = None,
+    ) -> TableMoment:  # fmt: skip
+        """After the last trick its winner claims nothing (R16): the next hand is dealt."""
+        meta = {"source": ev.LIVE, **(metadata or {})}
+        moment = self.moment(tournament_id, match_id)
+        stream, state = moment.stream, moment.state
+        if stream is None or state is None:
+            raise ConflictError(
+                "hand", "R16", code="online.no_claim_window", params={"match_id": match_id}
+            )
+        if expected_version != moment.version:
+            raise ConflictError(
+                "version", online.RULE, code="online.table_moved_on",
+                params={"expected": expected_version, "version": moment.version},
+            )  # fmt: skip
+        self.tournaments.execute(
+            tournament_id,
+            lambda t: online.close_hand(t, match_id, stream, self._fresh(stream), seat=seat),
+            metadata=meta,
+        )
+        hand = self.hands.read(self.store, stream)
+        self._deal(tournament_id, match_id, hand, meta)
+        self.announce(table_key(tournament_id, match_id))
+        return self.moment(tournament_id, match_id)
+
+    def _fresh(self, stream: str) -> HandState:
+        return self.hands.read(self.store, stream).state
+
+    def _settle(self, tournament_id: str, match_id: str, stream: str, meta: Metadata) -> None:
+        """The hand's result into the match (as a paper result), then the next deal."""
+        self.tournaments.execute(
+            tournament_id,
+            lambda t: record_live_hand(t, stream, self.hands.read(self.store, stream).events),
+            metadata=meta,
+        )
+        self._deal(tournament_id, match_id, self.hands.read(self.store, stream), meta)
+
+    def _deal(self, tournament_id: str, match_id: str, hand: Hand | None, meta: Metadata) -> None:
+        t = self.tournaments.state(tournament_id)
+        state = hand.state if hand else None
+        if not online.needs_deal(t, match_id, state):
+            return
+        stream, dealt, started = online.deal_next(t, match_id, state)
+        self.store.append(stream, ev.stamped(dealt, meta), NO_STREAM)
+
+        def start(now: Tournament) -> list[Any]:
+            # Checked again under the lock: another screen may have dealt meanwhile; its
+            # hand counts and this stream stays an orphan nobody plays.
+            latest = self._current(now, match_id)
+            if not online.needs_deal(now, match_id, latest.state if latest else None):
+                return []
+            return started
+
+        self.tournaments.execute(tournament_id, start, metadata=meta)
+
+    # --- the organiser's decisions --------------------------------------------------------
+    def start(
+        self, tournament_id: str, match_id: str, *, move_seconds: int | None,
+        metadata: Metadata | None = None, actor: str | None = None,
+    ) -> TableMoment:  # fmt: skip
+        meta = dict(metadata or {})
+        self.tournaments.execute(
+            tournament_id,
+            lambda t: online.start_online(t, match_id, move_seconds=move_seconds, actor=actor),
+            metadata=meta,
+        )
+        self._deal(tournament_id, match_id, None, meta)
+        self.announce(table_key(tournament_id, match_id))
+        return self.moment(tournament_id, match_id)
+
+    def stop(
+        self, tournament_id: str, match_id: str, *, by: str, reason: str,
+        metadata: Metadata | None = None, actor: str | None = None,
+    ) -> None:  # fmt: skip
+        self.tournaments.execute(
+            tournament_id,
+            lambda t: online.stop_online(t, match_id, by=by, reason=reason, actor=actor),
+            metadata=dict(metadata or {}),
+        )
+        self.announce(table_key(tournament_id, match_id))
+
+    def restart_clock(
+        self, tournament_id: str, match_id: str, *, by: str,
+        metadata: Metadata | None = None, actor: str | None = None,
+    ) -> None:  # fmt: skip
+        now = self.now()
+        self.tournaments.execute(
+            tournament_id,
+            lambda t: online.restart_clock(t, match_id, now=now, by=by, actor=actor),
+            metadata=dict(metadata or {}),
+        )
+        self.announce(table_key(tournament_id, match_id))
+
+    def abandon_hand(
+        self, tournament_id: str, match_id: str, *, by: str, reason: str,
+        metadata: Metadata | None = None, actor: str | None = None,
+    ) -> TableMoment:  # fmt: skip
+        """The hand in play never counts; the same dealer deals again (R18)."""
+        meta = dict(metadata or {})
+        t = self.tournaments.state(tournament_id)
+        online.table_of(t, match_id)
+        stream = online.current_hand(t, match_id)
+        if stream is None:
+            raise ConflictError(
+                "hand", online.RULE, code="online.no_deal_now", params={"match_id": match_id}
+            )
+        self.tournaments.execute(
+            tournament_id,
+            lambda now: abandon_live_hand(now, stream, by=by, reason=reason, actor=actor),
+            metadata=meta,
+        )
+        self._deal(tournament_id, match_id, self.hands.read(self.store, stream), meta)
+        self.announce(table_key(tournament_id, match_id))
+        return self.moment(tournament_id, match_id)
+
+
+def parse_action(action: Any, seat: int) -> Action:
+    """A move as sent: a record action object, or its notation (``AH`` plays for the
+    sender's seat, ``1:AH`` names it); a clear refusal (R0) for anything else."""
+    try:
+        if isinstance(action, str):
+            text = action.strip()
+            return Action.parse(text if ":" in text else f"{seat}:{text}")
+        if isinstance(action, Mapping):
+            return Action.from_json({"seat": seat, **action})
+    except EngineError as error:
+        raise DomainError(
+            "action", error.rule, code="online.engine_refused",
+            params={"action": str(action)[:40], "why": error.message, "rule": error.rule},
+        ) from None  # fmt: skip
+    raise DomainError(
+        "action", "R0", code="online.engine_refused",
+        params={"action": str(action)[:40], "why": NOT_A_MOVE, "rule": "R0"},
+    )  # fmt: skip

@@ -1,0 +1,68 @@
+"""One screen's Server-Sent Events of an online table: what it shows, each time it changes.
+
+The page and the API share this loop and differ only in ``render`` (HTML to swap, or the
+JSON view). Each message is the whole screen for that reader, worked out from the table
+afresh, so a reconnect or a reload continues where the table is, and a phone that slept
+through ten moves gets the newest state once. A wake-up that changes nothing for this
+reader sends nothing (a spectator's screen does not move when a seat's clock is
+restarted, say); a quiet table sends a comment every ``keepalive`` seconds, and the
+screen is worked out again when the clock runs out, so "time is up" shows without a move.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from datetime import datetime
+
+from tournament.domain.errors import DomainError
+from tournament.domain.onlineview import TableMoment
+from tournament.play.hub import TableHub, table_key
+from tournament.play.service import PlayService
+
+#: A reader's screen as SSE: the event's name and its data (any text, lines split here).
+Render = Callable[[TableMoment], tuple[str, str]]
+
+
+def sse(event: str, data: str, event_id: str | None = None) -> str:
+    lines = [f"event: {event}"]
+    if event_id is not None:
+        lines.append(f"id: {event_id}")
+    lines += [f"data: {line}" for line in data.split("\n")]
+    return "\n".join(lines) + "\n\n"
+
+
+def table_events(
+    play: PlayService,
+    tables: TableHub,
+    tournament_id: str,
+    match_id: str,
+    render: Render,
+    *,
+    keepalive: float = 15.0,
+    now: Callable[[], datetime] | None = None,
+) -> Iterator[str]:
+    """The stream (a generator for a streamed response); ends when the hub closes."""
+    clock = now or play.now
+    listener = tables.subscribe(table_key(tournament_id, match_id))
+    try:
+        yield "retry: 2000\n\n"
+        last: tuple[str, str] | None = None
+        while not tables.closed:
+            try:
+                moment = play.moment(tournament_id, match_id)
+            except DomainError as error:  # the table is gone (round cancelled, say)
+                yield sse("gone", error.message)
+                return
+            shown = render(moment)
+            if shown != last:
+                yield sse(*shown, event_id=f"{moment.number}.{moment.version}")
+                last = shown
+            wait = keepalive
+            deadline = moment.clock.deadline
+            if deadline is not None and not moment.clock.expired:
+                wait = max(0.05, min(wait, (deadline - clock()).total_seconds() + 0.05))
+            woke = listener.wait(wait)
+            if not woke and (deadline is None or moment.clock.expired):
+                yield ": keep-alive\n\n"
+    finally:
+        listener.close()
