@@ -90,10 +90,11 @@ def round_open(t: Tournament, number: int) -> bool:
     return number == t.current_round and not t.round_complete(number)
 
 
-def resolve(secret: bytes, t: Tournament, code: str) -> TableSeat:
+def resolve(secret: bytes, t: Tournament, code: str, *, open_only: bool = True) -> TableSeat:
     """The seat ``code`` opens, or a refusal: unknown (a typo, or a code of a round before
     the last two), revoked (an older generation of a match's code) or expired (its round
-    is closed: complete, or the next one drawn)."""
+    is closed: complete, or the next one drawn). ``open_only=False`` accepts a closed
+    round's code (an online table's players still see how their match ended)."""
     wanted = normalized(code)
     latest = t.current_round
     for number in (latest, latest - 1) if len(wanted) == LENGTH else ():
@@ -107,7 +108,7 @@ def resolve(secret: bytes, t: Tournament, code: str) -> TableSeat:
             raise ConflictError(
                 "code", RULE, code="tablecodes.revoked", params={"table": match.table}
             )
-        if not round_open(t, number):
+        if open_only and not round_open(t, number):
             raise ConflictError("code", RULE, code="tablecodes.expired", params={"round": number})
         return TableSeat(match.match_id, seat, match.players[seat])
     raise NotFoundError("code", RULE, code="tablecodes.unknown")
