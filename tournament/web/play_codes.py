@@ -30,13 +30,13 @@ class SeatCache:
         self._seats: OrderedDict[str, tuple[str, int, TableSeat]] = OrderedDict()
 
     def get(self, code: str) -> tuple[str, int, TableSeat] | None:
-        """The tournament, its version when found, and the seat of ``code``, if known."""
+        """The tournament, its :func:`_stamp` when found, and the seat of ``code``."""
         with self._lock:
             return self._seats.get(code)
 
-    def put(self, code: str, tid: str, version: int, seat: TableSeat) -> None:
+    def put(self, code: str, tid: str, stamp: int, seat: TableSeat) -> None:
         with self._lock:
-            self._seats[code] = (tid, version, seat)
+            self._seats[code] = (tid, stamp, seat)
             self._seats.move_to_end(code)
             while len(self._seats) > self.size:
                 self._seats.popitem(last=False)
@@ -57,15 +57,22 @@ def online_seat(code: str) -> tuple[str, Tournament, TableSeat]:
     cache = _cache()
     service = services().tournaments
     known = cache.get(wanted)
-    if known is not None:  # still good while the tournament has not changed since
+    if known is not None:  # still good while no round was drawn and no code revoked since
         tid = known[0]
         t = service.state(tid)
-        if t.version == known[1]:
+        if _stamp(t, known[2]) == known[1] and known[2].match_id in t.online:
             return tid, t, known[2]
     tid = index().tournament_of(wanted)
     t = service.state(tid)
     with service.reading():
         seat = resolve(secret(), t, wanted, open_only=False)
         table_of(t, seat.match_id)
-    cache.put(wanted, tid, t.version, seat)
+        cache.put(wanted, tid, _stamp(t, seat), seat)
     return tid, t, seat
+
+
+def _stamp(t: Tournament, seat: TableSeat) -> int:
+    """What a code's seat depends on, in one number: the rounds drawn (a cancelled and
+    redrawn round counts again) and the match's code generation (T-code)."""
+    draws = len(t.rounds) + len(t.cancellations)
+    return draws * 1_000_003 + t.reports.generations.get(seat.match_id, 0)
