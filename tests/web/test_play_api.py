@@ -11,6 +11,7 @@ import queue
 import threading
 from collections.abc import Iterator
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,7 +20,7 @@ from engine.cards import ALL_CARDS
 from engine.hand import HandState
 from engine.record import GameRecord
 from engine.views import player_view, table_view
-from tests.web.conftest import Web
+from tests.web.conftest import Web, make_web
 from tests.web.played import register, run, state
 from tournament.accounts.roles import Role
 from tournament.domain.hands import fold_hand
@@ -397,3 +398,20 @@ def test_when_the_clock_runs_out_moves_are_refused_until_the_organiser_restarts_
         assert table.move(seat, action, view["version"]).status_code == 200
     finally:
         play.now = real
+
+
+def test_wrong_codes_are_rate_limited_then_every_code_is_refused(tmp_path: Path) -> None:
+    """T-code: six letters cannot be guessed by trying; the limit is the report pages'
+    (one per address over both)."""
+    web = make_web(
+        f"sqlite:///{tmp_path / 'limit.sqlite3'}", tmp_path, REPORT_CODE_RATE_LIMIT="3 per minute"
+    )
+    table = Table(web)
+    assert table.view(0)["seat"] == 0  # a right code uses up nothing
+    for _ in range(3):
+        assert web.get("/api/v1/play/ACDEFH", token=None).status_code == 404
+    over = web.get(f"/api/v1/play/{table.codes[0]}", token=None)
+    assert over.status_code == 429 and over.mimetype == "application/problem+json"
+    assert "wrong codes" in over.get_json()["detail"]
+    move = table.move(0, "AH", 1)
+    assert move.status_code == 429

@@ -29,7 +29,6 @@ from typing import Any, Literal
 
 from flask import Response, current_app, g
 from flask.blueprints import BlueprintSetupState
-from flask_babel import gettext
 from flask_limiter import Limiter
 from flask_openapi3.blueprint import APIBlueprint
 from flask_openapi3.models.tag import Tag
@@ -582,9 +581,9 @@ def _limit_wrong_codes(state: BlueprintSetupState) -> None:
         limit,
         scope="table-codes",
         deduct_when=_wrong_code,
-        error_message=lambda: gettext(
-            "Too many wrong codes from this address: wait a minute, then try again."
-        ),
+        # The API's details are English (a client words them from the status itself).
+        error_message="too many wrong codes from this address: wait a minute, then try "
+        "again (T-code)",
     )
     for name in CODE_ENDPOINTS:
         endpoint = f"{api.name}.{name}"
