@@ -204,6 +204,8 @@ def test_a_code_opens_only_its_own_seat_of_an_online_table(app: Web) -> None:
     code = match_codes(SECRET, t, t.matches[other])[0]
     paper = app.get(f"/api/v1/play/{code}", token=None)
     assert paper.status_code == 404 and paper.get_json()["code"] == "online.not_online"
+    room = app.get(f"/api/v1/tournaments/{table.tid}/matches/{other}/table", token=None)
+    assert room.status_code == 404 and room.get_json()["rule"] == "T-online"
     # Revoked codes (T-code) are refused; the new ones open the seat.
     run(app, table.tid, lambda t: revoke_codes(t, match_id=table.mid))
     revoked = app.get(f"/api/v1/play/{table.codes[0]}", token=None)

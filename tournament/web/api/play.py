@@ -357,6 +357,9 @@ def _stream(tid: str, mid: str, render: Render) -> Response:
             headers={"Retry-After": str(RETRY_AFTER)},
             kind="live-full",
         ) from None
+    # With Redis, the tables' wake-ups of other processes come on the live hub's
+    # subscription: make sure it stands.
+    state.listen()
     keepalive = float(current_app.config.get("LIVE_KEEPALIVE", 15))
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     play, tables = play_service(), state.tables
