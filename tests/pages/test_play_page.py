@@ -9,6 +9,7 @@ leads to the table; a wrong code is handled as ``/r`` handles it (T-code)."""
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 from engine import Action, HandState
 from engine.actions import Kind
@@ -104,6 +105,7 @@ def test_a_move_by_form_post_is_stored_and_the_page_follows(web: Web, club: str)
     code = (a, b)[seat]
     html = page(web, code)
     assert "Your turn" in html and "<title>Your turn" in html
+    assert re.findall(r'class="card play-card" data-card="\w\w" data-key="\d">', html)
     move = legal_play(before.state, seat)
     reply = web.client.post(
         f"/play/{code}/move",
@@ -231,3 +233,47 @@ def test_wrong_codes_share_the_report_pages_limit(web: Web, club: str) -> None:
         assert web.client.get(path).status_code == 404
     assert web.client.get("/play/ZZZZZZ").status_code == 429
     assert web.client.get(f"/play/{a}").status_code == 429, "the right one too, for a while"
+
+
+def test_the_clock_counts_down_and_says_when_time_is_up(web: Web, club: str) -> None:
+    t = state(web, club)
+    mid = t.rounds[-1].matches[0]
+    with web.app.app_context():
+        service = play_service()
+        service.start(club, mid, move_seconds=30)
+    a, b = match_codes(SECRET, state(web, club), t.matches[mid])
+    html = page(web, a)
+    assert 'class="clock" data-deadline="' in html and "Time for this move:" in html
+    later = service.now() + timedelta(seconds=31)
+    service.now = lambda: later  # T-clock: the seat to act let its time run out
+    for code in (a, b):
+        html = page(web, code, "de")
+        assert "Die Zeit ist um – die Turnierleitung entscheidet" in html
+        assert 'data-status="time"' in html
+        enabled = re.findall(r'class="card play-card" data-card="\w\w" data-key="\d">', html)
+        assert html.count("play-card") == 5 and not enabled, "no card may be played now"
+
+
+def test_after_the_last_trick_its_winner_may_decline_to_claim(web: Web, club: str) -> None:
+    """R16: the tenth trick's winner sees "claim" and "no claim"; no claim deals the next
+    hand, the provisional result standing."""
+    mid, a, b = online_match(web, club)
+    with web.app.app_context():
+        service = play_service()
+        now = service.moment(club, mid)
+        while now.state is not None and not now.state.is_over:
+            seat = now.state.to_act[0]
+            move = legal_play(now.state, seat)
+            now = service.act(club, mid, seat, played(move), now.version)
+    assert now.number == 1 and now.state is not None
+    winner = now.state.to_act[0]
+    code = (a, b)[winner]
+    html = page(web, code)
+    assert 'data-status="claim"' in html and "No claim" in html and "Claim: 66" in html
+    assert "No claim" not in page(web, (a, b)[1 - winner])
+    reply = web.client.post(
+        f"/play/{code}/no-claim", data={"version": version_of(html), "csrf_token": csrf_of(html)}
+    )
+    assert reply.status_code == 303
+    html = page(web, code)
+    assert 'data-hand="2"' in html and "Last hand:" in html
