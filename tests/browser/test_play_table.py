@@ -201,6 +201,7 @@ def test_two_phones_play_a_whole_bummerl_live_and_see_no_hidden_card(
         assert acting, statuses  # one seat; both right after a marriage lead (R12b)
         seat = rng.choice(acting)
         before = moment_of(pages[seat])
+        assert pages[seat].title().startswith("Your turn"), "whose turn, in the title too"
         assert moment_of(pages[1 - seat]) == before, "both pages show the same moment"
         moves.append(f"{seat}: {make_a_move(pages[seat], rng)}")
         for p in pages:  # the actor by its answer, the other live by SSE

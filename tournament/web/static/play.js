@@ -62,6 +62,18 @@
     }
   }
 
+  // A screen reader hears whose turn it is when that changes (the table is swapped whole,
+  // so a live region around it would read all of it).
+  var announced = null;
+  function announce() {
+    var turn = document.querySelector("#table .turn");
+    var region = document.getElementById("announce");
+    if (!turn || !region) { return; }
+    var words = turn.textContent.trim();
+    if (announced !== null && words !== announced) { region.textContent = words; }
+    announced = words;
+  }
+
   function badge(state) {
     var b = document.getElementById("live-badge");
     if (!b) { return; }
@@ -71,10 +83,10 @@
 
   document.addEventListener("htmx:sseOpen", function () { badge("live"); });
   document.addEventListener("htmx:sseError", function () { badge("offline"); });
-  document.addEventListener("htmx:afterSwap", function () { retitle(); tick(); });
-  document.addEventListener("htmx:sseMessage", function () { retitle(); tick(); });
+  document.addEventListener("htmx:afterSwap", function () { retitle(); tick(); announce(); });
+  document.addEventListener("htmx:sseMessage", function () { retitle(); tick(); announce(); });
   window.setInterval(tick, 1000);
-  document.addEventListener("DOMContentLoaded", function () { retitle(); tick(); });
+  document.addEventListener("DOMContentLoaded", function () { retitle(); tick(); announce(); });
   // Leaving the page: close the stream first, so the browser cutting it is no error.
   window.addEventListener("pagehide", function () {
     document.querySelectorAll("[sse-connect]").forEach(function (el) {
