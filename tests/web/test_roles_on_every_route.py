@@ -24,6 +24,8 @@ OPEN_WRITES = {
     "/setup": "the first organiser's one-time link (the token is the credential)",
     "/api/v1/tokens": "a token for an email and password (the password is the credential)",
     "/r/ACDEFH": "a player's report from the table (the table code is the credential, T-code)",
+    "/play/ACDEFH/move": "a player's move at an online table (the table code is the credential)",
+    "/play/ACDEFH/no-claim": "a player's no claim (R16) at an online table (the code, T-code)",
 }
 #: A value for each path parameter (the tournament exists; the rest need not).
 VALUES = {
