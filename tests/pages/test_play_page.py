@@ -277,3 +277,15 @@ def test_after_the_last_trick_its_winner_may_decline_to_claim(web: Web, club: st
     assert reply.status_code == 303
     html = page(web, code)
     assert 'data-hand="2"' in html and "Last hand:" in html
+
+
+def test_once_online_play_is_stopped_the_report_link_reports_on_paper_again(
+    web: Web, club: str
+) -> None:
+    """T-online: the organiser stops online play, the rest of the match is on paper."""
+    mid, a, _ = online_match(web, club)
+    with web.app.app_context():
+        play_service().stop(club, mid, by="organiser", reason="a phone died")
+    assert web.client.get(f"/r/{a}").status_code == 200
+    html = page(web, a)
+    assert 'data-status="stopped"' in html and "played on paper" in html
