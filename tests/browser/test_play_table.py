@@ -12,6 +12,7 @@ import random
 import re
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from engine import HandState
@@ -21,6 +22,7 @@ from tests.browser.harness import View, assert_accessible, fits_width, in_every_
 from tests.browser.test_report import round_one
 from tests.web.conftest import Web
 from tests.web.played import state
+from tournament.domain.errors import DomainError
 from tournament.domain.hands import apply_hand_event
 from tournament.web.live import play_service
 
@@ -73,13 +75,13 @@ def start_online(site: Site) -> tuple[Web, str, tuple[str, str]]:
 
 def hands(site: Site, mid: str) -> list[list[HandState]]:
     """Every hand of the table, as its state after each version (index = version - 1)."""
-    found = []
+    found: list[list[HandState]] = []
     with site.app.app_context():
         number = 1
         while True:
             try:
                 _, hand = play_service().hand_at("club", mid, number)
-            except Exception:  # no such hand: all read
+            except DomainError:  # no such hand: all read
                 return found
             states: list[HandState] = []
             current: HandState | None = None
@@ -146,6 +148,14 @@ def wait_for(check: Callable[[], bool], what: str, timeout: float = 10.0) -> Non
         time.sleep(0.02)
 
 
+def moved_on(page: Page, before: str) -> bool:
+    return moment_of(page) != before
+
+
+def shows_score(page: Page, wins: dict[str, int]) -> bool:
+    return score_of(page) == wins
+
+
 def score_of(page: Page) -> dict[str, int]:
     rows = page.locator("#table table.score tbody tr")
     found = {}
@@ -205,13 +215,13 @@ def test_two_phones_play_a_whole_bummerl_live_and_see_no_hidden_card(
         assert moment_of(pages[1 - seat]) == before, "both pages show the same moment"
         moves.append(f"{seat}: {make_a_move(pages[seat], rng)}")
         for p in pages:  # the actor by its answer, the other live by SSE
-            wait_for(lambda p=p, b=before: moment_of(p) != b, f"{moves[-1]} to show")
+            wait_for(partial(moved_on, p, before), f"{moves[-1]} to show")
         # both pages show the same moment (a page may have seen a deal the other not yet)
         wait_for(lambda: moment_of(pages[0]) == moment_of(pages[1]), "both pages to agree")
     done = state(web, "club").matches[mid]
     wins = dict(zip(names, done.summary.bummerl, strict=True))
     for p in pages:
-        wait_for(lambda p=p: score_of(p) == wins, f"the Bummerl result on {p.url}")
+        wait_for(partial(shows_score, p, wins), f"the Bummerl result on {p.url}")
     assert sorted(wins.values()) in ([0, 1], [0, 2])  # a Schneiderbummerl counts 2 (R19)
     if done.decided:  # best of 3: two Bummerl end the match (R20)
         winner = names[done.summary.winner or 0]
