@@ -26,6 +26,8 @@ OPEN_WRITES = {
     "/r/ACDEFH": "a player's report from the table (the table code is the credential, T-code)",
     "/api/v1/play/ACDEFH/actions": "a move at an online table (the table code, T-code)",
     "/api/v1/play/ACDEFH/no-claim": "no claim after the last trick (the table code, T-code)",
+    "/play/ACDEFH/move": "a player's move at an online table (the table code is the credential)",
+    "/play/ACDEFH/no-claim": "a player's no claim (R16) at an online table (the code, T-code)",
 }
 #: A value for each path parameter (the tournament exists; the rest need not).
 VALUES = {

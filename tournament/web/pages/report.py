@@ -67,6 +67,9 @@ def table(code: str) -> Any:
     if isinstance(found, Response):
         return found
     tid, t, seat = found
+    online = t.online.get(seat.match_id)
+    if online is not None and not online.stopped:  # played online: its table (T-online)
+        return redirect(url_for("play.table", code=normalized(code)), code=303)
     done = request.args.get("done", "")
     return _page(tid, t, seat, code, done=done)
 

@@ -1,0 +1,291 @@
+"""The table a player plays on (T-online): ``/play/<code>`` on a phone, no account.
+
+Each seat's page shows its own cards and never the other's (checked against the deck the
+server dealt, in the store); a move is a form post (T-online); a double post with the same
+version stores one move (the second is told, quietly, that the table moved on); an illegal
+move is refused with its rule in German and in English; ``/r/<code>`` of an online match
+leads to the table; a wrong code is handled as ``/r`` handles it (T-code)."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+from engine import Action, HandState
+from engine.actions import Kind
+from engine.cards import ALL_CARDS
+from tests.pages.markup import unlabelled
+from tests.web.conftest import Web
+from tests.web.played import state
+from tests.web.test_sign_in import csrf_of
+from tournament.domain.onlineview import TableMoment
+from tournament.domain.tablecodes import match_codes
+from tournament.play.service import Hand
+from tournament.web.live import play_service
+
+SECRET = b"test-secret"
+CARD = re.compile(r'data-card="([ATKQJ][CDHS])"')
+
+
+def online_match(web: Web, tid: str) -> tuple[str, str, str]:
+    """The round's first match, played online from now on; its two codes (seat 0, 1)."""
+    t = state(web, tid)
+    mid = t.rounds[-1].matches[0]
+    with web.app.app_context():
+        play_service().start(tid, mid, move_seconds=None)
+    a, b = match_codes(SECRET, state(web, tid), t.matches[mid])
+    return mid, a, b
+
+
+def moment(web: Web, tid: str, mid: str) -> TableMoment:
+    with web.app.app_context():
+        return play_service().moment(tid, mid)
+
+
+def current_hand(web: Web, tid: str, mid: str) -> Hand:
+    number = moment(web, tid, mid).number
+    with web.app.app_context():
+        return play_service().hand_at(tid, mid, number)[1]
+
+
+def played(move: Action) -> str:
+    assert move.card is not None
+    return move.card.code
+
+
+def cards_in(html: str) -> set[str]:
+    return set(CARD.findall(html))
+
+
+def page(web: Web, code: str, lang: str = "en") -> str:
+    reply = web.client.get(f"/play/{code}?lang={lang}")
+    assert reply.status_code == 200, reply.get_data(as_text=True)
+    return str(reply.get_data(as_text=True))
+
+
+def version_of(html: str) -> str:
+    found = re.search(r'name="version" value="(\d+)"', html)
+    assert found is not None, "the page offers no move"
+    return found.group(1)
+
+
+def seat_to_act(state_: HandState) -> int:
+    return state_.to_act[0]
+
+
+def legal_play(state_: HandState, seat: int) -> Action:
+    return next(a for a in state_.legal_actions() if a.seat == seat and a.kind == Kind.PLAY)
+
+
+def test_each_seat_sees_its_own_five_cards_and_none_of_the_others(web: Web, club: str) -> None:
+    mid, a, b = online_match(web, club)
+    hand = current_hand(web, club, mid)
+    deck = list(hand.events[0].payload["deck"])
+    assert sorted(deck) == sorted(c.code for c in ALL_CARDS)  # the deal, as stored
+    assert hand.state.turnup is not None
+    turnup = hand.state.turnup.code
+    for seat, code in ((0, a), (1, b)):
+        html = page(web, code)
+        own = {c.code for c in hand.state.cards_of(seat)}
+        other = {c.code for c in hand.state.cards_of(1 - seat)}
+        hidden = set(deck) - own - {turnup}
+        shown = cards_in(html)
+        assert own <= shown, "the seat's own hand is on its page"
+        assert shown <= own | {turnup}, f"only own cards and the turn-up: {shown - own}"
+        assert not shown & hidden and not shown & other
+        assert (b if seat == 0 else a) not in html, "the other seat's code never appears"
+        assert "Your cards" in html and not unlabelled(html)
+
+
+def test_a_move_by_form_post_is_stored_and_the_page_follows(web: Web, club: str) -> None:
+    mid, a, b = online_match(web, club)
+    before = moment(web, club, mid)
+    assert before.state is not None
+    seat = seat_to_act(before.state)
+    code = (a, b)[seat]
+    html = page(web, code)
+    assert "Your turn" in html and "<title>Your turn" in html
+    assert re.findall(r'class="card play-card" data-card="\w\w" data-key="\d">', html)
+    move = legal_play(before.state, seat)
+    reply = web.client.post(
+        f"/play/{code}/move",
+        data={"action": played(move), "version": version_of(html), "csrf_token": csrf_of(html)},
+    )
+    assert reply.status_code == 303 and reply.headers["Location"].endswith(f"/play/{code}")
+    after = moment(web, club, mid)
+    assert after.version == before.version + 1
+    assert after.state is not None and after.state.lead_card == move.card
+    other_page = page(web, (a, b)[1 - seat])
+    assert f'data-card="{played(move)}"' in other_page, "the led card is on the table"
+    assert "Your turn" in other_page
+
+
+def test_an_htmx_move_answers_the_tables_fragment(web: Web, club: str) -> None:
+    mid, a, b = online_match(web, club)
+    before = moment(web, club, mid)
+    assert before.state is not None
+    seat = seat_to_act(before.state)
+    code = (a, b)[seat]
+    html = page(web, code)
+    move = legal_play(before.state, seat)
+    reply = web.client.post(
+        f"/play/{code}/move",
+        data={"action": played(move), "version": version_of(html), "csrf_token": csrf_of(html)},
+        headers={"HX-Request": "true"},
+    )
+    fragment = reply.get_data(as_text=True)
+    assert reply.status_code == 200 and "<html" not in fragment
+    assert 'class="seat-table status-wait"' in fragment
+
+
+def test_a_double_post_with_the_same_version_stores_one_move(web: Web, club: str) -> None:
+    mid, a, b = online_match(web, club)
+    before = moment(web, club, mid)
+    assert before.state is not None
+    seat = seat_to_act(before.state)
+    code = (a, b)[seat]
+    html = page(web, code)
+    move = legal_play(before.state, seat)
+    form = {"action": played(move), "version": version_of(html), "csrf_token": csrf_of(html)}
+    first = web.client.post(f"/play/{code}/move", data=form, headers={"HX-Request": "true"})
+    second = web.client.post(f"/play/{code}/move", data=form, headers={"HX-Request": "true"})
+    assert first.status_code == 200 and second.status_code == 200
+    note = second.get_data(as_text=True)
+    assert "The table moved on: this is its newest state." in note
+    assert 'role="alert"' not in note, "a second click is no error"
+    assert moment(web, club, mid).version == before.version + 1
+    assert len(current_hand(web, club, mid).events) == before.version + 1
+    without_js = web.client.post(f"/play/{code}/move", data=form)
+    assert without_js.status_code == 303 and "note=moved" in without_js.headers["Location"]
+    assert "The table moved on" in web.client.get(without_js.headers["Location"]).get_data(
+        as_text=True
+    )
+
+
+def test_an_illegal_move_is_refused_with_its_rule_in_german_and_english(
+    web: Web, club: str
+) -> None:
+    mid, a, b = online_match(web, club)
+    before = moment(web, club, mid)
+    assert before.state is not None
+    seat = seat_to_act(before.state)
+    code = (a, b)[seat]
+    other = next(c.code for c in before.state.cards_of(1 - seat))  # not in this seat's hand
+    for lang, words in (("en", "is not allowed"), ("de", "ist nicht erlaubt")):
+        html = page(web, code, lang)
+        reply = web.client.post(
+            f"/play/{code}/move",
+            data={"action": other, "version": version_of(html), "csrf_token": csrf_of(html)},
+        )
+        body = reply.get_data(as_text=True)
+        assert reply.status_code == 422, body
+        assert words in body and "(R" in body, body  # the rule id, e.g. R0 or R5
+        assert 'role="alert"' in body
+    assert moment(web, club, mid).version == before.version, "nothing stored"
+
+
+def test_a_move_out_of_turn_is_refused_naming_r0(web: Web, club: str) -> None:
+    mid, a, b = online_match(web, club)
+    before = moment(web, club, mid)
+    assert before.state is not None
+    waiting = 1 - seat_to_act(before.state)
+    code = (a, b)[waiting]
+    html = page(web, code, "de")
+    assert "ist dran" in html
+    card = next(c.code for c in before.state.cards_of(waiting))
+    reply = web.client.post(
+        f"/play/{code}/move",
+        data={"action": card, "version": version_of(html), "csrf_token": csrf_of(html)},
+    )
+    assert reply.status_code == 422 and "R0" in reply.get_data(as_text=True)
+    assert moment(web, club, mid).version == before.version
+
+
+def test_the_report_link_of_an_online_match_leads_to_its_table(web: Web, club: str) -> None:
+    _, a, _ = online_match(web, club)
+    reply = web.client.get(f"/r/{a}")
+    assert reply.status_code == 303 and reply.headers["Location"].endswith(f"/play/{a}")
+
+
+def test_a_code_of_a_match_on_paper_leads_to_the_report_page(web: Web, club: str) -> None:
+    t = state(web, club)
+    mid = t.rounds[-1].matches[1]
+    a, _ = match_codes(SECRET, t, t.matches[mid])
+    reply = web.client.get(f"/play/{a}")
+    assert reply.status_code == 303 and reply.headers["Location"].endswith(f"/r/{a}")
+
+
+def test_a_wrong_code_is_refused_as_the_report_page_refuses_it(web: Web, club: str) -> None:
+    online_match(web, club)
+    for lang in ("en", "de"):
+        mine = web.client.get(f"/play/ZZZZZZ?lang={lang}")
+        theirs = web.client.get(f"/r/ZZZZZZ?lang={lang}")
+        assert mine.status_code == theirs.status_code == 404
+        assert 'role="alert"' in mine.get_data(as_text=True)
+        assert "T-code" in mine.get_data(as_text=True)
+    assert web.client.get("/play/ZZZZZZ/events").status_code == 404
+
+
+def test_wrong_codes_share_the_report_pages_limit(web: Web, club: str) -> None:
+    _, a, _ = online_match(web, club)
+    for n in range(10):
+        path = "/play/ZZZZZZ" if n % 2 else "/r/ZZZZZZ"
+        assert web.client.get(path).status_code == 404
+    assert web.client.get("/play/ZZZZZZ").status_code == 429
+    assert web.client.get(f"/play/{a}").status_code == 429, "the right one too, for a while"
+
+
+def test_the_clock_counts_down_and_says_when_time_is_up(web: Web, club: str) -> None:
+    t = state(web, club)
+    mid = t.rounds[-1].matches[0]
+    with web.app.app_context():
+        service = play_service()
+        service.start(club, mid, move_seconds=30)
+    a, b = match_codes(SECRET, state(web, club), t.matches[mid])
+    html = page(web, a)
+    assert 'class="clock" data-deadline="' in html and "Time for this move:" in html
+    later = service.now() + timedelta(seconds=31)
+    service.now = lambda: later  # T-clock: the seat to act let its time run out
+    for code in (a, b):
+        html = page(web, code, "de")
+        assert "Die Zeit ist um – die Turnierleitung entscheidet" in html
+        assert 'data-status="time"' in html
+        enabled = re.findall(r'class="card play-card" data-card="\w\w" data-key="\d">', html)
+        assert html.count("play-card") == 5 and not enabled, "no card may be played now"
+
+
+def test_after_the_last_trick_its_winner_may_decline_to_claim(web: Web, club: str) -> None:
+    """R16: the tenth trick's winner sees "claim" and "no claim"; no claim deals the next
+    hand, the provisional result standing."""
+    mid, a, b = online_match(web, club)
+    with web.app.app_context():
+        service = play_service()
+        now = service.moment(club, mid)
+        while now.state is not None and not now.state.is_over:
+            seat = now.state.to_act[0]
+            move = legal_play(now.state, seat)
+            now = service.act(club, mid, seat, played(move), now.version)
+    assert now.number == 1 and now.state is not None
+    winner = now.state.to_act[0]
+    code = (a, b)[winner]
+    html = page(web, code)
+    assert 'data-status="claim"' in html and "No claim" in html and "Claim: 66" in html
+    assert "No claim" not in page(web, (a, b)[1 - winner])
+    reply = web.client.post(
+        f"/play/{code}/no-claim", data={"version": version_of(html), "csrf_token": csrf_of(html)}
+    )
+    assert reply.status_code == 303
+    html = page(web, code)
+    assert 'data-hand="2"' in html and "Last hand:" in html
+
+
+def test_once_online_play_is_stopped_the_report_link_reports_on_paper_again(
+    web: Web, club: str
+) -> None:
+    """T-online: the organiser stops online play, the rest of the match is on paper."""
+    mid, a, _ = online_match(web, club)
+    with web.app.app_context():
+        play_service().stop(club, mid, by="organiser", reason="a phone died")
+    assert web.client.get(f"/r/{a}").status_code == 200
+    html = page(web, a)
+    assert 'data-status="stopped"' in html and "played on paper" in html

@@ -1,0 +1,97 @@
+// The table a player plays on (/play/<code>): keys, the clock, the live badge, the title.
+//
+// htmx-ext-sse keeps the stream and swaps each `table` message into #table; a move's
+// form answers the same fragment. This script only: plays by keys (1-5 a card, M then 1-5
+// a card with its marriage, X exchange, Z close, 6 claim, N no claim: each clicks the
+// button that carries that data-key, so a key does exactly what a click does and nothing
+// the page does not offer), counts the clock down from data-deadline, says whether the
+// stream is live (the extension reconnects by itself; the first message after a
+// reconnect is the newest table), and puts whose turn it is into the title.
+(function () {
+  "use strict";
+  var marriage = false;
+
+  function root() { return document.querySelector("#table .seat-table"); }
+
+  function press(key) {
+    var button = document.querySelector('#table button[data-key="' + key + '"]');
+    if (button && !button.disabled) { button.click(); return true; }
+    return false;
+  }
+
+  document.addEventListener("keydown", function (event) {
+    if (event.ctrlKey || event.altKey || event.metaKey) { return; }
+    var target = event.target;
+    if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA")) { return; }
+    var key = (event.key || "").toLowerCase();
+    if (marriage && key >= "1" && key <= "5") {
+      marriage = false;
+      if (press("m" + key)) { event.preventDefault(); }
+      return;
+    }
+    marriage = key === "m";
+    if ((key >= "1" && key <= "6") || key === "x" || key === "z" || key === "n") {
+      if (press(key)) { event.preventDefault(); }
+    }
+  });
+
+  function pad(n) { return n < 10 ? "0" + n : String(n); }
+
+  function tick() {
+    var clock = document.querySelector("#table .clock");
+    if (!clock) { return; }
+    var deadline = Date.parse(clock.dataset.deadline || "");
+    if (isNaN(deadline)) { return; }
+    var left = Math.round((deadline - Date.now()) / 1000);
+    var shown = clock.querySelector(".clock-left");
+    if (left <= 0) {
+      var words = document.getElementById("time-up-words");
+      clock.classList.add("expired");
+      if (shown && words) { shown.textContent = words.textContent; }
+      return;
+    }
+    clock.classList.toggle("short", left <= 10);
+    if (shown) { shown.textContent = Math.floor(left / 60) + ":" + pad(left % 60); }
+  }
+
+  function retitle() {
+    var r = root();
+    var play = document.querySelector(".play");
+    if (r && r.dataset.title) {
+      document.title = r.dataset.title + (play ? play.dataset.suffix || "" : "");
+    }
+  }
+
+  // A screen reader hears whose turn it is when that changes (the table is swapped whole,
+  // so a live region around it would read all of it).
+  var announced = null;
+  function announce() {
+    var turn = document.querySelector("#table .turn");
+    var region = document.getElementById("announce");
+    if (!turn || !region) { return; }
+    var words = turn.textContent.trim();
+    if (announced !== null && words !== announced) { region.textContent = words; }
+    announced = words;
+  }
+
+  function badge(state) {
+    var b = document.getElementById("live-badge");
+    if (!b) { return; }
+    b.dataset.state = state;
+    b.textContent = state === "live" ? b.dataset.live : b.dataset.offline;
+  }
+
+  document.addEventListener("htmx:sseOpen", function () { badge("live"); });
+  document.addEventListener("htmx:sseError", function () { badge("offline"); });
+  document.addEventListener("htmx:afterSwap", function () { retitle(); tick(); announce(); });
+  document.addEventListener("htmx:sseMessage", function () { retitle(); tick(); announce(); });
+  window.setInterval(tick, 1000);
+  document.addEventListener("DOMContentLoaded", function () { retitle(); tick(); announce(); });
+  // Leaving the page: close the stream first, so the browser cutting it is no error.
+  window.addEventListener("pagehide", function () {
+    document.querySelectorAll("[sse-connect]").forEach(function (el) {
+      var data = el["htmx-internal-data"];
+      if (data && data.sseEventSource) { data.sseEventSource.close(); }
+    });
+  });
+})();
