@@ -53,7 +53,7 @@ from tournament.web.services import services
 from tournament.web.writes import actor, etag, metadata
 
 api = APIBlueprint(
-    "play",
+    "play_api",
     __name__,
     url_prefix="/api/v1",
     abp_tags=[
