@@ -6,28 +6,22 @@ last trick its winner may still claim), in German and English."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 import pytest
 
 from engine import HandState
 from engine.record import GameRecord
+from tests.pages.table_cards import CARD, assert_no_hidden_card, cards_shown
+from tests.pages.table_cards import hidden as hidden_cards
 from tests.web.conftest import Web
 from tournament.domain.hands import HAND_DEALT
 from tournament.domain.online import current_hand
 from tournament.domain.onlineview import TableMoment
-from tournament.play.service import PlayService
 from tournament.web.live import play_service
 from tournament.web.services import services
 
 MATCH = "3.1"  # Anna Huber (1) against Bernd Maier (2), table 1
-CARD = re.compile(r"\b[ATKQJ][CDHS]\b")
-
-
-def play(web: Web) -> PlayService:
-    with web.app.app_context():
-        return play_service()
 
 
 @pytest.fixture
@@ -57,18 +51,10 @@ def step(web: Web, tid: str) -> TableMoment:
 
 
 def hidden(web: Web, tid: str) -> set[str]:
-    """The cards nobody in the room may see now: both hands and the talon (the turn-up
-    lies face up, and a declared marriage's partner was shown: those are open, R10)."""
+    """The cards nobody in the room may see now (the table's current hand)."""
     now = moment(web, tid)
-    state_ = now.state
-    assert state_ is not None
-    cards = {c.code for seat in (0, 1) for c in state_.cards_of(seat)}
-    cards |= {c.code for c in state_.talon}
-    if state_.turnup is not None and not state_.is_closed:
-        cards.discard(state_.turnup.code)
-    for marriage in state_.marriages:
-        cards.discard(marriage.shown.code)
-    return cards
+    assert now.state is not None
+    return hidden_cards(now.state)
 
 
 def deck_in_store(web: Web, tid: str) -> list[str]:
@@ -80,28 +66,6 @@ def deck_in_store(web: Web, tid: str) -> list[str]:
         events = services().store.read_stream(stream)
     dealt = [e for e in events if e.type == HAND_DEALT]
     return list(dealt[0].payload["deck"])
-
-
-def cards_shown(html: str) -> set[str]:
-    """The cards a page shows, as ``card()`` writes them: sign and rank in a span."""
-    signs = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
-    ranks = {"A": "A", "10": "T", "K": "K", "Q": "Q", "J": "J", "D": "Q", "B": "J"}
-    found = set()
-    for sign, rank in re.findall(
-        r'<span aria-hidden="true">([♣♦♥♠])</span><span class="visually-hidden">[^<]*</span>'
-        r"(A|10|K|Q|J|D|B)</span>",
-        html,
-    ):
-        found.add(ranks[rank] + signs[sign])
-    return found
-
-
-def assert_no_hidden_card(text: str, secret: set[str]) -> None:
-    shown = cards_shown(text)
-    assert not shown & secret, f"hidden cards on a spectator's screen: {shown & secret}"
-    # Nor as a card code anywhere (an attribute, a comment, a title).
-    codes = set(CARD.findall(text))
-    assert not codes & secret, f"hidden card codes in the spectator's text: {codes & secret}"
 
 
 def sse_messages(web: Web, tid: str, count: int) -> Iterator[str]:
