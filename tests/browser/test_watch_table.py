@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from tests.browser.conftest import Browse, Site
-from tests.browser.harness import assert_accessible, with_lang
+from tests.browser.harness import PHONE, assert_accessible, fits_width, shot, with_lang
 from tests.pages.table_cards import assert_no_hidden_card, hidden
 from tests.web.conftest import Web
 from tests.web.played import NAMES, register, run
@@ -136,6 +136,20 @@ def test_a_spectator_follows_a_hand_live_and_never_receives_a_hidden_card(
     watcher.locator("#live-badge").filter(has_text="Live").wait_for(timeout=5000)
     assert "Live-Tisch" not in watcher.content()  # the page itself is the live table
     assert_accessible(watcher)
+    for text in received.take():  # before leaving the page: its bodies go with it
+        assert_no_hidden_card(text, hidden(now.state))
+    shot(watcher, "watch-table-de-desktop")
+    watcher.set_viewport_size(PHONE)
+    assert fits_width(watcher), "the table page scrolls sideways on a phone"
+    shot(watcher, "watch-table-de-phone")
+    watcher.set_viewport_size({"width": 1920, "height": 1080})
+    watcher.goto(site.url(f"/t/club/matches/{MATCH}/table/projector?lang=de"))
+    watcher.locator("#live-badge").filter(has_text="Live").wait_for(timeout=5000)
+    fits = "document.documentElement.scrollHeight <= window.innerHeight + 1"
+    assert watcher.evaluate(fits), "the projector's table does not fit the screen"
+    shot(watcher, "watch-table-projector", full_page=False)
+    for text in received.take():
+        assert_no_hidden_card(text, hidden(now.state))
 
 
 def test_the_replay_steps_by_keyboard(browse: Browse, site: Site) -> None:
@@ -157,3 +171,7 @@ def test_the_replay_steps_by_keyboard(browse: Browse, site: Site) -> None:
     viewer.goto(site.url(f"/t/club/matches/{MATCH}/hands/1?lang=en&step=1"))
     assert "Step 1 of" in viewer.locator("#step-of").inner_text()
     assert_accessible(viewer)
+    shot(viewer, "watch-replay-en-desktop")
+    viewer.set_viewport_size(PHONE)
+    assert fits_width(viewer), "the replay scrolls sideways on a phone"
+    shot(viewer, "watch-replay-en-phone")

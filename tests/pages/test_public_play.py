@@ -122,7 +122,7 @@ def test_the_table_page_shows_the_players_the_turn_up_and_the_talon_count_but_no
     assert reply.status_code == 200
     assert "Anna Huber (1)" in html and "Bernd Maier (2)" in html
     assert "10 cards" in html  # the talon's count, the turn-up included (R2)
-    assert "Game points to go (R17)" in html
+    assert "game points still to go (R17)" in html
     # R2: the deck's seventh card is the turn-up, face up; the other 19 are hidden.
     turnup = deck[6]
     assert turnup in cards_shown(html)
@@ -212,9 +212,9 @@ def test_after_the_hand_the_replay_steps_through_it_and_the_record_replays_to_it
     html = end.get_data(as_text=True)
     assert end.status_code == 200 and 'rel="next"' not in html
     winner = ["Anna Huber (1)", "Bernd Maier (2)"][outcome.winner or 0]
-    assert f"{winner} wins {outcome.game_points} game points" in html
+    assert f"Won by {winner} (game points: {outcome.game_points}," in html
     german = web.client.get(f"/t/{online}/matches/{MATCH}/hands/1?step={steps}&lang=de")
-    assert f"{winner} gewinnt {outcome.game_points} Spielpunkte" in german.get_data(True)
+    assert f"Gewonnen von {winner} (Spielpunkte: {outcome.game_points}," in german.get_data(True)
     # A step beyond the hand is refused with the field named, and the deal shown.
     wrong = web.client.get(f"/t/{online}/matches/{MATCH}/hands/1?step={steps + 1}&lang=en")
     assert wrong.status_code == 400 and "step:" in wrong.get_data(True)
