@@ -7,6 +7,7 @@ last trick its winner may still claim), in German and English."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import timedelta
 
 import pytest
 
@@ -18,7 +19,7 @@ from tests.web.conftest import Web
 from tournament.domain.hands import HAND_DEALT
 from tournament.domain.online import current_hand
 from tournament.domain.onlineview import TableMoment
-from tournament.web.live import play_service
+from tournament.web.live import live, play_service
 from tournament.web.services import services
 
 MATCH = "3.1"  # Anna Huber (1) against Bernd Maier (2), table 1
@@ -252,3 +253,60 @@ def test_the_projector_shows_the_table_without_navigation(web: Web, online: str)
         assert 'class="tabs"' not in html
         assert "projector=1" in html  # its stream renders the projector's fragment
         assert_no_hidden_card(html, hidden(web, online))
+
+
+def test_when_the_clock_runs_out_the_room_reads_that_the_organiser_decides(
+    web: Web, club: str
+) -> None:
+    with web.app.app_context():
+        play = play_service()
+        play.start(club, MATCH, move_seconds=30)
+        html = web.client.get(f"/t/{club}/matches/{MATCH}/table?lang=en").get_data(True)
+        assert "Time per move: 30 s (T-clock)." in html and "Time is up" not in html
+        later = play.now() + timedelta(minutes=5)
+        play.now = lambda: later  # T-clock: five minutes without a move
+    for lang, words in (
+        ("en", "Time is up — the organiser decides (T-clock)."),
+        ("de", "Die Zeit ist um – die Turnierleitung entscheidet (T-clock)."),
+    ):
+        html = web.client.get(f"/t/{club}/matches/{MATCH}/table?lang={lang}").get_data(True)
+        assert words in html
+        assert 'data-status="time"' in html
+
+
+def test_online_play_stopped_the_hand_abandoned_can_be_replayed_and_never_counts(
+    web: Web, online: str
+) -> None:
+    for _ in range(3):
+        step(web, online)
+    with web.app.app_context():
+        play_service().stop(online, MATCH, by="Turnierleitung", reason="a screen failed")
+    html = web.client.get(f"/t/{online}/matches/{MATCH}/table?lang=en").get_data(True)
+    assert "The organiser stopped online play" in html
+    assert "abandoned, does not count (R18)" in html
+    replay = web.client.get(f"/t/{online}/matches/{MATCH}/hands/1?step=3&lang=de")
+    assert replay.status_code == 200
+    assert "Die Turnierleitung hat dieses Spiel abgebrochen" in replay.get_data(True)
+    record = GameRecord.loads(
+        web.client.get(f"/t/{online}/matches/{MATCH}/hands/1/record.json").get_data(True)
+    )
+    assert len(record.actions) == 3 and record.extra["abandoned"] is True
+    assert not record.extra["outcome"]["complete"]
+
+
+def test_over_the_cap_of_streams_the_table_stream_is_refused_for_a_while(
+    web: Web, online: str
+) -> None:
+    with web.app.app_context():
+        live().hub.cap = 1  # the process's cap of live streams (LIVE_MAX_STREAMS)
+    held = web.client.get(f"/t/{online}/matches/{MATCH}/table/events", buffered=False)
+    try:
+        assert held.status_code == 200
+        refused = web.client.get(f"/t/{online}/matches/{MATCH}/table/events?lang=en")
+        assert refused.status_code == 503
+        assert refused.headers["Retry-After"] == "10"
+    finally:
+        held.close()
+    again = web.client.get(f"/t/{online}/matches/{MATCH}/table/events", buffered=False)
+    assert again.status_code == 200  # the closed stream gave its place back
+    again.close()

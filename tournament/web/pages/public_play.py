@@ -155,24 +155,29 @@ def _hand_line(t: Tournament, number: int, hand: Hand) -> HandLine:
 
 
 def finished_hands(tid: str, mid: str, moment: TableMoment) -> list[HandLine]:
-    """The table's hands that are over for good, oldest first (each may be replayed)."""
-    table = online.table_of(moment.t, mid)
-    count = len(table.hands)
-    if count and not _is_final(moment.t, table.hands[-1], tid, mid, count):
-        count -= 1
+    """The table's hands that are over for good, oldest first (each may be replayed).
+    Every hand before the latest is (the next is dealt only then); the latest is when
+    the moment says so. A finished hand's line is read once, then kept."""
+    streams = list(online.table_of(moment.t, mid).hands)
+    if streams and not (
+        moment.final if streams[-1] == moment.stream else _final(tid, mid, streams)
+    ):
+        streams.pop()
     lines = []
-    for number in range(1, count + 1):
-        t, hand = play_service().hand_at(tid, mid, number)
-        lines.append(_hand_line(t, number, hand))
+    for number, stream in enumerate(streams, start=1):
+        with _finished_lock:
+            known = _finished.get(stream)
+        if known is None:
+            t, hand = play_service().hand_at(tid, mid, number)
+            known = _hand_line(t, number, hand)
+        lines.append(known)
     return lines
 
 
-def _is_final(t: Tournament, stream: str, tid: str, mid: str, number: int) -> bool:
-    with _finished_lock:
-        if stream in _finished:
-            return True
-    _, hand = play_service().hand_at(tid, mid, number)
-    return online.hand_final(t, stream, hand.state)
+def _final(tid: str, mid: str, streams: list[str]) -> bool:
+    """Whether the latest hand is over for good (read afresh: the moment is older)."""
+    t, hand = play_service().hand_at(tid, mid, len(streams))
+    return online.hand_final(t, hand.stream, hand.state)
 
 
 def table_context(tid: str, mid: str, moment: TableMoment, *, projector: bool) -> dict[str, Any]:
