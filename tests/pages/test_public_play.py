@@ -129,6 +129,10 @@ def test_the_table_page_shows_the_players_the_turn_up_and_the_talon_count_but_no
     assert turnup in cards_shown(html)
     assert_no_hidden_card(html, set(deck) - {turnup})
     assert "to play." in html
+    german = web.client.get(f"/t/{online}/matches/{MATCH}/table?lang=de").get_data(True)
+    assert "ist am Zug." in german and "10 Karten" in german
+    assert "Spielpunkte noch abzustreichen (R17)" in german
+    assert_no_hidden_card(german, set(deck) - {turnup})
     # No table code: the page holds no link to a seat.
     assert "/play/" not in html and "code" not in html.lower().replace("qr code", "")
 
@@ -234,6 +238,9 @@ def test_pairings_and_the_player_page_link_an_online_table(web: Web, online: str
         assert link in pairings and words in pairings
         player = web.client.get(f"/t/{online}/players/1?lang={lang}").get_data(True)
         assert link in player and words in player
+    # The tournament page's pairings, and what its live stream fetches again, too.
+    assert link in web.client.get(f"/t/{online}?lang=en").get_data(True)
+    assert link in web.client.get(f"/t/{online}/round-fragment?lang=en").get_data(True)
     # Another match of the round is played on paper: no link.
     assert f"/t/{online}/matches/3.2/table" not in pairings
 
