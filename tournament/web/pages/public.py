@@ -32,6 +32,7 @@ from tournament.web.pages.public_parts import (
     opponent_of,
     reading,
 )
+from tournament.web.pages.public_play import online_tables
 from tournament.web.pages.public_standings import AsOf, asked_round, now_table, round_table
 from tournament.web.projected import read_document
 
@@ -81,8 +82,10 @@ def _page(tid: str, template: str, tab: str) -> Any:
         asked = asked_round(t)
         table = _table(tid, t, document, asked)
         me = _me(t)
+        online = online_tables(t)
     html = render_template(
         template,
+        online=online,
         tid=tid,
         tab=tab,
         top=header(tid, t),
@@ -118,6 +121,7 @@ def round_fragment(tid: str) -> Any:
             tables=_tables(current),
             seats=_seats(current),
             me=me,
+            online=online_tables(t),
         )
     return html
 

@@ -28,6 +28,7 @@ from tournament.web.pages.public_parts import (
     opponent_of,
     reading,
 )
+from tournament.web.pages.public_play import online_tables
 from tournament.web.pages.public_standings import asked_round, now_table, round_table
 from tournament.web.pages.public_words import heading_words, outcome_words, status_words
 from tournament.web.projected import read_document
@@ -96,6 +97,7 @@ def player_page(tid: str, pid: int) -> Any:
         upcoming = next_match(t, pid) if asked.round is None else None
         top = header(tid, t)
         player = t.players[pid]
+        online = online_tables(t)
     body = bracket.body if bracket is not None else None
     html = render_template(
         "public/player.html",
@@ -112,6 +114,7 @@ def player_page(tid: str, pid: int) -> Any:
         opponent=opponent_of(upcoming, pid) if upcoming else None,
         path=_path(body, pid) if body else [],
         number=number,
+        online=online,
     )
     return html, 422 if asked.error else 200
 

@@ -1,0 +1,177 @@
+"""Watching an online table in a real browser (T-online): a spectator's page follows the
+moves of both seats live, without a reload (SSE), and nothing that browser receives --
+no response body, no stream message -- holds a card of either hand or of the talon at
+that moment (open are the cards played, the face-up turn-up and a declared marriage's
+shown card, R2, R10). After the hand its replay is stepped with the keys ← and →. Both
+pages pass axe in German and English."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from tests.browser.conftest import Browse, Site
+from tests.browser.harness import PHONE, assert_accessible, fits_width, shot, with_lang
+from tests.pages.table_cards import assert_no_hidden_card, hidden
+from tests.web.conftest import Web
+from tests.web.played import NAMES, register, run
+from tournament.domain.onlineview import TableMoment
+from tournament.domain.rounds import start_round
+from tournament.web.live import play_service
+
+if TYPE_CHECKING:  # playwright may be missing: the fixtures skip then
+    from playwright.sync_api import Page
+
+MATCH = "1.1"
+
+
+def online_table(site: Site) -> str:
+    """A Swiss of eight with round 1 drawn, its match 1.1 at an online table."""
+    web = Web(site.app)
+    web._tokens["admin@club.at"] = site.admin_token
+    web.ok(
+        "POST",
+        "/api/v1/tournaments",
+        {"name": "Club Cup", "id": "club", "format": "swiss", "best_of": 3, "seed": 7,
+         "options": {"rounds": 3}},
+        token=site.admin_token,
+    )  # fmt: skip
+    register(web, "club", NAMES)
+    run(web, "club", lambda t: start_round(t))
+    with site.app.app_context():
+        play_service().start("club", MATCH, move_seconds=None)
+    return "club"
+
+
+def moment(site: Site) -> TableMoment:
+    with site.app.app_context():
+        return play_service().moment("club", MATCH)
+
+
+def move(site: Site) -> None:
+    """The seat to act moves, through the app's PlayService as a seat's screen would: a
+    card (a marriage when it can), or "no claim" in the R16 window after the last trick."""
+    now = moment(site)
+    assert now.state is not None
+    with site.app.app_context():
+        play = play_service()
+        if now.state.is_over:
+            seat = now.state.legal_actions()[0].seat
+            play.decline_claim("club", MATCH, seat, now.version)
+            return
+        legal = [a for a in now.state.legal_actions() if a.kind.word == "play"]
+        action = ([a for a in legal if a.marriage] + legal)[0]
+        play.act("club", MATCH, action.seat, action.to_json(), now.version)
+
+
+class Received:
+    """What the spectator's browser got: response bodies (HTML, JSON) and the table's
+    stream messages (over the DevTools protocol, as the browser saw them)."""
+
+    def __init__(self, page: Page) -> None:
+        self.responses: list[Any] = []
+        self.messages: list[str] = []
+        self.taken_messages = 0
+        page.on("response", self._response)
+        self.cdp = page.context.new_cdp_session(page)
+        self.cdp.send("Network.enable")
+        self.cdp.on("Network.eventSourceMessageReceived", self._message)
+
+    def _response(self, response: Any) -> None:
+        self.responses.append(response)
+
+    def _message(self, params: dict[str, Any]) -> None:
+        self.messages.append(f"{params.get('eventName')}\n{params.get('data')}")
+
+    def take(self) -> list[str]:
+        self.taken_messages += len(self.messages)
+        """Bodies and messages since the last call."""
+        texts = []
+        for response in self.responses:
+            kind = response.headers.get("content-type", "")
+            if "text/html" in kind or "json" in kind:
+                texts.append(response.text())
+        self.responses.clear()
+        texts += self.messages
+        self.messages = []
+        return texts
+
+
+def test_a_spectator_follows_a_hand_live_and_never_receives_a_hidden_card(
+    browse: Browse, site: Site
+) -> None:
+    online_table(site)
+    watcher = browse(site)
+    received = Received(watcher)
+    watcher.goto(site.url(f"/t/club/matches/{MATCH}/table?lang=en"))
+    watcher.locator("#live-badge").filter(has_text="Live").wait_for(timeout=5000)
+    assert_accessible(watcher)
+    start = watcher.url
+    checked = 0
+    while moment(site).number == 1:
+        now = moment(site)
+        assert now.state is not None
+        secret = hidden(now.state)
+        for text in received.take():
+            assert_no_hidden_card(text, secret)
+            checked += 1
+        before = f"{now.number}.{now.version}"
+        move(site)
+        watcher.wait_for_function(
+            "before => document.querySelector('#table .table-live').dataset.version !== before",
+            arg=before,
+            timeout=5000,
+        )
+    # The new hand is dealt: what arrived with it hides the new hand's cards.
+    now = moment(site)
+    assert now.state is not None
+    for text in received.take():
+        assert_no_hidden_card(text, hidden(now.state))
+        checked += 1
+    assert checked > 10  # the page, and a message per move
+    assert received.taken_messages >= 10  # the stream's messages, as the browser got them
+    assert watcher.url == start  # no reload: each move was swapped in
+    assert "Previous hand:" in watcher.locator("#table").inner_text()
+    watcher.locator("#hands-heading").wait_for()
+    watcher.goto(with_lang(start, "de"))
+    watcher.locator("#live-badge").filter(has_text="Live").wait_for(timeout=5000)
+    assert "Live-Tisch" not in watcher.content()  # the page itself is the live table
+    assert_accessible(watcher)
+    for text in received.take():  # before leaving the page: its bodies go with it
+        assert_no_hidden_card(text, hidden(now.state))
+    shot(watcher, "watch-table-de-desktop")
+    watcher.set_viewport_size(PHONE)
+    assert fits_width(watcher), "the table page scrolls sideways on a phone"
+    shot(watcher, "watch-table-de-phone")
+    watcher.set_viewport_size({"width": 1920, "height": 1080})
+    watcher.goto(site.url(f"/t/club/matches/{MATCH}/table/projector?lang=de"))
+    watcher.locator("#live-badge").filter(has_text="Live").wait_for(timeout=5000)
+    fits = "document.documentElement.scrollHeight <= window.innerHeight + 1"
+    assert watcher.evaluate(fits), "the projector's table does not fit the screen"
+    shot(watcher, "watch-table-projector", full_page=False)
+    for text in received.take():
+        assert_no_hidden_card(text, hidden(now.state))
+
+
+def test_the_replay_steps_by_keyboard(browse: Browse, site: Site) -> None:
+    online_table(site)
+    while moment(site).number == 1:
+        move(site)
+    viewer = browse(site)
+    viewer.goto(site.url(f"/t/club/matches/{MATCH}/hands/1?lang=de"))
+    assert "Schritt 0 von" in viewer.locator("#step-of").inner_text()
+    assert_accessible(viewer)
+    viewer.keyboard.press("ArrowRight")
+    viewer.wait_for_url("**/hands/1?step=1")
+    viewer.keyboard.press("ArrowRight")
+    viewer.wait_for_url("**/hands/1?step=2")
+    assert "Schritt 2 von" in viewer.locator("#step-of").inner_text()
+    viewer.keyboard.press("ArrowLeft")
+    viewer.wait_for_url("**/hands/1?step=1")
+    assert "Schritt 1:" in viewer.locator("#step-now").inner_text()
+    viewer.goto(site.url(f"/t/club/matches/{MATCH}/hands/1?lang=en&step=1"))
+    assert "Step 1 of" in viewer.locator("#step-of").inner_text()
+    assert_accessible(viewer)
+    shot(viewer, "watch-replay-en-desktop")
+    viewer.set_viewport_size(PHONE)
+    assert fits_width(viewer), "the replay scrolls sideways on a phone"
+    shot(viewer, "watch-replay-en-phone")
