@@ -196,6 +196,10 @@ def test_a_time_up_shows_by_itself_highlighted_and_in_the_queue(web: Web, organi
     row = next(e for e in elements(fragment) if e.attrs.get("id") == "status-3.1")
     assert row.attrs.get("class") == "time-up" and "time is up (since" in row.text
     assert "time is up (T-clock)" in row.text
+    match = state(web, tid).matches["3.1"]
+    to_act = match.labels[1 - (match.engine.next_dealer or 0)]  # the dealer's opponent leads
+    assert words(row.text).count(": time is up (T-clock)") == 1  # only the seat to act
+    assert f"{to_act}: time is up (T-clock)" in words(row.text)
     queue = page(web, f"/desk/t/{tid}/queue?lang=en")
     assert "Online tables: time is up" in queue
     assert f'href="/desk/t/{tid}/online#table-3.1"' in queue

@@ -80,11 +80,8 @@ class OnlineLine:
     stopped: bool
     decided: bool
     in_play: bool  # a hand dealt and not over for good: it may be abandoned
+    to_act: tuple[int, ...] = ()  # the seats the hand waits for (none once it is over)
     problem: str | None = None  # the table could not be read (its refusal, in words)
-
-    @property
-    def to_act(self) -> list[int]:
-        return [seat for seat in (0, 1) if self.seats[seat] in ("turn", "claim", "time")]
 
 
 def line_of(t: Tournament, moment: TableMoment, now: datetime) -> OnlineLine:
@@ -98,6 +95,7 @@ def line_of(t: Tournament, moment: TableMoment, now: datetime) -> OnlineLine:
     seats = (status(moment, 0), status(moment, 1))
     state = moment.state
     in_play = state is not None and not moment.final and not table.stopped
+    acting = tuple(sorted(state.to_act)) if state is not None and not moment.final else ()
     in_play = in_play and moment.stream not in t.live_results  # the R16 claim window
     return OnlineLine(
         match_id=match.match_id,
@@ -116,6 +114,7 @@ def line_of(t: Tournament, moment: TableMoment, now: datetime) -> OnlineLine:
         stopped=table.stopped,
         decided=match.decided,
         in_play=in_play,
+        to_act=() if table.stopped or match.decided else acting,
     )
 
 
@@ -141,7 +140,7 @@ def _unreadable(t: Tournament, match_id: str, error: DomainError) -> OnlineLine:
     return OnlineLine(
         match_id, match.round, match.table, (match.labels[0], match.labels[1]), 0, (0, 0),
         (0, 0), ("waiting", "waiting"), "waiting", table.move_seconds, None, None, False,
-        table.stopped, match.decided, False, refusal(error),
+        table.stopped, match.decided, False, (), refusal(error),
     )  # fmt: skip
 
 
