@@ -135,7 +135,16 @@ def test_a_refusal_in_german_on_the_rounds_page(web: Web, organiser: str) -> Non
     reply = start(web, organiser, "3.1", "5", lang="de")
     html = reply.get_data(as_text=True)
     assert reply.status_code == 422 and "Online spielen" in html
-    assert "Sekunden" in html and "(T-clock)" in html
+    error = next(e for e in elements(html) if e.attrs.get("id") == "move-seconds-3.1-error")
+    assert words(error.text) == (
+        "Zeit pro Zug: die Zeit pro Zug ist 10 bis 3600 Sekunden, nicht 5 (T-clock)"
+    )
+
+
+def test_a_match_not_in_the_round_is_refused_naming_it(web: Web, organiser: str) -> None:
+    reply = start(web, organiser, "9.9", "30")
+    assert reply.status_code == 404 and "(T-match)" in reply.get_data(as_text=True)
+    assert state(web, organiser).online == {}
 
 
 def test_a_match_already_online_is_not_started_twice(web: Web, organiser: str) -> None:
