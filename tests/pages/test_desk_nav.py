@@ -10,7 +10,7 @@ from tests.web.conftest import Web
 from tournament.accounts.roles import Role
 
 SCORER_SEES = ["", "/players", "/rounds", "/sheets"]
-ORGANISER_ALSO = ["/queue", "/audit"]
+ORGANISER_ALSO = ["/queue", "/online", "/audit"]
 
 
 def nav_links(web: Web, path: str) -> list[str]:

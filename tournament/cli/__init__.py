@@ -68,6 +68,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "tournament.cli.tournaments",
         "The latest events, numbered (the numbers --as-of takes), each in words.",
     ),
+    "online": (
+        "tournament.cli.online",
+        "Online tables: start a match online, see every table, decide when a clock runs out.",
+    ),
     "players": (
         "tournament.cli.players",
         "Register, import, check in, seed and withdraw players.",

@@ -58,6 +58,8 @@ class TableSheet:
     code: str | None  # the first seat's report code (T-code), when codes are given
     #: Both seats' report codes (T-code), each opening ``/r/<code>``; empty without codes.
     codes: tuple[str, ...] = ()
+    #: Played online (T-online): the same code opens the player's seat at the table.
+    online: bool = False
 
 
 @dataclasses.dataclass(frozen=True)
@@ -107,6 +109,7 @@ def round_tables(
                 ),
                 code=_codes_of(codes, line.match_id)[0] if line.match_id in codes else None,
                 codes=_codes_of(codes, line.match_id),
+                online=line.match_id in t.online and not t.online[line.match_id].stopped,
             )
         )
     return RoundTables(

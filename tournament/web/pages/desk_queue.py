@@ -30,6 +30,7 @@ from tournament.eventstore.api import NewEvent
 from tournament.web import tablecodes
 from tournament.web.auth import caller, requires
 from tournament.web.pages.desk import desk_blueprint, desk_context, refusal
+from tournament.web.pages.desk_online import timed_out
 from tournament.web.pages.page_writes import page_metadata
 from tournament.web.services import services
 
@@ -130,6 +131,7 @@ def _page(tid: str, *, error: str | None = None, status: int = 200) -> Response:
         codes = _codes(t, key)
         current = t.current_round
         open_now = bool(current) and round_open(t, current)
+    timeouts = timed_out(tid)  # online tables whose clock ran out (T-clock)
     html = render_template(
         "desk/queue/queue.html",
         **desk_context(
@@ -139,6 +141,7 @@ def _page(tid: str, *, error: str | None = None, status: int = 200) -> Response:
             codes=codes,
             current=current,
             codes_open=open_now,
+            timeouts=timeouts,
             error=error,
         ),
     )

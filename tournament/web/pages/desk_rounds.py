@@ -163,8 +163,9 @@ def rounds_page(tid: str) -> Any:
 
 
 def _rounds_page(
-    tid: str, *, status: int = 200, cancel_error: str | None = None, why: str = ""
-) -> Any:
+    tid: str, *, status: int = 200, cancel_error: str | None = None, why: str = "",
+    **extra: Any,
+) -> Any:  # fmt: skip
     service = services().tournaments
     events = service.events(tid)
     with service.reading():
@@ -194,9 +195,19 @@ def _rounds_page(
             why=why,
             print_kinds=PRINT_KINDS,
             when=_when,
+            # Online tables (T-online): the matches played online now, and a refused
+            # "Play online" of :mod:`.desk_online` with what was typed.
+            online={m for m, x in t.online.items() if not x.stopped},
+            online_errors=extra.get("online_errors", {}),
+            online_values=extra.get("online_values", {}),
         ),
     )
     return html, status
+
+
+def render_rounds(tid: str, *, status: int = 200, **extra: Any) -> Any:
+    """The rounds page, with ``extra`` values (a refusal of :mod:`.desk_online`)."""
+    return _rounds_page(tid, status=status, **extra)
 
 
 def _when(moment: datetime) -> str:

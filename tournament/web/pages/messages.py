@@ -57,6 +57,10 @@ FIELD_NAMES: frozenset[str] = frozenset(
         N_("options"),
         N_("first_dealer"),
         N_("variants"),
+        # Online tables at the desk (T-online, T-clock).
+        N_("move_seconds"),
+        N_("by"),
+        N_("clock"),
     }
 )
 
