@@ -113,6 +113,13 @@ def stop_online(
     running = t.live_in_progress(match_id)
     if running is not None:
         events += abandon_live_hand(t, running, by=by, reason=reason, actor=actor)
+    latest = current_hand(t, match_id)
+    if latest is not None and latest in t.live_results and latest not in table.closed:
+        # After the tenth trick, its winner's claim window (R16) closes with online play:
+        # the provisional result stays like the results before it, and a claim can no
+        # longer replace it once paper results follow it (or online play resumes).
+        closed = {"match_id": match_id, "hand_stream": latest, "seat": None, "by": by.strip()}
+        events.append(ev.make_event(ev.LIVE_HAND_CLOSED, closed, actor=actor, source=ev.LIVE))
     payload = {"match_id": match_id, "by": by.strip(), "reason": reason.strip()}
     events.append(ev.make_event(ev.ONLINE_STOPPED, payload, actor=actor, source=ev.LIVE))
     return events
@@ -235,11 +242,14 @@ def check_move(
 
 def close_hand(
     t: Tournament, match_id: str, stream: str, state: HandState, *, seat: int,
-    actor: str | None = None,
+    actor: str | None = None, clock_now: Clock | None = None,
 ) -> list[NewEvent]:  # fmt: skip
     """The last trick's winner claims nothing (R16): the provisional result stands and
-    the next hand may be dealt."""
-    table_of(t, match_id)
+    the next hand may be dealt. Refused, as a move is, once online play stopped, or when
+    the clock (``clock_now``) ran out for that seat (T-clock)."""
+    table = table_of(t, match_id)
+    if table.stopped:
+        raise ConflictError("match", RULE, code="online.not_online", params={"match_id": match_id})
     if stream != current_hand(t, match_id) or stream not in t.live_results:
         raise ConflictError(
             "hand", "R16", code="online.no_claim_window", params={"match_id": match_id}
@@ -251,6 +261,8 @@ def close_hand(
         )
     if legal[0].seat != seat:
         raise DomainError("action", "R16", code="online.not_yours_to_close", params={"seat": seat})
+    if clock_now is not None and clock_now.expired:
+        raise ConflictError("clock", CLOCK_RULE, code="online.time_ran_out")
     payload = {"match_id": match_id, "hand_stream": stream, "seat": seat}
     return [ev.make_event(ev.LIVE_HAND_CLOSED, payload, actor=actor, source=ev.LIVE)]
 

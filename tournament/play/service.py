@@ -105,6 +105,12 @@ class PlayService:
         t = self.tournaments.state(tournament_id)
         online.table_of(t, match_id)
         hand = self._current(t, match_id)
+        if hand is not None and _unsettled(t, hand):
+            # The hand's last move was stored and its result not (a crash between the
+            # two): recorded now, as the move's own request would have.
+            self._settle(tournament_id, match_id, hand.stream, {})
+            t = self.tournaments.state(tournament_id)
+            hand = self._current(t, match_id)
         if online.needs_deal(t, match_id, hand.state if hand else None):
             self._deal(tournament_id, match_id, hand, {})
             t = self.tournaments.state(tournament_id)
@@ -191,7 +197,9 @@ class PlayService:
             )  # fmt: skip
         self.tournaments.execute(
             tournament_id,
-            lambda t: online.close_hand(t, match_id, stream, self._fresh(stream), seat=seat),
+            lambda t: online.close_hand(
+                t, match_id, stream, self._fresh(stream), seat=seat, clock_now=moment.clock
+            ),
             metadata=meta,
         )
         hand = self.hands.read(self.store, stream)
@@ -288,6 +296,23 @@ class PlayService:
         self._deal(tournament_id, match_id, self.hands.read(self.store, stream), meta)
         self.announce(table_key(tournament_id, match_id))
         return self.moment(tournament_id, match_id)
+
+
+def _unsettled(t: Tournament, hand: Hand) -> bool:
+    """Whether the match lacks the result the hand's stream says: over and not recorded,
+    or a claim after the tenth trick (R16) stored while the provisional result stands."""
+    state = hand.state
+    if not state.is_over or hand.stream in t.live_abandoned:
+        return False
+    result = t.live_results.get(hand.stream)
+    if result is None:
+        return True
+    try:
+        _, entry = t.entry(result)
+    except (KeyError, StopIteration):  # struck or voided since: not ours to redo
+        return False
+    recorded = (entry.payload or {}).get("reason")
+    return recorded == "last_trick" and state.outcome().reason != "last_trick"
 
 
 def parse_action(action: Any, seat: int) -> Action:
