@@ -26,7 +26,7 @@ from tests.domain.online_table import (
 )
 from tournament.domain import online
 from tournament.domain.errors import ConflictError, DomainError
-from tournament.domain.results import record_hand
+from tournament.domain.results import record_hand, record_tally
 from tournament.domain.standings import standings
 from tournament.domain.testing import Builder, paired, random_hands
 
@@ -262,6 +262,22 @@ def test_the_winner_s_decline_is_refused_when_its_time_ran_out_T_clock() -> None
     assert table.needs_deal()
 
 
+def test_no_paper_result_slips_in_while_the_winner_may_still_claim_T_online_R16() -> None:
+    """A paper hand entered in the claim window would follow a result that a late claim
+    may still replace: refused until online play stops."""
+    table, _ = last_trick_table(lambda s: True)
+    match = table.b.state.matches[MATCH]
+    dealer = match.engine.next_dealer
+    assert dealer is not None
+    with pytest.raises(ConflictError) as error:
+        record_hand(
+            table.b.state, MATCH, winner=match.players[0], game_points=1,
+            dealer=match.players[dealer],
+        )  # fmt: skip
+    assert refusal(error) == ("T-online", "results.match_played_online")
+    assert len(table.b.state.matches[MATCH].entries) == 1
+
+
 def test_stopping_in_the_claim_window_keeps_the_provisional_result_and_ends_the_window() -> None:
     """R16 with T-online: once online play stops, the provisional result stays like the
     results before it; no decline or late claim changes it afterwards, on paper or online."""
@@ -437,9 +453,12 @@ def test_stopping_abandons_the_hand_and_paper_results_are_accepted_again() -> No
     players = table.b.state.matches[MATCH].players
     dealer = table.b.state.matches[MATCH].engine.next_dealer
     assert dealer is not None
-    with pytest.raises(ConflictError) as error:  # the live hand holds the next place
+    with pytest.raises(ConflictError) as error:  # the table plays the match
         record_hand(table.b.state, MATCH, winner=players[0], game_points=1)
-    assert error.value.rule == "R18"
+    assert refusal(error) == ("T-online", "results.match_played_online")
+    with pytest.raises(ConflictError) as tally:
+        record_tally(table.b.state, MATCH, {"columns": [[7, 4, 1, 0], [7]]})
+    assert refusal(tally) == ("T-online", "results.match_played_online")
     with pytest.raises(DomainError) as why:
         online.stop_online(table.b.state, MATCH, by="organiser", reason=" ")
     assert why.value.code == "online.stop_says_who_why"

@@ -16,6 +16,7 @@ reads only the events appended since. Each change calls ``announce`` with the ta
 from __future__ import annotations
 
 import dataclasses
+import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
@@ -33,6 +34,8 @@ from tournament.domain.service import TournamentService
 from tournament.domain.state import Tournament
 from tournament.eventstore.api import NO_STREAM, ConcurrencyError, StoredEvent
 from tournament.play.hub import table_key
+
+log = logging.getLogger(__name__)
 
 Metadata = Mapping[str, Any]
 NOT_A_MOVE = "a move is an action object or its notation"
@@ -107,8 +110,12 @@ class PlayService:
         hand = self._current(t, match_id)
         if hand is not None and _unsettled(t, hand):
             # The hand's last move was stored and its result not (a crash between the
-            # two): recorded now, as the move's own request would have.
-            self._settle(tournament_id, match_id, hand.stream, {})
+            # two): recorded now, as the move's own request would have. Refused (the
+            # match moved on meanwhile), the table is shown as it is: a reader never fails.
+            try:
+                self._settle(tournament_id, match_id, hand.stream, {})
+            except DomainError as error:
+                log.warning("play: hand %s not recorded: %s", hand.stream, error)
             t = self.tournaments.state(tournament_id)
             hand = self._current(t, match_id)
         if online.needs_deal(t, match_id, hand.state if hand else None):
