@@ -26,7 +26,8 @@ from tests.domain.online_table import (
 )
 from tournament.domain import online
 from tournament.domain.errors import ConflictError, DomainError
-from tournament.domain.results import record_hand, record_tally
+from tournament.domain.onlineview import TableMoment, seat_view, spectator_view
+from tournament.domain.results import record_forfeit, record_hand, record_tally
 from tournament.domain.standings import standings
 from tournament.domain.testing import Builder, paired, random_hands
 
@@ -78,8 +79,8 @@ def test_a_table_already_online_is_not_started_again() -> None:
     assert refusal(error) == ("T-online", "online.already_online")
 
 
-@pytest.mark.parametrize("seconds", [0, 9, 3601, -5])
-def test_the_time_per_move_is_10_to_3600_seconds_T_clock(seconds: int) -> None:
+@pytest.mark.parametrize("seconds", [0, 9, 3601, -5, 30.5, True, "60"])
+def test_the_time_per_move_is_10_to_3600_whole_seconds_T_clock(seconds: Any) -> None:
     b = Builder(paired(2, best_of=3))
     with pytest.raises(DomainError) as error:
         online.start_online(b.state, MATCH, move_seconds=seconds)
@@ -476,6 +477,28 @@ def test_stopping_abandons_the_hand_and_paper_results_are_accepted_again() -> No
             clock_now=online.Clock(None, None, False),
         )  # fmt: skip
     assert stopped.value.code == "online.not_online"
+
+
+def test_a_hand_in_play_when_the_match_is_decided_otherwise_is_played_no_further_R20() -> None:
+    """A forfeit (or a withdrawal, or a correction) decides the match while a hand is in
+    play: the hand never counts, no move is taken, nothing more is dealt."""
+    table = dealt_table()
+    stream, state = table.stream, table.state
+    assert stream is not None and state is not None
+    table.move(state.to_act[0], state.legal_actions()[-1])
+    players = table.b.state.matches[MATCH].players
+    table.b.add(record_forfeit(table.b.state, MATCH, winner=players[1]))
+    state = table.state
+    assert state is not None and table.b.state.matches[MATCH].decided
+    with pytest.raises(ConflictError) as error:
+        table.move(state.to_act[0], state.legal_actions()[-1])
+    assert refusal(error) == ("R20", "live.match_decided_hand_played")
+    assert online.hand_final(table.b.state, stream, state)
+    assert not table.needs_deal()
+    moment = TableMoment(table.b.state, MATCH, stream, state, table.version, 1, table.clock())
+    assert seat_view(moment, 0)["status"] == "over" == spectator_view(moment)["status"]
+    assert seat_view(moment, state.to_act[0])["view"]["legal_actions"] == []
+    assert table.clock().deadline is None
 
 
 # --- the deck comes from a secure generator --------------------------------------------------

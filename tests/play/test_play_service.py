@@ -24,7 +24,7 @@ from tournament.domain.errors import ConflictError, DomainError
 from tournament.domain.hands import action_event
 from tournament.domain.onlineview import TableMoment, seat_view, spectator_view
 from tournament.domain.registration import register_player
-from tournament.domain.results import record_hand
+from tournament.domain.results import record_forfeit, record_hand
 from tournament.domain.rounds import start_round
 from tournament.domain.service import TournamentService
 from tournament.domain.standings import standings
@@ -426,3 +426,19 @@ def test_a_late_claim_a_crash_kept_from_the_match_replaces_the_result_for_the_ne
     assert entry.payload is not None and entry.payload["reason"] == claimed.reason != "last_trick"
     assert len(t.matches[MID].entries) == 1
     assert now.number == 2  # and the next hand is dealt
+
+
+def test_a_forfeit_during_a_hand_ends_the_table_R20(store: SQLEventStore) -> None:
+    play, _, _ = online_table(store)
+    moment = play.moment(TID, MID)
+    assert moment.state is not None and moment.stream is not None
+    players = play.tournaments.state(TID).matches[MID].players
+    play.tournaments.execute(TID, lambda t: record_forfeit(t, MID, winner=players[0]))
+    after = play.moment(TID, MID)
+    assert (after.stream, after.number) == (moment.stream, 1)  # nothing more is dealt
+    assert seat_view(after, 0)["status"] == "over" == spectator_view(after)["status"]
+    action = moment.state.legal_actions()[0]
+    with pytest.raises(ConflictError) as error:
+        play.act(TID, MID, action.seat, action.to_json(), moment.version)
+    assert error.value.rule == "R20"
+    assert hand_stream_length(play, moment.stream) == moment.version

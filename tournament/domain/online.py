@@ -87,7 +87,9 @@ def start_online(
             "match", RULE, code="online.hand_in_progress", params={"match_id": match_id}
         )
     low, high = MOVE_SECONDS
-    if move_seconds is not None and not low <= move_seconds <= high:
+    if move_seconds is not None and (
+        type(move_seconds) is not int or not low <= move_seconds <= high  # not True, not 30.5
+    ):
         raise DomainError(
             "move_seconds",
             CLOCK_RULE,
@@ -133,11 +135,14 @@ def current_hand(t: Tournament, match_id: str) -> str | None:
 
 def hand_final(t: Tournament, stream: str, state: HandState) -> bool:
     """Whether the hand is over for good: abandoned, or recorded with no action left
-    (after the tenth trick its winner may still claim, R16, unless it said no claim)."""
+    (after the tenth trick its winner may still claim, R16, unless it said no claim), or
+    not recorded and never to be: its match was decided without it (a forfeit, a
+    withdrawal, a correction: no hand is played after that, R20)."""
     if stream in t.live_abandoned:
         return True
     if stream not in t.live_results:
-        return False
+        match = t.matches.get(t.live_hands.get(stream, ""))
+        return match is not None and (match.decided or match.dropped)
     table = t.online.get(t.live_hands.get(stream, ""))
     closed = table is not None and stream in table.closed
     return closed or not state.legal_actions()
@@ -215,6 +220,11 @@ def check_move(
     if stream != current_hand(t, match_id):
         raise ConflictError(
             "hand", RULE, code="online.not_current_hand", params={"match_id": match_id}
+        )
+    match = t.matches[match_id]
+    if stream not in t.live_results and (match.decided or match.dropped):
+        raise ConflictError(
+            "match", "R20", code="live.match_decided_hand_played", params={"match_id": match_id}
         )
     if hand_final(t, stream, state):
         raise ConflictError("hand", RULE, code="online.hand_over", params={"match_id": match_id})

@@ -312,8 +312,8 @@ def _unsettled(t: Tournament, hand: Hand) -> bool:
     if not state.is_over or hand.stream in t.live_abandoned:
         return False
     result = t.live_results.get(hand.stream)
-    if result is None:
-        return True
+    if result is None:  # unless the match was decided without it (R20)
+        return not online.hand_final(t, hand.stream, state)
     try:
         _, entry = t.entry(result)
     except (KeyError, StopIteration):  # struck or voided since: not ours to redo
