@@ -493,7 +493,10 @@ def test_a_hand_in_play_when_the_match_is_decided_otherwise_is_played_no_further
     with pytest.raises(ConflictError) as error:
         table.move(state.to_act[0], state.legal_actions()[-1])
     assert refusal(error) == ("R20", "live.match_decided_hand_played")
-    assert online.hand_final(table.b.state, stream, state)
+    assert online.halted(table.b.state, stream)
+    # Halted, not over for good: its record (the deck) stays unserved, since striking
+    # the forfeit would let the hand go on.
+    assert not online.hand_final(table.b.state, stream, state)
     assert not table.needs_deal()
     moment = TableMoment(table.b.state, MATCH, stream, state, table.version, 1, table.clock())
     assert seat_view(moment, 0)["status"] == "over" == spectator_view(moment)["status"]

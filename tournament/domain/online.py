@@ -135,17 +135,25 @@ def current_hand(t: Tournament, match_id: str) -> str | None:
 
 def hand_final(t: Tournament, stream: str, state: HandState) -> bool:
     """Whether the hand is over for good: abandoned, or recorded with no action left
-    (after the tenth trick its winner may still claim, R16, unless it said no claim), or
-    not recorded and never to be: its match was decided without it (a forfeit, a
-    withdrawal, a correction: no hand is played after that, R20)."""
+    (after the tenth trick its winner may still claim, R16, unless it said no claim)."""
     if stream in t.live_abandoned:
         return True
     if stream not in t.live_results:
-        match = t.matches.get(t.live_hands.get(stream, ""))
-        return match is not None and (match.decided or match.dropped)
+        return False
     table = t.online.get(t.live_hands.get(stream, ""))
     closed = table is not None and stream in table.closed
     return closed or not state.legal_actions()
+
+
+def halted(t: Tournament, stream: str) -> bool:
+    """Whether the hand, dealt and not recorded, is halted because its match was decided
+    without it (a forfeit, a withdrawal, a correction): no hand is played after that
+    (R20). Not over for good: its record stays unserved, since a struck forfeit would
+    let it go on."""
+    if stream in t.live_results or stream in t.live_abandoned:
+        return False
+    match = t.matches.get(t.live_hands.get(stream, ""))
+    return match is not None and (match.decided or match.dropped)
 
 
 def needs_deal(t: Tournament, match_id: str, state: HandState | None) -> bool:
@@ -199,7 +207,7 @@ def clock(
     """The clock of the hand ``stream`` whose last event was recorded ``last_at``."""
     table = table_of(t, match_id)
     seconds = table.move_seconds
-    if seconds is None or hand_final(t, stream, state) or table.stopped:
+    if seconds is None or hand_final(t, stream, state) or table.stopped or halted(t, stream):
         return Clock(seconds, None, False)
     restarted = table.clock_from.get(stream)
     start = max(last_at, datetime.fromisoformat(restarted)) if restarted else last_at
@@ -221,8 +229,7 @@ def check_move(
         raise ConflictError(
             "hand", RULE, code="online.not_current_hand", params={"match_id": match_id}
         )
-    match = t.matches[match_id]
-    if stream not in t.live_results and (match.decided or match.dropped):
+    if halted(t, stream):
         raise ConflictError(
             "match", "R20", code="live.match_decided_hand_played", params={"match_id": match_id}
         )

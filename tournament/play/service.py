@@ -313,7 +313,7 @@ def _unsettled(t: Tournament, hand: Hand) -> bool:
         return False
     result = t.live_results.get(hand.stream)
     if result is None:  # unless the match was decided without it (R20)
-        return not online.hand_final(t, hand.stream, state)
+        return not online.halted(t, hand.stream)
     try:
         _, entry = t.entry(result)
     except (KeyError, StopIteration):  # struck or voided since: not ours to redo
