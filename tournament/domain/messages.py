@@ -357,6 +357,9 @@ TEMPLATES: Final[dict[str, str]] = {
     "results.match_live_hand_dealt": N_(
         "match %(match_id)s, %(next_place)s: live hand %(stream)s (dealt by %(dealer)s) is in progress; play it on with `tournament live play %(stream)s SEAT:ACTION ...` or abandon it with `tournament live abandon %(stream)s --by NAME --why TEXT` (R18: one hand at a time, the deal alternates)"
     ),
+    "results.match_played_online": N_(
+        "match %(match_id)s is played online: its results come from the table; stop online play to enter them on paper"
+    ),
     "results.there_match_round_table": N_("there is no match %(match_id)s (round.table, e.g. 2.5)"),
     "results.match_takes_result_bracket": N_(
         "match %(match_id)s (%(labels)s) takes no result: %(how)s and the bracket no longer has it after a correction: %(vacated_why)s"

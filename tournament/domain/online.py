@@ -87,7 +87,9 @@ def start_online(
             "match", RULE, code="online.hand_in_progress", params={"match_id": match_id}
         )
     low, high = MOVE_SECONDS
-    if move_seconds is not None and not low <= move_seconds <= high:
+    if move_seconds is not None and (
+        type(move_seconds) is not int or not low <= move_seconds <= high  # not True, not 30.5
+    ):
         raise DomainError(
             "move_seconds",
             CLOCK_RULE,
@@ -113,6 +115,13 @@ def stop_online(
     running = t.live_in_progress(match_id)
     if running is not None:
         events += abandon_live_hand(t, running, by=by, reason=reason, actor=actor)
+    latest = current_hand(t, match_id)
+    if latest is not None and latest in t.live_results and latest not in table.closed:
+        # After the tenth trick, its winner's claim window (R16) closes with online play:
+        # the provisional result stays like the results before it, and a claim can no
+        # longer replace it once paper results follow it (or online play resumes).
+        closed = {"match_id": match_id, "hand_stream": latest, "seat": None, "by": by.strip()}
+        events.append(ev.make_event(ev.LIVE_HAND_CLOSED, closed, actor=actor, source=ev.LIVE))
     payload = {"match_id": match_id, "by": by.strip(), "reason": reason.strip()}
     events.append(ev.make_event(ev.ONLINE_STOPPED, payload, actor=actor, source=ev.LIVE))
     return events
@@ -134,6 +143,17 @@ def hand_final(t: Tournament, stream: str, state: HandState) -> bool:
     table = t.online.get(t.live_hands.get(stream, ""))
     closed = table is not None and stream in table.closed
     return closed or not state.legal_actions()
+
+
+def halted(t: Tournament, stream: str) -> bool:
+    """Whether the hand, dealt and not recorded, is halted because its match was decided
+    without it (a forfeit, a withdrawal, a correction): no hand is played after that
+    (R20). Not over for good: its record stays unserved, since a struck forfeit would
+    let it go on."""
+    if stream in t.live_results or stream in t.live_abandoned:
+        return False
+    match = t.matches.get(t.live_hands.get(stream, ""))
+    return match is not None and (match.decided or match.dropped)
 
 
 def needs_deal(t: Tournament, match_id: str, state: HandState | None) -> bool:
@@ -187,7 +207,7 @@ def clock(
     """The clock of the hand ``stream`` whose last event was recorded ``last_at``."""
     table = table_of(t, match_id)
     seconds = table.move_seconds
-    if seconds is None or hand_final(t, stream, state) or table.stopped:
+    if seconds is None or hand_final(t, stream, state) or table.stopped or halted(t, stream):
         return Clock(seconds, None, False)
     restarted = table.clock_from.get(stream)
     start = max(last_at, datetime.fromisoformat(restarted)) if restarted else last_at
@@ -208,6 +228,10 @@ def check_move(
     if stream != current_hand(t, match_id):
         raise ConflictError(
             "hand", RULE, code="online.not_current_hand", params={"match_id": match_id}
+        )
+    if halted(t, stream):
+        raise ConflictError(
+            "match", "R20", code="live.match_decided_hand_played", params={"match_id": match_id}
         )
     if hand_final(t, stream, state):
         raise ConflictError("hand", RULE, code="online.hand_over", params={"match_id": match_id})
@@ -235,11 +259,14 @@ def check_move(
 
 def close_hand(
     t: Tournament, match_id: str, stream: str, state: HandState, *, seat: int,
-    actor: str | None = None,
+    actor: str | None = None, clock_now: Clock | None = None,
 ) -> list[NewEvent]:  # fmt: skip
     """The last trick's winner claims nothing (R16): the provisional result stands and
-    the next hand may be dealt."""
-    table_of(t, match_id)
+    the next hand may be dealt. Refused, as a move is, once online play stopped, or when
+    the clock (``clock_now``) ran out for that seat (T-clock)."""
+    table = table_of(t, match_id)
+    if table.stopped:
+        raise ConflictError("match", RULE, code="online.not_online", params={"match_id": match_id})
     if stream != current_hand(t, match_id) or stream not in t.live_results:
         raise ConflictError(
             "hand", "R16", code="online.no_claim_window", params={"match_id": match_id}
@@ -251,6 +278,8 @@ def close_hand(
         )
     if legal[0].seat != seat:
         raise DomainError("action", "R16", code="online.not_yours_to_close", params={"seat": seat})
+    if clock_now is not None and clock_now.expired:
+        raise ConflictError("clock", CLOCK_RULE, code="online.time_ran_out")
     payload = {"match_id": match_id, "hand_stream": stream, "seat": seat}
     return [ev.make_event(ev.LIVE_HAND_CLOSED, payload, actor=actor, source=ev.LIVE)]
 

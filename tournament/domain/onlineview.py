@@ -26,6 +26,7 @@ from typing import Any
 from engine import HandState
 from engine.outcome import Outcome
 from engine.views import player_view, table_view
+from tournament.domain import online
 from tournament.domain.matchstate import MatchState
 from tournament.domain.online import Clock, hand_final, table_of
 from tournament.domain.state import Tournament
@@ -64,8 +65,9 @@ def status(moment: TableMoment, seat: int | None) -> str:
     """The word for what ``seat`` (None: a spectator) waits for (the module's table)."""
     table = table_of(moment.t, moment.match_id)
     match = moment.match
-    if match.decided and (moment.state is None or moment.final):
-        return "over"
+    halted = moment.stream is not None and online.halted(moment.t, moment.stream)
+    if (match.decided or match.dropped) and (moment.state is None or moment.final or halted):
+        return "over"  # (a hand in play when a forfeit decided the match is halted, R20)
     if table.stopped:
         return "stopped"
     state = moment.state

@@ -125,6 +125,18 @@ def no_live_hand(t: Tournament, match: MatchState) -> None:
     )
 
 
+def not_played_online(t: Tournament, match: MatchState) -> None:
+    """Refuse a paper result for a match played online (T-online): its hands come from
+    the table, also between two hands and while the last trick's winner may still claim
+    (R16), until the organiser stops online play."""
+    table = t.online.get(match.match_id)
+    if table is not None and not table.stopped:
+        raise ConflictError(
+            "match", "T-online", code="results.match_played_online",
+            params={"match_id": match.match_id},
+        )  # fmt: skip
+
+
 def hand_payload(
     settings: Settings,
     match: MatchState,
@@ -308,6 +320,7 @@ def record_hand(
     or when the dealer breaks the alternation (R18)."""
     settings = require_created(t)
     match = find_match(t, match_id)
+    not_played_online(t, match)
     no_live_hand(t, match)
     takes_results(t, match)
     fields = hand_payload(
@@ -368,6 +381,7 @@ def record_tally(
     """A whole Bummerl as the scoresheet tallies it (see :mod:`tournament.domain.tally`)."""
     require_created(t)
     match = find_match(t, match_id)
+    not_played_online(t, match)
     no_live_hand(t, match)
     takes_results(t, match)
     try:

@@ -16,6 +16,7 @@ reads only the events appended since. Each change calls ``announce`` with the ta
 from __future__ import annotations
 
 import dataclasses
+import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
@@ -33,6 +34,8 @@ from tournament.domain.service import TournamentService
 from tournament.domain.state import Tournament
 from tournament.eventstore.api import NO_STREAM, ConcurrencyError, StoredEvent
 from tournament.play.hub import table_key
+
+log = logging.getLogger(__name__)
 
 Metadata = Mapping[str, Any]
 NOT_A_MOVE = "a move is an action object or its notation"
@@ -105,6 +108,16 @@ class PlayService:
         t = self.tournaments.state(tournament_id)
         online.table_of(t, match_id)
         hand = self._current(t, match_id)
+        if hand is not None and _unsettled(t, hand):
+            # The hand's last move was stored and its result not (a crash between the
+            # two): recorded now, as the move's own request would have. Refused (the
+            # match moved on meanwhile), the table is shown as it is: a reader never fails.
+            try:
+                self._settle(tournament_id, match_id, hand.stream, {})
+            except DomainError as error:
+                log.warning("play: hand %s not recorded: %s", hand.stream, error)
+            t = self.tournaments.state(tournament_id)
+            hand = self._current(t, match_id)
         if online.needs_deal(t, match_id, hand.state if hand else None):
             self._deal(tournament_id, match_id, hand, {})
             t = self.tournaments.state(tournament_id)
@@ -191,7 +204,9 @@ class PlayService:
             )  # fmt: skip
         self.tournaments.execute(
             tournament_id,
-            lambda t: online.close_hand(t, match_id, stream, self._fresh(stream), seat=seat),
+            lambda t: online.close_hand(
+                t, match_id, stream, self._fresh(stream), seat=seat, clock_now=moment.clock
+            ),
             metadata=meta,
         )
         hand = self.hands.read(self.store, stream)
@@ -288,6 +303,23 @@ class PlayService:
         self._deal(tournament_id, match_id, self.hands.read(self.store, stream), meta)
         self.announce(table_key(tournament_id, match_id))
         return self.moment(tournament_id, match_id)
+
+
+def _unsettled(t: Tournament, hand: Hand) -> bool:
+    """Whether the match lacks the result the hand's stream says: over and not recorded,
+    or a claim after the tenth trick (R16) stored while the provisional result stands."""
+    state = hand.state
+    if not state.is_over or hand.stream in t.live_abandoned:
+        return False
+    result = t.live_results.get(hand.stream)
+    if result is None:  # unless the match was decided without it (R20)
+        return not online.halted(t, hand.stream)
+    try:
+        _, entry = t.entry(result)
+    except (KeyError, StopIteration):  # struck or voided since: not ours to redo
+        return False
+    recorded = (entry.payload or {}).get("reason")
+    return recorded == "last_trick" and state.outcome().reason != "last_trick"
 
 
 def parse_action(action: Any, seat: int) -> Action:

@@ -62,7 +62,10 @@ def table_events(
             if deadline is not None and not moment.clock.expired:
                 wait = max(0.05, min(wait, (deadline - clock()).total_seconds() + 0.05))
             woke = listener.wait(wait)
-            if not woke and (deadline is None or moment.clock.expired):
+            # Quiet for a whole ``keepalive``: a comment, also while a clock runs (a
+            # deadline minutes away must not starve the connection); woken by the
+            # deadline instead, the screen is worked out again at once.
+            if not woke and wait >= keepalive:
                 yield ": keep-alive\n\n"
     finally:
         listener.close()
