@@ -289,7 +289,10 @@ class PlayService:
         """The hand in play never counts; the same dealer deals again (R18)."""
         meta = dict(metadata or {})
         t = self.tournaments.state(tournament_id)
-        online.table_of(t, match_id)
+        if online.table_of(t, match_id).stopped:  # the rest is on paper: nothing to abandon
+            raise ConflictError(
+                "match", online.RULE, code="online.not_online", params={"match_id": match_id}
+            )
         stream = online.current_hand(t, match_id)
         if stream is None:
             raise ConflictError(

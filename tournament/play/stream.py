@@ -16,7 +16,7 @@ from datetime import datetime
 
 from tournament.domain.errors import DomainError
 from tournament.domain.onlineview import TableMoment
-from tournament.play.hub import TableHub, table_key
+from tournament.play.hub import TableHub, TableListener, table_key
 from tournament.play.service import PlayService
 
 #: A reader's screen as SSE: the event's name and its data (any text, lines split here).
@@ -40,14 +40,17 @@ def table_events(
     *,
     keepalive: float = 15.0,
     now: Callable[[], datetime] | None = None,
+    gone: Callable[[], bool] | None = None,
 ) -> Iterator[str]:
-    """The stream (a generator for a streamed response); ends when the hub closes."""
+    """The stream (a generator for a streamed response); ends when the hub closes, or
+    when ``gone()`` says the reader left (waitress tells; elsewhere the next write to a
+    closed connection ends it): a closed tab frees its thread within a second."""
     clock = now or play.now
     listener = tables.subscribe(table_key(tournament_id, match_id))
     try:
         yield "retry: 2000\n\n"
         last: tuple[str, str] | None = None
-        while not tables.closed:
+        while not tables.closed and not (gone is not None and gone()):
             try:
                 moment = play.moment(tournament_id, match_id)
             except DomainError as error:  # the table is gone (round cancelled, say)
@@ -61,7 +64,7 @@ def table_events(
             deadline = moment.clock.deadline
             if deadline is not None and not moment.clock.expired:
                 wait = max(0.05, min(wait, (deadline - clock()).total_seconds() + 0.05))
-            woke = listener.wait(wait)
+            woke = _wait(listener, wait, gone)
             # Quiet for a whole ``keepalive``: a comment, also while a clock runs (a
             # deadline minutes away must not starve the connection); woken by the
             # deadline instead, the screen is worked out again at once.
@@ -69,3 +72,18 @@ def table_events(
                 yield ": keep-alive\n\n"
     finally:
         listener.close()
+
+
+def _wait(listener: TableListener, seconds: float, gone: Callable[[], bool] | None) -> bool:
+    """Wait for a wake-up, looking every second whether the reader is still there."""
+    if gone is None:
+        return listener.wait(seconds)
+    left = seconds
+    while left > 0:
+        step = min(1.0, left)
+        if listener.wait(step):
+            return True
+        if gone():
+            return False
+        left -= step
+    return False

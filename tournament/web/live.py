@@ -24,7 +24,7 @@ import logging
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from flask import Flask, current_app
+from flask import Flask, Response, current_app, request, stream_with_context
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
@@ -33,6 +33,7 @@ from tournament.live.hub import LiveHub
 from tournament.play.hub import CHANNEL as TABLES_CHANNEL
 from tournament.play.hub import RedisAnnouncer, TableHub
 from tournament.play.service import PlayService
+from tournament.play.stream import Render, table_events
 from tournament.projections.inprocess import InProcessProjections
 from tournament.projections.runner import Projector
 from tournament.web import metrics
@@ -122,6 +123,31 @@ def play_service() -> PlayService:
     found = live().play
     assert found is not None
     return found
+
+
+def table_event_stream(tournament_id: str, match_id: str, render: Render) -> Response:
+    """An online table's Server-Sent Events for one reader (a seat's page, the room's page,
+    the API), as ``render`` shows it. Each stream holds a place under the process's cap
+    of live streams (:class:`~tournament.live.hub.Full` when over it: the caller answers
+    503 in its own form) and makes sure other processes' wake-ups arrive (Redis)."""
+    state = live()
+    slot = state.hub.subscribe(f"table:{tournament_id}/{match_id}")
+    state.listen()
+    keepalive = float(current_app.config.get("LIVE_KEEPALIVE", 15))
+    gone = request.environ.get("waitress.client_disconnected")
+    play = play_service()
+
+    def stream() -> Iterator[str]:
+        with slot:
+            yield from table_events(
+                play, state.tables, tournament_id, match_id, render, keepalive=keepalive, gone=gone
+            )
+
+    response = Response(stream_with_context(stream()), mimetype="text/event-stream")
+    response.call_on_close(slot.close)  # also when the stream never started
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["X-Accel-Buffering"] = "no"
+    return response
 
 
 def live() -> Live:

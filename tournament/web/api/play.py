@@ -24,10 +24,10 @@ with ``Retry-After``.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any, Literal
 
-from flask import Response, current_app, g
+from flask import Response, g
 from flask.blueprints import BlueprintSetupState
 from flask_limiter import Limiter
 from flask_openapi3.blueprint import APIBlueprint
@@ -42,10 +42,10 @@ from tournament.domain.matchref import resolve_match
 from tournament.domain.onlineview import TableMoment, seat_view, spectator_view, status
 from tournament.domain.tablecodes import TableSeat
 from tournament.live.hub import Full
-from tournament.play.stream import Render, table_events
+from tournament.play.stream import Render
 from tournament.web.api.models import TID
 from tournament.web.auth import ANYONE, requires
-from tournament.web.live import live, play_service
+from tournament.web.live import play_service, table_event_stream
 from tournament.web.pages.report import DEFAULT_LIMIT
 from tournament.web.play_codes import online_seat
 from tournament.web.problems import Problem, documented
@@ -346,9 +346,8 @@ def table_stream(path: TablePath) -> Response:
 
 
 def _stream(tid: str, mid: str, render: Render) -> Response:
-    state = live()
     try:
-        place = state.hub.subscribe(tid)  # a place under the process's cap of streams
+        return table_event_stream(tid, mid, render)
     except Full as error:
         raise Problem(
             503,
@@ -357,22 +356,6 @@ def _stream(tid: str, mid: str, render: Render) -> Response:
             headers={"Retry-After": str(RETRY_AFTER)},
             kind="live-full",
         ) from None
-    # With Redis, the tables' wake-ups of other processes come on the live hub's
-    # subscription: make sure it stands.
-    state.listen()
-    keepalive = float(current_app.config.get("LIVE_KEEPALIVE", 15))
-    app = current_app._get_current_object()  # type: ignore[attr-defined]
-    play, tables = play_service(), state.tables
-
-    def stream() -> Iterator[str]:
-        with place, app.app_context():
-            yield from table_events(play, tables, tid, mid, render, keepalive=keepalive)
-
-    response = Response(stream(), mimetype=STREAM)
-    response.call_on_close(place.close)  # also when the stream never started
-    response.headers["Cache-Control"] = "no-cache"
-    response.headers["X-Accel-Buffering"] = "no"
-    return response
 
 
 @api.get(

@@ -21,17 +21,14 @@ Wrong codes count against the same per-address limit as ``/r`` (:mod:`.report`).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 from flask import (
     Response,
-    current_app,
     g,
     redirect,
     render_template,
     request,
-    stream_with_context,
     url_for,
 )
 from flask.blueprints import BlueprintSetupState
@@ -47,10 +44,9 @@ from tournament.domain.onlineview import TableMoment, seat_view
 from tournament.domain.state import Tournament
 from tournament.domain.tablecodes import TableSeat, normalized
 from tournament.live.hub import Full
-from tournament.play.stream import table_events
 from tournament.web.auth import ANYONE, requires
 from tournament.web.i18n import current_language
-from tournament.web.live import live, play_service
+from tournament.web.live import play_service, table_event_stream
 from tournament.web.pages.desk import desk_blueprint, refusal
 from tournament.web.pages.report import DEFAULT_LIMIT
 from tournament.web.play_codes import online_seat
@@ -134,9 +130,13 @@ def events(code: str) -> Any:
     if isinstance(found, BaseResponse):
         return found
     tid, _, seat = found
-    state = live()
+    fixed = normalized(code)
+
+    def render(moment: TableMoment) -> tuple[str, str]:
+        return "table", _fragment(moment, seat, fixed)
+
     try:
-        slot = state.hub.subscribe(tid)  # a place under the process's cap of streams
+        return table_event_stream(tid, seat.match_id, render)
     except Full:
         return Response(
             gettext("Too many live screens: trying again in a moment."),
@@ -144,23 +144,6 @@ def events(code: str) -> Any:
             mimetype="text/plain",
             headers={"Retry-After": str(RETRY_AFTER)},
         )
-    keepalive = float(current_app.config.get("LIVE_KEEPALIVE", 15))
-    fixed = normalized(code)
-
-    def render(moment: TableMoment) -> tuple[str, str]:
-        return "table", _fragment(moment, seat, fixed)
-
-    def stream() -> Iterator[str]:
-        with slot:
-            yield from table_events(
-                play_service(), state.tables, tid, seat.match_id, render, keepalive=keepalive
-            )
-
-    response = Response(stream_with_context(stream()), mimetype="text/event-stream")
-    response.call_on_close(slot.close)
-    response.headers["Cache-Control"] = "no-cache"
-    response.headers["X-Accel-Buffering"] = "no"
-    return response
 
 
 @pages.post("/play/<code>/move")

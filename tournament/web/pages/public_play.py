@@ -25,17 +25,14 @@ import json
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator
 from typing import Any, Final
 
 from flask import (
     Blueprint,
     Response,
-    current_app,
     g,
     render_template,
     request,
-    stream_with_context,
     url_for,
 )
 from flask_babel import gettext
@@ -51,9 +48,8 @@ from tournament.domain.onlineview import TableMoment, spectator_view
 from tournament.domain.state import Tournament
 from tournament.live.hub import Full
 from tournament.play.service import Hand
-from tournament.play.stream import table_events
 from tournament.web.i18n import current_language
-from tournament.web.live import live, play_service
+from tournament.web.live import play_service, table_event_stream
 from tournament.web.pages.public_parts import header, not_found
 from tournament.web.services import services
 
@@ -252,31 +248,17 @@ def table_stream(tid: str, mid: str) -> Any:
     """The table's fragment each time it changes (event ``table``)."""
     if _moment(tid, mid) is None:
         return _not_a_table(tid, mid)
-    state = live()
-    try:
-        slot = state.hub.subscribe(f"table:{tid}/{mid}")  # counted under the streams' cap
-    except Full:
-        words = gettext("Too many live streams: the page asks again shortly.")
-        return words, 503, {"Retry-After": str(RETRY_AFTER)}
-    state.listen()  # the wake-ups of other processes arrive through the subscription
     projector = request.args.get("projector") == "1"
-    keepalive = float(current_app.config.get("LIVE_KEEPALIVE", 15))
 
     def render(moment: TableMoment) -> tuple[str, str]:
         context = table_context(tid, mid, moment, projector=projector)
         return "table", render_template("public/table_part.html", **context)
 
-    def stream() -> Iterator[str]:
-        with slot:
-            yield from table_events(
-                play_service(), state.tables, tid, mid, render, keepalive=keepalive
-            )
-
-    response = Response(stream_with_context(stream()), mimetype=STREAM)
-    response.call_on_close(slot.close)  # also when the stream never started
-    response.headers["Cache-Control"] = "no-cache"
-    response.headers["X-Accel-Buffering"] = "no"
-    return response
+    try:
+        return table_event_stream(tid, mid, render)
+    except Full:
+        words = gettext("Too many live streams: the page asks again shortly.")
+        return words, 503, {"Retry-After": str(RETRY_AFTER)}
 
 
 # --- a finished hand: replay and record --------------------------------------------------
