@@ -13,15 +13,21 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Final
+from collections.abc import Callable
+from typing import Any, Final
 
-from flask import current_app
+from flask import current_app, g
+from flask.blueprints import BlueprintSetupState
 
 from tournament.domain.errors import DomainError, NotFoundError
 from tournament.domain.reportbook import draw_of
 from tournament.domain.state import Tournament
 from tournament.domain.tablecodes import RULE, code_for, normalized, resolve
 from tournament.web.services import services
+
+#: Wrong codes one address may send (``REPORT_CODE_RATE_LIMIT``) before every code is
+#: refused for a while, the right one too: six letters cannot be found by trying.
+DEFAULT_LIMIT: Final = "10 per minute"
 
 #: How long the list of tournaments is trusted before a code not found reads it again.
 TOURNAMENTS_FRESH: Final = 2.0
@@ -110,3 +116,27 @@ def find(code: str) -> tuple[str, Tournament]:
     with service.reading():
         resolve(secret(), t, code)
     return tid, t
+
+
+def wrong_code_limit(
+    *endpoints: str, refusal: Callable[[], str]
+) -> Callable[[BlueprintSetupState], None]:
+    """A blueprint's ``record_once`` hook wrapping ``endpoints`` in the one limit per
+    address that every code route shares (scope ``table-codes``: /r, /play, the API's
+    seats), used up only by wrong codes (a route sets ``g.wrong_code``); over it,
+    ``refusal()`` is the answer's words."""
+
+    def install(state: BlueprintSetupState) -> None:
+        app: Any = state.app
+        limiter = app.extensions["login_limiter"]
+        limit = str(app.config.get("REPORT_CODE_RATE_LIMIT") or DEFAULT_LIMIT)
+        shared = limiter.shared_limit(
+            limit,
+            scope="table-codes",
+            deduct_when=lambda response: bool(g.get("wrong_code")),
+            error_message=refusal,
+        )
+        for endpoint in endpoints:
+            app.view_functions[endpoint] = shared(app.view_functions[endpoint])
+
+    return install

@@ -24,12 +24,9 @@ with ``Retry-After``.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from typing import Any, Literal
 
 from flask import Response, g
-from flask.blueprints import BlueprintSetupState
-from flask_limiter import Limiter
 from flask_openapi3.blueprint import APIBlueprint
 from flask_openapi3.models.tag import Tag
 from pydantic import BaseModel, ConfigDict, Field
@@ -46,10 +43,10 @@ from tournament.play.stream import Render
 from tournament.web.api.models import TID
 from tournament.web.auth import ANYONE, requires
 from tournament.web.live import play_service, table_event_stream
-from tournament.web.pages.report import DEFAULT_LIMIT
 from tournament.web.play_codes import online_seat
 from tournament.web.problems import Problem, documented
 from tournament.web.services import services
+from tournament.web.tablecodes import wrong_code_limit
 from tournament.web.writes import actor, etag, metadata
 
 api = APIBlueprint(
@@ -553,28 +550,12 @@ def abandon(path: TablePath, body: StopIn) -> Response:
 CODE_ENDPOINTS = ("seat", "act", "no_claim", "seat_stream")
 
 
-def _wrong_code(response: Response) -> bool:
-    return bool(g.get("wrong_code"))
-
-
-def _limit_wrong_codes(state: BlueprintSetupState) -> None:
-    """The code routes share the report pages' limit per address, used up by wrong codes
-    only (:mod:`tournament.web.pages.report`): six letters cannot be guessed by trying."""
-    app: Any = state.app
-    limiter: Limiter = app.extensions["login_limiter"]
-    limit = str(app.config.get("REPORT_CODE_RATE_LIMIT") or DEFAULT_LIMIT)
-    shared = limiter.shared_limit(
-        limit,
-        scope="table-codes",
-        deduct_when=_wrong_code,
+api.record_once(
+    wrong_code_limit(
+        *(f"{api.name}.{name}" for name in CODE_ENDPOINTS),
         # The API's details are English (a client words them from the status itself).
-        error_message="too many wrong codes from this address: wait a minute, then try "
-        "again (T-code)",
+        refusal=lambda: (
+            "too many wrong codes from this address: wait a minute, then try again (T-code)"
+        ),
     )
-    for name in CODE_ENDPOINTS:
-        endpoint = f"{api.name}.{name}"
-        view: Callable[..., Any] = app.view_functions[endpoint]
-        app.view_functions[endpoint] = shared(view)
-
-
-api.record_once(_limit_wrong_codes)
+)

@@ -31,9 +31,7 @@ from flask import (
     request,
     url_for,
 )
-from flask.blueprints import BlueprintSetupState
 from flask_babel import gettext
-from flask_limiter import Limiter
 from flask_wtf.csrf import generate_csrf
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -48,9 +46,9 @@ from tournament.web.auth import ANYONE, requires
 from tournament.web.i18n import current_language
 from tournament.web.live import play_service, table_event_stream
 from tournament.web.pages.desk import desk_blueprint, refusal
-from tournament.web.pages.report import DEFAULT_LIMIT
 from tournament.web.play_codes import online_seat
 from tournament.web.problems import request_id
+from tournament.web.tablecodes import wrong_code_limit
 
 pages = desk_blueprint("play", __name__)
 
@@ -385,26 +383,14 @@ def _title(status: str, names: list[str], me: int, turn_name: str, m: dict[str, 
     return str(words)
 
 
-def _wrong_code(response: Response) -> bool:
-    return bool(g.get("wrong_code"))
-
-
-def _limit_wrong_codes(state: BlueprintSetupState) -> None:
-    """The same shared limit of wrong codes per address as ``/r`` (scope table-codes)."""
-    app: Any = state.app
-    limiter: Limiter = app.extensions["login_limiter"]
-    limit = str(app.config.get("REPORT_CODE_RATE_LIMIT") or DEFAULT_LIMIT)
-    shared = limiter.shared_limit(
-        limit,
-        scope="table-codes",
-        deduct_when=_wrong_code,
-        error_message=lambda: gettext(
+pages.record_once(
+    wrong_code_limit(
+        "play.table",
+        "play.events",
+        "play.move",
+        "play.no_claim",
+        refusal=lambda: gettext(
             "Too many wrong codes from this address: wait a minute, then try again."
         ),
     )
-    for endpoint in ("play.table", "play.events", "play.move", "play.no_claim"):
-        view: Any = app.view_functions[endpoint]
-        app.view_functions[endpoint] = shared(view)
-
-
-pages.record_once(_limit_wrong_codes)
+)

@@ -19,9 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from flask import Response, g, redirect, render_template, request, url_for
-from flask.blueprints import BlueprintSetupState
 from flask_babel import gettext
-from flask_limiter import Limiter
 from flask_wtf.csrf import generate_csrf
 
 from tournament.domain import reports as rp
@@ -36,11 +34,11 @@ from tournament.web.auth import ANYONE, requires
 from tournament.web.pages.desk import desk_blueprint, refusal
 from tournament.web.problems import request_id
 from tournament.web.services import services
+from tournament.web.tablecodes import wrong_code_limit
 
 pages = desk_blueprint("report", __name__)
 
 #: Wrong codes per address before every code is refused for a while.
-DEFAULT_LIMIT = "10 per minute"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -203,27 +201,12 @@ def _sheet(report: Report | None, names: list[str]) -> Sheet | None:
     return Sheet(names[report.seat], lines, report.confirmed_by is not None)
 
 
-def _wrong_code(response: Response) -> bool:
-    return bool(g.get("wrong_code"))
-
-
-def _limit_wrong_codes(state: BlueprintSetupState) -> None:
-    """Wrap the code routes in one shared limit per address that only wrong codes use up
-    (the limiter of :mod:`tournament.web.sessions`, checked where it wraps the view)."""
-    app: Any = state.app
-    limiter: Limiter = app.extensions["login_limiter"]
-    limit = str(app.config.get("REPORT_CODE_RATE_LIMIT") or DEFAULT_LIMIT)
-    shared = limiter.shared_limit(
-        limit,
-        scope="table-codes",
-        deduct_when=_wrong_code,
-        error_message=lambda: gettext(
+pages.record_once(
+    wrong_code_limit(
+        "report.table",
+        "report.act",
+        refusal=lambda: gettext(
             "Too many wrong codes from this address: wait a minute, then try again."
         ),
     )
-    for endpoint in ("report.table", "report.act"):
-        view: Any = app.view_functions[endpoint]
-        app.view_functions[endpoint] = shared(view)
-
-
-pages.record_once(_limit_wrong_codes)
+)
