@@ -1,0 +1,208 @@
+"""bench/play.py's server: ``tournament serve`` as it is, or with one of two stand-ins.
+
+    python bench/play_serve.py --port 8080 --threads 512           # = tournament serve
+    BENCH_CONNECTION_LIMIT=1024 python bench/play_serve.py ...     # waitress's cap raised
+    BENCH_PLAY_SHIM=1 python bench/play_serve.py ...               # the play routes added
+
+``tournament serve`` opens at most ``tournament.web.server.CONNECTION_LIMIT`` (256)
+sockets: waitress stops accepting beyond it, so 200 tables of two seats (400 streams, and
+the seats' keep-alive connections for their moves) cannot all connect to the stock
+server. ``BENCH_CONNECTION_LIMIT`` sets that number before the command runs (nothing
+else changes), to measure what the service does once they are in.
+
+``BENCH_PLAY_SHIM=1`` adds the players' routes of issue 12 (``/api/v1/play/{code}``,
+``.../actions``, ``.../no-claim``, ``.../live``) when the app has none yet, built from
+the same pieces the real routes use (:func:`tournament.web.play_codes.online_seat`,
+:class:`~tournament.play.service.PlayService`, :func:`tournament.play.stream.table_events`,
+:func:`~tournament.domain.onlineview.seat_view`): only for running the bench before the
+API lands; bench/play.py says in its figures when it used them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+PLAY = "/api/v1/play/<code>"
+
+
+def shim(app: Any) -> None:
+    """The players' routes on ``app``, unless it has them already."""
+    from flask import Blueprint, Response, request
+
+    from tournament.domain.onlineview import seat_view
+    from tournament.play.stream import table_events
+    from tournament.web.auth import ANYONE, requires
+    from tournament.web.live import live, play_service
+    from tournament.web.play_codes import online_seat
+
+    if any(rule.rule == PLAY for rule in app.url_map.iter_rules()):
+        return
+    routes = Blueprint("bench_play", __name__, url_prefix="/api/v1/play")
+
+    def answer(body: Any) -> Response:
+        return Response(json.dumps(body), mimetype="application/json")
+
+    @routes.get("/<code>")
+    @requires(ANYONE)
+    def view(code: str) -> Response:
+        tid, _, seat = online_seat(code)
+        return answer(seat_view(play_service().moment(tid, seat.match_id), seat.seat))
+
+    @routes.post("/<code>/actions")
+    @requires(ANYONE)
+    def act(code: str) -> Response:
+        tid, _, seat = online_seat(code)
+        body = request.get_json(force=True)
+        moment = play_service().act(
+            tid, seat.match_id, seat.seat, body.get("action"), int(body.get("version", -1))
+        )
+        return answer(seat_view(moment, seat.seat))
+
+    @routes.post("/<code>/no-claim")
+    @requires(ANYONE)
+    def no_claim(code: str) -> Response:
+        tid, _, seat = online_seat(code)
+        body = request.get_json(force=True)
+        moment = play_service().decline_claim(
+            tid, seat.match_id, seat.seat, int(body.get("version", -1))
+        )
+        return answer(seat_view(moment, seat.seat))
+
+    @routes.get("/<code>/live")
+    @requires(ANYONE)
+    def stream(code: str) -> Response:
+        tid, _, seat = online_seat(code)
+        number = seat.seat
+
+        def render(moment: Any) -> tuple[str, str]:
+            return "table", json.dumps(seat_view(moment, number))
+
+        events = table_events(play_service(), live().tables, tid, seat.match_id, render)
+        response = Response(events, mimetype="text/event-stream")
+        response.headers["Cache-Control"] = "no-cache"
+        return response
+
+    app.register_blueprint(routes)
+
+
+def profiled(path: str) -> None:
+    """Every request's CPU time (cProfile with each worker thread's CPU clock), merged and
+    written to ``path`` on SIGUSR1; waitress's I/O loop (the main thread) to ``path.io``."""
+    import cProfile
+    import pstats
+    import signal
+    import threading
+    import time
+
+    import flask
+
+    profiles: list[cProfile.Profile] = []
+    mine = threading.local()
+    guard = threading.Lock()
+
+    def profile() -> cProfile.Profile:
+        found = getattr(mine, "profile", None)
+        if found is None:
+            found = mine.profile = cProfile.Profile(time.thread_time)
+            with guard:
+                profiles.append(found)
+        return found
+
+    class Iterated:
+        def __init__(self, inner: Any) -> None:
+            self.inner = iter(inner)
+            self.closing = getattr(inner, "close", None)
+
+        def __iter__(self) -> Iterated:
+            return self
+
+        def __next__(self) -> Any:
+            p = profile()
+            p.enable()
+            try:
+                return next(self.inner)
+            finally:
+                p.disable()
+
+        def close(self) -> None:
+            if self.closing is not None:
+                self.closing()
+
+    made = flask.Flask.wsgi_app
+
+    def wsgi_app(self: Any, environ: Any, start_response: Any) -> Any:
+        p = profile()
+        p.enable()
+        try:
+            answer = made(self, environ, start_response)
+        finally:
+            p.disable()
+        return Iterated(answer)
+
+    flask.Flask.wsgi_app = wsgi_app  # type: ignore[method-assign]
+
+    class Snapshot:
+        """A profile's figures so far, without stopping it (streams stay in ``next``)."""
+
+        def __init__(self, one: cProfile.Profile) -> None:
+            one.snapshot_stats()  # type: ignore[attr-defined]
+            self.stats = one.stats  # type: ignore[attr-defined]
+
+        def create_stats(self) -> None:
+            pass
+
+    # The main thread: waitress's I/O loop (every socket's reads and writes).
+    io_loop = cProfile.Profile(time.thread_time)
+    io_loop.enable()
+
+    def dump(signum: int, frame: Any) -> None:
+        pstats.Stats(Snapshot(io_loop)).dump_stats(path + ".io")  # type: ignore[arg-type]
+        with guard:
+            found = list(profiles)
+        merged = None
+        for one in found:
+            taken = Snapshot(one)
+            if not taken.stats:
+                continue
+            if merged is None:
+                merged = pstats.Stats(taken)  # type: ignore[arg-type]
+            else:
+                merged.add(taken)  # type: ignore[arg-type]
+        if merged is not None:
+            merged.dump_stats(path)
+
+    # Asked for by bench/play.py once the moves are done (the stream threads stay).
+    signal.signal(signal.SIGUSR1, dump)
+
+
+def main() -> None:
+    import tournament.web
+    import tournament.web.server as server
+    from tournament.cli import main as cli
+
+    limit = os.environ.get("BENCH_CONNECTION_LIMIT", "").strip()
+    if limit:
+        server.CONNECTION_LIMIT = int(limit)
+    if os.environ.get("BENCH_PLAY_SHIM") == "1":
+        made = tournament.web.create_app
+
+        def create_app(config: Any = None) -> Any:
+            app = made(config)
+            shim(app)
+            return app
+
+        tournament.web.create_app = create_app  # type: ignore[assignment]
+    path = os.environ.get("BENCH_PROFILE", "").strip()
+    if path:
+        profiled(path)
+    cli(["serve", *sys.argv[1:]])
+
+
+if __name__ == "__main__":
+    main()
