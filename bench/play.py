@@ -299,6 +299,11 @@ def report(args: argparse.Namespace, one: dict[str, Any] | None, many: dict[str,
           f"of one core, {many['server_cpu_ms_per_move']} ms per move), RSS "
           f"{many['server_rss_mb']} MB; clients' CPU {many['clients_cpu_s']} s; moves sent "
           f"late p95 {many['sent_late_p95_ms']} ms")  # fmt: skip
+    print(f"   p95 per {10}-s stretch of sends: {many['p95_ms_by_window']}")
+    threads = many["server_threads"]
+    print(f"   the server's CPU by thread: waitress's I/O loop {threads['io_loop_cpu_s']} s, "
+          f"the others {threads['other_threads_cpu_s']} s ({threads['threads_busy']} busy; "
+          f"busiest {threads['busiest_other_threads_cpu_s']} s)")  # fmt: skip
     print(f"   load during: {many['load_before']} -> {many['load_after']}")
     tables_held = min(many["held"] // 2, many["tables"])
     clean = not many["missed"] and not many["refused"] and many["held"] == many["streams"]

@@ -194,6 +194,7 @@ class Tally:
 
     def __init__(self) -> None:
         self.latency: list[float] = []  # send -> the opponent's next event
+        self.sent: list[float] = []  # when each measured move was sent (perf_counter)
         self.echo: list[float] = []  # send -> the mover's own next event
         self.answer: list[float] = []  # send -> the POST's answer
         self.late: list[float] = []  # how late a move was sent against its schedule
@@ -257,11 +258,15 @@ async def play_table(seats: tuple[Seat, Seat], args: argparse.Namespace, tally: 
         tail, body = choose(actor.view, rng)  # type: ignore[arg-type]
         marks = (other.count, actor.count)
         try:
-            status, answer, sent, answered = await actor.post(
-                f"/api/v1/play/{actor.code}/{tail}", body
+            status, answer, sent, answered = await asyncio.wait_for(
+                actor.post(f"/api/v1/play/{actor.code}/{tail}", body), args.timeout
             )
         except (OSError, asyncio.IncompleteReadError, IndexError, ValueError) as error:
             tally.refuse("connection", repr(error))
+            return False
+        except TimeoutError:  # not answered (waitress not accepting more connections?)
+            actor.close_conn()
+            tally.refuse("no answer", f"no answer to a move within {args.timeout:g} s")
             return False
         due = sent + args.interval
         if status != 200:
@@ -278,6 +283,7 @@ async def play_table(seats: tuple[Seat, Seat], args: argparse.Namespace, tally: 
             tally.missed += 1
         else:
             tally.latency.append(seen - sent)
+            tally.sent.append(sent)
         if echo is not None:
             tally.echo.append(echo - sent)
 
@@ -305,6 +311,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     tally = Tally()
     load_before = os.getloadavg()
     cpu_before, own_before = cpu_seconds(args.watch), time.process_time()
+    threads_before = thread_cpu(args.watch)
     start = time.perf_counter()
     stop = start + args.duration
     if args.moves:  # one table at a time, the next when one ends, until --moves
@@ -323,7 +330,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         ))  # fmt: skip
         tally.tables_ended = sum(ended)
     wall = time.perf_counter() - start
+    windows: dict[int, list[float]] = {}
+    for sent, latency in zip(tally.sent, tally.latency, strict=True):
+        windows.setdefault(int((sent - start) // args.window), []).append(latency)
     cpu_after, own_after = cpu_seconds(args.watch), time.process_time()
+    threads_after = thread_cpu(args.watch)
     load_after = os.getloadavg()
     memory = rss_mb(args.watch)
     for pair in seats:
@@ -351,6 +362,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "p95_ms": _ms(tally.latency, 0.95),
         "p99_ms": _ms(tally.latency, 0.99),
         "max_ms": _ms(tally.latency, 1.0),
+        "p95_ms_by_window": {
+            f"{args.window * k:g}s": _ms(v, 0.95) for k, v in sorted(windows.items())
+        },
         "echo_p50_ms": _ms(tally.echo, 0.5),
         "echo_p95_ms": _ms(tally.echo, 0.95),
         "post_p50_ms": _ms(tally.answer, 0.5),
@@ -359,10 +373,41 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "server_cpu_s": None if server_cpu is None else round(server_cpu, 2),
         "server_cpu_share": None if server_cpu is None or not wall else round(server_cpu / wall, 3),
         "server_cpu_ms_per_move": None if per_move is None else round(1000 * per_move, 2),
+        "server_threads": threads_used(args.watch, threads_before, threads_after),
         "server_rss_mb": memory,
         "clients_cpu_s": round(own_after - own_before, 2),
         "loadavg_before": [round(x, 2) for x in load_before],
         "loadavg_after": [round(x, 2) for x in load_after],
+    }
+
+
+def thread_cpu(pid: int | None) -> dict[int, float]:
+    """CPU seconds of each thread of ``pid`` (Linux; empty elsewhere)."""
+    found: dict[int, float] = {}
+    if pid is None:
+        return found
+    tick = os.sysconf("SC_CLK_TCK")
+    for stat in Path(f"/proc/{pid}/task").glob("*/stat"):
+        try:
+            fields = stat.read_text().rpartition(")")[2].split()
+            found[int(stat.parent.name)] = (int(fields[11]) + int(fields[12])) / tick
+        except (OSError, ValueError):
+            continue
+    return found
+
+
+def threads_used(pid: int | None, before: dict[int, float], after: dict[int, float]
+                 ) -> dict[str, Any]:  # fmt: skip
+    """Where the server's CPU went, by thread: the main one (waitress's I/O loop), the
+    busiest others (one far above the rest: the projections' thread), and all the rest."""
+    used = {tid: after[tid] - before.get(tid, 0.0) for tid in after}
+    main = used.pop(pid, None) if pid is not None else None
+    busiest = sorted(used.values(), reverse=True)
+    return {
+        "io_loop_cpu_s": None if main is None else round(main, 2),
+        "busiest_other_threads_cpu_s": [round(x, 2) for x in busiest[:3]],
+        "other_threads_cpu_s": round(sum(busiest), 2),
+        "threads_busy": sum(1 for x in busiest if x > 0),
     }
 
 
@@ -382,6 +427,7 @@ def main() -> None:
     parser.add_argument("--parallel", type=int, default=50, help="stream connects at once")
     parser.add_argument("--timeout", type=float, default=15.0)
     parser.add_argument("--seed", type=int, default=12)
+    parser.add_argument("--window", type=float, default=10.0, help="s per p95 of a stretch")
     parser.add_argument("--watch", type=int, help="the server's pid: its CPU and memory")
     args = parser.parse_args()
     limit = raise_file_limit(4 * len(json.loads(Path(args.tables).read_text())) + 256)

@@ -162,7 +162,6 @@ def profiled(path: str) -> None:
     io_loop.enable()
 
     def dump(signum: int, frame: Any) -> None:
-        pstats.Stats(Snapshot(io_loop)).dump_stats(path + ".io")  # type: ignore[arg-type]
         with guard:
             found = list(profiles)
         merged = None
@@ -176,6 +175,7 @@ def profiled(path: str) -> None:
                 merged.add(taken)  # type: ignore[arg-type]
         if merged is not None:
             merged.dump_stats(path)
+        pstats.Stats(Snapshot(io_loop)).dump_stats(path + ".io")  # type: ignore[arg-type]
 
     # Asked for by bench/play.py once the moves are done (the stream threads stay).
     signal.signal(signal.SIGUSR1, dump)
