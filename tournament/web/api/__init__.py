@@ -16,6 +16,7 @@ MODULES = (
     "tournament.web.api.live",
     "tournament.web.api.matches",
     "tournament.web.api.members",
+    "tournament.web.api.play",
     "tournament.web.api.players",
     "tournament.web.api.print_packs",
     "tournament.web.api.results",

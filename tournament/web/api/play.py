@@ -1,0 +1,594 @@
+"""Online play (T-online) as JSON: the players' seats by their table codes, the room's
+view of a table, the hands' records once over, and the organiser's decisions.
+
+- ``/api/v1/play/<code>``: a seat, opened by the code on the table card (T-code), no
+  account: the code is the credential. What it answers is the domain's
+  :func:`~tournament.domain.onlineview.seat_view` and nothing else: the seat's own cards,
+  never the other seat's nor the talon, never the other seat's code. A move names the
+  hand stream's version the client saw, so a double click makes one move (the second is
+  409 ``online.table_moved_on``). Wrong codes count against the address's limit shared
+  with the report pages (``REPORT_CODE_RATE_LIMIT``): over it every code is refused (429).
+- ``/api/v1/tournaments/<tid>/matches/<mid>/table``: the spectators' view (no hand at all),
+  ``.../hands`` the table's hands, ``.../hands/<n>/record`` one hand as a
+  ``schnapsen-record/1`` file, only once it is over for good (a running hand's deck never
+  leaves the server).
+- ``.../online``: the organiser starts and stops online play, restarts a clock that ran
+  out (T-clock), abandons the hand in play (R18: the same dealer deals again).
+
+The streams (``.../live``) are :func:`tournament.play.stream.table_events` with a JSON
+render: one ``event: table`` per change of what the reader sees. Each holds a place under
+the process's cap of live streams (the tournament live hub counts it): over the cap 503
+with ``Retry-After``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from typing import Any, Literal
+
+from flask import Response, current_app, g
+from flask.blueprints import BlueprintSetupState
+from flask_limiter import Limiter
+from flask_openapi3.blueprint import APIBlueprint
+from flask_openapi3.models.tag import Tag
+from pydantic import BaseModel, ConfigDict, Field
+
+from engine.record import GameRecord
+from tournament.accounts.roles import Role
+from tournament.domain import online
+from tournament.domain.errors import DomainError, NotFoundError
+from tournament.domain.matchref import resolve_match
+from tournament.domain.onlineview import TableMoment, seat_view, spectator_view, status
+from tournament.domain.tablecodes import TableSeat
+from tournament.live.hub import Full
+from tournament.play.stream import Render, table_events
+from tournament.web.api.models import TID
+from tournament.web.auth import ANYONE, requires
+from tournament.web.live import live, play_service
+from tournament.web.pages.report import DEFAULT_LIMIT
+from tournament.web.play_codes import online_seat
+from tournament.web.problems import Problem, documented
+from tournament.web.services import services
+from tournament.web.writes import actor, etag, metadata
+
+api = APIBlueprint(
+    "play",
+    __name__,
+    url_prefix="/api/v1",
+    abp_tags=[
+        Tag(
+            name="play",
+            description="online play (T-online): seats by table code, the room's view, "
+            "hand records, the organiser's decisions",
+        )
+    ],
+)
+
+STREAM = "text/event-stream"
+RETRY_AFTER = 10
+#: The code routes: a wrong code counts against the address's limit (429 over it).
+CODE_PROBLEMS = documented([404, 409, 429])
+MOVE_PROBLEMS = documented([404, 409, 422, 429])
+ORGANISER_PROBLEMS = documented([401, 403, 404, 409, 422])
+
+
+# --- models -------------------------------------------------------------------------------
+class CodePath(BaseModel):
+    code: str = Field(
+        description="the seat's table code, the six letters on the table card (T-code)",
+        min_length=1,
+        max_length=40,
+        json_schema_extra={"example": "XDMYNM"},
+    )
+
+
+class TablePath(BaseModel):
+    tid: str = TID
+    mid: str = Field(
+        description="the match: round.table as printed (2.5) or a bracket id (W1.3)",
+        min_length=1,
+        max_length=40,
+    )
+
+
+class HandPath(TablePath):
+    number: int = Field(description="the hand's place at this table (1-based)", ge=1, le=10_000)
+
+
+class MoveIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    action: dict[str, Any] | str = Field(
+        description="a record action object without its seat "
+        '(`{"action": "play", "card": "AH"}`, `{"action": "play", "card": "KS", '
+        '"marriage": true}`, `{"action": "exchange"}`, `{"action": "close"}`, '
+        '`{"action": "claim"}`; one of the view\'s `legal_actions` as it is), or its '
+        'notation: `"AH"`, `"KS+marriage"`, `"exchange"`, `"close"`, `"claim"`',
+        json_schema_extra={"example": {"action": "play", "card": "AH"}},
+    )
+    version: int = Field(
+        description="the hand stream's `version` of the view the move was chosen on: a "
+        "second click on the same view is refused (409 online.table_moved_on)",
+        ge=0,
+        le=1_000_000,
+    )
+
+
+class VersionIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    version: int = Field(description="the view's `version`", ge=0, le=1_000_000)
+
+
+class StartIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    move_seconds: int | None = Field(
+        None,
+        description="the time per move in seconds (10-3600, T-clock); null: no clock",
+        ge=-1_000_000,
+        le=1_000_000,
+    )
+
+
+class StopIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    by: str = Field(description="who decides (the organiser's name)", min_length=1, max_length=120)
+    reason: str = Field(description="why, in words", min_length=1, max_length=500)
+
+
+class ClockIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    by: str = Field(description="who decides (the organiser's name)", min_length=1, max_length=120)
+
+
+Status = Literal["waiting", "turn", "wait", "claim", "over", "stopped", "time"]
+
+
+class ClockOut(BaseModel):
+    move_seconds: int | None = Field(description="the time per move; null: no clock")
+    deadline: str | None = Field(description="when the seat to act runs out of time (ISO 8601)")
+    expired: bool = Field(description="the time ran out: the organiser decides (T-clock)")
+
+
+class TableOut(BaseModel):
+    """What one screen shows (docs/api.md#online-play)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    tournament: str
+    match: dict[str, Any] = Field(
+        description="match_id, round, table, players, best_of, bummerl_wins, bummerl, scores, "
+        "next_dealer, decided, winner"
+    )
+    hand_number: int = Field(description="the hand's place at this table; 0 before the first")
+    version: int = Field(description="the hand stream's version: a move names it")
+    status: Status
+    final: bool = Field(description="the hand is over for good")
+    clock: ClockOut
+    previous: dict[str, Any] | None = Field(description="the hand before: its outcome only")
+    view: dict[str, Any] | None = Field(description="the engine's view; null before a deal")
+
+
+class SeatOut(TableOut):
+    seat: int = Field(description="the seat this code plays (0 or 1)", ge=0, le=1)
+
+
+class HandLine(BaseModel):
+    number: int
+    final: bool = Field(description="over for good: its record may be fetched")
+    abandoned: bool = Field(description="abandoned: it never counts (R18: dealt again)")
+    dealer: int = Field(description="the seat that dealt it")
+    outcome: dict[str, Any] | None = Field(
+        description="the engine's outcome once final (null while running, or abandoned)"
+    )
+
+
+class OnlineOut(BaseModel):
+    """An online table as the organiser sees it: no card."""
+
+    match_id: str
+    stopped: bool = Field(description="online play ended: the rest is on paper")
+    move_seconds: int | None
+    hands: int = Field(description="hands dealt at this table so far")
+    hand_number: int
+    version: int
+    status: Status = Field(description="as the spectators see it (`time`: decide)")
+    to_act: list[int] = Field(description="the seats to act in the hand in play")
+    clock: ClockOut
+    decided: bool
+    tournament_version: int
+
+
+# --- the seats ----------------------------------------------------------------------------
+def _seat(code: str) -> tuple[str, TableSeat]:
+    """The tournament and seat ``code`` opens; a wrong code counts against the limit."""
+    try:
+        tid, _, seat = online_seat(code)
+    except DomainError:
+        g.wrong_code = True
+        raise
+    return tid, seat
+
+
+def _player_metadata(seat: TableSeat) -> dict[str, Any]:
+    stamp: dict[str, Any] = dict(metadata())
+    stamp["account"] = f"player {seat.player_id} (table code)"
+    stamp["seat"] = seat.seat
+    return stamp
+
+
+def _json(body: Any, status: int = 200) -> Response:
+    return Response(
+        json.dumps(body, ensure_ascii=False), status=status, mimetype="application/json"
+    )
+
+
+@api.get(
+    "/play/<code>",
+    summary="A seat's view of its online table, opened by its table code (public)",
+    description="What the seat sees now (`status` says what it waits for; `view.hand` its "
+    "own cards, `view.legal_actions` what it may do). Never the other seat's cards, the "
+    "talon or the other seat's code. 404 for an unknown code (T-code) or a match not "
+    "played online (T-online); 409 for a revoked code. No account: the code is the "
+    "credential; wrong codes are rate-limited (429).",
+    responses={200: SeatOut, **CODE_PROBLEMS},
+)
+def seat(path: CodePath) -> Response:
+    tid, found = _seat(path.code)
+    moment = play_service().moment(tid, found.match_id)
+    return _json(seat_view(moment, found.seat))
+
+
+@api.post(
+    "/play/<code>/actions",
+    summary="The seat makes a move (a record action object or its notation)",
+    description="The seat's view after the move. Refused, storing nothing: 409 when the "
+    "table moved on since `version` (a second click: `online.table_moved_on`), the time "
+    "ran out (`online.time_ran_out`, T-clock), the hand is over or not the current one; "
+    "422 for a move the rules forbid (`online.engine_refused` with the engine's rule "
+    "R0-R16 as `rule`), another seat's action (R0) or a bad body.",
+    responses={200: SeatOut, **MOVE_PROBLEMS},
+)
+@requires(ANYONE)  # the code is the credential (T-code); wrong ones are rate-limited
+def act(path: CodePath, body: MoveIn) -> Response:
+    tid, found = _seat(path.code)
+    moment = play_service().act(
+        tid, found.match_id, found.seat, body.action, body.version, _player_metadata(found)
+    )
+    return _json(seat_view(moment, found.seat))
+
+
+@api.post(
+    "/play/<code>/no-claim",
+    summary="After the last trick its winner claims nothing (R16)",
+    description="The provisional result stands and the next hand is dealt; the seat's "
+    "view after it. 409 `online.no_claim_window` when there is nothing to decline, "
+    "`online.table_moved_on` for a stale `version`; 422 `online.not_yours_to_close` for "
+    "the other seat.",
+    responses={200: SeatOut, **MOVE_PROBLEMS},
+)
+@requires(ANYONE)  # the code is the credential (T-code)
+def no_claim(path: CodePath, body: VersionIn) -> Response:
+    tid, found = _seat(path.code)
+    moment = play_service().decline_claim(
+        tid, found.match_id, found.seat, body.version, _player_metadata(found)
+    )
+    return _json(seat_view(moment, found.seat))
+
+
+@api.get(
+    "/play/<code>/live",
+    summary="The seat's view as it changes (Server-Sent Events, public)",
+    description="`text/event-stream`: `event: table` with `id: <hand_number>.<version>` "
+    "and `data:` the seat's view as JSON (as `GET /api/v1/play/{code}`), sent at once "
+    "and each time it changes; `event: gone` when the table is gone. A comment every "
+    "15 s keeps a quiet stream open. Over the process's cap of streams: 503 with "
+    "`Retry-After`.",
+    responses={
+        200: {"content": {STREAM: {"schema": {"type": "string"}}}},
+        **documented([404, 409, 429, 503]),
+    },
+)
+def seat_stream(path: CodePath) -> Response:
+    tid, found = _seat(path.code)
+    play_service().moment(tid, found.match_id)  # the table is there (else 404 now)
+    number = found.seat
+
+    def render(moment: TableMoment) -> tuple[str, str]:
+        return "table", json.dumps(seat_view(moment, number), ensure_ascii=False)
+
+    return _stream(tid, found.match_id, render)
+
+
+# --- the room -----------------------------------------------------------------------------
+def _match_id(tid: str, text: str) -> str:
+    t = services().tournaments.state(tid)
+    with services().tournaments.reading():
+        mid = resolve_match(t, text)
+        online.table_of(t, mid)
+    return mid
+
+
+@api.get(
+    "/tournaments/<tid>/matches/<mid>/table",
+    summary="An online table as the room sees it: no hand, no talon (public)",
+    description="`view` is the engine's table view plus `tricks` (every trick played) and "
+    "`points`; 404 when the match is not played online (T-online).",
+    responses={200: TableOut, **documented([404])},
+)
+def table(path: TablePath) -> Response:
+    mid = _match_id(path.tid, path.mid)
+    return _json(spectator_view(play_service().moment(path.tid, mid)))
+
+
+@api.get(
+    "/tournaments/<tid>/matches/<mid>/table/live",
+    summary="The room's view of an online table as it changes (Server-Sent Events)",
+    description="`text/event-stream`: `event: table` with `data:` the room's view as JSON "
+    "(as `GET .../table`), at once and each time it changes. Over the process's cap of "
+    "streams: 503 with `Retry-After`. Public.",
+    responses={
+        200: {"content": {STREAM: {"schema": {"type": "string"}}}},
+        **documented([404, 503]),
+    },
+)
+def table_stream(path: TablePath) -> Response:
+    mid = _match_id(path.tid, path.mid)
+
+    def render(moment: TableMoment) -> tuple[str, str]:
+        return "table", json.dumps(spectator_view(moment), ensure_ascii=False)
+
+    return _stream(path.tid, mid, render)
+
+
+def _stream(tid: str, mid: str, render: Render) -> Response:
+    state = live()
+    try:
+        place = state.hub.subscribe(tid)  # a place under the process's cap of streams
+    except Full as error:
+        raise Problem(
+            503,
+            "Too many live streams",
+            f"{error}: ask for the table instead, or try again in {RETRY_AFTER} s",
+            headers={"Retry-After": str(RETRY_AFTER)},
+            kind="live-full",
+        ) from None
+    keepalive = float(current_app.config.get("LIVE_KEEPALIVE", 15))
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    play, tables = play_service(), state.tables
+
+    def stream() -> Iterator[str]:
+        with place, app.app_context():
+            yield from table_events(play, tables, tid, mid, render, keepalive=keepalive)
+
+    response = Response(stream(), mimetype=STREAM)
+    response.call_on_close(place.close)  # also when the stream never started
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["X-Accel-Buffering"] = "no"
+    return response
+
+
+@api.get(
+    "/tournaments/<tid>/matches/<mid>/hands",
+    summary="The hands of an online table: number, dealer, outcome once over (public)",
+    description="A JSON array, in deal order, abandoned hands included (they never count, "
+    "R18). `outcome` is null until the hand is over for good (`final`).",
+    responses={
+        200: {
+            "content": {
+                "application/json": {
+                    "schema": {
+                        "type": "array",
+                        "items": HandLine.model_json_schema(ref_template="{model}"),
+                    }
+                }
+            }
+        },
+        **documented([404]),
+    },
+)
+def hands(path: TablePath) -> Response:
+    mid = _match_id(path.tid, path.mid)
+    play = play_service()
+    t = services().tournaments.state(path.tid)
+    lines = []
+    for number in range(1, len(online.table_of(t, mid).hands) + 1):
+        t, hand = play.hand_at(path.tid, mid, number)
+        final = online.hand_final(t, hand.stream, hand.state)
+        abandoned = hand.stream in t.live_abandoned
+        outcome = hand.state.outcome().to_json() if final and not abandoned else None
+        lines.append(
+            {
+                "number": number,
+                "final": final,
+                "abandoned": abandoned,
+                "dealer": hand.state.dealer,
+                "outcome": outcome,
+            }
+        )
+    return _json(lines)
+
+
+@api.get(
+    "/tournaments/<tid>/matches/<mid>/hands/<int:number>/record",
+    summary="One hand of an online table as a schnapsen-record/1 file, once over (public)",
+    description="The deck, the dealer and every action (docs/game-record.md), plus "
+    "`tournament`, `match` and `hand`; `Content-Disposition: attachment`. 409 while the "
+    "hand is not over for good: a running hand's deck never leaves the server.",
+    responses={
+        200: {"content": {"application/json": {"schema": {"type": "object"}}}},
+        **documented([404, 409]),
+    },
+)
+def record(path: HandPath) -> Response:
+    mid = _match_id(path.tid, path.mid)
+    t = services().tournaments.state(path.tid)
+    if path.number > len(online.table_of(t, mid).hands):
+        raise NotFoundError(
+            "number", online.RULE, code="online.no_such_hand", params={"match_id": mid}
+        )
+    t, hand = play_service().hand_at(path.tid, mid, path.number)
+    if not online.hand_final(t, hand.stream, hand.state):
+        raise Problem(
+            409,
+            "Conflicts with what is recorded",
+            f"hand {path.number} of match {mid} is not over: its record is served once it "
+            "is over for good (T-online)",
+            field="number",
+            rule=online.RULE,
+        )
+    dealt = hand.events[0].payload
+    game = GameRecord.from_json(
+        {
+            "format": "schnapsen-record/1",
+            "variants": list(dealt["variants"]),
+            "dealer": dealt["dealer"],
+            "deck": list(dealt["deck"]),
+            "actions": [dict(e.payload) for e in hand.events[1:]],
+            "tournament": path.tid,
+            "match": mid,
+            "hand": path.number,
+        }
+    )
+    reply = _json(game.to_json())
+    name = f"{path.tid}-{mid}-hand-{path.number}.json"
+    reply.headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    return reply
+
+
+# --- the organiser ------------------------------------------------------------------------
+def _online(moment: TableMoment) -> dict[str, Any]:
+    table_ = online.table_of(moment.t, moment.match_id)
+    state = moment.state
+    to_act = [] if state is None or moment.final else list(state.to_act)
+    return {
+        "match_id": moment.match_id,
+        "stopped": table_.stopped,
+        "move_seconds": table_.move_seconds,
+        "hands": len(table_.hands),
+        "hand_number": moment.number,
+        "version": moment.version,
+        "status": status(moment, None),
+        "to_act": to_act,
+        "clock": moment.clock.to_json(),
+        "decided": moment.match.decided,
+        "tournament_version": moment.t.version,
+    }
+
+
+def _answer(body: Any, moment: TableMoment, status_code: int = 200) -> Response:
+    reply = _json(body, status_code)
+    reply.headers["ETag"] = etag(moment.t.version)
+    return reply
+
+
+def _organiser_match(tid: str, text: str) -> str:
+    t = services().tournaments.state(tid)
+    with services().tournaments.reading():
+        return resolve_match(t, text)
+
+
+@api.get(
+    "/tournaments/<tid>/matches/<mid>/online",
+    summary="An online table's status for the organiser: hand, seats to act, clock (no cards)",
+    responses={200: OnlineOut, **documented([401, 403, 404])},
+)
+@requires(Role.ORGANISER)
+def online_status(path: TablePath) -> Response:
+    mid = _match_id(path.tid, path.mid)
+    moment = play_service().moment(path.tid, mid)
+    return _answer(_online(moment), moment)
+
+
+@api.post(
+    "/tournaments/<tid>/matches/<mid>/online",
+    summary="Play a match online: the server deals its first hand (T-online)",
+    description="The room's view of the table (201). `move_seconds` sets a time per move "
+    "(T-clock). Refused: a match decided or not taking results (R20), without a first "
+    "dealer (R18), online already, a live hand in progress.",
+    responses={201: TableOut, **ORGANISER_PROBLEMS},
+)
+@requires(Role.ORGANISER)
+def start(path: TablePath, body: StartIn) -> Response:
+    mid = _organiser_match(path.tid, path.mid)
+    moment = play_service().start(
+        path.tid, mid, move_seconds=body.move_seconds, metadata=metadata(), actor=actor()
+    )
+    return _answer(spectator_view(moment), moment, 201)
+
+
+@api.post(
+    "/tournaments/<tid>/matches/<mid>/online/stop",
+    summary="End online play of a match: the hand in play never counts, the rest is paper",
+    responses={200: OnlineOut, **ORGANISER_PROBLEMS},
+)
+@requires(Role.ORGANISER)
+def stop(path: TablePath, body: StopIn) -> Response:
+    mid = _match_id(path.tid, path.mid)
+    play = play_service()
+    play.stop(path.tid, mid, by=body.by, reason=body.reason, metadata=metadata(), actor=actor())
+    moment = play.moment(path.tid, mid)
+    return _answer(_online(moment), moment)
+
+
+@api.post(
+    "/tournaments/<tid>/matches/<mid>/online/clock",
+    summary="Restart the clock after a timeout: the seat to act has its time again (T-clock)",
+    responses={200: OnlineOut, **ORGANISER_PROBLEMS},
+)
+@requires(Role.ORGANISER)
+def restart_clock(path: TablePath, body: ClockIn) -> Response:
+    mid = _match_id(path.tid, path.mid)
+    play = play_service()
+    play.restart_clock(path.tid, mid, by=body.by, metadata=metadata(), actor=actor())
+    moment = play.moment(path.tid, mid)
+    return _answer(_online(moment), moment)
+
+
+@api.post(
+    "/tournaments/<tid>/matches/<mid>/online/abandon",
+    summary="Abandon the hand in play: it never counts, the same dealer deals again (R18)",
+    responses={200: OnlineOut, **ORGANISER_PROBLEMS},
+)
+@requires(Role.ORGANISER)
+def abandon(path: TablePath, body: StopIn) -> Response:
+    mid = _match_id(path.tid, path.mid)
+    moment = play_service().abandon_hand(
+        path.tid, mid, by=body.by, reason=body.reason, metadata=metadata(), actor=actor()
+    )
+    return _answer(_online(moment), moment)
+
+
+# --- wrong codes, limited ----------------------------------------------------------------
+CODE_ENDPOINTS = ("seat", "act", "no_claim", "seat_stream")
+
+
+def _wrong_code(response: Response) -> bool:
+    return bool(g.get("wrong_code"))
+
+
+def _limit_wrong_codes(state: BlueprintSetupState) -> None:
+    """The code routes share the report pages' limit per address, used up by wrong codes
+    only (:mod:`tournament.web.pages.report`): six letters cannot be guessed by trying."""
+    app: Any = state.app
+    limiter: Limiter = app.extensions["login_limiter"]
+    limit = str(app.config.get("REPORT_CODE_RATE_LIMIT") or DEFAULT_LIMIT)
+    shared = limiter.shared_limit(
+        limit,
+        scope="table-codes",
+        deduct_when=_wrong_code,
+        # The API's details are English (a client words them from the status itself).
+        error_message="too many wrong codes from this address: wait a minute, then try "
+        "again (T-code)",
+    )
+    for name in CODE_ENDPOINTS:
+        endpoint = f"{api.name}.{name}"
+        view: Callable[..., Any] = app.view_functions[endpoint]
+        app.view_functions[endpoint] = shared(view)
+
+
+api.record_once(_limit_wrong_codes)
