@@ -41,6 +41,7 @@ import argparse
 import contextlib
 import http.client
 import json
+import marshal
 import os
 import pstats
 import shutil
@@ -187,35 +188,53 @@ def many_tables(args: argparse.Namespace, folder: str, url: str, token: str
         after = stage.uptime()
         if profile:
             os.kill(served.pid, signal.SIGUSR1)  # bench/play_serve.py writes it
-            deadline = time.monotonic() + 30
+            deadline = time.monotonic() + 120
             while not Path(profile + ".io").exists() and time.monotonic() < deadline:
                 time.sleep(0.2)
-            time.sleep(1.0)
+            time.sleep(0.5)
     out = {**found, "started_by": how, "threads": args.threads,
            "connection_limit": args.connection_limit or 256,
            "load_before": before, "load_after": after}  # fmt: skip
-    if profile:
+    if profile and Path(profile + ".io").exists():
+        requests, io_loop = load(profile), load(profile + ".io")
+        requests.dump_stats(str(Path(folder) / "requests.prof"))  # merged: for --keep
         out["profile"] = {
-            "requests_cpu_s": total_own(profile),
-            "io_loop_cpu_s": total_own(profile + ".io"),
-            "requests_top": top_functions(profile),
-            "io_loop_top": top_functions(profile + ".io", 10),
+            "requests_cpu_s": total_own(requests),
+            "io_loop_cpu_s": total_own(io_loop),
+            "requests_top": top_functions(requests),
+            "io_loop_top": top_functions(io_loop, 10),
         }
     return out
 
 
-def total_own(path: str) -> float | None:
-    if not Path(path).exists():
-        return None
-    stats = pstats.Stats(path)
+class Raw:
+    """One thread's ``Profile.stats`` as pstats reads a profile."""
+
+    def __init__(self, stats: dict[Any, Any]) -> None:
+        self.stats = stats
+
+    def create_stats(self) -> None:
+        pass
+
+
+def load(path: str) -> pstats.Stats:
+    """A pstats file, or bench/play_serve.py's marshalled list of threads' stats, merged."""
+    if path.endswith(".io"):
+        return pstats.Stats(path)
+    with open(path, "rb") as found:
+        every = marshal.load(found)
+    merged = pstats.Stats(Raw(every[0]))  # type: ignore[arg-type]
+    for stats in every[1:]:
+        merged.add(Raw(stats))  # type: ignore[arg-type]
+    return merged
+
+
+def total_own(stats: pstats.Stats) -> float:
     return round(sum(row[2] for row in stats.stats.values()), 2)  # type: ignore[attr-defined]
 
 
-def top_functions(path: str, count: int = 25) -> list[dict[str, Any]]:
-    """The profile's functions by their own CPU time, and by their cumulative time."""
-    if not Path(path).exists():
-        return []
-    stats = pstats.Stats(path)
+def top_functions(stats: pstats.Stats, count: int = 25) -> list[dict[str, Any]]:
+    """The profile's functions by their own CPU time."""
     rows = []
     for (file, line, name), (_, calls, own, total, _) in stats.stats.items():  # type: ignore[attr-defined]
         where = file.replace(str(ROOT) + "/", "")

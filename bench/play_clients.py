@@ -261,12 +261,15 @@ async def play_table(seats: tuple[Seat, Seat], args: argparse.Namespace, tally: 
             status, answer, sent, answered = await asyncio.wait_for(
                 actor.post(f"/api/v1/play/{actor.code}/{tail}", body), args.timeout
             )
+        except TimeoutError:  # (an OSError too): no answer in time; the screens tell
+            actor.close_conn()
+            tally.missed += 1
+            tally.refuse("no answer", f"no answer to a move within {args.timeout:g} s")
+            await actor.event_after(marks[1], args.timeout)  # taken late, or not at all
+            due = time.perf_counter()
+            continue
         except (OSError, asyncio.IncompleteReadError, IndexError, ValueError) as error:
             tally.refuse("connection", repr(error))
-            return False
-        except TimeoutError:  # not answered (waitress not accepting more connections?)
-            actor.close_conn()
-            tally.refuse("no answer", f"no answer to a move within {args.timeout:g} s")
             return False
         due = sent + args.interval
         if status != 200:

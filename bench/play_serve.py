@@ -92,9 +92,11 @@ def shim(app: Any) -> None:
 
 
 def profiled(path: str) -> None:
-    """Every request's CPU time (cProfile with each worker thread's CPU clock), merged and
-    written to ``path`` on SIGUSR1; waitress's I/O loop (the main thread) to ``path.io``."""
+    """Every request's CPU time (cProfile with each worker thread's CPU clock), written on
+    SIGUSR1 to ``path`` (a marshalled list of each thread's ``Profile.stats``), and
+    waitress's I/O loop (the main thread) to ``path.io`` (a pstats file)."""
     import cProfile
+    import marshal
     import pstats
     import signal
     import threading
@@ -159,22 +161,29 @@ def profiled(path: str) -> None:
 
     # The main thread: waitress's I/O loop (every socket's reads and writes).
     io_loop = cProfile.Profile(time.thread_time)
-    io_loop.enable()
+    import waitress.wasyncore as wasyncore
+
+    looping = wasyncore.loop
+
+    def loop(*args: Any, **kwargs: Any) -> Any:  # from the start of serving, not the app's
+        io_loop.enable()
+        try:
+            return looping(*args, **kwargs)
+        finally:
+            io_loop.disable()
+
+    wasyncore.loop = loop
 
     def dump(signum: int, frame: Any) -> None:
+        io_loop.disable()  # the handler runs in the main thread: the dump is not the loop's
+        # Raw: merging hundreds of threads' profiles here would take longer than the
+        # bench waits (bench/play.py merges them with pstats).
         with guard:
             found = list(profiles)
-        merged = None
-        for one in found:
-            taken = Snapshot(one)
-            if not taken.stats:
-                continue
-            if merged is None:
-                merged = pstats.Stats(taken)  # type: ignore[arg-type]
-            else:
-                merged.add(taken)  # type: ignore[arg-type]
-        if merged is not None:
-            merged.dump_stats(path)
+        every = [Snapshot(one).stats for one in found]
+        with open(path + ".part", "wb") as out:
+            marshal.dump([stats for stats in every if stats], out)
+        os.replace(path + ".part", path)
         pstats.Stats(Snapshot(io_loop)).dump_stats(path + ".io")  # type: ignore[arg-type]
 
     # Asked for by bench/play.py once the moves are done (the stream threads stay).
