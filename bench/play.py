@@ -87,7 +87,8 @@ def has_play_routes() -> bool:
 
 @contextlib.contextmanager
 def serve(url: str, folder: str, name: str, threads: int, connection_limit: int,
-          profile: str | None) -> Iterator[services.Served]:  # fmt: skip
+          profile: str | None, project_every: float = 0.0
+          ) -> Iterator[services.Served]:  # fmt: skip
     """``tournament serve --threads N`` on ``url`` (bench/play_serve.py)."""
     port = services.free_port()
     settings = {"DATABASE_URL": url, "SECRET_KEY": SECRET}
@@ -97,6 +98,8 @@ def serve(url: str, folder: str, name: str, threads: int, connection_limit: int,
         settings["BENCH_PLAY_SHIM"] = "1"
     if profile:
         settings["BENCH_PROFILE"] = profile
+    if project_every:
+        settings["BENCH_PROJECT_EVERY"] = str(project_every)
     env = services.environment(folder, **settings)
     env.pop("REDIS_URL", None)
     env.pop("SCHNAPSEN_PROJECTIONS", None)
@@ -176,7 +179,7 @@ def many_tables(args: argparse.Namespace, folder: str, url: str, token: str
     """Part 2: every table of round 1 at once."""
     profile = str(Path(folder) / "serve.prof") if args.profile else None
     with serve(url, folder, "serve-many", args.threads, args.connection_limit,
-               profile) as served:  # fmt: skip
+               profile, args.project_every) as served:  # fmt: skip
         say(f"  starting {args.players // 2} tables ...")
         codes, how = start_tables(served.port, url, token, MANY_TID)
         before = stage.uptime()
@@ -193,6 +196,7 @@ def many_tables(args: argparse.Namespace, folder: str, url: str, token: str
                 time.sleep(0.2)
             time.sleep(0.5)
     out = {**found, "started_by": how, "threads": args.threads,
+           "project_every_s": args.project_every or None,
            "connection_limit": args.connection_limit or 256,
            "load_before": before, "load_after": after}  # fmt: skip
     if profile and Path(profile + ".io").exists():
@@ -257,6 +261,8 @@ def options() -> argparse.Namespace:
     parser.add_argument("--connection-limit", type=int, default=1024,
                         help="waitress's open sockets in part 2 (0: serve's own, 256)")  # fmt: skip
     parser.add_argument("--profile", action="store_true", help="cProfile part 2's server")
+    parser.add_argument("--project-every", type=float, default=0.0, metavar="S",
+                        help="part 2's variant: a projection run at most every S s")  # fmt: skip
     parser.add_argument("--skip-one", action="store_true", help="part 2 only")
     parser.add_argument("--keep", metavar="DIR", help="copy the servers' logs and profiles here")
     args = parser.parse_args()

@@ -10,6 +10,9 @@ the seats' keep-alive connections for their moves) cannot all connect to the sto
 server. ``BENCH_CONNECTION_LIMIT`` sets that number before the command runs (nothing
 else changes), to measure what the service does once they are in.
 
+``BENCH_PROJECT_EVERY=5`` runs a tournament's projection at most every 5 s (a variant:
+what the server would save if a hand's end did not rewrite the standings each time).
+
 ``BENCH_PLAY_SHIM=1`` adds the players' routes of issue 12 (``/api/v1/play/{code}``,
 ``.../actions``, ``.../no-claim``, ``.../live``) when the app has none yet, built from
 the same pieces the real routes use (:func:`tournament.web.play_codes.online_seat`,
@@ -89,6 +92,29 @@ def shim(app: Any) -> None:
         return response
 
     app.register_blueprint(routes)
+
+
+def throttled(seconds: float) -> None:
+    """A variant, to see what it would save: a tournament's projection runs at most once
+    per ``seconds`` (a nudge within them is dropped; the projections' sweep, every 2 s,
+    finds the tournament behind its log and runs it later)."""
+    import threading
+    import time
+
+    from tournament.projections.runner import Projector
+
+    project = Projector.project
+    last: dict[str, float] = {}
+    guard = threading.Lock()
+
+    def run(self: Any, tournament_id: str) -> Any:
+        with guard:
+            if time.monotonic() - last.get(tournament_id, -1e9) < seconds:
+                return None
+            last[tournament_id] = time.monotonic()
+        return project(self, tournament_id)
+
+    Projector.project = run  # type: ignore[method-assign]
 
 
 def profiled(path: str) -> None:
@@ -207,6 +233,9 @@ def main() -> None:
             return app
 
         tournament.web.create_app = create_app  # type: ignore[assignment]
+    every = os.environ.get("BENCH_PROJECT_EVERY", "").strip()
+    if every:
+        throttled(float(every))
     path = os.environ.get("BENCH_PROFILE", "").strip()
     if path:
         profiled(path)
