@@ -31,8 +31,11 @@ else through :class:`~tournament.play.service.PlayService` on the same SQLite fi
 figures say which); the codes are worked out with the server's ``SECRET_KEY``
 (:func:`tournament.domain.tablecodes.match_codes`). ``--profile`` writes the server's
 requests' CPU profile (cProfile per worker thread, written on SIGUSR1 once the moves
-are done) and prints its top functions. The
-last line is JSON.
+are done) and waitress's I/O loop's, and prints their top functions (the profiler
+roughly doubles the server's CPU per move: read its shares, not its times).
+``--project-every S`` runs part 2 on a variant whose projection runs at most every S s
+(what a hand's end costs when it rewrites the standings each time); ``--keep DIR``
+keeps the servers' logs and profiles. The last line is JSON.
 """
 
 from __future__ import annotations
@@ -78,13 +81,6 @@ def say(text: str) -> None:
     print(f"[{time.monotonic() - STARTED:6.1f} s] {text}", file=sys.stderr, flush=True)
 
 
-def has_play_routes() -> bool:
-    """Whether the service has the players' routes (else bench/play_serve.py adds them)."""
-    return any(
-        "/play/<" in path.read_text() for path in (ROOT / "tournament" / "web").rglob("*.py")
-    )
-
-
 @contextlib.contextmanager
 def serve(url: str, folder: str, name: str, threads: int, connection_limit: int,
           profile: str | None, project_every: float = 0.0
@@ -94,8 +90,6 @@ def serve(url: str, folder: str, name: str, threads: int, connection_limit: int,
     settings = {"DATABASE_URL": url, "SECRET_KEY": SECRET}
     if connection_limit:
         settings["BENCH_CONNECTION_LIMIT"] = str(connection_limit)
-    if not has_play_routes():
-        settings["BENCH_PLAY_SHIM"] = "1"
     if profile:
         settings["BENCH_PROFILE"] = profile
     if project_every:

@@ -1,8 +1,8 @@
-"""bench/play.py's server: ``tournament serve`` as it is, or with one of two stand-ins.
+"""bench/play.py's server: ``tournament serve`` as it is, or a variant of it.
 
     python bench/play_serve.py --port 8080 --threads 512           # = tournament serve
     BENCH_CONNECTION_LIMIT=1024 python bench/play_serve.py ...     # waitress's cap raised
-    BENCH_PLAY_SHIM=1 python bench/play_serve.py ...               # the play routes added
+    BENCH_PROJECT_EVERY=5 python bench/play_serve.py ...           # projections throttled
 
 ``tournament serve`` opens at most ``tournament.web.server.CONNECTION_LIMIT`` (256)
 sockets: waitress stops accepting beyond it, so 200 tables of two seats (400 streams, and
@@ -12,86 +12,17 @@ else changes), to measure what the service does once they are in.
 
 ``BENCH_PROJECT_EVERY=5`` runs a tournament's projection at most every 5 s (a variant:
 what the server would save if a hand's end did not rewrite the standings each time).
-
-``BENCH_PLAY_SHIM=1`` adds the players' routes of issue 12 (``/api/v1/play/{code}``,
-``.../actions``, ``.../no-claim``, ``.../live``) when the app has none yet, built from
-the same pieces the real routes use (:func:`tournament.web.play_codes.online_seat`,
-:class:`~tournament.play.service.PlayService`, :func:`tournament.play.stream.table_events`,
-:func:`~tournament.domain.onlineview.seat_view`): only for running the bench before the
-API lands; bench/play.py says in its figures when it used them.
+``BENCH_PROFILE=path`` profiles the requests and waitress's I/O loop (:func:`profiled`).
 """
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-PLAY = "/api/v1/play/<code>"
-
-
-def shim(app: Any) -> None:
-    """The players' routes on ``app``, unless it has them already."""
-    from flask import Blueprint, Response, request
-
-    from tournament.domain.onlineview import seat_view
-    from tournament.play.stream import table_events
-    from tournament.web.auth import ANYONE, requires
-    from tournament.web.live import live, play_service
-    from tournament.web.play_codes import online_seat
-
-    if any(rule.rule == PLAY for rule in app.url_map.iter_rules()):
-        return
-    routes = Blueprint("bench_play", __name__, url_prefix="/api/v1/play")
-
-    def answer(body: Any) -> Response:
-        return Response(json.dumps(body), mimetype="application/json")
-
-    @routes.get("/<code>")
-    @requires(ANYONE)
-    def view(code: str) -> Response:
-        tid, _, seat = online_seat(code)
-        return answer(seat_view(play_service().moment(tid, seat.match_id), seat.seat))
-
-    @routes.post("/<code>/actions")
-    @requires(ANYONE)
-    def act(code: str) -> Response:
-        tid, _, seat = online_seat(code)
-        body = request.get_json(force=True)
-        moment = play_service().act(
-            tid, seat.match_id, seat.seat, body.get("action"), int(body.get("version", -1))
-        )
-        return answer(seat_view(moment, seat.seat))
-
-    @routes.post("/<code>/no-claim")
-    @requires(ANYONE)
-    def no_claim(code: str) -> Response:
-        tid, _, seat = online_seat(code)
-        body = request.get_json(force=True)
-        moment = play_service().decline_claim(
-            tid, seat.match_id, seat.seat, int(body.get("version", -1))
-        )
-        return answer(seat_view(moment, seat.seat))
-
-    @routes.get("/<code>/live")
-    @requires(ANYONE)
-    def stream(code: str) -> Response:
-        tid, _, seat = online_seat(code)
-        number = seat.seat
-
-        def render(moment: Any) -> tuple[str, str]:
-            return "table", json.dumps(seat_view(moment, number))
-
-        events = table_events(play_service(), live().tables, tid, seat.match_id, render)
-        response = Response(events, mimetype="text/event-stream")
-        response.headers["Cache-Control"] = "no-cache"
-        return response
-
-    app.register_blueprint(routes)
 
 
 def throttled(seconds: float) -> None:
@@ -217,22 +148,12 @@ def profiled(path: str) -> None:
 
 
 def main() -> None:
-    import tournament.web
     import tournament.web.server as server
     from tournament.cli import main as cli
 
     limit = os.environ.get("BENCH_CONNECTION_LIMIT", "").strip()
     if limit:
         server.CONNECTION_LIMIT = int(limit)
-    if os.environ.get("BENCH_PLAY_SHIM") == "1":
-        made = tournament.web.create_app
-
-        def create_app(config: Any = None) -> Any:
-            app = made(config)
-            shim(app)
-            return app
-
-        tournament.web.create_app = create_app  # type: ignore[assignment]
     every = os.environ.get("BENCH_PROJECT_EVERY", "").strip()
     if every:
         throttled(float(every))
