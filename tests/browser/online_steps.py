@@ -179,18 +179,25 @@ def seat_pages(browse: Browse, site: Site, codes: Sequence[str]) -> list[tuple[P
 # --- reading a table page ------------------------------------------------------------------
 
 
+#: What a table page shows now, read in one step (see :func:`moment_of`).
+_MOMENT = """() => {
+  const seat = document.querySelector('#table .seat-table');
+  if (seat) {
+    const over = seat.dataset.status === 'over' ? '/over' : '';
+    return seat.dataset.hand + '.' + seat.dataset.version + over;
+  }
+  const room = document.querySelector('#table .table-live');
+  const status = document.getElementById('table-status');
+  const over = status && status.dataset.status === 'over' ? '/over' : '';
+  return (room ? room.dataset.version : '') + over;
+}"""
+
+
 def moment_of(page: Page) -> str:
     """``<hand>.<version>`` of the table a seat's or the room's page shows now, and
     ``/over`` once the match is over: the "no claim" (R16) that ends a match changes no
     hand's version, only that."""
-    seat = page.locator(SEAT_TABLE)
-    if seat.count():
-        at = f"{seat.get_attribute('data-hand')}.{seat.get_attribute('data-version')}"
-        over = seat.get_attribute("data-status") == "over"
-    else:
-        at = str(page.locator(ROOM_TABLE).get_attribute("data-version"))
-        over = page.locator("#table-status").get_attribute("data-status") == "over"
-    return at + ("/over" if over else "")
+    return str(page.evaluate(_MOMENT))
 
 
 def status_of(page: Page) -> str:
