@@ -7,38 +7,20 @@ pages pass axe in German and English."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from tests.browser.conftest import Browse, Site
 from tests.browser.harness import PHONE, assert_accessible, fits_width, shot, with_lang
+from tests.browser.online_steps import Received, online_match
 from tests.pages.table_cards import assert_no_hidden_card, hidden
-from tests.web.conftest import Web
-from tests.web.played import NAMES, register, run
 from tournament.domain.onlineview import TableMoment
-from tournament.domain.rounds import start_round
 from tournament.web.live import play_service
-
-if TYPE_CHECKING:  # playwright may be missing: the fixtures skip then
-    from playwright.sync_api import Page
 
 MATCH = "1.1"
 
 
 def online_table(site: Site) -> str:
     """A Swiss of eight with round 1 drawn, its match 1.1 at an online table."""
-    web = Web(site.app)
-    web._tokens["admin@club.at"] = site.admin_token
-    web.ok(
-        "POST",
-        "/api/v1/tournaments",
-        {"name": "Club Cup", "id": "club", "format": "swiss", "best_of": 3, "seed": 7,
-         "options": {"rounds": 3}},
-        token=site.admin_token,
-    )  # fmt: skip
-    register(web, "club", NAMES)
-    run(web, "club", lambda t: start_round(t))
-    with site.app.app_context():
-        play_service().start("club", MATCH, move_seconds=None)
+    _, mid, _ = online_match(site)
+    assert mid == MATCH
     return "club"
 
 
@@ -61,39 +43,6 @@ def move(site: Site) -> None:
         legal = [a for a in now.state.legal_actions() if a.kind.word == "play"]
         action = ([a for a in legal if a.marriage] + legal)[0]
         play.act("club", MATCH, action.seat, action.to_json(), now.version)
-
-
-class Received:
-    """What the spectator's browser got: response bodies (HTML, JSON) and the table's
-    stream messages (over the DevTools protocol, as the browser saw them)."""
-
-    def __init__(self, page: Page) -> None:
-        self.responses: list[Any] = []
-        self.messages: list[str] = []
-        self.taken_messages = 0
-        page.on("response", self._response)
-        self.cdp = page.context.new_cdp_session(page)
-        self.cdp.send("Network.enable")
-        self.cdp.on("Network.eventSourceMessageReceived", self._message)
-
-    def _response(self, response: Any) -> None:
-        self.responses.append(response)
-
-    def _message(self, params: dict[str, Any]) -> None:
-        self.messages.append(f"{params.get('eventName')}\n{params.get('data')}")
-
-    def take(self) -> list[str]:
-        self.taken_messages += len(self.messages)
-        """Bodies and messages since the last call."""
-        texts = []
-        for response in self.responses:
-            kind = response.headers.get("content-type", "")
-            if "text/html" in kind or "json" in kind:
-                texts.append(response.text())
-        self.responses.clear()
-        texts += self.messages
-        self.messages = []
-        return texts
 
 
 def test_a_spectator_follows_a_hand_live_and_never_receives_a_hidden_card(
@@ -128,7 +77,7 @@ def test_a_spectator_follows_a_hand_live_and_never_receives_a_hidden_card(
         assert_no_hidden_card(text, hidden(now.state))
         checked += 1
     assert checked > 10  # the page, and a message per move
-    assert received.taken_messages >= 10  # the stream's messages, as the browser got them
+    assert received.messages >= 10  # the stream's messages, as the browser got them
     assert watcher.url == start  # no reload: each move was swapped in
     assert "Previous hand:" in watcher.locator("#table").inner_text()
     watcher.locator("#hands-heading").wait_for()

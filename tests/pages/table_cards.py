@@ -1,5 +1,6 @@
-"""Which cards a spectator may see of an online table now (T-online), and which cards a
-page or a stream message shows: shared by the page tests and the browser test."""
+"""Which cards of an online table are hidden from a seat or from the room at a moment
+(T-online), and which cards a page, a fragment or a stream message shows: shared by the
+page tests and the browser tests."""
 
 from __future__ import annotations
 
@@ -7,23 +8,31 @@ import re
 
 from engine import HandState
 
-#: A card's code as the record writes it (``TH``), standing alone.
+#: A card's code as the record and the seat's page write it (``TH``, ``data-card="TH"``,
+#: ``value="TH+marriage"``), standing alone.
 CARD = re.compile(r"\b[ATKQJ][CDHS]\b")
-#: A card as the pages write it (``public_play.card``): the suit's sign, its name for a
-#: screen reader, the rank in the reader's language (German: D for Dame, B for Bube).
+#: A card as the room's pages write it (``public_play.card``): the suit's sign, its name
+#: for a screen reader, the rank in the reader's language (German: D for Dame, B for Bube).
 SHOWN = re.compile(
     r'<span aria-hidden="true">([♣♦♥♠])</span><span class="visually-hidden">[^<]*</span>'
     r"(A|10|K|Q|J|D|B)</span>"
 )
 SIGNS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
 RANKS = {"A": "A", "10": "T", "K": "K", "Q": "Q", "J": "J", "D": "Q", "B": "J"}
+#: A card as a seat's page names it for a screen reader, in English.
+NAMED = re.compile(r"\b(Ace|Ten|King|Queen|Jack) of (clubs|diamonds|hearts|spades)\b")
+NAME_RANKS = {"Ace": "A", "Ten": "T", "King": "K", "Queen": "Q", "Jack": "J"}
+NAME_SUITS = {"clubs": "C", "diamonds": "D", "hearts": "H", "spades": "S"}
+#: A form's CSRF token: random letters, in which a card's code may stand by chance.
+TOKEN = re.compile(r'name="csrf_token" value="[^"]*"')
 
 
-def hidden(state: HandState) -> set[str]:
-    """The cards nobody in the room may see: both hands and the talon. Open are the cards
+def hidden(state: HandState, seat: int | None = None) -> set[str]:
+    """The cards ``seat`` may not see at this moment (None: the room, who may see neither
+    hand): the other hand (both hands) and the talon. Open are one's own hand, the cards
     played, the turn-up while it lies face up (R2), and a declared marriage's partner,
     which was shown (R10)."""
-    cards = {c.code for seat in (0, 1) for c in state.cards_of(seat)}
+    cards = {c.code for s in (0, 1) if s != seat for c in state.cards_of(s)}
     cards |= {c.code for c in state.talon}
     if state.turnup is not None and not state.is_closed:
         cards.discard(state.turnup.code)
@@ -33,14 +42,19 @@ def hidden(state: HandState) -> set[str]:
 
 
 def cards_shown(html: str) -> set[str]:
-    """The cards a page shows."""
+    """The cards a room's page shows."""
     return {RANKS[rank] + SIGNS[sign] for sign, rank in SHOWN.findall(html)}
 
 
-def assert_no_hidden_card(text: str, secret: set[str]) -> None:
-    """Neither shown as a card nor written as a code anywhere (an attribute, a comment,
-    a title): no card of ``secret``."""
-    shown = cards_shown(text)
-    assert not shown & secret, f"hidden cards on a spectator's screen: {shown & secret}"
-    codes = set(CARD.findall(text))
-    assert not codes & secret, f"hidden card codes in the spectator's text: {codes & secret}"
+def cards_in(text: str) -> set[str]:
+    """Every card a text holds: shown as a card, named, or written as a code anywhere (an
+    attribute, a comment, a title)."""
+    named = {NAME_RANKS[rank] + NAME_SUITS[suit] for rank, suit in NAMED.findall(text)}
+    return cards_shown(text) | named | set(CARD.findall(TOKEN.sub("", text)))
+
+
+def assert_no_hidden_card(text: str, secret: set[str], seat: int | None = None) -> None:
+    """No card of ``secret`` in ``text`` (``seat``: whose browser got it; None: the room's)."""
+    whose = "the room" if seat is None else f"seat {seat}"
+    leaked = cards_in(text) & secret
+    assert not leaked, f"hidden cards sent to {whose}: {sorted(leaked)}\n{text[:300]}"
