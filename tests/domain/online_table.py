@@ -92,7 +92,8 @@ class Table:
 
     def move(self, seat: int, action: str | Action, *, expected: int | None = None) -> HandState:
         """``seat``'s move as the PlayService makes it: checked, appended, and the
-        hand's result recorded in the match once the engine says it is over."""
+        hand's result recorded in the match once the engine says it is over and no claim
+        is left to choose (R16)."""
         stream, state = self.stream, self.state
         assert stream is not None and state is not None
         move = action if isinstance(action, Action) else Action.parse(f"{seat}:{action}")
@@ -103,14 +104,15 @@ class Table:
         )  # fmt: skip
         events = self.streams[stream]
         events.append(stored(stream, len(events) + 1, action_event(move), self.now))
-        if after.is_over:
+        if after.is_over and not online.claim_window(after):
             self.b.add(record_live_hand(self.b.state, stream, events))
         return after
 
     def decline(self, seat: int) -> None:
         stream, state = self.stream, self.state
         assert stream is not None and state is not None
-        self.b.add(online.close_hand(self.b.state, self.match_id, stream, state, seat=seat))
+        events = self.streams[stream]
+        self.b.add(online.decline_claim(self.b.state, self.match_id, stream, events, seat=seat))
 
     def play(self, deck: Sequence[str], actions: Sequence[Action], *, decline: bool = True) -> str:
         """Deal ``deck`` and play ``actions``; after all ten tricks with no claim, the

@@ -211,29 +211,26 @@ def last_trick_table(accept: Any, move_seconds: int | None = None) -> tuple[Tabl
     return table, state
 
 
-def test_after_the_tenth_trick_the_provisional_result_counts_and_the_winner_may_decline_R16() -> (
-    None
-):
+def test_after_the_tenth_trick_nothing_counts_until_the_winner_claims_or_declines_R16() -> None:
     table, state = last_trick_table(lambda s: True)
     winner = state.legal_actions()[0].seat
     match = table.b.state.matches[MATCH]
-    assert len(match.entries) == 1  # the provisional result: the last trick's winner, 1
-    assert match.engine.current.scores[winner] == 6
+    assert match.entries == [] and match.engine.current.scores == (7, 7)  # no result yet
     assert not table.needs_deal()  # the claim window is open
     with pytest.raises(DomainError) as error:
         table.decline(1 - winner)  # the opponent may not decline for the winner
     assert refusal(error) == ("R16", "online.not_yours_to_close")
-    table.decline(winner)
+    table.decline(winner)  # no claim: the last trick's winner, 1 game point
     assert table.needs_deal()
     assert table.b.state.matches[MATCH].engine.current.scores[winner] == 6
 
 
-def test_a_claim_after_the_tenth_trick_replaces_the_provisional_result_R16_R15() -> None:
+def test_a_claim_after_the_tenth_trick_is_the_hand_s_one_result_R16_R15() -> None:
     # The winner of the last trick has fewer than 66: its claim is false (R15), the
-    # opponent wins 2 or 3 instead of the winner's provisional 1.
+    # opponent wins 2 or 3; the 1 of R16 was never recorded, so nothing is replaced.
     table, state = last_trick_table(lambda s: s.points[s.legal_actions()[0].seat] < 66)
     winner = state.legal_actions()[0].seat
-    assert table.b.state.matches[MATCH].engine.current.scores[winner] == 6
+    assert table.b.state.matches[MATCH].entries == []
     with pytest.raises(DomainError) as error:
         table.move(1 - winner, "claim")  # the opponent may not claim (R12a)
     assert error.value.rule in ("R0", "R12")
@@ -241,7 +238,7 @@ def test_a_claim_after_the_tenth_trick_replaces_the_provisional_result_R16_R15()
     outcome = after.outcome()
     assert outcome.reason == "false_claim" and outcome.winner == 1 - winner
     match = table.b.state.matches[MATCH]
-    assert len(match.entries) == 1  # replaced, not added
+    assert len(match.entries) == 1
     scores = match.engine.current.scores
     assert scores[winner] == 7 and scores[1 - winner] == 7 - (outcome.game_points or 0)
     assert table.needs_deal()
@@ -253,19 +250,25 @@ def test_the_winner_s_decline_is_refused_when_its_time_ran_out_T_clock() -> None
     stream = table.stream
     assert stream is not None
     later(table, 61)
+    events = table.streams[stream]
     with pytest.raises(ConflictError) as error:
-        online.close_hand(table.b.state, MATCH, stream, state, seat=winner, clock_now=table.clock())
+        online.decline_claim(
+            table.b.state, MATCH, stream, events, seat=winner, clock_now=table.clock()
+        )
     assert refusal(error) == ("T-clock", "online.time_ran_out")
+    assert table.b.state.matches[MATCH].entries == []  # nothing stored
     table.b.add(online.restart_clock(table.b.state, MATCH, now=table.now, by="organiser"))
     table.b.add(
-        online.close_hand(table.b.state, MATCH, stream, state, seat=winner, clock_now=table.clock())
+        online.decline_claim(
+            table.b.state, MATCH, stream, events, seat=winner, clock_now=table.clock()
+        )
     )
     assert table.needs_deal()
 
 
 def test_no_paper_result_slips_in_while_the_winner_may_still_claim_T_online_R16() -> None:
-    """A paper hand entered in the claim window would follow a result that a late claim
-    may still replace: refused until online play stops."""
+    """A paper hand entered in the claim window would come before the hand still being
+    decided: refused until online play stops."""
     table, _ = last_trick_table(lambda s: True)
     match = table.b.state.matches[MATCH]
     dealer = match.engine.next_dealer
@@ -276,12 +279,12 @@ def test_no_paper_result_slips_in_while_the_winner_may_still_claim_T_online_R16(
             dealer=match.players[dealer],
         )  # fmt: skip
     assert refusal(error) == ("T-online", "results.match_played_online")
-    assert len(table.b.state.matches[MATCH].entries) == 1
+    assert table.b.state.matches[MATCH].entries == []
 
 
-def test_stopping_in_the_claim_window_keeps_the_provisional_result_and_ends_the_window() -> None:
-    """R16 with T-online: once online play stops, the provisional result stays like the
-    results before it; no decline or late claim changes it afterwards, on paper or online."""
+def test_stopping_in_the_claim_window_abandons_the_hand_like_any_hand_in_play() -> None:
+    """T-online, R16: the last trick's winner had not chosen, so the hand had no result;
+    stopping abandons it (it never counts), and no decline or late claim follows."""
     table, state = last_trick_table(lambda s: True)
     winner = state.legal_actions()[0].seat
     stream = table.stream
@@ -290,14 +293,15 @@ def test_stopping_in_the_claim_window_keeps_the_provisional_result_and_ends_the_
     with pytest.raises(ConflictError) as declined:
         table.decline(winner)
     assert declined.value.code == "online.not_online"
-    assert online.hand_final(table.b.state, stream, state)
-    match = table.b.state.matches[MATCH]
-    assert len(match.entries) == 1 and match.engine.current.scores[winner] == 6
-    # Online again: the old hand is over for good, the next one is dealt, not stuck.
+    assert stream in table.b.state.live_abandoned and online.hand_final(
+        table.b.state, stream, state
+    )
+    assert table.b.state.matches[MATCH].entries == []
+    # Online again: the abandoned hand is over for good; its dealer deals again (R18).
     table.b.add(online.start_online(table.b.state, MATCH))
     assert table.needs_deal()
     nxt = table.deal(random_deck(random.Random(7)))
-    assert table.fold(nxt).dealer == 1 - state.dealer  # R18
+    assert table.fold(nxt).dealer == state.dealer
 
 
 def test_a_claim_right_after_a_marriage_lead_ends_the_hand_R12b() -> None:

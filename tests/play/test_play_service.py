@@ -266,10 +266,11 @@ def test_a_hand_whose_result_a_crash_kept_from_the_match_is_recorded_by_the_next
     reader = PlayService(TournamentService(store))
     now = reader.moment(TID, MID)
     t = reader.tournaments.state(TID)
-    assert moment.stream in t.live_results
-    if not after.legal_actions():  # over for good: the next hand is dealt
+    if not after.legal_actions():  # over for good: recorded, and the next hand is dealt
+        assert moment.stream in t.live_results
         assert now.number == 2
-    else:  # the claim window stays open for the last trick's winner (R16)
+    else:  # the claim window stays open for the last trick's winner (R16): no result yet
+        assert moment.stream not in t.live_results
         assert now.number == 1 and seat_view(now, after.to_act[0])["status"] == "claim"
 
 
@@ -405,7 +406,7 @@ def test_a_late_claim_a_crash_kept_from_the_match_replaces_the_result_for_the_ne
     store: SQLEventStore,
 ) -> None:
     """R16: the claim after the tenth trick was stored, its result not: the next reader
-    puts the claim's result in place of the provisional one before dealing on."""
+    records the claim's result before dealing on."""
     play, _, _ = online_table(store)
     rng = random.Random(10)
     while True:

@@ -11,8 +11,9 @@ dealer the match says (R18), until the match is decided (R20).
 
 A hand is *over for good* (:func:`hand_final`) when it was abandoned, or its result is
 recorded and no action remains. After the tenth trick without a claim the hand's winner
-may still claim (R12a, R16): the provisional result is recorded at once, and the hand
-stays open until that player claims or says "no claim" (``match.live_hand_closed``).
+may still claim (R12a, R16): nothing is recorded until that player claims or says "no
+claim" (``match.live_hand_closed``, with the result in the same command), so a match is
+never decided by a result that could still change, and a round never closes on one.
 
 The clock (T-clock): with ``move_seconds`` set, the seat to act has that long from the
 hand's last event (or the organiser's restart). When it runs out, that seat's moves are
@@ -33,12 +34,13 @@ from engine import Action, EngineError, HandState
 from engine.cards import ALL_CARDS
 from tournament.domain import events as ev
 from tournament.domain.errors import ConflictError, DomainError, NotFoundError
-from tournament.domain.live import abandon_live_hand, deal_live_hand
+from tournament.domain.hands import fold_hand
+from tournament.domain.live import abandon_live_hand, deal_live_hand, record_live_hand
 from tournament.domain.matchstate import MatchState
 from tournament.domain.parts import OnlineTable
 from tournament.domain.results import find_match, takes_results
 from tournament.domain.state import Tournament
-from tournament.eventstore.api import NewEvent
+from tournament.eventstore.api import NewEvent, StoredEvent
 
 RULE: Final = "T-online"
 CLOCK_RULE: Final = "T-clock"
@@ -257,31 +259,49 @@ def check_move(
         ) from None
 
 
+def claim_window(state: HandState) -> bool:
+    """Whether the hand waits for its last trick's winner: claim or no claim (R12a, R16).
+    Nothing of it is recorded before that choice, so no result can change afterwards."""
+    return state.is_over and bool(state.legal_actions())
+
+
 def close_hand(
     t: Tournament, match_id: str, stream: str, state: HandState, *, seat: int,
     actor: str | None = None, clock_now: Clock | None = None,
 ) -> list[NewEvent]:  # fmt: skip
-    """The last trick's winner claims nothing (R16): the provisional result stands and
-    the next hand may be dealt. Refused, as a move is, once online play stopped, or when
-    the clock (``clock_now``) ran out for that seat (T-clock)."""
+    """The last trick's winner claims nothing (R16): the hand is won by that player, 1
+    game point. Refused, as a move is, once online play stopped, or when the clock
+    (``clock_now``) ran out for that seat (T-clock). The caller records the hand's result
+    with it, in the same command (:func:`decline_claim`)."""
     table = table_of(t, match_id)
     if table.stopped:
         raise ConflictError("match", RULE, code="online.not_online", params={"match_id": match_id})
-    if stream != current_hand(t, match_id) or stream not in t.live_results:
+    if (
+        stream != current_hand(t, match_id)
+        or stream in table.closed
+        or hand_final(t, stream, state)
+        or not claim_window(state)
+    ):
         raise ConflictError(
             "hand", "R16", code="online.no_claim_window", params={"match_id": match_id}
         )
-    legal = state.legal_actions()
-    if hand_final(t, stream, state) or not legal:
-        raise ConflictError(
-            "hand", "R16", code="online.no_claim_window", params={"match_id": match_id}
-        )
-    if legal[0].seat != seat:
+    if state.legal_actions()[0].seat != seat:
         raise DomainError("action", "R16", code="online.not_yours_to_close", params={"seat": seat})
     if clock_now is not None and clock_now.expired:
         raise ConflictError("clock", CLOCK_RULE, code="online.time_ran_out")
     payload = {"match_id": match_id, "hand_stream": stream, "seat": seat}
     return [ev.make_event(ev.LIVE_HAND_CLOSED, payload, actor=actor, source=ev.LIVE)]
+
+
+def decline_claim(
+    t: Tournament, match_id: str, stream: str, events: Sequence[StoredEvent], *, seat: int,
+    actor: str | None = None, clock_now: Clock | None = None,
+) -> list[NewEvent]:  # fmt: skip
+    """No claim after the tenth trick (R16): the window closes and the hand's result (the
+    last trick's winner, 1 game point) goes into the match, in one command."""
+    state = fold_hand(events)
+    closed = close_hand(t, match_id, stream, state, seat=seat, actor=actor, clock_now=clock_now)
+    return closed + record_live_hand(t, stream, events, actor=actor)
 
 
 def restart_clock(

@@ -180,7 +180,7 @@ class PlayService:
                 "version", online.RULE, code="online.table_moved_on",
                 params={"expected": expected_version, "version": moment.version + 1},
             ) from None  # fmt: skip
-        if after.is_over:
+        if after.is_over and not online.claim_window(after):
             self._settle(tournament_id, match_id, moment.stream, meta)
         self.announce(table_key(tournament_id, match_id))
         return self.moment(tournament_id, match_id)
@@ -204,18 +204,16 @@ class PlayService:
             )  # fmt: skip
         self.tournaments.execute(
             tournament_id,
-            lambda t: online.close_hand(
-                t, match_id, stream, self._fresh(stream), seat=seat, clock_now=moment.clock
+            lambda t: online.decline_claim(
+                t, match_id, stream, self.hands.read(self.store, stream).events, seat=seat,
+                clock_now=moment.clock,
             ),
             metadata=meta,
-        )
+        )  # fmt: skip
         hand = self.hands.read(self.store, stream)
         self._deal(tournament_id, match_id, hand, meta)
         self.announce(table_key(tournament_id, match_id))
         return self.moment(tournament_id, match_id)
-
-    def _fresh(self, stream: str) -> HandState:
-        return self.hands.read(self.store, stream).state
 
     def _settle(self, tournament_id: str, match_id: str, stream: str, meta: Metadata) -> None:
         """The hand's result into the match (as a paper result), then the next deal."""
@@ -310,10 +308,13 @@ class PlayService:
 
 def _unsettled(t: Tournament, hand: Hand) -> bool:
     """Whether the match lacks the result the hand's stream says: over and not recorded,
-    or a claim after the tenth trick (R16) stored while the provisional result stands."""
+    or a claim after the tenth trick (R16) stored while a provisional result stands (a
+    hand recorded before the claim window was kept open unrecorded)."""
     state = hand.state
     if not state.is_over or hand.stream in t.live_abandoned:
         return False
+    if online.claim_window(state) and hand.stream not in t.live_results:
+        return False  # the last trick's winner has not chosen yet (R16): nothing to record
     result = t.live_results.get(hand.stream)
     if result is None:  # unless the match was decided without it (R20)
         return not online.halted(t, hand.stream)

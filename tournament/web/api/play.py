@@ -262,7 +262,8 @@ def act(path: CodePath, body: MoveIn) -> Response:
 @api.post(
     "/play/<code>/no-claim",
     summary="After the last trick its winner claims nothing (R16)",
-    description="The provisional result stands and the next hand is dealt; the seat's "
+    description="The hand is won by the last trick's winner, 1 game point (recorded now), "
+    "and the next hand is dealt; the seat's "
     "view after it. 409 `online.no_claim_window` when there is nothing to decline, "
     "`online.table_moved_on` for a stale `version`; 422 `online.not_yours_to_close` for "
     "the other seat.",
