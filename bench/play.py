@@ -19,10 +19,10 @@ opponent's next ``table`` event.
    of round 1 started online (``move_seconds`` null), both seats' streams held (400),
    and at each table a random legal move 2 s after its previous one, for ``--duration``
    (60 s). ``tournament serve --threads 512`` (496 streams allowed). Targets: >= 200
-   tables held, p95 < 300 ms. Waitress accepts at most ``CONNECTION_LIMIT`` (256)
-   sockets in ``tournament serve``; 400 streams and their seats' connections are more,
-   so the part runs with it raised (``--connection-limit``, 1024; 0 keeps 256 and shows
-   what happens).
+   tables held, p95 < 300 ms. ``tournament serve`` lets waitress hold
+   ``tournament.web.server.connection_limit(threads)`` sockets: 2 per thread, at least
+   ``CONNECTION_LIMIT`` (256), so 1024 at 512 threads, enough for 400 streams and their
+   seats' connections; ``--connection-limit N`` raises that floor (0: as served).
 
 The machine is shared: its load is recorded before and after each part, with the
 server's CPU seconds over the moves (hardly changed by the neighbours). The tables are

@@ -101,6 +101,19 @@ class TournamentService:
         paused (``Tournament.apply_all``): a fold builds objects that all stay alive, so a
         collection during it walks them for nothing (1,024 players: 0.78 s of CPU with
         the collector, 0.44 s without)."""
+        if (not since or since[-1].version <= t.version) and self._cache.get(tournament_id) is t:
+            # Nothing new (the common read: an online table's every move asks): no lock.
+            # Safe without it: ``t`` is already the cached state, and the lock never made
+            # a returned state immune to later folds anyway (only ``reading`` does that,
+            # and a caller inside ``reading`` holds the lock, so no fold runs meanwhile).
+            # If another thread is folding into ``t`` right now, the events it folds are
+            # newer than the ones read here (``since`` was read from ``t.version + 1``
+            # onwards after that fold began, or is empty because it took them all): this
+            # caller sees at least the version it asked for, as with the lock (``version``
+            # moves only once an event is wholly applied: ``Tournament.apply``). Without
+            # this path every read waited for a projection run's ``reading`` (~100 ms
+            # for 400 players) even when it folds nothing.
+            return t
         with self._folding:
             # Another thread may have folded some of them already.
             t.apply_all(event for event in since if event.version > t.version)

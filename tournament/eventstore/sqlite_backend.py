@@ -21,6 +21,7 @@ from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from tournament.eventstore import sqlite_connections
 from tournament.eventstore.backends import (
     COLUMNS,
     INSERT,
@@ -40,7 +41,12 @@ from tournament.eventstore.backends import (
 from tournament.eventstore.chain import GENESIS, event_hash, format_time
 from tournament.eventstore.errors import DuplicateEventError
 from tournament.eventstore.seals import Seal
-from tournament.eventstore.sqlite_connections import SQLiteConnections
+from tournament.eventstore.sqlite_connections import (
+    DEFAULT_WRITE_WAIT_S,
+    SQLiteConnections,
+    StoreBusyError,
+    is_busy,
+)
 
 INSERT_TUPLES = f"INSERT INTO es_events ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 
@@ -178,8 +184,20 @@ class SQLiteBackend(Backend):
     @contextlib.contextmanager
     def write(self) -> Iterator[WriteTx]:
         with self._connect() as conn:
+            # SQLite's busy handler queues the writers (a process-level queue was tried:
+            # a lock handed to a thread that must then wait for the GIL sits idle, and
+            # bench/play.py's 200 tables answered ten times slower). Past the wait, the
+            # write fails with StoreBusyError, which the web answers 503: never 500.
+            wait = sqlite_connections.WRITE_WAIT_S
+            if wait != DEFAULT_WRITE_WAIT_S:  # shortened (the tests)
+                conn.execute(f"PRAGMA busy_timeout={int(wait * 1000)}")
             # The write lock before the first read: no other writer can move the heads.
-            conn.execute("BEGIN IMMEDIATE")
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as error:
+                if is_busy(error):
+                    raise StoreBusyError(sqlite_connections.WRITE_WAIT_S) from None
+                raise
             try:
                 yield _SQLiteWrite(conn, self)
             except BaseException:

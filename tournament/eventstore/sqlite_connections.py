@@ -33,6 +33,33 @@ if TYPE_CHECKING:
     import sqlalchemy as sa
 
 
+#: How long a writer waits for the database's write lock (SQLite's busy timeout) before
+#: it gives up with :class:`StoreBusyError` (the web answers 503); the tests shorten it.
+DEFAULT_WRITE_WAIT_S = db.BUSY_TIMEOUT_MS / 1000
+WRITE_WAIT_S = DEFAULT_WRITE_WAIT_S
+
+
+class StoreBusyError(EventStoreError):
+    """The database's write lock was not free within :data:`WRITE_WAIT_S`: nothing was
+    written; try again shortly (the web answers 503 with ``Retry-After``)."""
+
+    def __init__(self, waited: float) -> None:
+        super().__init__(f"the database was busy: no write lock within {waited:.1f} s")
+        self.waited = waited
+
+
+def is_busy(error: BaseException) -> bool:
+    """Whether ``error`` is SQLite's "database is locked"/"busy" (another writer kept
+    the lock beyond the busy timeout)."""
+    if isinstance(error, StoreBusyError):
+        return True
+    original = getattr(error, "orig", error)  # SQLAlchemy wraps the driver's error
+    if not isinstance(original, sqlite3.OperationalError):
+        return False
+    text = str(original).lower()
+    return "database is locked" in text or "database is busy" in text
+
+
 class SQLiteConnections(Protocol):
     """A source of configured ``sqlite3`` connections, one per ``with`` block."""
 

@@ -60,9 +60,15 @@ class HandCache:
         self._hands: OrderedDict[str, Hand] = OrderedDict()
         self._lock = threading.Lock()
 
-    def read(self, store: Any, stream: str) -> Hand:
+    def read(self, store: Any, stream: str, *, settled: bool = False) -> Hand:
+        """The hand now; ``settled``: the caller knows it can no longer change (a hand
+        before the table's current one), so a cached one is returned without a query."""
         with self._lock:
             known = self._hands.get(stream)
+        if known is not None and (settled or not known.state.to_act):
+            # Over for good (no seat may act: ended, or a hand the table has left):
+            # nothing can be appended to it any more (T-online refuses a move there).
+            return known
         start = known.version + 1 if known else 1
         new = store.read_stream(stream, start)
         if known is not None and not new:
@@ -148,7 +154,7 @@ class PlayService:
         number = table.hands.index(hand.stream) + 1
         previous = previous_dealer = None
         if number > 1:
-            before = self.hands.read(self.store, table.hands[number - 2])
+            before = self.hands.read(self.store, table.hands[number - 2], settled=True)
             previous, previous_dealer = before.state.outcome(), before.state.dealer
         return TableMoment(
             t, match_id, hand.stream, hand.state, hand.version, number, clock,

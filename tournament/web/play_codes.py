@@ -15,8 +15,9 @@ from collections import OrderedDict
 from flask import current_app
 
 from tournament.domain.online import table_of
+from tournament.domain.reportbook import draw_of
 from tournament.domain.state import Tournament
-from tournament.domain.tablecodes import TableSeat, normalized, resolve
+from tournament.domain.tablecodes import TableSeat, code_for, normalized, resolve
 from tournament.web.services import services
 from tournament.web.tablecodes import index, secret
 
@@ -28,11 +29,38 @@ class SeatCache:
         self.size = size
         self._lock = threading.Lock()
         self._seats: OrderedDict[str, tuple[str, int, TableSeat]] = OrderedDict()
+        self._codes: dict[str, tuple[tuple[object, ...], dict[str, TableSeat]]] = {}
 
     def get(self, code: str) -> tuple[str, int, TableSeat] | None:
         """The tournament, its :func:`_stamp` when found, and the seat of ``code``."""
         with self._lock:
             return self._seats.get(code)
+
+    def codes(self, secret: bytes, t: Tournament) -> dict[str, TableSeat]:
+        """Every code that opens a seat of ``t`` now (the current generation of each
+        match of the latest two rounds, as :func:`resolve` with ``open_only=False``
+        accepts), worked out once per drawing and revocation: a seat's first visit
+        costs a look-up, not an HMAC per code of the round (400 at 200 tables)."""
+        key = _codes_stamp(t)
+        with self._lock:
+            known = self._codes.get(t.id)
+        if known is not None and known[0] == key:
+            return known[1]
+        found: dict[str, TableSeat] = {}
+        latest = t.current_round
+        for number in (latest - 1, latest):  # the latest round's codes win a clash
+            if number < 1:
+                continue
+            draw = draw_of(t, number)
+            for mid in t.rounds[number - 1].matches:
+                generation = t.reports.generations.get(mid, 0)
+                match = t.matches[mid]
+                for seat in (0, 1):
+                    code = code_for(secret, t.id, mid, seat=seat, draw=draw, generation=generation)
+                    found[code] = TableSeat(mid, seat, match.players[seat])
+        with self._lock:
+            self._codes[t.id] = (key, found)
+        return found
 
     def put(self, code: str, tid: str, stamp: int, seat: TableSeat) -> None:
         with self._lock:
@@ -65,10 +93,19 @@ def online_seat(code: str) -> tuple[str, Tournament, TableSeat]:
     tid = index().tournament_of(wanted)
     t = service.state(tid)
     with service.reading():
-        seat = resolve(secret(), t, wanted, open_only=False)
+        seat = cache.codes(secret(), t).get(wanted)
+        if seat is None:  # unknown or revoked: resolve() says which (T-code)
+            seat = resolve(secret(), t, wanted, open_only=False)
         table_of(t, seat.match_id)
         cache.put(wanted, tid, _stamp(t, seat), seat)
     return tid, t, seat
+
+
+def _codes_stamp(t: Tournament) -> tuple[object, ...]:
+    """What the codes of a tournament's latest two rounds depend on: the rounds drawn
+    (a cancelled and redrawn round counts again) and every match's code generation."""
+    generations = t.reports.generations
+    return (len(t.rounds), len(t.cancellations), tuple(sorted(generations.items())))
 
 
 def _stamp(t: Tournament, seat: TableSeat) -> int:

@@ -25,6 +25,7 @@ from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from tournament.domain.errors import ConflictError, DomainError, NotFoundError
 from tournament.domain.messages import plain
+from tournament.eventstore.sqlite_connections import StoreBusyError, is_busy
 
 PROBLEM_JSON = "application/problem+json"
 #: ``type`` URIs of the problems (documented in docs/api.md; never fetched by a client).
@@ -66,7 +67,11 @@ _KINDS = {
     428: "precondition-required",
     429: "too-many-requests",
     500: "server-error",
+    503: "unavailable",
 }
+
+#: Seconds a client is told to wait after a 503 for a busy database.
+BUSY_RETRY_AFTER = 2
 
 
 def response(problem: Problem) -> Response:
@@ -167,7 +172,25 @@ def _http(error: HTTPException) -> Response:
     return response(Problem(status, error.name, detail, headers=headers))
 
 
+def busy() -> Problem:
+    """The database's write lock was not free in time (hundreds of online tables'
+    moves at once, or a long write of another process): nothing was stored, try again."""
+    from flask_babel import gettext
+
+    from tournament.web.pages.desk import is_page
+
+    detail = "the service is busy and stored nothing of this request; try again in a moment"
+    if is_page():  # a page shows it in the reader's language
+        detail = gettext(
+            "The service is busy and stored nothing of this request: try again in a moment."
+        )
+    return Problem(503, "Service busy", detail, headers={"Retry-After": str(BUSY_RETRY_AFTER)})
+
+
 def _unexpected(error: Exception) -> Response:
+    if is_busy(error):  # SQLite's "database is locked" from any writer: 503, never 500
+        structlog.get_logger("schnapsen.error").warning("database busy", error=str(error))
+        return response(busy())
     # One JSON line with the request id and the traceback (ops.configure_logging).
     structlog.get_logger("schnapsen.error").error("unexpected error", exc_info=error)
     return response(
@@ -185,6 +208,7 @@ def install(app: Flask) -> None:
     app.register_error_handler(Problem, response)
     app.register_error_handler(DomainError, lambda error: response(from_domain(error)))
     app.register_error_handler(HTTPException, _http)
+    app.register_error_handler(StoreBusyError, lambda error: response(busy()))
     app.register_error_handler(Exception, _unexpected)
 
 

@@ -14,8 +14,11 @@ as long as it stays open. :data:`THREADS` = 64, of which at most 48 hold live st
 polls): a projector and a room of forty phones follow live while the scorers' results
 at a round's end still get a worker at once. Writes queue on SQLite's one writer
 whatever the number of threads; a thread waiting on a stream costs only its stack.
-:data:`CONNECTION_LIMIT` = 256 open sockets (phones keep theirs open between requests)
-before waitress stops accepting new ones.
+Waitress stops accepting new sockets past :func:`connection_limit` open ones (phones
+keep theirs open between requests): at least :data:`CONNECTION_LIMIT` = 256, and two per
+worker thread for more threads (an online table's seat holds a stream, which holds a
+thread, and posts its moves on a keep-alive socket of its own: 400 streams and their
+seats' sockets are 800).
 """
 
 from __future__ import annotations
@@ -32,8 +35,21 @@ from typing import Any, TextIO
 #: leave free of them.
 THREADS = 64
 FREE_OF_STREAMS = 16
-#: Open connections waitress keeps before it stops accepting (keep-alive phones).
+#: Open connections waitress keeps before it stops accepting (keep-alive phones), at
+#: least; :func:`connection_limit` raises it with the threads.
 CONNECTION_LIMIT = 256
+
+
+def connection_limit(threads: int) -> int:
+    """Waitress's cap of open sockets for ``threads`` workers: a socket for each live
+    stream (one per thread at most) and one more for each stream's keep-alive requests.
+
+    >>> connection_limit(64), connection_limit(512)
+    (256, 1024)
+    """
+    return max(CONNECTION_LIMIT, 2 * threads)
+
+
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8080
 #: Private addresses to "connect" a UDP socket to: no packet is sent, the kernel only
@@ -175,7 +191,7 @@ def serve(
             host=listen,
             port=port,
             threads=threads,
-            connection_limit=CONNECTION_LIMIT,
+            connection_limit=connection_limit(threads),
             ident="schnapsen",
             asyncore_use_poll=True,  # no select() limit of 1024 descriptors
             # Read ahead one request, so waitress sees a live stream's client go away
