@@ -123,7 +123,7 @@ def test_the_table_page_shows_the_players_the_turn_up_and_the_talon_count_but_no
     assert reply.status_code == 200
     assert "Anna Huber (1)" in html and "Bernd Maier (2)" in html
     assert "10 cards" in html  # the talon's count, the turn-up included (R2)
-    assert "game points still to go (R17)" in html
+    assert "game points still to go (R17)" in html and ">Points<" not in html  # no card points in play
     # R2: the deck's seventh card is the turn-up, face up; the other 19 are hidden.
     turnup = deck[6]
     assert turnup in cards_shown(html)
@@ -317,3 +317,26 @@ def test_over_the_cap_of_streams_the_table_stream_is_refused_for_a_while(
     again = web.client.get(f"/t/{online}/matches/{MATCH}/table/events", buffered=False)
     assert again.status_code == 200  # the closed stream gave its place back
     again.close()
+
+
+@pytest.mark.parametrize(
+    ("reason", "winner", "closed_by", "rule"),
+    [
+        ("last_trick", 0, None, "R16"),
+        ("claim", 0, None, "R13"),
+        ("claim", 0, 0, "R14"),  # the closer's correct claim
+        ("claim", 1, 0, "R14"),  # the opponent claims first in a closed hand: closer fails
+        ("false_claim", 1, None, "R15"),
+        ("false_claim", 1, 1, "R15"),  # the closer's opponent claimed falsely
+        ("false_claim", 1, 0, "R14"),  # the closer claimed falsely
+        ("closer_failed", 1, 0, "R14"),
+    ],
+)
+def test_finished_hands_cite_the_rule_that_scored_them(
+    web: Web, reason: str, winner: int, closed_by: int | None, rule: str
+) -> None:
+    from tournament.web.pages.public_play import reason_words
+
+    with web.app.test_request_context("/?lang=en"):
+        words = reason_words(reason, winner, closed_by)
+    assert words.endswith(f"({rule})"), words

@@ -93,13 +93,24 @@ def suit(letter: str) -> Markup:
     )
 
 
-def reason_words(reason: str | None) -> str:
-    """Why a hand ended (engine/outcome.py REASONS), in the reader's language."""
+def reason_words(
+    reason: str | None, winner: int | None = None, closed_by: int | None = None
+) -> str:
+    """Why a hand ended (engine/outcome.py REASONS), in the reader's language, citing the
+    rule that scores it: a correct claim R13, a false one R15, the closer's claim either
+    way (and a correct claim in a closed hand) R14, the last trick R16, a closer who failed R14 (``closed_by``: who closed the
+    talon, R9; a correct claim's winner is the claimer, a false one's the other)."""
+    claimer = None if winner is None else winner if reason == "claim" else 1 - winner
+    # Any correct claim in a closed hand is R14 (the closer's, or the opponent's first);
+    # a false claim only when the closer made it (R15 otherwise).
+    closed = closed_by is not None and (reason == "claim" or claimer == closed_by)
     words = {
-        "claim": gettext("a claim of 66 (R12)"),
-        "false_claim": gettext("a false claim (R13)"),
-        "last_trick": gettext("the last trick (R14)"),
-        "closer_failed": gettext("a failed close (R9, R14)"),
+        "claim": gettext("a claim of 66 (R14)") if closed else gettext("a claim of 66 (R13)"),
+        "false_claim": (
+            gettext("a false claim (R14)") if closed else gettext("a false claim (R15)")
+        ),
+        "last_trick": gettext("the last trick (R16)"),
+        "closer_failed": gettext("a failed close (R14)"),
     }
     return str(words.get(reason or "", reason or ""))
 
@@ -122,6 +133,7 @@ class HandLine:
     winner: int | None
     game_points: int | None
     reason: str | None
+    closed_by: int | None = None
 
 
 #: Finished hands' lines by hand stream: a hand over for good does not change again.
@@ -142,6 +154,7 @@ def _hand_line(t: Tournament, number: int, hand: Hand) -> HandLine:
         None if abandoned else outcome.winner,
         None if abandoned else outcome.game_points,
         None if abandoned else outcome.reason,
+        hand.state.closed_by,
     )
     with _finished_lock:
         _finished[hand.stream] = line
