@@ -326,4 +326,19 @@ def test_after_a_marriage_lead_the_leader_waits_and_may_claim_quietly_R12b(
     reply_page = page(web, (a, b)[replier])
     assert 'data-status="turn"' in reply_page and "Claim" not in reply_page
     room = web.client.get(f"/t/{club}/matches/{mid}/table?lang=en").get_data(as_text=True)
-    assert room.count("class=\"turn-mark\"") == 1 and f"{names[replier]} to play." in room
+    labels = t.matches[mid].labels  # the room names players with their seeds
+    assert room.count('class="turn-mark"') == 1 and f"{labels[replier]} to play." in room
+
+
+def test_a_wrong_code_and_time_up_are_said_in_german_T_code_T_clock(web: Web, club: str) -> None:
+    """A wrong code is refused in the reader's language (T-code); the time-up refusal is a
+    sentence, not a field name ("Uhr:") before it (T-clock)."""
+    from tournament.domain.errors import ConflictError
+    from tournament.web.pages.messages import describe
+
+    online_match(web, club)
+    german = web.client.get("/play/ZZZZZZ?lang=de").get_data(as_text=True)
+    assert "this is not a code" not in german and "Tisch" in german and "T-code" in german
+    with web.app.test_request_context("/?lang=de"):
+        words = describe(ConflictError("clock", "T-clock", code="online.time_ran_out"))
+    assert not words.startswith("Uhr") and words.endswith("(T-clock)") and words[0].isupper()

@@ -123,7 +123,8 @@ def test_the_table_page_shows_the_players_the_turn_up_and_the_talon_count_but_no
     assert reply.status_code == 200
     assert "Anna Huber (1)" in html and "Bernd Maier (2)" in html
     assert "10 cards" in html  # the talon's count, the turn-up included (R2)
-    assert "game points still to go (R17)" in html and ">Points<" not in html  # no card points in play
+    assert "game points still to go (R17)" in html
+    assert ">Points<" not in html  # no card points on the wall while the hand is played
     # R2: the deck's seventh card is the turn-up, face up; the other 19 are hidden.
     turnup = deck[6]
     assert turnup in cards_shown(html)

@@ -98,8 +98,9 @@ def reason_words(
 ) -> str:
     """Why a hand ended (engine/outcome.py REASONS), in the reader's language, citing the
     rule that scores it: a correct claim R13, a false one R15, the closer's claim either
-    way (and a correct claim in a closed hand) R14, the last trick R16, a closer who failed R14 (``closed_by``: who closed the
-    talon, R9; a correct claim's winner is the claimer, a false one's the other)."""
+    way (and any correct claim in a closed hand) R14, the last trick R16, a closer who
+    failed R14 (``closed_by``: who closed the talon, R9; a correct claim's winner is the
+    claimer, a false one's the other)."""
     claimer = None if winner is None else winner if reason == "claim" else 1 - winner
     # Any correct claim in a closed hand is R14 (the closer's, or the opponent's first);
     # a false claim only when the closer made it (R15 otherwise).
