@@ -342,3 +342,38 @@ def test_a_wrong_code_and_time_up_are_said_in_german_T_code_T_clock(web: Web, cl
     with web.app.test_request_context("/?lang=de"):
         words = describe(ConflictError("clock", "T-clock", code="online.time_ran_out"))
     assert not words.startswith("Uhr") and words.endswith("(T-clock)") and words[0].isupper()
+
+
+def test_once_the_match_is_over_the_pages_show_the_result_and_links_not_a_hand_R20(
+    web: Web, club: str
+) -> None:
+    """R20: once the match is decided, the seat's page shows the result, the Bummerl and
+    links to each hand's replay and the standings; no leftover cards of the last hand.
+    The room's page links the standings and shows no table of the last hand either."""
+    mid, a, b = online_match(web, club)
+    with web.app.app_context():
+        service = play_service()
+        now = service.moment(club, mid)
+        for _ in range(3000):
+            if now.match.decided:
+                break
+            st = now.state
+            assert st is not None
+            if st.is_over:
+                now = service.decline_claim(club, mid, st.to_act[0], now.version)
+                continue
+            seat = seat_to_act(st)
+            now = service.act(club, mid, seat, played(legal_play(st, seat)), now.version)
+        now = service.moment(club, mid)
+    assert now.match.decided
+    for code in (a, b):
+        html = page(web, code)
+        assert 'data-status="over"' in html and "Match over:" in html
+        assert "holds" not in html and "Your cards" not in html and "play-card" not in html
+        assert f'href="/t/{club}"' in html
+        for n in range(1, now.number + 1):
+            assert f'href="/t/{club}/matches/{mid}/hands/{n}"' in html
+        assert "Bummerl won" in html
+    room = web.client.get(f"/t/{club}/matches/{mid}/table?lang=en").get_data(as_text=True)
+    assert "The match is over" in room and f'href="/t/{club}"' in room
+    assert "Tricks of this hand" not in room
