@@ -7,6 +7,8 @@ pages pass axe in German and English."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from tests.browser.conftest import Browse, Site
 from tests.browser.harness import PHONE, assert_accessible, fits_width, shot, with_lang
 from tests.browser.online_steps import Received, online_match
@@ -15,6 +17,9 @@ from tournament.domain.onlineview import TableMoment
 from tournament.web.live import play_service
 
 MATCH = "1.1"
+
+#: The narrowest phone still in use (an iPhone SE's first width): no sideways scroll.
+NARROW: Final = {"width": 320, "height": 640}
 
 
 def online_table(site: Site) -> str:
@@ -91,6 +96,9 @@ def test_a_spectator_follows_a_hand_live_and_never_receives_a_hidden_card(
     watcher.set_viewport_size(PHONE)
     assert fits_width(watcher), "the table page scrolls sideways on a phone"
     shot(watcher, "watch-table-de-phone")
+    watcher.set_viewport_size(NARROW)
+    assert fits_width(watcher), "the table page scrolls sideways on a 320 px phone"
+    shot(watcher, "watch-table-de-320")
     watcher.set_viewport_size({"width": 1920, "height": 1080})
     watcher.goto(site.url(f"/t/club/matches/{MATCH}/table/projector?lang=de"))
     watcher.locator("#live-badge").filter(has_text="Live").wait_for(timeout=5000)
@@ -124,3 +132,7 @@ def test_the_replay_steps_by_keyboard(browse: Browse, site: Site) -> None:
     viewer.set_viewport_size(PHONE)
     assert fits_width(viewer), "the replay scrolls sideways on a phone"
     shot(viewer, "watch-replay-en-phone")
+    viewer.set_viewport_size(NARROW)
+    viewer.goto(site.url(f"/t/club/matches/{MATCH}/hands/1?lang=de&step=1"))
+    assert fits_width(viewer), "the replay scrolls sideways on a 320 px phone"
+    shot(viewer, "watch-replay-de-320")

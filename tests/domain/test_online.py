@@ -26,6 +26,7 @@ from tests.domain.online_table import (
 )
 from tournament.domain import online
 from tournament.domain.errors import ConflictError, DomainError
+from tournament.domain.live import abandon_live_hand
 from tournament.domain.onlineview import TableMoment, seat_view, spectator_view
 from tournament.domain.results import record_forfeit, record_hand, record_tally
 from tournament.domain.standings import standings
@@ -523,3 +524,55 @@ def test_deals_come_from_the_operating_system_s_secure_generator() -> None:
     assert all(sorted(d) == sorted(decks[0]) and len(d) == 20 for d in decks)
     predictable = {tuple(random_deck(random.Random(seed))) for seed in range(10_000)}
     assert predictable.isdisjoint(decks)
+
+
+# --- who decides and why: plain words, not too long (T-online, T-clock, T-live) ---------
+
+
+def test_who_and_why_are_limited_and_refused_naming_the_field_nothing_stored() -> None:
+    """The organiser's name (100 characters) and reason (500) are checked as every name
+    is: too long or with a control character, the refusal names the field and the rule,
+    and nothing is stored."""
+    table = dealt_table()
+    before = len(table.b.state.matches[MATCH].entries)
+    long_name, long_reason = "A" * 101, "screen " * 80
+    with pytest.raises(DomainError) as who:
+        online.stop_online(table.b.state, MATCH, by=long_name, reason="screens")
+    assert (who.value.field, refusal(who)) == ("by", ("T-online", "text.longer_characters"))
+    with pytest.raises(DomainError) as why:
+        online.stop_online(table.b.state, MATCH, by="organiser", reason=long_reason)
+    assert (why.value.field, refusal(why)) == ("reason", ("T-online", "text.longer_characters"))
+    with pytest.raises(DomainError) as clock:
+        online.restart_clock(table.b.state, MATCH, now=table.now, by="x\x1b[2J")
+    assert clock.value.field == "by" and clock.value.rule == "T-clock"
+    stream = table.stream
+    assert stream is not None
+    with pytest.raises(DomainError) as live_why:
+        abandon_live_hand(table.b.state, stream, by="organiser", reason=long_reason)
+    assert (live_why.value.field, live_why.value.rule) == ("reason", "T-live")
+    assert len(table.b.state.matches[MATCH].entries) == before
+    assert online.current_hand(table.b.state, MATCH) == stream  # still in play
+
+
+def test_abandoning_says_who_and_why_apart_without_command_line_flags_R18() -> None:
+    table = dealt_table()
+    stream = table.stream
+    assert stream is not None
+    with pytest.raises(DomainError) as who:
+        abandon_live_hand(table.b.state, stream, by=" ", reason="a misdeal")
+    assert (who.value.field, who.value.code) == ("by", "live.abandoning_says_who")
+    with pytest.raises(DomainError) as why:
+        abandon_live_hand(table.b.state, stream, by="organiser", reason="")
+    assert (why.value.field, why.value.code) == ("reason", "live.abandoning_says_why")
+    assert "--" not in who.value.message + why.value.message
+
+
+def test_abandoning_a_recorded_hand_is_refused_in_words_for_people_R18() -> None:
+    table = online_table()
+    stream = play_random_hand(table, random.Random(3))
+    with pytest.raises(DomainError) as error:
+        abandon_live_hand(table.b.state, stream, by="organiser", reason="too late")
+    table_no = table.b.state.matches[MATCH].table
+    assert error.value.code == "live.live_hand_already_recorded"
+    assert f"the hand of table {table_no} is already over and recorded" in error.value.message
+    assert stream not in error.value.message

@@ -143,6 +143,9 @@ def test_no_view_ever_holds_a_card_hidden_from_its_reader() -> None:
         room = spectator_view(moment)
         assert cards_in(room) <= public, (state, cards_in(room) - public)
         assert "talon" not in set(keys_in(room)) and "hand" not in set(keys_in(room))
+        if state.to_act:  # in play (or the R16 claim window): no card points on the wall
+            assert room["view"]["points"] is None
+            assert room["view"]["outcome"] is None or room["view"]["outcome"]["points"] is None
         for seat in (0, 1):
             own = {c.code for c in state.cards_of(seat)}
             other = {c.code for c in state.cards_of(1 - seat)}
@@ -156,6 +159,32 @@ def test_no_view_ever_holds_a_card_hidden_from_its_reader() -> None:
             assert hands == [[c.code for c in state.cards_of(seat)]]
     for case in ("marriage lead", "just closed", "exhausted", "tenth trick", "over"):
         assert covered[case] >= 50, (case, covered)
+
+
+def test_after_a_marriage_lead_it_is_the_reply_s_turn_and_the_leader_may_claim_R12b() -> None:
+    """Both seats may act after a marriage lead (R12b), but the turn is the replier's:
+    the leader waits, its view keeps only the claim; the room names the replier."""
+    rng = random.Random(7)
+    seen = 0
+    for moment, special in moments(rng):
+        state = moment.state
+        assert state is not None
+        if "marriage lead" not in special or not state.lead_is_marriage or state.is_over:
+            continue
+        if moment.clock.expired:
+            continue
+        leader, replier = state.leader, 1 - state.leader
+        lead_view, reply_view = seat_view(moment, leader), seat_view(moment, replier)
+        assert (lead_view["status"], reply_view["status"]) == ("wait", "turn")
+        kinds = {a["action"] for a in lead_view["view"]["legal_actions"]}
+        assert kinds <= {"claim"}
+        assert kinds == {a.kind.word for a in state.legal_actions() if a.seat == leader}
+        assert all(a["action"] == "play" for a in reply_view["view"]["legal_actions"])
+        assert spectator_view(moment)["to_play"] == replier == lead_view["to_play"]
+        seen += 1
+        if seen >= 20:
+            break
+    assert seen >= 20
 
 
 def _dicts(value: Any) -> Iterator[dict[str, Any]]:

@@ -289,3 +289,91 @@ def test_once_online_play_is_stopped_the_report_link_reports_on_paper_again(
     assert web.client.get(f"/r/{a}").status_code == 200
     html = page(web, a)
     assert 'data-status="stopped"' in html and "played on paper" in html
+
+
+def test_after_a_marriage_lead_the_leader_waits_and_may_claim_quietly_R12b(
+    web: Web, club: str
+) -> None:
+    """R12b: after a marriage lead it is the replier's turn; the leader's page says so and
+    offers the claim as a side option, not as the call to act; the room names the
+    replier only."""
+    mid, a, b = online_match(web, club)
+    with web.app.app_context():
+        service = play_service()
+        now = service.moment(club, mid)
+        for _ in range(400):
+            st = now.state
+            assert st is not None
+            if st.lead_is_marriage and not st.is_over:
+                break
+            if st.is_over:
+                now = service.decline_claim(club, mid, st.to_act[0], now.version)
+                continue
+            seat = seat_to_act(st)
+            legal = [a_ for a_ in st.legal_actions() if a_.seat == seat]
+            marriage = [a_ for a_ in legal if a_.kind == Kind.PLAY and a_.marriage]
+            plays = [a_ for a_ in legal if a_.kind == Kind.PLAY]
+            now = service.act(club, mid, seat, (marriage or plays)[0].to_json(), now.version)
+    st = now.state
+    assert st is not None and st.lead_is_marriage, "no marriage lead came up"
+    leader, replier = st.leader, 1 - st.leader
+    t = state(web, club)
+    names = [t.players[p].name for p in t.matches[mid].players]
+    lead_page = page(web, (a, b)[leader])
+    assert 'data-status="wait"' in lead_page and "Your turn" not in lead_page
+    assert f"{names[replier]}&#39;s turn" in lead_page or f"{names[replier]}'s turn" in lead_page
+    assert "Claim 66 now (R12b)" in lead_page and "Claim: 66" not in lead_page
+    reply_page = page(web, (a, b)[replier])
+    assert 'data-status="turn"' in reply_page and "Claim" not in reply_page
+    room = web.client.get(f"/t/{club}/matches/{mid}/table?lang=en").get_data(as_text=True)
+    labels = t.matches[mid].labels  # the room names players with their seeds
+    assert room.count('class="turn-mark"') == 1 and f"{labels[replier]} to play." in room
+
+
+def test_a_wrong_code_and_time_up_are_said_in_german_T_code_T_clock(web: Web, club: str) -> None:
+    """A wrong code is refused in the reader's language (T-code); the time-up refusal is a
+    sentence, not a field name ("Uhr:") before it (T-clock)."""
+    from tournament.domain.errors import ConflictError
+    from tournament.web.pages.messages import describe
+
+    online_match(web, club)
+    german = web.client.get("/play/ZZZZZZ?lang=de").get_data(as_text=True)
+    assert "this is not a code" not in german and "Tisch" in german and "T-code" in german
+    with web.app.test_request_context("/?lang=de"):
+        words = describe(ConflictError("clock", "T-clock", code="online.time_ran_out"))
+    assert not words.startswith("Uhr") and words.endswith("(T-clock)") and words[0].isupper()
+
+
+def test_once_the_match_is_over_the_pages_show_the_result_and_links_not_a_hand_R20(
+    web: Web, club: str
+) -> None:
+    """R20: once the match is decided, the seat's page shows the result, the Bummerl and
+    links to each hand's replay and the standings; no leftover cards of the last hand.
+    The room's page links the standings and shows no table of the last hand either."""
+    mid, a, b = online_match(web, club)
+    with web.app.app_context():
+        service = play_service()
+        now = service.moment(club, mid)
+        for _ in range(3000):
+            if now.match.decided:
+                break
+            st = now.state
+            assert st is not None
+            if st.is_over:
+                now = service.decline_claim(club, mid, st.to_act[0], now.version)
+                continue
+            seat = seat_to_act(st)
+            now = service.act(club, mid, seat, played(legal_play(st, seat)), now.version)
+        now = service.moment(club, mid)
+    assert now.match.decided
+    for code in (a, b):
+        html = page(web, code)
+        assert 'data-status="over"' in html and "Match over:" in html
+        assert "holds" not in html and "Your cards" not in html and "play-card" not in html
+        assert f'href="/t/{club}"' in html
+        for n in range(1, now.number + 1):
+            assert f'href="/t/{club}/matches/{mid}/hands/{n}"' in html
+        assert "Bummerl won" in html
+    room = web.client.get(f"/t/{club}/matches/{mid}/table?lang=en").get_data(as_text=True)
+    assert "The match is over" in room and f'href="/t/{club}"' in room
+    assert "Tricks of this hand" not in room

@@ -6,6 +6,7 @@ last trick its winner may still claim), in German and English."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from datetime import timedelta
 
@@ -17,7 +18,7 @@ from tests.pages.table_cards import CARD, assert_no_hidden_card, cards_shown
 from tests.pages.table_cards import hidden as hidden_cards
 from tests.web.conftest import Web
 from tournament.domain.hands import HAND_DEALT
-from tournament.domain.online import current_hand
+from tournament.domain.online import current_hand, table_of
 from tournament.domain.onlineview import TableMoment
 from tournament.web.live import live, play_service
 from tournament.web.services import services
@@ -124,6 +125,7 @@ def test_the_table_page_shows_the_players_the_turn_up_and_the_talon_count_but_no
     assert "Anna Huber (1)" in html and "Bernd Maier (2)" in html
     assert "10 cards" in html  # the talon's count, the turn-up included (R2)
     assert "game points still to go (R17)" in html
+    assert ">Points<" not in html  # no card points on the wall while the hand is played
     # R2: the deck's seventh card is the turn-up, face up; the other 19 are hidden.
     turnup = deck[6]
     assert turnup in cards_shown(html)
@@ -213,9 +215,15 @@ def test_after_the_hand_the_replay_steps_through_it_and_the_record_replays_to_it
     held = [c.code for c in position.cards_of(0)]
     assert all(code in cards_shown(middle) for code in held)
     assert "The position after step 3" in middle and 'rel="prev"' in middle
+    with web.app.app_context():
+        t = services().tournaments.state(online)
+        declined = hand.stream in table_of(t, MATCH).closed
+    if declined:  # R16: the winner's "no claim" is the replay's last step
+        steps += 1
     end = web.client.get(f"/t/{online}/matches/{MATCH}/hands/1?step={steps}&lang=en")
     html = end.get_data(as_text=True)
     assert end.status_code == 200 and 'rel="next"' not in html
+    assert ("no claim (R16)" in html) == declined
     winner = ["Anna Huber (1)", "Bernd Maier (2)"][outcome.winner or 0]
     assert f"Won by {winner} (game points: {outcome.game_points}," in html
     german = web.client.get(f"/t/{online}/matches/{MATCH}/hands/1?step={steps}&lang=de")
@@ -317,3 +325,38 @@ def test_over_the_cap_of_streams_the_table_stream_is_refused_for_a_while(
     again = web.client.get(f"/t/{online}/matches/{MATCH}/table/events", buffered=False)
     assert again.status_code == 200  # the closed stream gave its place back
     again.close()
+
+
+@pytest.mark.parametrize(
+    ("reason", "winner", "closed_by", "rule"),
+    [
+        ("last_trick", 0, None, "R16"),
+        ("claim", 0, None, "R13"),
+        ("claim", 0, 0, "R14"),  # the closer's correct claim
+        ("claim", 1, 0, "R14"),  # the opponent claims first in a closed hand: closer fails
+        ("false_claim", 1, None, "R15"),
+        ("false_claim", 1, 1, "R15"),  # the closer's opponent claimed falsely
+        ("false_claim", 1, 0, "R14"),  # the closer claimed falsely
+        ("closer_failed", 1, 0, "R14"),
+    ],
+)
+def test_finished_hands_cite_the_rule_that_scored_them(
+    web: Web, reason: str, winner: int, closed_by: int | None, rule: str
+) -> None:
+    from tournament.web.pages.public_play import reason_words
+
+    with web.app.test_request_context("/?lang=en"):
+        words = reason_words(reason, winner, closed_by)
+    assert words.endswith(f"({rule})"), words
+
+
+def test_a_hand_that_is_not_a_number_is_the_public_not_found_page(web: Web, online: str) -> None:
+    for lang, words in (("en", "not found"), ("de", "nicht gefunden")):
+        reply = web.client.get(f"/t/{online}/matches/{MATCH}/hands/abc?lang={lang}")
+        assert reply.status_code == 404 and reply.mimetype == "text/html"
+        assert words in reply.get_data(as_text=True).lower()
+
+
+def test_the_room_s_cards_wear_the_seat_page_s_four_suit_colours(web: Web, online: str) -> None:
+    html = web.client.get(f"/t/{online}/matches/{MATCH}/table?lang=en").get_data(True)
+    assert re.search(r'class="card suit-[CDHS]"', html) and "card red" not in html

@@ -27,6 +27,7 @@ from tournament.domain.matchstate import Entry
 from tournament.domain.registration import require_created
 from tournament.domain.results import find_match, new_id, no_live_hand, takes_results
 from tournament.domain.state import Tournament
+from tournament.domain.text import plain_text
 from tournament.eventstore.api import NewEvent, StoredEvent
 from tournament.eventstore.errors import FoldError
 
@@ -95,6 +96,20 @@ def playable(t: Tournament, hand_stream: str) -> str:
     return match_id
 
 
+#: The longest reason an organiser's decision keeps (the desk's field says so too).
+REASON_LIMIT = 500
+
+
+def who_and_why(by: str, reason: str | None, rule: str) -> tuple[str, str]:
+    """Who decides (a name, at most NAME_LIMIT characters) and why (at most REASON_LIMIT),
+    as stored: plain text, spaces tidied; refused naming the field and ``rule`` (a control
+    character, or too long). Empty stays empty: the caller says which one it needs."""
+    who = plain_text(by, "by", rule)
+    why = "" if reason is None else plain_text(reason, "reason", rule, limit=REASON_LIMIT,
+                                                 what="a reason")  # fmt: skip
+    return who, why
+
+
 def abandon_live_hand(
     t: Tournament, hand_stream: str, *, by: str, reason: str, actor: str | None = None
 ) -> list[NewEvent]:
@@ -105,13 +120,16 @@ def abandon_live_hand(
         raise ConflictError(
             "hand_stream",
             "T-live",
-            code="live.live_hand_over_recorded",
-            params={"hand_stream": hand_stream, "live_result": t.live_results[hand_stream]},
+            code="live.live_hand_already_recorded",
+            params={"table": t.matches[match_id].table},
         )
-    if not by.strip() or not reason.strip():
-        raise DomainError("by", "T-live", code="live.abandoning_live_hand_says")
-    payload = {"match_id": match_id, "hand_stream": hand_stream, "by": by.strip()}
-    payload["reason"] = reason.strip()
+    by, reason = who_and_why(by, reason, "T-live")
+    if not by:
+        raise DomainError("by", "T-live", code="live.abandoning_says_who")
+    if not reason:
+        raise DomainError("reason", "T-live", code="live.abandoning_says_why")
+    payload = {"match_id": match_id, "hand_stream": hand_stream, "by": by}
+    payload["reason"] = reason
     return [ev.make_event(ev.LIVE_HAND_ABANDONED, payload, actor=actor)]
 
 

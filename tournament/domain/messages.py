@@ -190,10 +190,11 @@ TEMPLATES: Final[dict[str, str]] = {
     "live.live_hand_match_abandoned": N_(
         "live hand %(hand_stream)s of match %(match_id)s was abandoned"
     ),
-    "live.live_hand_over_recorded": N_(
-        "live hand %(hand_stream)s is over and recorded as %(live_result)s; correct or strike that result instead"
+    "live.live_hand_already_recorded": N_(
+        "the hand of table %(table)s is already over and recorded; correct or strike its result instead"
     ),
-    "live.abandoning_live_hand_says": N_("abandoning a live hand says who (--by) and why (--why)"),
+    "live.abandoning_says_who": N_("abandoning a hand says who decides"),
+    "live.abandoning_says_why": N_("abandoning a hand says why"),
     "live.late_claim_would_leave": N_("the late claim would leave match %(match_id)s inconsistent"),
     # online.py
     "online.not_online": N_("match %(match_id)s is not played online"),

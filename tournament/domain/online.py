@@ -35,7 +35,12 @@ from engine.cards import ALL_CARDS
 from tournament.domain import events as ev
 from tournament.domain.errors import ConflictError, DomainError, NotFoundError
 from tournament.domain.hands import fold_hand
-from tournament.domain.live import abandon_live_hand, deal_live_hand, record_live_hand
+from tournament.domain.live import (
+    abandon_live_hand,
+    deal_live_hand,
+    record_live_hand,
+    who_and_why,
+)
 from tournament.domain.matchstate import MatchState
 from tournament.domain.parts import OnlineTable
 from tournament.domain.results import find_match, takes_results
@@ -111,7 +116,8 @@ def stop_online(
     table = table_of(t, match_id)
     if table.stopped:
         raise ConflictError("match", RULE, code="online.not_online", params={"match_id": match_id})
-    if not by.strip() or not reason.strip():
+    by, reason = who_and_why(by, reason, RULE)  # plain text, not too long (T-online)
+    if not by or not reason:
         raise DomainError("reason", RULE, code="online.stop_says_who_why")
     events: list[NewEvent] = []
     running = t.live_in_progress(match_id)
@@ -314,7 +320,8 @@ def restart_clock(
         raise ConflictError(
             "clock", CLOCK_RULE, code="online.no_clock", params={"match_id": match_id}
         )
-    if not by.strip():
+    by = who_and_why(by, None, CLOCK_RULE)[0]  # a name, not too long (T-clock)
+    if not by:
         raise DomainError("by", CLOCK_RULE, code="online.restart_says_who")
     payload = {"match_id": match_id, "hand_stream": stream, "at": now.isoformat(), "by": by.strip()}
     return [ev.make_event(ev.ONLINE_CLOCK_RESTARTED, payload, actor=actor, source=ev.LIVE)]

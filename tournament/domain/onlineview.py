@@ -11,7 +11,8 @@ spectator's hold no hand at all. The previous hand is summed up by its outcome o
     -------  --------------------------------------------------------------------
     waiting  no hand dealt yet (the server deals at once; a reload finds it)
     turn     the seat may act (``legal_actions`` lists what)
-    wait     the other seat is to act
+    wait     the other seat is to act (after a marriage lead the leader waits for the
+             reply, yet may still claim 66 at once, R12b: its ``legal_actions`` keep it)
     claim    after the last trick: claim ("66") or no claim (R16), the winner only
     over     the match is decided (R20)
     stopped  the organiser ended online play: the rest is on paper
@@ -77,7 +78,16 @@ def status(moment: TableMoment, seat: int | None) -> str:
         return "time"
     if state.is_over:  # after the last trick: its winner may still claim (R16)
         return "claim" if seat in state.to_act else "wait"
-    return "turn" if seat in state.to_act else "wait"
+    return "turn" if seat == to_play(state) else "wait"
+
+
+def to_play(state: HandState) -> int | None:
+    """Whose turn it is: after a marriage lead both seats may act (the reply, or the
+    leader's claim, R12b), but the turn is the replier's; None once the hand is over."""
+    seats = state.to_act
+    if len(seats) > 1:
+        return 1 - state.leader
+    return seats[0] if seats else None
 
 
 def _match_json(moment: TableMoment) -> dict[str, Any]:
@@ -124,6 +134,7 @@ def _common(moment: TableMoment, seat: int | None) -> dict[str, Any]:
         "final": moment.final,
         "clock": moment.clock.to_json(),
         "previous": _previous_json(moment),
+        "to_play": to_play(moment.state) if moment.state is not None else None,
     }
 
 
@@ -136,15 +147,19 @@ def seat_view(moment: TableMoment, seat: int) -> dict[str, Any]:
         body["view"] = None
         return body
     view = player_view(state, seat).to_json()
-    if body["status"] not in ("turn", "claim"):
+    if body["status"] == "wait" and seat in state.to_act and not state.is_over:
+        # the leader of a marriage waits for the reply but may claim at once (R12b)
+        view["legal_actions"] = [a for a in view["legal_actions"] if a["action"] == "claim"]
+    elif body["status"] not in ("turn", "claim"):
         view["legal_actions"] = []  # the clock ran out, or the hand is done
     body["view"] = view
     return body
 
 
 def spectator_view(moment: TableMoment) -> dict[str, Any]:
-    """What the room sees: the table, every trick played (cards once played are open),
-    both players' points; no hand and no talon."""
+    """What the room sees: the table, every trick played (cards once played are open);
+    no hand and no talon, and no card points while the hand is in play (a player could
+    read the other's count off the wall): ``points`` is None until the hand is over."""
     body = _common(moment, None)
     state = moment.state
     if state is None:
@@ -155,6 +170,11 @@ def spectator_view(moment: TableMoment) -> dict[str, Any]:
         {"leader": t.leader, "lead": t.lead.code, "reply": t.reply.code, "winner": t.winner}
         for t in state.tricks
     ]
-    view["points"] = list(state.points)
+    over = moment.final or (state.is_over and not state.to_act)
+    view["points"] = list(state.points) if over else None
+    if not over:  # (after the tenth trick the winner may still claim, R16: not yet)
+        outcome = view.get("outcome")
+        if isinstance(outcome, dict) and "points" in outcome:
+            outcome["points"] = None
     body["view"] = view
     return body

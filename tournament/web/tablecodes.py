@@ -56,7 +56,10 @@ class CodeIndex:
             found = self._search(wanted)
         if found is None:
             raise NotFoundError(
-                "code", RULE, "this is not a code of a table in play: check the letters on the card"
+                "code",
+                RULE,
+                "this is not a code of a table in play: check the letters on the card",
+                code="tablecodes.unknown",
             )
         return found
 

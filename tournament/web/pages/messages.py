@@ -9,6 +9,7 @@ one refusal reads the same from the API (English) and from a page (either langua
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Final
 
 from flask_babel import gettext
 
@@ -65,6 +66,10 @@ FIELD_NAMES: frozenset[str] = frozenset(
 )
 
 
+#: Refusals that name no field a reader typed: said as a sentence, without "field: ".
+UNPREFIXED: Final = frozenset({"online.time_ran_out"})
+
+
 def field_name(field: str) -> str:
     """The field a refusal names, in the reader's language where it is one of ours."""
     return str(gettext(field)) if field in FIELD_NAMES else field
@@ -83,6 +88,8 @@ def describe(error: DomainError) -> str:
         # English line, never a failed page (tests/domain/test_messages.py guards this).
         return error.line()
     # The rule once, as line() cites it: a template may already say "(R18: ...)".
+    if error.code in UNPREFIXED:
+        return f"{message[:1].upper()}{message[1:]} ({error.rule})"
     field = field_name(error.field)
     if f"({error.rule}" in message:
         return f"{field}: {message}"

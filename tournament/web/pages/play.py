@@ -310,8 +310,8 @@ def _values(
     hand = _sorted(view["hand"], view["table"]["trump"]) if view else []
     status = body["status"]
     m = body["match"]
-    to_act = view["table"]["to_act"] if view else []
-    turn_name = names[to_act[0]] if to_act else ""
+    to_play = body.get("to_play")  # the replier after a marriage lead (R12b)
+    turn_name = names[to_play] if to_play is not None else ""
     title = _title(status, names, me, turn_name, m)
     return {
         "code": code,

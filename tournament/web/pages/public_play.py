@@ -72,11 +72,12 @@ RANK_WORDS: Final = {
 
 
 def card(code: str) -> Markup:
-    """One card: ``♥10`` in red or black, with the suit's name for a screen reader."""
+    """One card: ``♥10`` in its suit's colour (as on the seat's page: hearts red,
+    diamonds blue, clubs green, spades black), with the suit's name for a screen reader."""
     suit, rank = code[-1], code[:-1]
     lang = current_language() if current_language() in RANK_WORDS else "en"
     sign = SUIT_SIGNS.get(suit, suit)
-    colour = "red" if suit in ("H", "D") else "black"
+    colour = f"suit-{suit}"
     words = RANK_WORDS[lang].get(rank, rank)
     name = SUIT_NAMES[lang].get(suit, suit)
     return Markup(
@@ -87,19 +88,31 @@ def card(code: str) -> Markup:
 
 def suit(letter: str) -> Markup:
     lang = current_language() if current_language() in SUIT_NAMES else "en"
-    colour = "red" if letter in ("H", "D") else "black"
+    colour = f"suit-{letter}"
     return Markup('<span class="suit {c}">{sign} {name}</span>').format(
         c=colour, sign=SUIT_SIGNS.get(letter, letter), name=SUIT_NAMES[lang].get(letter, letter)
     )
 
 
-def reason_words(reason: str | None) -> str:
-    """Why a hand ended (engine/outcome.py REASONS), in the reader's language."""
+def reason_words(
+    reason: str | None, winner: int | None = None, closed_by: int | None = None
+) -> str:
+    """Why a hand ended (engine/outcome.py REASONS), in the reader's language, citing the
+    rule that scores it: a correct claim R13, a false one R15, the closer's claim either
+    way (and any correct claim in a closed hand) R14, the last trick R16, a closer who
+    failed R14 (``closed_by``: who closed the talon, R9; a correct claim's winner is the
+    claimer, a false one's the other)."""
+    claimer = None if winner is None else winner if reason == "claim" else 1 - winner
+    # Any correct claim in a closed hand is R14 (the closer's, or the opponent's first);
+    # a false claim only when the closer made it (R15 otherwise).
+    closed = closed_by is not None and (reason == "claim" or claimer == closed_by)
     words = {
-        "claim": gettext("a claim of 66 (R12)"),
-        "false_claim": gettext("a false claim (R13)"),
-        "last_trick": gettext("the last trick (R14)"),
-        "closer_failed": gettext("a failed close (R9, R14)"),
+        "claim": gettext("a claim of 66 (R14)") if closed else gettext("a claim of 66 (R13)"),
+        "false_claim": (
+            gettext("a false claim (R14)") if closed else gettext("a false claim (R15)")
+        ),
+        "last_trick": gettext("the last trick (R16)"),
+        "closer_failed": gettext("a failed close (R14)"),
     }
     return str(words.get(reason or "", reason or ""))
 
@@ -122,6 +135,7 @@ class HandLine:
     winner: int | None
     game_points: int | None
     reason: str | None
+    closed_by: int | None = None
 
 
 #: Finished hands' lines by hand stream: a hand over for good does not change again.
@@ -142,6 +156,7 @@ def _hand_line(t: Tournament, number: int, hand: Hand) -> HandLine:
         None if abandoned else outcome.winner,
         None if abandoned else outcome.game_points,
         None if abandoned else outcome.reason,
+        hand.state.closed_by,
     )
     with _finished_lock:
         _finished[hand.stream] = line
@@ -270,7 +285,7 @@ class Step:
     marriage's value (20 or 40, R10) when the play declares one (0: none)."""
 
     seat: int
-    kind: str  # play | exchange | close | claim
+    kind: str  # play | exchange | close | claim | no_claim (R16, the step after the last)
     card: str | None
     marriage: int
 
@@ -293,10 +308,11 @@ class Replay:
     step: int
     state: HandState
     abandoned: bool
+    no_claim: bool = False  # the last trick's winner said "no claim" (R16): one step more
 
     @property
     def steps(self) -> int:
-        return len(self.record.actions)
+        return len(self.record.actions) + (1 if self.no_claim else 0)
 
     @property
     def outcome(self) -> Outcome | None:
@@ -373,15 +389,22 @@ def replay_page(tid: str, mid: str, number: int) -> Any:
         record = hand_record(t, hand, tid=tid, mid=mid, number=number)
         labels = list(t.matches[mid].labels)
         abandoned = hand.stream in t.live_abandoned
+        declined = hand.stream in online.table_of(t, mid).closed
+    # R16: a hand closed after the tenth trick with its winner still free to claim ends
+    # with that winner's "no claim" -- a decision, not an engine action: the last step.
+    no_claim = declined and not abandoned and bool(hand.state.to_act)
+    actions = steps_of(record)
+    if no_claim:
+        actions.append(Step(hand.state.to_act[0], "no_claim", None, 0))
     text = request.args.get("step", "0")
-    steps = len(record.actions)
+    steps = len(actions)
     if not text.isdigit() or int(text) > steps:
         error = gettext("step: a whole number from 0 to %(n)s", n=steps)
         step, status = 0, 400
     else:
         error, step, status = None, int(text), 200
-    state = record.start().apply_all(record.actions[:step])
-    replay = Replay(record, step, state, abandoned)
+    state = record.start().apply_all(record.actions[: min(step, len(record.actions))])
+    replay = Replay(record, step, state, abandoned, no_claim)
     html = render_template(
         "public/replay.html",
         top=_top(tid),
@@ -391,7 +414,7 @@ def replay_page(tid: str, mid: str, number: int) -> Any:
         number=number,
         players=labels,
         r=replay,
-        actions=steps_of(record),
+        actions=actions,
         step_error=error,
         card=card,
         suit=suit,
@@ -400,6 +423,13 @@ def replay_page(tid: str, mid: str, number: int) -> Any:
         record_url=url_for("public_play.record_download", tid=tid, mid=mid, number=number),
     )
     return html, status
+
+
+@pages.get("/t/<tid>/matches/<mid>/hands/<number>")
+def replay_not_a_number(tid: str, mid: str, number: str) -> Any:
+    """``hands/abc``: no such hand -- the public 404 page, in the reader's language."""
+    g.localized = True
+    return not_found("")  # "there is no page at this address" (the tournament may exist)
 
 
 @pages.get("/t/<tid>/matches/<mid>/hands/<int:number>/record.json")
