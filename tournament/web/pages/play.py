@@ -225,9 +225,11 @@ def _cookie(code: str) -> str | None:
 
 
 def _taken_words() -> str:
-    return gettext(
-        "This seat is already open on another phone. If that was you and your phone is "
-        "gone, ask the organiser to release the seat."
+    return str(
+        gettext(
+            "This seat is already open on another phone. If that was you and your phone is "
+            "gone, ask the organiser to release the seat."
+        )
     )
 
 
