@@ -98,6 +98,8 @@ def line_of(t: Tournament, moment: TableMoment, now: datetime) -> OnlineLine:
     state = moment.state
     in_play = state is not None and not moment.final and not table.stopped
     acting = tuple(sorted(state.to_act)) if state is not None and not moment.final else ()
+    if table.joined_at is None:  # nobody is to act before both players are there
+        acting = ()
     in_play = in_play and moment.stream not in t.live_results  # the R16 claim window
     return OnlineLine(
         match_id=match.match_id,
