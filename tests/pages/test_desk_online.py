@@ -411,12 +411,15 @@ def test_releasing_a_seat_asks_who_decides_and_frees_it(web: Web, organiser: str
     html = page(web, f"/desk/t/{tid}/online?lang=en")
     assert html.count(">Release seat</button>") == 2
     assert "Platz freigeben" in page(web, f"/desk/t/{tid}/online?lang=de")
-    path = f"/desk/t/{tid}/online/3.1/release/1"
-    refused = web.client.post(f"{path}?lang=en", data={"csrf_token": csrf_of(html), "by": " "})
+    path = f"/desk/t/{tid}/online/3.1/release"
+    sent = {"csrf_token": csrf_of(html), "seat": "1"}
+    refused = web.client.post(f"{path}?lang=en", data={**sent, "by": " "})
     assert refused.status_code == 422
     assert "releasing a seat says who decides (T-online)" in refused.get_data(as_text=True)
     assert ev.ONLINE_SEAT_RELEASED not in events_of(web, tid)
-    reply = web.client.post(path, data={"csrf_token": csrf_of(html), "by": "Referee Eva"})
+    nonsense = web.client.post(f"{path}?lang=en", data={**sent, "seat": "7", "by": "Eva"})
+    assert nonsense.status_code == 422 and "a seat is 0 or 1, not 7" in nonsense.get_data(True)
+    reply = web.client.post(path, data={**sent, "by": "Referee Eva"})
     assert reply.status_code == 303
     with web.app.app_context():
         last = services().tournaments.events(tid)[-1]

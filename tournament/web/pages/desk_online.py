@@ -320,10 +320,13 @@ def abandon_hand(tid: str, mid: str) -> Any:
     )
 
 
-@pages.post("/desk/t/<tid>/online/<mid>/release/<int:seat>")
+@pages.post("/desk/t/<tid>/online/<mid>/release")
 @requires(Role.ORGANISER)
-def release_seat(tid: str, mid: str, seat: int) -> Any:
-    """The seat's device is gone: the next device to open its code takes it (T-online)."""
+def release_seat(tid: str, mid: str) -> Any:
+    """The seat's device is gone: the next device to open its code takes it (T-online).
+    The form names the seat (0 or 1) and who decides."""
+    text = _text("seat")
+    seat: Any = int(text) if text in ("0", "1") else text[:8]  # else the domain refuses it
     return _decide(
         tid,
         mid,
