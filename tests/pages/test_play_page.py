@@ -343,6 +343,8 @@ def test_the_seat_cookie_is_http_only_lax_and_scoped_to_the_code(web: Web, club:
     assert f"Path=/play/{a}" in cookie
     assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
     assert not seat_cookies(web.client.get(f"/play/{a}"))  # kept, not renewed
+    typed = web.client.get(f"/play/{a.lower()}?lang=de")  # typed by hand: the printed form
+    assert typed.status_code == 303 and typed.headers["Location"].endswith(f"/play/{a}?lang=de")
     with web.app.app_context():
         devices = play_service().tournaments.state(club).online[mid].devices
     token = cookie.split(";")[0].split("=", 1)[1]

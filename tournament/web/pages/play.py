@@ -123,6 +123,9 @@ def table(code: str) -> Any:
     found = _open(code)
     if isinstance(found, BaseResponse):
         return found
+    if code != normalized(code):  # the seat's cookie is scoped to the code as printed
+        args: dict[str, Any] = dict(request.args)
+        return redirect(url_for("play.table", code=normalized(code), **args), code=303)
     tid, _, seat = found
     sent = _cookie(code)
     try:
