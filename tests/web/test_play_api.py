@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import queue
 import threading
+import time
 from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
@@ -510,3 +511,26 @@ def test_moves_wait_until_both_seats_are_taken_and_the_clock_with_them(app: Web)
     seat = table.seat_to_act()
     started = table.view(seat)
     assert started["status"] == "turn" and started["clock"]["deadline"] is not None
+
+
+def test_an_open_stream_of_a_released_seat_stops_showing_it_once_another_device_took_it(
+    app: Web,
+) -> None:
+    table = Table(app)
+    screen = Client(app, f"/api/v1/play/{table.codes[1]}/live", table.device(1))
+    try:
+        assert next(table_events_of(screen.got, timeout=5))["seat"] == 1
+        app.ok("POST", f"{table.base}/online/release", {"seat": 1, "by": "Eva"})
+        table.tokens[1] = table.join(1)  # the new phone
+        deadline = time.monotonic() + 10
+        seen = ""
+        while "event: seat_taken" not in seen and time.monotonic() < deadline:
+            try:
+                seen += screen.got.get(timeout=1)
+            except queue.Empty:
+                continue
+        assert "event: seat_taken" in seen
+        after = seen.split("event: seat_taken", 1)[1]
+        assert '"hand"' not in after and "online.seat_taken" in after
+    finally:
+        screen.close()
