@@ -7,7 +7,9 @@ one JSON line:
     python bench/play_clients.py --port 8080 --tables tables.json --active 200 \\
         --interval 2 --duration 60 --watch 1234
 
-Each seat holds its Server-Sent Events stream (``GET /api/v1/play/{code}/live``, over
+Each seat first takes its seat as a phone does (``GET /api/v1/play/{code}``: the answer's
+``device_token`` goes as header ``Seat-Token`` on every later call, T-online), then holds
+its Server-Sent Events stream (``GET /api/v1/play/{code}/live``, over
 HTTP/1.0 so the events come unchunked until the server closes) and posts its moves over
 a keep-alive connection of its own (``POST /api/v1/play/{code}/actions``, or
 ``.../no-claim`` after the last trick, R16), as two phones would. A seat counts as held
@@ -61,6 +63,16 @@ class Seat:
         self.reader: asyncio.Task[None] | None = None
         self.stream_writer: asyncio.StreamWriter | None = None
         self.conn: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
+        self.token = ""  # the device token the seat's first GET gave (T-online)
+
+    async def join(self) -> str:
+        """Open the seat as its phone does: the first GET takes it and gives the device's
+        token, which every later call sends as ``Seat-Token``. The outcome ("200", ...)."""
+        status, found, _, _ = await self.call("GET", f"/api/v1/play/{self.code}", None)
+        if status != 200 or not isinstance(found, dict) or "device_token" not in found:
+            return f"join {status}"
+        self.token = found["device_token"]
+        return "200"
 
     # --- the live stream ------------------------------------------------------------
     def open_stream(self) -> None:
@@ -72,7 +84,7 @@ class Seat:
             self.stream_writer = writer
             writer.write(
                 f"GET /api/v1/play/{self.code}/live HTTP/1.0\r\nHost: {self.host}\r\n"
-                "Accept: text/event-stream\r\n\r\n".encode()
+                f"Seat-Token: {self.token}\r\nAccept: text/event-stream\r\n\r\n".encode()
             )
             status = (await reader.readline()).split(b" ", 2)
             while (await reader.readline()) not in (b"\r\n", b"\n", b""):
@@ -138,10 +150,16 @@ class Seat:
     # --- moves ----------------------------------------------------------------------------
     async def post(self, path: str, body: Any) -> tuple[int, Any, float, float]:
         """POST ``body`` as JSON on the keep-alive connection: status, JSON, sent, answered."""
-        data = json.dumps(body).encode()
+        return await self.call("POST", path, body)
+
+    async def call(self, method: str, path: str, body: Any) -> tuple[int, Any, float, float]:
+        """``method`` with ``body`` (None: none) as JSON on the keep-alive connection, with
+        the seat's ``Seat-Token``: status, JSON, sent, answered."""
+        data = b"" if body is None else json.dumps(body).encode()
+        token = f"Seat-Token: {self.token}\r\n" if self.token else ""
         request = (
-            f"POST {path} HTTP/1.1\r\nHost: {self.host}\r\nContent-Type: application/json\r\n"
-            f"Content-Length: {len(data)}\r\n\r\n"
+            f"{method} {path} HTTP/1.1\r\nHost: {self.host}\r\nContent-Type: application/json\r\n"
+            f"{token}Content-Length: {len(data)}\r\n\r\n"
         ).encode() + data
         for attempt in range(2):
             try:
@@ -301,6 +319,13 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
     async def hold(seat: Seat) -> None:
         async with gate:
+            try:
+                joined = await asyncio.wait_for(seat.join(), args.timeout)
+            except (TimeoutError, OSError, asyncio.IncompleteReadError) as error:
+                joined = f"join {type(error).__name__}"
+            if joined != "200":
+                outcomes[joined] = outcomes.get(joined, 0) + 1
+                return
             seat.open_stream()
             try:
                 outcome = await asyncio.wait_for(asyncio.shield(seat.held), args.timeout)

@@ -44,9 +44,13 @@ ROOM_TABLE = "#table .table-live"
 # --- the tournament ------------------------------------------------------------------------
 
 
-def online_match(site: Site, *, best_of: int = 3) -> tuple[Web, str, tuple[str, str]]:
+def online_match(
+    site: Site, *, best_of: int = 3, joined: bool = False
+) -> tuple[Web, str, tuple[str, str]]:
     """A Swiss of eight (``best_of``) with round 1 drawn, its first match at an online
-    table without a clock; the match, and its two seats' codes (T-code)."""
+    table without a clock; the match, and its two seats' codes (T-code). The seats are
+    taken by the first phone that opens them (T-online); with ``joined`` two devices
+    outside the browser took them already (a test that plays through the service)."""
     web = Web(site.app)
     web._tokens["admin@club.at"] = site.admin_token  # the site's admin, not a new one
     web.ok(
@@ -62,6 +66,8 @@ def online_match(site: Site, *, best_of: int = 3) -> tuple[Web, str, tuple[str, 
     mid = t.rounds[-1].matches[0]
     with site.app.app_context():
         play_service().start("club", mid, move_seconds=None)
+        for seat in (0, 1) if joined else ():
+            play_service().join("club", mid, seat, None)
     return web, mid, match_codes(SECRET, t, t.matches[mid])
 
 

@@ -26,6 +26,8 @@ def test_a_time_up_appears_on_the_online_page_by_itself(page: Page, site: Site) 
     with site.app.app_context():
         service = play_service()
         service.start("club", "3.1", move_seconds=30)
+        for seat in (0, 1):  # both players opened their seats (T-online): the clock runs
+            service.join("club", "3.1", seat, None)
     sign_in_by_keyboard(page, site, "/desk/t/club/online")
     row = page.locator('[id="status-3.1"]')
     assert "s left" in row.inner_text() and "time is up" not in row.inner_text()
@@ -33,4 +35,5 @@ def test_a_time_up_appears_on_the_online_page_by_itself(page: Page, site: Site) 
     service.now = lambda: datetime.now(UTC) + timedelta(seconds=31)
     page.locator('[id="status-3.1"].time-up').wait_for(timeout=PATIENCE)  # no reload
     assert "time is up (since" in row.inner_text()
-    assert page.locator('[id="table-3.1"] form').count() == 3  # restart, abandon, stop
+    # restart, abandon, stop, and release each of the two seats (T-online)
+    assert page.locator('[id="table-3.1"] form').count() == 5

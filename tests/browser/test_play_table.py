@@ -13,8 +13,10 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from tests.browser.conftest import Browse, Site
+from tests.browser.desk_steps import phone
 from tests.browser.harness import View, assert_accessible, fits_width, in_every_view
 from tests.browser.online_steps import (
+    Received,
     assert_no_code,
     assert_nothing_hidden,
     hands,
@@ -84,3 +86,30 @@ def test_the_table_reads_well_in_both_languages_on_a_phone_and_a_laptop(
         assert_accessible(page)
 
     in_every_view(page, site.url(f"/play/{first}"), look)
+
+
+def test_the_first_phone_keeps_its_seat_and_the_other_phone_sees_no_card(
+    browse: Browse, site: Site
+) -> None:
+    """T-online: the table card lies between the players; the opponent who scans my code
+    gets a friendly refusal and not one card. My page waits for the opponent's seat, then
+    follows live when it is opened (T-clock: nothing runs before)."""
+    web, mid, codes = online_match(site)
+    t = state(web, "club")
+    names = [t.players[p].name for p in t.matches[mid].players]
+    ((mine, received),) = seat_pages(browse, site, codes[:1])
+    assert status_of(mine) == "joining"
+    assert f"Waiting for {names[1]} to open their seat" in mine.inner_text("#table")
+    thief = phone(browse, site)
+    # The refusal is a 409: the browser logs it as a failed load, as it should.
+    browse.watch(thief).allow_console(r"status of 409")
+    seen = Received(thief)
+    reply = thief.goto(site.url(f"/play/{codes[0]}?lang=en"))
+    assert reply is not None and reply.status == 409
+    assert "This seat is already open on another phone." in thief.inner_text("main")
+    own = hands(site, mid)[0][-1].cards_of(0)
+    texts = seen.take()
+    assert texts and not any(f'data-card="{c.code}"' in text for text in texts for c in own)
+    seat_pages(browse, site, codes[1:])  # the opponent opens their own seat
+    wait_for(lambda: status_of(mine) in ("turn", "wait"), "the table to start")
+    assert received.messages

@@ -24,7 +24,7 @@ NARROW: Final = {"width": 320, "height": 640}
 
 def online_table(site: Site) -> str:
     """A Swiss of eight with round 1 drawn, its match 1.1 at an online table."""
-    _, mid, _ = online_match(site)
+    _, mid, _ = online_match(site, joined=True)
     assert mid == MATCH
     return "club"
 

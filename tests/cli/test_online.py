@@ -23,6 +23,15 @@ def cli(cli):  # type: ignore[no-untyped-def]
     return cli
 
 
+def join_both() -> None:
+    """Both players open their seats on their phones (T-online): the clock starts."""
+    from tournament.cli.common import tournament_id_of
+
+    service = online_cli.play()
+    for seat in (0, 1):
+        service.join(tournament_id_of(None), "1.1", seat, None)
+
+
 def hand_events(stream: str) -> list:  # type: ignore[type-arg]
     from tournament.config import database_url
     from tournament.eventstore import SQLEventStore
@@ -53,7 +62,13 @@ def test_start_deals_the_first_hand_and_status_shows_it_without_cards(cli) -> No
     assert "match 1.1 is played online (60 s per move (T-clock)); hand 1 is dealt" in out
     t = state()
     assert t.online["1.1"].move_seconds == 60 and len(t.online["1.1"].hands) == 1
+    waiting = cli("online", "status").output
+    assert "Bernd (1) not joined yet, Franz (2) not joined yet" in waiting
+    assert "clock 60 s per move" in waiting  # T-clock: not before both joined
+    assert "waiting for the players to open their seats" in waiting
+    join_both()
     status = cli("online", "status").output
+    assert "Bernd (1) joined, Franz (2) joined" in status
     assert status.startswith("match 1.1 (round 1, table 1): Bernd (1) v Franz (2); hand 1;")
     assert "Bummerl 0:0" in status and "Franz (2) to play" in status  # the dealer's opponent
     assert re.search(r"clock: \d+ s left of 60", status) and "in play" in status
@@ -89,6 +104,7 @@ def test_time_up_shows_and_restarting_the_clock_lets_play_go_on(  # type: ignore
     cli, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     cli("online", "start", "1.1", "--move-seconds", "30")
+    join_both()
     monkeypatch.setattr(online_cli, "now", lambda: datetime.now(UTC) + timedelta(seconds=31))
     status = cli("online", "status", "1.1").output
     assert "time is up since" in status and "the organiser decides (T-clock)" in status
@@ -126,3 +142,17 @@ def test_stop_leaves_the_rest_to_paper(cli) -> None:  # type: ignore[no-untyped-
     cli("results", "enter", "1.1", "--winner", "1", "--points", "1")  # the rest on paper
     line = refused(cli, "online", "abandon", "1.1", "--by", "Eva", "--why", "late")
     assert line == "Error: match: match 1.1 is not played online (T-online)"  # paper now
+
+
+def test_release_frees_a_seat_for_the_next_phone(cli) -> None:  # type: ignore[no-untyped-def]
+    cli("online", "start", "1.1", "--move-seconds", "30")
+    line = refused(cli, "online", "release", "1.1", "--seat", "1", "--by", "Eva")
+    assert line == "Error: seat: seat 1 of match 1.1 is not taken (T-online)"
+    join_both()
+    out = cli("online", "release", "1.1", "--seat", "1", "--by", "Referee Eva").output
+    assert "seat 1 of match 1.1 is free: the next phone that opens its code takes it" in out
+    last = stored()[-1]
+    assert last.type == ev.ONLINE_SEAT_RELEASED
+    assert (last.payload["seat"], last.payload["by"]) == (1, "Referee Eva")
+    assert "Bernd (1) joined, Franz (2) not joined yet" in cli("online", "status").output
+    assert state().online["1.1"].joined_at is not None  # the clock goes on (T-clock)

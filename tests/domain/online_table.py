@@ -31,6 +31,13 @@ from tournament.eventstore.api import NewEvent, StoredEvent
 T0 = datetime(2026, 3, 1, 19, 0, tzinfo=UTC)
 
 
+def take_both(b: Builder, match_id: str, at: datetime = T0) -> None:
+    """Both players open their seats, each on a device of its own (T-online)."""
+    for seat in (0, 1):
+        device = hashlib.sha256(f"device {seat}".encode()).hexdigest()
+        b.add(online.take_seat(b.state, match_id, seat, device, now=at))
+
+
 def stored(stream: str, version: int, event: NewEvent, at: datetime) -> StoredEvent:
     digest = hashlib.sha256(f"{stream}/{version}".encode()).hexdigest()
     return StoredEvent(

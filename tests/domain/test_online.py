@@ -22,6 +22,7 @@ from tests.domain.online_table import (
     later,
     marriage_claim_hand,
     random_hand,
+    take_both,
     ten_tricks_hand,
 )
 from tournament.domain import online
@@ -35,9 +36,12 @@ from tournament.domain.testing import Builder, paired, random_hands
 MATCH = "1.1"
 
 
-def online_table(move_seconds: int | None = None, **settings: Any) -> Table:
+def online_table(move_seconds: int | None = None, *, joined: bool = True, **settings: Any) -> Table:
+    """Match 1.1 online; with ``joined`` both players opened their seats (T-online)."""
     b = Builder(paired(2, best_of=settings.pop("best_of", 3), **settings))
     b.add(online.start_online(b.state, MATCH, move_seconds=move_seconds))
+    if joined:
+        take_both(b, MATCH)
     return Table(b, MATCH)
 
 
@@ -576,3 +580,62 @@ def test_abandoning_a_recorded_hand_is_refused_in_words_for_people_R18() -> None
     assert error.value.code == "live.live_hand_already_recorded"
     assert f"the hand of table {table_no} is already over and recorded" in error.value.message
     assert stream not in error.value.message
+
+
+# --- seats and devices (T-online), the clock from the second join (T-clock) ---------------
+
+PHONE_A, PHONE_B = "a" * 64, "b" * 64  # devices, as the hashes of their tokens
+
+
+def test_the_first_device_takes_a_seat_and_another_is_refused_T_online() -> None:
+    table = online_table(joined=False)
+    t = table.b.state
+    assert not online.seat_device_ok(t, MATCH, 0, PHONE_A)
+    table.b.add(online.take_seat(t, MATCH, 0, PHONE_A, now=table.now))
+    t = table.b.state
+    assert online.seat_device_ok(t, MATCH, 0, PHONE_A)
+    assert online.take_seat(t, MATCH, 0, PHONE_A, now=table.now) == []  # already its own
+    with pytest.raises(ConflictError) as refused:
+        online.take_seat(t, MATCH, 0, PHONE_B, now=table.now)
+    assert refusal(refused) == ("T-online", "online.seat_taken")
+    assert not online.seat_device_ok(t, MATCH, 0, PHONE_B)
+    assert not online.seat_device_ok(t, MATCH, 0, None)
+    assert online.joined(t, MATCH) == [True, False]
+
+
+def test_a_released_seat_goes_to_the_next_device_and_the_clock_goes_on_T_online() -> None:
+    table = online_table(move_seconds=30)
+    table.deal(random_deck(random.Random(2)))
+    deadline = table.clock().deadline
+    assert deadline is not None
+    with pytest.raises(DomainError) as nobody:
+        online.release_seat(table.b.state, MATCH, 1, by=" ")
+    assert refusal(nobody) == ("T-online", "online.release_says_who")
+    table.b.add(online.release_seat(table.b.state, MATCH, 1, by="Eva"))
+    t = table.b.state
+    assert online.joined(t, MATCH) == [True, False]
+    assert table.clock().deadline == deadline  # a released seat does not stop the clock
+    with pytest.raises(ConflictError) as twice:
+        online.release_seat(t, MATCH, 1, by="Eva")
+    assert refusal(twice) == ("T-online", "online.seat_not_taken")
+    table.b.add(online.take_seat(t, MATCH, 1, PHONE_B, now=table.now))
+    assert online.seat_device_ok(table.b.state, MATCH, 1, PHONE_B)
+
+
+def test_no_move_and_no_clock_until_both_seats_are_taken_T_clock() -> None:
+    table = online_table(move_seconds=30, joined=False)
+    table.deal(random_deck(random.Random(1)))
+    state = table.state
+    assert state is not None
+    later(table, 3600)  # an hour after the deal, nobody there yet
+    assert table.clock().deadline is None and not table.clock().expired
+    moment = TableMoment(table.b.state, MATCH, table.stream, state, 1, 1, table.clock())
+    assert seat_view(moment, state.to_act[0])["status"] == "joining"
+    assert spectator_view(moment)["status"] == "joining"
+    with pytest.raises(ConflictError) as empty_chair:
+        table.move(state.to_act[0], state.legal_actions()[0])
+    assert refusal(empty_chair) == ("T-online", "online.waiting_for_players")
+    table.b.add(online.take_seat(table.b.state, MATCH, 0, PHONE_A, now=table.now))
+    second = table.now + timedelta(seconds=5)
+    table.b.add(online.take_seat(table.b.state, MATCH, 1, PHONE_B, now=second))
+    assert table.clock().deadline == second + timedelta(seconds=30)  # from the second join

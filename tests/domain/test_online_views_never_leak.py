@@ -25,6 +25,7 @@ from typing import Any
 from engine import HandState, Ruleset
 from engine.outcome import Outcome
 from engine.randomplay import choose_action, random_deck
+from tests.domain.online_table import take_both
 from tournament.domain import online
 from tournament.domain.onlineview import TableMoment, seat_view, spectator_view
 from tournament.domain.state import Tournament
@@ -42,6 +43,7 @@ NOW = datetime(2026, 3, 1, 20, 0, tzinfo=UTC)
 def online_tournament(variants: tuple[str, ...]) -> Tournament:
     b = Builder(paired(2, best_of=3, variants=list(variants)))
     b.add(online.start_online(b.state, MATCH, move_seconds=60))
+    take_both(b, MATCH, NOW)
     return b.state
 
 

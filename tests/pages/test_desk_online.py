@@ -48,13 +48,21 @@ def play(web: Web) -> PlayService:
         return play_service()
 
 
-def start(web: Web, tid: str, mid: str, seconds: str = "", lang: str = "en") -> Any:
-    """The rounds page's "Play online", as the organiser clicks it."""
+def start(
+    web: Web, tid: str, mid: str, seconds: str = "", lang: str = "en", join: bool = True
+) -> Any:
+    """The rounds page's "Play online", as the organiser clicks it; with ``join`` both
+    players then open their seats on their phones (T-online: the clock starts)."""
     rounds = page(web, f"/desk/t/{tid}/rounds?lang={lang}")
-    return web.client.post(
+    reply = web.client.post(
         f"/desk/t/{tid}/rounds/{mid}/online?lang={lang}",
         data={"csrf_token": csrf_of(rounds), "move_seconds": seconds},
     )
+    if join and reply.status_code == 303:
+        with web.app.app_context():
+            for seat in (0, 1):
+                play_service().join(tid, mid, seat, None)
+    return reply
 
 
 def later(web: Web, seconds: int) -> None:
@@ -372,3 +380,52 @@ def test_the_nav_links_the_online_page_for_organisers(web: Web, organiser: str) 
     nav = html[html.index('<nav class="desk-nav"') :]
     nav = nav[: nav.index("</nav>")]
     assert f'href="/desk/t/{organiser}/online"' in nav and "Online tables" in nav
+
+
+def test_the_desk_shows_who_joined_and_no_clock_before_both_did(web: Web, organiser: str) -> None:
+    """T-online, T-clock: the table waits for both players; their seats show no code."""
+    tid = organiser
+    assert start(web, tid, "3.1", "30", join=False).status_code == 303
+    later(web, 600)  # ten minutes after the deal: still no time-up
+    match = state(web, tid).matches["3.1"]
+    fragment = page(web, f"/desk/t/{tid}/online/status?lang=en")
+    row = next(e for e in elements(fragment) if e.attrs.get("id") == "status-3.1")
+    text = words(row.text)
+    assert "time is up" not in text and "waiting for the players" in text
+    assert text.count("(not joined yet)") == 2
+    with web.app.app_context():
+        play_service().join(tid, "3.1", 0, None)
+    row = next(
+        e
+        for e in elements(page(web, f"/desk/t/{tid}/online/status?lang=de"))
+        if e.attrs.get("id") == "status-3.1"
+    )
+    assert f"{match.labels[0]} (da)" in words(row.text)
+    assert f"{match.labels[1]} (noch nicht da)" in words(row.text)
+    assert "wartet auf die Spieler" in words(row.text)
+
+
+def test_releasing_a_seat_asks_who_decides_and_frees_it(web: Web, organiser: str) -> None:
+    tid = organiser
+    assert start(web, tid, "3.1", "30").status_code == 303
+    html = page(web, f"/desk/t/{tid}/online?lang=en")
+    assert html.count(">Release seat</button>") == 2
+    assert "Platz freigeben" in page(web, f"/desk/t/{tid}/online?lang=de")
+    path = f"/desk/t/{tid}/online/3.1/release"
+    sent = {"csrf_token": csrf_of(html), "seat": "1"}
+    refused = web.client.post(f"{path}?lang=en", data={**sent, "by": " "})
+    assert refused.status_code == 422
+    assert "releasing a seat says who decides (T-online)" in refused.get_data(as_text=True)
+    assert ev.ONLINE_SEAT_RELEASED not in events_of(web, tid)
+    nonsense = web.client.post(f"{path}?lang=en", data={**sent, "seat": "7", "by": "Eva"})
+    assert nonsense.status_code == 422 and "a seat is 0 or 1, not 7" in nonsense.get_data(True)
+    reply = web.client.post(path, data={**sent, "by": "Referee Eva"})
+    assert reply.status_code == 303
+    with web.app.app_context():
+        last = services().tournaments.events(tid)[-1]
+    assert last.type == ev.ONLINE_SEAT_RELEASED
+    assert (last.payload["seat"], last.payload["by"]) == (1, "Referee Eva")
+    after = page(web, f"/desk/t/{tid}/online?lang=en")
+    assert after.count(">Release seat</button>") == 1
+    assert "(not joined yet)" in page(web, f"/desk/t/{tid}/online/status?lang=en")
+    assert not unlabelled(after)

@@ -9,7 +9,8 @@ leads to the table; a wrong code is handled as ``/r`` handles it (T-code)."""
 from __future__ import annotations
 
 import re
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from engine import Action, HandState
 from engine.actions import Kind
@@ -34,6 +35,8 @@ def online_match(web: Web, tid: str) -> tuple[str, str, str]:
     with web.app.app_context():
         play_service().start(tid, mid, move_seconds=None)
     a, b = match_codes(SECRET, state(web, tid), t.matches[mid])
+    for code in (a, b):  # both players open their seats (T-online): the table plays
+        assert web.client.get(f"/play/{code}").status_code == 200
     return mid, a, b
 
 
@@ -61,6 +64,11 @@ def page(web: Web, code: str, lang: str = "en") -> str:
     reply = web.client.get(f"/play/{code}?lang={lang}")
     assert reply.status_code == 200, reply.get_data(as_text=True)
     return str(reply.get_data(as_text=True))
+
+
+def seat_cookies(reply: Any) -> list[str]:
+    """The seat's device cookies a reply sets (T-online)."""
+    return [c for c in reply.headers.getlist("Set-Cookie") if c.startswith("seat=")]
 
 
 def version_of(html: str) -> str:
@@ -242,6 +250,14 @@ def test_the_clock_counts_down_and_says_when_time_is_up(web: Web, club: str) -> 
         service = play_service()
         service.start(club, mid, move_seconds=30)
     a, b = match_codes(SECRET, state(web, club), t.matches[mid])
+    # T-clock: nothing runs while the other seat was never opened (T-online).
+    names = [t.players[p].name for p in t.matches[mid].players]
+    html = page(web, a)
+    assert 'data-status="joining"' in html and 'class="clock"' not in html
+    assert f"Waiting for {names[1]} to open their seat" in html
+    service.now = lambda: datetime.now(UTC) + timedelta(hours=1)  # an hour later...
+    html = page(web, b)  # ... the second player opens the seat: now the clock runs
+    assert 'class="clock" data-deadline="' in html and "Time for this move:" in html
     html = page(web, a)
     assert 'class="clock" data-deadline="' in html and "Time for this move:" in html
     later = service.now() + timedelta(seconds=31)
@@ -377,3 +393,57 @@ def test_once_the_match_is_over_the_pages_show_the_result_and_links_not_a_hand_R
     room = web.client.get(f"/t/{club}/matches/{mid}/table?lang=en").get_data(as_text=True)
     assert "The match is over" in room and f'href="/t/{club}"' in room
     assert "Tricks of this hand" not in room
+
+
+def test_the_opponent_opening_my_code_is_refused_and_sees_no_card(web: Web, club: str) -> None:
+    """T-online: both codes lie on one table card; the first phone keeps the seat."""
+    mid, a, _ = online_match(web, club)  # both seats opened on web.client's phone
+    hand = current_hand(web, club, mid)
+    mine = {c.code for c in hand.state.cards_of(0)}
+    other_phone = web.app.test_client()
+    for lang, words in (
+        ("en", "This seat is already open on another phone."),
+        ("de", "Dieser Platz ist schon auf einem anderen Handy offen."),
+    ):
+        reply = other_phone.get(f"/play/{a}?lang={lang}")
+        html = reply.get_data(as_text=True)
+        assert reply.status_code == 409 and words in html
+        assert not cards_in(html) and not any(card in html for card in mine)
+        assert not seat_cookies(reply)
+    csrf = csrf_of(other_phone.get("/login").get_data(as_text=True))
+    sent = {"action": "AH", "version": "1", "csrf_token": csrf}
+    moved = other_phone.post(f"/play/{a}/move", data=sent)
+    assert moved.status_code == 409 and not cards_in(moved.get_data(as_text=True))
+    stream = other_phone.get(f"/play/{a}/events")
+    assert stream.status_code == 409 and stream.mimetype == "text/html"
+    assert current_hand(web, club, mid).version == hand.version  # nothing stored
+    assert mine <= cards_in(page(web, a))  # the seat's own phone still plays
+
+
+def test_the_seat_cookie_is_http_only_lax_and_scoped_to_the_code(web: Web, club: str) -> None:
+    t = state(web, club)
+    mid = t.rounds[-1].matches[0]
+    with web.app.app_context():
+        play_service().start(club, mid, move_seconds=None)
+    a, _ = match_codes(SECRET, state(web, club), t.matches[mid])
+    reply = web.client.get(f"/play/{a}")
+    (cookie,) = seat_cookies(reply)
+    assert f"Path=/play/{a}" in cookie
+    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
+    assert not seat_cookies(web.client.get(f"/play/{a}"))  # kept, not renewed
+    typed = web.client.get(f"/play/{a.lower()}?lang=de")  # typed by hand: the printed form
+    assert typed.status_code == 303 and typed.headers["Location"].endswith(f"/play/{a}?lang=de")
+    with web.app.app_context():
+        devices = play_service().tournaments.state(club).online[mid].devices
+    token = cookie.split(";")[0].split("=", 1)[1]
+    assert token not in str(devices) and len(devices[0]) == 64  # its SHA-256 only
+
+
+def test_after_a_release_the_next_phone_takes_the_seat(web: Web, club: str) -> None:
+    mid, a, _ = online_match(web, club)
+    new_phone = web.app.test_client()
+    assert new_phone.get(f"/play/{a}").status_code == 409
+    with web.app.app_context():
+        play_service().release_seat(club, mid, 0, by="Eva")
+    assert new_phone.get(f"/play/{a}").status_code == 200
+    assert web.client.get(f"/play/{a}").status_code == 409  # the old phone is out now

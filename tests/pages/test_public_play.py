@@ -31,6 +31,8 @@ def online(web: Web, club: str) -> str:
     """Match 3.1 of the club's round 3 at an online table, its first hand dealt."""
     with web.app.app_context():
         play_service().start(club, MATCH, move_seconds=None)
+        for seat in (0, 1):  # both players opened their seats (T-online)
+            play_service().join(club, MATCH, seat, None)
     return club
 
 
@@ -276,6 +278,10 @@ def test_when_the_clock_runs_out_the_room_reads_that_the_organiser_decides(
     with web.app.app_context():
         play = play_service()
         play.start(club, MATCH, move_seconds=30)
+        html = web.client.get(f"/t/{club}/matches/{MATCH}/table?lang=en").get_data(True)
+        assert "Waiting for the players to open their seats (T-online)." in html
+        for seat in (0, 1):
+            play.join(club, MATCH, seat, None)
         html = web.client.get(f"/t/{club}/matches/{MATCH}/table?lang=en").get_data(True)
         assert "Time per move: 30 s (T-clock)." in html and "Time is up" not in html
         later = play.now() + timedelta(minutes=5)

@@ -62,13 +62,25 @@ def tournament(store: SQLEventStore, **settings: Any) -> TournamentService:
 
 
 def online_table(
-    store: SQLEventStore, *, move_seconds: int | None = None, **settings: Any
-) -> tuple[PlayService, list[str], FakeClock]:
+    store: SQLEventStore, *, move_seconds: int | None = None, joined: bool = True,
+    **settings: Any,
+) -> tuple[PlayService, list[str], FakeClock]:  # fmt: skip
+    """A table started online; with ``joined`` both players opened their seats (T-online)."""
     announced: list[str] = []
     clock = FakeClock()
     play = PlayService(tournament(store, **settings), announce=announced.append, now=clock)
     play.start(TID, MID, move_seconds=move_seconds)
+    if joined:
+        for seat in (0, 1):
+            play.join(TID, MID, seat, None)
+        del announced[1:]  # (each join wakes the table's screens too)
     return play, announced, clock
+
+
+def join_both(play: PlayService) -> None:
+    """Both players open their seats (T-online): the table plays, the clock runs."""
+    for seat in (0, 1):
+        play.join(TID, MID, seat, None)
 
 
 def one_move(play: PlayService, rng: random.Random) -> TableMoment:
@@ -316,6 +328,7 @@ def test_a_move_wakes_a_listener_in_another_process_s_hub_through_redis(
 
         play = PlayService(tournament(store), announce=announce)
         play.start(TID, MID, move_seconds=None)
+        join_both(play)
         with there.subscribe(KEY) as listener, there.subscribe("cup/9.9") as elsewhere:
             listener.wait(0.01)  # forget the start's wake-up
             moment = play.moment(TID, MID)
@@ -340,6 +353,7 @@ def test_the_stream_sends_each_change_keeps_alive_and_shows_when_time_runs_out(
     clock = FakeClock()
     play = PlayService(tournament(store), announce=tables.deliver, now=clock)
     play.start(TID, MID, move_seconds=None)
+    join_both(play)
     events = table_events(play, tables, TID, MID, render, keepalive=0.1)
     assert next(events) == "retry: 2000\n\n"
     first = next(events)
@@ -365,6 +379,7 @@ def test_the_stream_shows_time_up_without_a_move(store: SQLEventStore) -> None:
     clock = FakeClock()
     play = PlayService(tournament(store), announce=tables.deliver, now=clock)
     play.start(TID, MID, move_seconds=10)
+    join_both(play)
     events = table_events(play, tables, TID, MID, render, keepalive=30)
     next(events)
     first = json.loads(next(events).split("data: ", 1)[1])
@@ -393,6 +408,7 @@ def test_a_quiet_table_with_a_clock_running_is_kept_alive(store: SQLEventStore) 
     tables = TableHub()
     play = PlayService(tournament(store), announce=tables.deliver, now=FakeClock())
     play.start(TID, MID, move_seconds=600)
+    join_both(play)
     events = table_events(play, tables, TID, MID, render, keepalive=0.1)
     next(events)
     next(events)
@@ -443,3 +459,70 @@ def test_a_forfeit_during_a_hand_ends_the_table_R20(store: SQLEventStore) -> Non
         play.act(TID, MID, action.seat, action.to_json(), moment.version)
     assert error.value.rule == "R20"
     assert hand_stream_length(play, moment.stream) == moment.version
+
+
+# --- seats and devices (T-online), the clock from the second join (T-clock) ---------------
+
+
+def test_the_first_device_keeps_its_seat_and_another_is_refused(store: SQLEventStore) -> None:
+    play, _, _ = online_table(store, joined=False)
+    token = play.join(TID, MID, 0, None)
+    assert play.join(TID, MID, 0, token) == token  # the same device: the same token
+    play.check_seat(TID, MID, 0, token)
+    for other in (None, "a-guessed-token"):
+        with pytest.raises(ConflictError) as refused:
+            play.join(TID, MID, 0, other)
+        assert refused.value.code == "online.seat_taken" and refused.value.rule == "T-online"
+        with pytest.raises(ConflictError):
+            play.check_seat(TID, MID, 0, other)
+    table = play.tournaments.state(TID).online[MID]
+    assert token not in json.dumps(table.devices)  # only the token's hash is kept
+    assert list(table.devices) == [0]
+
+
+def test_a_released_seat_is_taken_by_the_next_device(store: SQLEventStore) -> None:
+    play, _, _ = online_table(store)
+    with pytest.raises(ConflictError):
+        play.join(TID, MID, 1, None)
+    play.release_seat(TID, MID, 1, by="Organiser")
+    fresh = play.join(TID, MID, 1, None)
+    play.check_seat(TID, MID, 1, fresh)
+    with pytest.raises(DomainError) as refused:
+        play.release_seat(TID, MID, 5, by="Organiser")
+    assert refused.value.code == "online.no_such_seat"
+    with pytest.raises(DomainError) as no_name:
+        play.release_seat(TID, MID, 1, by=" ")
+    assert no_name.value.code == "online.release_says_who"
+
+
+def test_no_move_before_both_seats_are_taken(store: SQLEventStore) -> None:
+    play, _, _ = online_table(store, joined=False)
+    play.join(TID, MID, 0, None)
+    moment = play.moment(TID, MID)
+    assert moment.state is not None
+    assert seat_view(moment, 0)["status"] == "joining"
+    assert seat_view(moment, 0)["view"]["legal_actions"] == []
+    action = moment.state.legal_actions()[0]
+    with pytest.raises(ConflictError) as refused:
+        play.act(TID, MID, action.seat, action.to_json(), moment.version)
+    assert refused.value.code == "online.waiting_for_players"
+    assert hand_stream_length(play, moment.stream or "") == 1  # only the deal
+
+
+def test_the_clock_runs_from_the_second_join_not_from_the_deal(store: SQLEventStore) -> None:
+    play, _, clock = online_table(store, move_seconds=30, joined=False)
+    clock.later(3600)  # an hour before anybody opens the table
+    play.join(TID, MID, 0, None)
+    clock.later(600)
+    moment = play.moment(TID, MID)
+    assert moment.clock.deadline is None and not moment.clock.expired
+    assert spectator_view(moment)["status"] == "joining"
+    play.join(TID, MID, 1, None)
+    joined_at = clock.at
+    moment = play.moment(TID, MID)
+    assert moment.clock.deadline == joined_at + timedelta(seconds=30)
+    assert spectator_view(moment)["status"] == "wait"
+    clock.later(31)
+    assert play.moment(TID, MID).clock.expired  # it does run once both are there
+    play.release_seat(TID, MID, 0, by="Organiser")  # a released seat does not stop it
+    assert play.moment(TID, MID).clock.expired

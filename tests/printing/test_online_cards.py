@@ -1,6 +1,7 @@
-"""A table card of a match played online (T-online) says that its codes' QR codes open
-the players' seats: "Online spielen: Code scannen" (the QR leads to ``/r/<code>``, which
-opens the game page of an online match); a paper match's card does not."""
+"""A table card of a match played online (T-online) says under each code that it is that
+player's seat, kept by the first phone that opens it (the QR leads to ``/r/<code>``, which
+opens the game page of an online match), instead of the report wording; a paper match's
+card does not."""
 
 from __future__ import annotations
 
@@ -17,10 +18,26 @@ require_weasyprint()
 BASE = "http://192.168.1.20:8080/"
 
 
-@pytest.mark.parametrize(
-    ("lang", "line"), [("de", "Online spielen: Code scannen"), ("en", "Play online: scan the code")]
-)
-def test_only_the_online_table_s_card_says_to_scan_the_code_to_play(lang: str, line: str) -> None:
+SEAT_LINES = [
+    (
+        "de",
+        "Dein Platz am Online-Tisch: nur du scannst diesen Code; das erste Handy, das ihn "
+        "öffnet, behält ihn",
+        "Meldecode",
+    ),
+    (
+        "en",
+        "Your seat at the online table: only you scan this code; the first phone that opens "
+        "it keeps it",
+        "Report code",
+    ),
+]
+
+
+@pytest.mark.parametrize(("lang", "line", "report"), SEAT_LINES)
+def test_only_the_online_table_s_card_says_each_code_is_its_player_s_seat(
+    lang: str, line: str, report: str
+) -> None:
     b = evening(8, rounds=1, play_last=False)
     online, *paper = sorted(b.state.rounds[-1].matches, key=lambda m: b.state.matches[m].table)
     b.add(start_online(b.state, online, move_seconds=60))
@@ -32,4 +49,5 @@ def test_only_the_online_table_s_card_says_to_scan_the_code_to_play(lang: str, l
     cards = markup.split('<section class="half">')[1:]
     assert len(cards) == 1 + len(paper)
     assert cards[0].count(line) == 2  # beside each seat's code and its QR
-    assert all(line not in card for card in cards[1:])
+    assert report not in cards[0]  # not the report wording (T-online, not T-code)
+    assert all(line not in card and report in card for card in cards[1:])

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import queue
 import threading
+import time
 from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
@@ -45,7 +46,9 @@ def app(request: pytest.FixtureRequest) -> Web:
 class Table:
     """One online match of a tournament of four in round 1, and its two codes."""
 
-    def __init__(self, web: Web, tid: str = "club", move_seconds: int | None = None) -> None:
+    def __init__(
+        self, web: Web, tid: str = "club", move_seconds: int | None = None, join: bool = True
+    ) -> None:
         web.tournament(tid, format="swiss", best_of=1, options={"rounds": 3})
         register(web, tid, PLAYERS)
         run(web, tid, lambda t: start_round(t))
@@ -55,14 +58,31 @@ class Table:
         self.codes = match_codes(SECRET, t, t.matches[self.mid])
         self.base = f"/api/v1/tournaments/{tid}/matches/{self.mid}"
         self.started = web.ok("POST", f"{self.base}/online", {"move_seconds": move_seconds})
+        # Each player opens their seat on their own phone: the first call takes the seat
+        # and gives the device its token (T-online).
+        self.tokens = [self.join(seat) for seat in (0, 1)] if join else []
+
+    def join(self, seat: int) -> str:
+        taken = self.web.ok("GET", f"/api/v1/play/{self.codes[seat]}", token=None)
+        token: str = taken["device_token"]
+        return token
+
+    def device(self, seat: int) -> dict[str, str]:
+        """The header the seat's device sends on every call."""
+        return {"Seat-Token": self.tokens[seat]}
 
     def view(self, seat: int) -> dict[str, Any]:
-        found: dict[str, Any] = self.web.ok("GET", f"/api/v1/play/{self.codes[seat]}", token=None)
+        found: dict[str, Any] = self.web.ok(
+            "GET", f"/api/v1/play/{self.codes[seat]}", token=None, headers=self.device(seat)
+        )
+        assert "device_token" not in found  # only the answer that took the seat has it
         return found
 
     def move(self, seat: int, action: Any, version: int) -> Any:
         body = {"action": action, "version": version}
-        return self.web.post(f"/api/v1/play/{self.codes[seat]}/actions", body, token=None)
+        return self.web.post(
+            f"/api/v1/play/{self.codes[seat]}/actions", body, token=None, headers=self.device(seat)
+        )
 
     def stream_id(self) -> str:
         return state(self.web, self.tid).online[self.mid].hands[-1]
@@ -119,7 +139,9 @@ def play_hand(table: Table, check: bool = True) -> None:
             assert table.codes[1 - seat] not in json.dumps(view)
         if view["status"] == "claim":
             path = f"/api/v1/play/{table.codes[seat]}/no-claim"
-            after = table.web.ok("POST", path, {"version": view["version"]}, token=None)
+            after = table.web.ok(
+                "POST", path, {"version": view["version"]}, token=None, headers=table.device(seat)
+            )
         else:
             legal = view["view"]["legal_actions"]
             action = next((a for a in legal if a["action"] == "play"), legal[0])
@@ -189,7 +211,10 @@ def test_out_of_turn_and_illegal_moves_are_refused_with_their_rule_and_store_not
     assert (theirs.get_json()["code"], theirs.get_json()["rule"]) == ("online.not_your_seat", "R0")
     # Nonsense, and a body that is no move at all.
     assert table.move(seat, "not a card", version).status_code == 422
-    bad = app.post(f"/api/v1/play/{table.codes[seat]}/actions", {"version": "x"}, token=None)
+    bad = app.post(
+        f"/api/v1/play/{table.codes[seat]}/actions", {"version": "x"}, token=None,
+        headers=table.device(seat),
+    )  # fmt: skip
     assert bad.status_code == 422 and bad.get_json()["field"].startswith("body")
     assert len(table.events()) == before  # nothing stored by any of them
 
@@ -212,7 +237,9 @@ def test_a_code_opens_only_its_own_seat_of_an_online_table(app: Web) -> None:
     assert revoked.status_code == 409 and revoked.get_json()["code"] == "tablecodes.revoked"
     t = state(app, table.tid)
     fresh = match_codes(SECRET, t, t.matches[table.mid])
-    assert app.ok("GET", f"/api/v1/play/{fresh[1]}", token=None)["seat"] == 1
+    # The seat stays with its device (T-online): a new code is the same seat.
+    again = app.ok("GET", f"/api/v1/play/{fresh[1]}", token=None, headers=table.device(1))
+    assert again["seat"] == 1
 
 
 def test_the_room_sees_the_table_without_any_hand_or_the_talon(app: Web) -> None:
@@ -257,8 +284,8 @@ class Client:
     """A screen reading an SSE response in a thread of its own (the whole response lives
     there, as under a real server): each message into ``got`` until ``stop``."""
 
-    def __init__(self, web: Web, path: str) -> None:
-        self.web, self.path = web, path
+    def __init__(self, web: Web, path: str, headers: dict[str, str] | None = None) -> None:
+        self.web, self.path, self.headers = web, path, headers or {}
         self.got: queue.Queue[str] = queue.Queue()
         self.status: queue.Queue[tuple[int, str]] = queue.Queue()
         self.stop = threading.Event()
@@ -267,7 +294,8 @@ class Client:
         self.code, self.mimetype = self.status.get(timeout=10)
 
     def _read(self) -> None:
-        response = self.web.app.test_client().get(self.path, buffered=False)
+        client = self.web.app.test_client()
+        response = client.get(self.path, buffered=False, headers=self.headers)
         self.status.put((response.status_code, response.mimetype))
         try:
             for chunk in response.response:
@@ -299,7 +327,7 @@ def table_events_of(into: queue.Queue[str], timeout: float) -> Iterator[dict[str
 def test_the_opponents_stream_gets_a_new_table_event_after_a_move(app: Web) -> None:
     table = Table(app)
     seat = table.seat_to_act()
-    screen = Client(app, f"/api/v1/play/{table.codes[1 - seat]}/live")
+    screen = Client(app, f"/api/v1/play/{table.codes[1 - seat]}/live", table.device(1 - seat))
     assert screen.code == 200 and screen.mimetype == "text/event-stream"
     try:
         events = table_events_of(screen.got, timeout=5)
@@ -324,7 +352,8 @@ def test_the_rooms_stream_and_the_cap_of_streams(app: Web) -> None:
     try:
         full = app.client.get(f"{table.base}/table/live")
         assert full.status_code == 503 and int(full.headers["Retry-After"]) > 0
-        assert app.client.get(f"/api/v1/play/{table.codes[0]}/live").status_code == 503
+        live = app.client.get(f"/api/v1/play/{table.codes[0]}/live", headers=table.device(0))
+        assert live.status_code == 503
     finally:
         hub.cap = cap
     screen = Client(app, f"{table.base}/table/live")
@@ -346,6 +375,7 @@ def test_the_organisers_routes_need_the_organiser(app: Web) -> None:
         ("POST", f"{table.base}/online/clock", {"by": "Eva"}),
         ("POST", f"{table.base}/online/abandon", {"by": "Eva", "reason": "screen broke"}),
         ("POST", f"{table.base}/online/stop", {"by": "Eva", "reason": "screen broke"}),
+        ("POST", f"{table.base}/online/release", {"seat": 0, "by": "Eva"}),
     ]:
         assert app.call(method, path, body, token=None).status_code == 401, path
         assert app.call(method, path, body, token=scorer).status_code == 403, path
@@ -417,3 +447,90 @@ def test_wrong_codes_are_rate_limited_then_every_code_is_refused(tmp_path: Path)
     assert "wrong codes" in over.get_json()["detail"]
     move = table.move(0, "AH", 1)
     assert move.status_code == 429
+
+
+# --- a seat is held by the first device that opens it (T-online) --------------------------
+
+
+def test_the_opponent_with_the_code_is_refused_and_sees_no_card(app: Web) -> None:
+    """The table card lies between the players: the other's code alone opens nothing."""
+    table = Table(app)
+    cards = set(table.view(0)["view"]["hand"])
+    for headers in ({}, {"Seat-Token": table.tokens[1]}, {"Seat-Token": "guessed"}):
+        path = f"/api/v1/play/{table.codes[0]}"
+        for reply in (
+            app.get(path, token=None, headers=headers),
+            app.post(f"{path}/actions", {"action": "AH", "version": 1}, token=None,
+                     headers=headers),
+            app.post(f"{path}/no-claim", {"version": 1}, token=None, headers=headers),
+            app.get(f"{path}/live", token=None, headers=headers),
+        ):  # fmt: skip
+            assert reply.status_code == 409, reply.get_data(as_text=True)
+            problem = reply.get_json()
+            assert (problem["code"], problem["rule"]) == ("online.seat_taken", "T-online")
+            text = reply.get_data(as_text=True)
+            assert not any(f'"{card}"' in text for card in cards)
+    assert table.view(0)["view"]["hand"]  # the seat's own device still plays
+
+
+def test_the_organiser_releases_a_seat_and_the_next_device_takes_it(app: Web) -> None:
+    table = Table(app)
+    status = app.ok("GET", f"{table.base}/online")
+    assert status["joined"] == [True, True]
+    released = app.ok("POST", f"{table.base}/online/release", {"seat": 1, "by": "Eva"})
+    assert released["joined"] == [True, False]
+    again = app.post(f"{table.base}/online/release", {"seat": 1, "by": "Eva"})
+    assert again.status_code == 409 and again.get_json()["code"] == "online.seat_not_taken"
+    old = app.get(f"/api/v1/play/{table.codes[1]}/live", token=None, headers=table.device(1))
+    assert old.status_code == 409  # the lost phone's token is worth nothing now
+    new = table.join(1)  # the new phone takes the seat
+    assert new != table.tokens[1]
+    table.tokens[1] = new
+    assert table.view(1)["seat"] == 1
+
+
+def test_moves_wait_until_both_seats_are_taken_and_the_clock_with_them(app: Web) -> None:
+    """T-online: nobody plays against an empty chair; T-clock: the clock of the first hand
+    runs from the second join, not from the deal."""
+    table = Table(app, move_seconds=30, join=False)
+    table.tokens = [table.join(0)]
+    view = table.view(0)
+    assert view["status"] == "joining" and view["clock"]["deadline"] is None
+    assert view["view"]["legal_actions"] == []
+    room = app.ok("GET", f"{table.base}/table", token=None)
+    assert room["status"] == "joining"
+    before = len(table.events())
+    move = table.move(0, view["view"]["hand"][0], view["version"])
+    assert move.status_code == 409
+    assert (move.get_json()["code"], move.get_json()["rule"]) == (
+        "online.waiting_for_players",
+        "T-online",
+    )
+    assert len(table.events()) == before
+    table.tokens.append(table.join(1))
+    seat = table.seat_to_act()
+    started = table.view(seat)
+    assert started["status"] == "turn" and started["clock"]["deadline"] is not None
+
+
+def test_an_open_stream_of_a_released_seat_stops_showing_it_once_another_device_took_it(
+    app: Web,
+) -> None:
+    table = Table(app)
+    screen = Client(app, f"/api/v1/play/{table.codes[1]}/live", table.device(1))
+    try:
+        assert next(table_events_of(screen.got, timeout=5))["seat"] == 1
+        app.ok("POST", f"{table.base}/online/release", {"seat": 1, "by": "Eva"})
+        table.tokens[1] = table.join(1)  # the new phone
+        deadline = time.monotonic() + 10
+        seen = ""
+        while "event: seat_taken" not in seen and time.monotonic() < deadline:
+            try:
+                seen += screen.got.get(timeout=1)
+            except queue.Empty:
+                continue
+        assert "event: seat_taken" in seen
+        after = seen.split("event: seat_taken", 1)[1]
+        assert '"hand"' not in after and "online.seat_taken" in after
+    finally:
+        screen.close()

@@ -45,6 +45,7 @@ def wall_clock() -> datetime:
 now: Callable[[], datetime] = wall_clock
 
 STATUS_WORDS = {
+    "joining": "waiting for the players to open their seats",
     "waiting": "waiting for the deal",
     "wait": "in play",
     "over": "match decided (R20)",
@@ -131,6 +132,11 @@ def status_line(moment: TableMoment, at: datetime) -> str:
     ]
     if turn:
         parts.append(", ".join(turn))
+    seats = [
+        f"{m.labels[seat]} {'joined' if seat in table.devices else 'not joined yet'}"
+        for seat in (0, 1)
+    ]
+    parts.append(", ".join(seats))
     parts.append(_clock_text(moment, table.move_seconds, at))
     parts.append(STATUS_WORDS.get(seen, seen))
     return "; ".join(parts)
@@ -199,3 +205,19 @@ def online_stop(match: str, by: str, why: str, tournament_id: str | None, actor:
         f"online play of match {mid} is stopped: enter the rest from the scoresheet "
         f"(`tournament results enter {mid} ...`)"
     )
+
+
+@online.command("release")
+@click.argument("match")
+@click.option("--seat", required=True, type=click.IntRange(0, 1), help="the seat: 0 or 1")
+@click.option("--by", required=True, type=WHO, help="who decides (referee, organiser)")
+@tournament_option
+@actor_option
+@cli_errors
+def online_release(match: str, seat: int, by: str, tournament_id: str | None, actor: str) -> None:
+    """Release SEAT of MATCH whose phone is gone: the next phone that opens the seat's
+    code takes it (T-online). The clock goes on (T-clock)."""
+    tid = tournament_id_of(tournament_id)
+    mid = _match_id(tid, match)
+    play().release_seat(tid, mid, seat, by=by, metadata=event_meta(), actor=actor)
+    click.echo(f"seat {seat} of match {mid} is free: the next phone that opens its code takes it")

@@ -50,6 +50,8 @@ LIVE_HAND_CLOSED: Final = "match.live_hand_closed"  # no claim after the last tr
 ONLINE_STARTED: Final = "match.online_started"
 ONLINE_STOPPED: Final = "match.online_stopped"
 ONLINE_CLOCK_RESTARTED: Final = "match.online_clock_restarted"
+ONLINE_SEAT_TAKEN: Final = "match.online_seat_taken"  # a device holds a seat (T-online)
+ONLINE_SEAT_RELEASED: Final = "match.online_seat_released"
 MATCH_FORFEITED: Final = "match.forfeited"
 RESULT_CORRECTED: Final = "result.corrected"
 HAND_STRUCK: Final = "hand.struck"
@@ -85,6 +87,8 @@ SCHEMA_VERSIONS: Final[Mapping[str, int]] = {
     ONLINE_STARTED: 1,
     ONLINE_STOPPED: 1,
     ONLINE_CLOCK_RESTARTED: 1,
+    ONLINE_SEAT_TAKEN: 1,
+    ONLINE_SEAT_RELEASED: 1,
     MATCH_FORFEITED: 1,
     RESULT_CORRECTED: 1,
     HAND_STRUCK: 1,

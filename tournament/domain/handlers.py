@@ -279,6 +279,7 @@ def _online_started(t: Tournament, p: Mapping[str, Any]) -> None:
     table = OnlineTable(p["match_id"], p.get("move_seconds"))
     if old is not None:  # online again after a stop: the earlier hands stay listed
         table.hands, table.closed, table.clock_from = old.hands, old.closed, old.clock_from
+        table.devices, table.joined_at = old.devices, old.joined_at  # the seats stay held
     t.online[p["match_id"]] = table
 
 
@@ -292,6 +293,17 @@ def _live_closed(t: Tournament, p: Mapping[str, Any]) -> None:
 
 def _clock_restarted(t: Tournament, p: Mapping[str, Any]) -> None:
     t.online[p["match_id"]].clock_from[p["hand_stream"]] = p["at"]
+
+
+def _seat_taken(t: Tournament, p: Mapping[str, Any]) -> None:
+    table = t.online[p["match_id"]]
+    table.devices[int(p["seat"])] = p["device"]
+    if table.joined_at is None and len(table.devices) == 2:
+        table.joined_at = p.get("at")
+
+
+def _seat_released(t: Tournament, p: Mapping[str, Any]) -> None:
+    t.online[p["match_id"]].devices.pop(int(p["seat"]), None)
 
 
 def _live_abandoned(t: Tournament, p: Mapping[str, Any]) -> None:
@@ -322,6 +334,8 @@ TOUCHING = frozenset(
         ev.ONLINE_STARTED,
         ev.ONLINE_STOPPED,
         ev.ONLINE_CLOCK_RESTARTED,
+        ev.ONLINE_SEAT_TAKEN,
+        ev.ONLINE_SEAT_RELEASED,
         # Reports change no standings line (a confirmed report records its own result).
         ev.REPORT_SUBMITTED,
         ev.REPORT_CONFIRMED,
@@ -358,6 +372,8 @@ HANDLERS: dict[str, Callable[[Tournament, Mapping[str, Any]], None]] = {
     ev.ONLINE_STARTED: _online_started,
     ev.ONLINE_STOPPED: _online_stopped,
     ev.ONLINE_CLOCK_RESTARTED: _clock_restarted,
+    ev.ONLINE_SEAT_TAKEN: _seat_taken,
+    ev.ONLINE_SEAT_RELEASED: _seat_released,
     ev.REPORT_SUBMITTED: reportbook.on_submitted,
     ev.REPORT_CONFIRMED: reportbook.on_confirmed,
     ev.RESULT_DISPUTED: reportbook.on_disputed,

@@ -222,6 +222,16 @@ TEMPLATES: Final[dict[str, str]] = {
     "online.no_clock": N_("match %(match_id)s has no clock running"),
     "online.restart_says_who": N_("restarting the clock says who decides"),
     "online.no_such_hand": N_("match %(match_id)s has no such hand"),
+    "online.seat_taken": N_(
+        "this seat is already open on another device: if that was you and your device is "
+        "gone, ask the organiser to release the seat"
+    ),
+    "online.waiting_for_players": N_(
+        "match %(match_id)s waits until both players have opened their seats"
+    ),
+    "online.seat_not_taken": N_("seat %(seat)s of match %(match_id)s is not taken"),
+    "online.release_says_who": N_("releasing a seat says who decides"),
+    "online.no_such_seat": N_("a seat is 0 or 1, not %(seat)s"),
     # lives.py
     "lives.no_buy_back": N_("this tournament has no buy-back of lives"),
     "lives.final_played": N_("the tournament is finished: the final has been played"),

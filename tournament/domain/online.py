@@ -217,8 +217,12 @@ def clock(
     seconds = table.move_seconds
     if seconds is None or hand_final(t, stream, state) or table.stopped or halted(t, stream):
         return Clock(seconds, None, False)
+    if table.joined_at is None:  # the clock runs once both seats are taken
+        return Clock(seconds, None, False)
     restarted = table.clock_from.get(stream)
-    start = max(last_at, datetime.fromisoformat(restarted)) if restarted else last_at
+    start = max(last_at, datetime.fromisoformat(table.joined_at))
+    if restarted:
+        start = max(start, datetime.fromisoformat(restarted))
     deadline = start + timedelta(seconds=seconds)
     return Clock(seconds, deadline, now >= deadline)
 
@@ -252,6 +256,10 @@ def check_move(
         )
     if action.seat != seat:
         raise DomainError("action", "R0", code="online.not_your_seat", params={"seat": seat})
+    if table.joined_at is None:  # nobody plays against an empty chair
+        raise ConflictError(
+            "seat", RULE, code="online.waiting_for_players", params={"match_id": match_id}
+        )
     if clock_now.expired and seat in state.to_act:
         raise ConflictError("clock", CLOCK_RULE, code="online.time_ran_out")
     try:
@@ -293,6 +301,10 @@ def close_hand(
         )
     if state.legal_actions()[0].seat != seat:
         raise DomainError("action", "R16", code="online.not_yours_to_close", params={"seat": seat})
+    if table.joined_at is None:
+        raise ConflictError(
+            "seat", RULE, code="online.waiting_for_players", params={"match_id": match_id}
+        )
     if clock_now is not None and clock_now.expired:
         raise ConflictError("clock", CLOCK_RULE, code="online.time_ran_out")
     payload = {"match_id": match_id, "hand_stream": stream, "seat": seat}
@@ -333,6 +345,70 @@ def hand_number(t: Tournament, match_id: str, stream: str) -> int:
     if stream not in table.hands:
         raise NotFoundError("hand", RULE, code="online.no_such_hand", params={"match_id": match_id})
     return table.hands.index(stream) + 1
+
+
+# --- seats and devices (T-online) ------------------------------------------------------------
+# A table code is printed on the card between the players, so the code alone is no proof of
+# whose seat it is: the first device that opens a seat keeps it. The edge gives that device
+# a random token and the domain keeps only the token's SHA-256 (``device``); every later
+# view and move of the seat names the same token. The organiser releases a seat whose
+# device is gone; the next device to open the code takes it.
+
+
+def _seat_number(seat: int) -> int:
+    if type(seat) is not int or seat not in (0, 1):
+        raise DomainError("seat", RULE, code="online.no_such_seat", params={"seat": seat})
+    return seat
+
+
+def seat_device_ok(t: Tournament, match_id: str, seat: int, device_hash: str | None) -> bool:
+    """Whether ``device_hash`` is the device that holds ``seat`` (False when nobody does)."""
+    table = table_of(t, match_id)
+    held = table.devices.get(seat)
+    return (
+        held is not None and device_hash is not None and secrets.compare_digest(held, device_hash)
+    )
+
+
+def take_seat(
+    t: Tournament, match_id: str, seat: int, device_hash: str, *, now: datetime,
+    actor: str | None = None,
+) -> list[NewEvent]:  # fmt: skip
+    """The device ``device_hash`` takes ``seat``: nothing when it holds it already, a
+    refusal when another device does (``online.seat_taken``). The event carries ``at``
+    (``now``): when the second seat is taken, the first hand's clock starts (T-clock)."""
+    table = table_of(t, match_id)
+    _seat_number(seat)
+    held = table.devices.get(seat)
+    if held is not None:
+        if secrets.compare_digest(held, device_hash):
+            return []
+        raise ConflictError("seat", RULE, code="online.seat_taken", params={"seat": seat})
+    payload = {"match_id": match_id, "seat": seat, "device": device_hash, "at": now.isoformat()}
+    return [ev.make_event(ev.ONLINE_SEAT_TAKEN, payload, actor=actor, source=ev.LIVE)]
+
+
+def release_seat(
+    t: Tournament, match_id: str, seat: int, *, by: str, actor: str | None = None
+) -> list[NewEvent]:
+    """The organiser frees ``seat`` (its device is gone): the next device to open the
+    code takes it. The clock goes on (the organiser decides on a timeout, T-clock)."""
+    table = table_of(t, match_id)
+    _seat_number(seat)
+    if not by.strip():
+        raise DomainError("by", RULE, code="online.release_says_who")
+    if seat not in table.devices:
+        raise ConflictError(
+            "seat", RULE, code="online.seat_not_taken", params={"seat": seat, "match_id": match_id}
+        )
+    payload = {"match_id": match_id, "seat": seat, "by": by.strip()}
+    return [ev.make_event(ev.ONLINE_SEAT_RELEASED, payload, actor=actor, source=ev.LIVE)]
+
+
+def joined(t: Tournament, match_id: str) -> list[bool]:
+    """Per seat, whether a device holds it now (the desk shows it; no token, no code)."""
+    table = table_of(t, match_id)
+    return [0 in table.devices, 1 in table.devices]
 
 
 def _takes_results(t: Tournament, match: MatchState) -> bool:

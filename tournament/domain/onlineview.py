@@ -9,6 +9,7 @@ spectator's hold no hand at all. The previous hand is summed up by its outcome o
 
     status   what the seat (or spectator) waits for
     -------  --------------------------------------------------------------------
+    joining  a seat was never opened yet: the table waits for both players (T-online)
     waiting  no hand dealt yet (the server deals at once; a reload finds it)
     turn     the seat may act (``legal_actions`` lists what)
     wait     the other seat is to act (after a marriage lead the leader waits for the
@@ -71,6 +72,8 @@ def status(moment: TableMoment, seat: int | None) -> str:
         return "over"  # (a hand in play when a forfeit decided the match is halted, R20)
     if table.stopped:
         return "stopped"
+    if table.joined_at is None:
+        return "joining"
     state = moment.state
     if state is None or moment.final:
         return "waiting"

@@ -80,3 +80,7 @@ class OnlineTable:
     closed: set[str] = dataclasses.field(default_factory=set)  # no claim after the last trick
     clock_from: dict[str, str] = dataclasses.field(default_factory=dict)  # hand -> restart time
     stopped: bool = False  # the organiser ended online play: the rest is paper
+    #: seat -> SHA-256 (hex) of the device token that holds it (T-online)
+    devices: dict[int, str] = dataclasses.field(default_factory=dict)
+    #: when both seats were first taken: the first hand's clock runs from then (T-clock)
+    joined_at: str | None = None

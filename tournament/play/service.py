@@ -16,7 +16,9 @@ reads only the events appended since. Each change calls ``announce`` with the ta
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import logging
+import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
@@ -248,6 +250,48 @@ class PlayService:
 
         self.tournaments.execute(tournament_id, start, metadata=meta)
 
+    # --- seats and devices (T-online) -----------------------------------------------------
+    def join(
+        self, tournament_id: str, match_id: str, seat: int, token: str | None,
+        metadata: Metadata | None = None,
+    ) -> str:  # fmt: skip
+        """The device with ``token`` (None: a device new here) opens ``seat``: it takes the
+        seat if nobody holds it (a new token, stored only as its hash), or proves it holds
+        it; another device is refused (409 ``online.seat_taken``). The token to keep."""
+        t = self.tournaments.state(tournament_id)
+        if token is not None and online.seat_device_ok(t, match_id, seat, device_hash(token)):
+            return token
+        fresh = secrets.token_urlsafe(24)
+        now = self.now()
+        self.tournaments.execute(
+            tournament_id,
+            lambda t: online.take_seat(t, match_id, seat, device_hash(fresh), now=now),
+            metadata={"source": ev.LIVE, **(metadata or {})},
+        )
+        self.announce(table_key(tournament_id, match_id))
+        return fresh
+
+    def check_seat(self, tournament_id: str, match_id: str, seat: int, token: str | None) -> None:
+        """Refused (409 ``online.seat_taken``) unless ``token`` is the device holding ``seat``."""
+        t = self.tournaments.state(tournament_id)
+        hashed = device_hash(token) if token else None
+        if not online.seat_device_ok(t, match_id, seat, hashed):
+            raise ConflictError(
+                "seat", online.RULE, code="online.seat_taken", params={"seat": seat}
+            )
+
+    def release_seat(
+        self, tournament_id: str, match_id: str, seat: int, *, by: str,
+        metadata: Metadata | None = None, actor: str | None = None,
+    ) -> None:  # fmt: skip
+        """The organiser frees ``seat``: the next device that opens its code takes it."""
+        self.tournaments.execute(
+            tournament_id,
+            lambda t: online.release_seat(t, match_id, seat, by=by, actor=actor),
+            metadata=dict(metadata or {}),
+        )
+        self.announce(table_key(tournament_id, match_id))
+
     # --- the organiser's decisions --------------------------------------------------------
     def start(
         self, tournament_id: str, match_id: str, *, move_seconds: int | None,
@@ -310,6 +354,11 @@ class PlayService:
         self._deal(tournament_id, match_id, self.hands.read(self.store, stream), meta)
         self.announce(table_key(tournament_id, match_id))
         return self.moment(tournament_id, match_id)
+
+
+def device_hash(token: str) -> str:
+    """What the tournament keeps of a device token: its SHA-256, never the token."""
+    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def _unsettled(t: Tournament, hand: Hand) -> bool:

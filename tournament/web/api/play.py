@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 from typing import Any, Literal
 
-from flask import Response, g
+from flask import Response, g, request
 from flask_openapi3.blueprint import APIBlueprint
 from flask_openapi3.models.tag import Tag
 from pydantic import BaseModel, ConfigDict, Field
@@ -39,6 +39,7 @@ from tournament.domain.matchref import resolve_match
 from tournament.domain.onlineview import TableMoment, seat_view, spectator_view, status
 from tournament.domain.tablecodes import TableSeat
 from tournament.live.hub import Full
+from tournament.play.service import device_hash
 from tournament.play.stream import Render
 from tournament.web.api.models import TID
 from tournament.web.auth import ANYONE, requires
@@ -142,7 +143,7 @@ class ClockIn(BaseModel):
     by: str = Field(description="who decides (the organiser's name)", min_length=1, max_length=120)
 
 
-Status = Literal["waiting", "turn", "wait", "claim", "over", "stopped", "time"]
+Status = Literal["joining", "waiting", "turn", "wait", "claim", "over", "stopped", "time"]
 
 
 class ClockOut(BaseModel):
@@ -172,6 +173,18 @@ class TableOut(BaseModel):
 
 class SeatOut(TableOut):
     seat: int = Field(description="the seat this code plays (0 or 1)", ge=0, le=1)
+    device_token: str | None = Field(
+        None,
+        description="only in the answer that takes the seat: the device's token, to send "
+        "as header `Seat-Token` on every later call of this seat (T-online)",
+    )
+
+
+class ReleaseIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    seat: int = Field(description="the seat to release (0 or 1)", ge=0, le=1)
+    by: str = Field(description="who decides (the organiser's name)", min_length=1, max_length=120)
 
 
 class HandLine(BaseModel):
@@ -197,6 +210,7 @@ class OnlineOut(BaseModel):
     to_act: list[int] = Field(description="the seats to act in the hand in play")
     clock: ClockOut
     decided: bool
+    joined: list[bool] = Field(description="per seat: a device holds it (T-online)")
     tournament_version: int
 
 
@@ -209,6 +223,19 @@ def _seat(code: str) -> tuple[str, TableSeat]:
         g.wrong_code = True
         raise
     return tid, seat
+
+
+#: The header a seat's device sends its token in (given by the call that took the seat).
+SEAT_TOKEN = "Seat-Token"
+
+
+def _token() -> str | None:
+    return request.headers.get(SEAT_TOKEN) or None
+
+
+def _check(tid: str, seat: TableSeat) -> None:
+    """Refused (409 ``online.seat_taken``) unless the caller's device holds the seat."""
+    play_service().check_seat(tid, seat.match_id, seat.seat, _token())
 
 
 def _player_metadata(seat: TableSeat) -> dict[str, Any]:
@@ -230,14 +257,23 @@ def _json(body: Any, status: int = 200) -> Response:
     description="What the seat sees now (`status` says what it waits for; `view.hand` its "
     "own cards, `view.legal_actions` what it may do). Never the other seat's cards, the "
     "talon or the other seat's code. 404 for an unknown code (T-code) or a match not "
-    "played online (T-online); 409 for a revoked code. No account: the code is the "
-    "credential; wrong codes are rate-limited (429).",
+    "played online (T-online); 409 for a revoked code. No account: the code opens the "
+    "seat; wrong codes are rate-limited (429). The first call of a seat nobody holds "
+    "takes it for the calling device: its answer carries `device_token`, which every "
+    "later call of the seat sends as header `Seat-Token`; another device is refused "
+    "(409 `online.seat_taken`, T-online) and sees nothing of the seat.",
     responses={200: SeatOut, **CODE_PROBLEMS},
 )
 def seat(path: CodePath) -> Response:
     tid, found = _seat(path.code)
-    moment = play_service().moment(tid, found.match_id)
-    return _json(seat_view(moment, found.seat))
+    play = play_service()
+    sent = _token()
+    token = play.join(tid, found.match_id, found.seat, sent, _player_metadata(found))
+    moment = play.moment(tid, found.match_id)
+    body = seat_view(moment, found.seat)
+    if token != sent:
+        body["device_token"] = token
+    return _json(body)
 
 
 @api.post(
@@ -245,7 +281,9 @@ def seat(path: CodePath) -> Response:
     summary="The seat makes a move (a record action object or its notation)",
     description="The seat's view after the move. Refused, storing nothing: 409 when the "
     "table moved on since `version` (a second click: `online.table_moved_on`), the time "
-    "ran out (`online.time_ran_out`, T-clock), the hand is over or not the current one; "
+    "ran out (`online.time_ran_out`, T-clock), the hand is over or not the current one, "
+    "the other seat was never opened (`online.waiting_for_players`), or the call's "
+    "`Seat-Token` is not the device holding the seat (`online.seat_taken`, T-online); "
     "422 for a move the rules forbid (`online.engine_refused` with the engine's rule "
     "R0-R16 as `rule`), another seat's action (R0) or a bad body.",
     responses={200: SeatOut, **MOVE_PROBLEMS},
@@ -253,6 +291,7 @@ def seat(path: CodePath) -> Response:
 @requires(ANYONE)  # the code is the credential (T-code); wrong ones are rate-limited
 def act(path: CodePath, body: MoveIn) -> Response:
     tid, found = _seat(path.code)
+    _check(tid, found)
     moment = play_service().act(
         tid, found.match_id, found.seat, body.action, body.version, _player_metadata(found)
     )
@@ -272,6 +311,7 @@ def act(path: CodePath, body: MoveIn) -> Response:
 @requires(ANYONE)  # the code is the credential (T-code)
 def no_claim(path: CodePath, body: VersionIn) -> Response:
     tid, found = _seat(path.code)
+    _check(tid, found)
     moment = play_service().decline_claim(
         tid, found.match_id, found.seat, body.version, _player_metadata(found)
     )
@@ -283,7 +323,9 @@ def no_claim(path: CodePath, body: VersionIn) -> Response:
     summary="The seat's view as it changes (Server-Sent Events, public)",
     description="`text/event-stream`: `event: table` with `id: <hand_number>.<version>` "
     "and `data:` the seat's view as JSON (as `GET /api/v1/play/{code}`), sent at once "
-    "and each time it changes; `event: gone` when the table is gone. A comment every "
+    "and each time it changes; `event: gone` when the table is gone; `event: seat_taken` "
+    "when the organiser released the seat and another device took it. Needs the seat's "
+    "`Seat-Token` (else 409 `online.seat_taken`). A comment every "
     "15 s keeps a quiet stream open. Over the process's cap of streams: 503 with "
     "`Retry-After`.",
     responses={
@@ -294,9 +336,14 @@ def no_claim(path: CodePath, body: VersionIn) -> Response:
 def seat_stream(path: CodePath) -> Response:
     tid, found = _seat(path.code)
     play_service().moment(tid, found.match_id)  # the table is there (else 404 now)
+    _check(tid, found)
     number = found.seat
+    held = device_hash(_token() or "")
 
     def render(moment: TableMoment) -> tuple[str, str]:
+        if not online.seat_device_ok(moment.t, found.match_id, number, held):
+            # Released and taken by another device since: nothing more of the seat.
+            return "seat_taken", json.dumps({"code": "online.seat_taken", "rule": online.RULE})
         return "table", json.dumps(seat_view(moment, number), ensure_ascii=False)
 
     return _stream(tid, found.match_id, render)
@@ -460,6 +507,7 @@ def _online(moment: TableMoment) -> dict[str, Any]:
         "to_act": to_act,
         "clock": moment.clock.to_json(),
         "decided": moment.match.decided,
+        "joined": online.joined(moment.t, moment.match_id),
         "tournament_version": moment.t.version,
     }
 
@@ -544,6 +592,23 @@ def abandon(path: TablePath, body: StopIn) -> Response:
     moment = play_service().abandon_hand(
         path.tid, mid, by=body.by, reason=body.reason, metadata=metadata(), actor=actor()
     )
+    return _answer(_online(moment), moment)
+
+
+@api.post(
+    "/tournaments/<tid>/matches/<mid>/online/release",
+    summary="Release a seat whose device is gone: the next device to open its code takes it",
+    description="T-online: a seat is held by the first device that opened it. 409 "
+    "`online.seat_not_taken` when nobody holds the seat; 422 without `by`. The clock "
+    "goes on (T-clock).",
+    responses={200: OnlineOut, **ORGANISER_PROBLEMS},
+)
+@requires(Role.ORGANISER)
+def release(path: TablePath, body: ReleaseIn) -> Response:
+    mid = _match_id(path.tid, path.mid)
+    play = play_service()
+    play.release_seat(path.tid, mid, body.seat, by=body.by, metadata=metadata(), actor=actor())
+    moment = play.moment(path.tid, mid)
     return _answer(_online(moment), moment)
 
 

@@ -48,6 +48,7 @@ REFRESH_SECONDS: Final = 3
 #: What a table (or a seat) waits for, as :func:`tournament.domain.onlineview.status`
 #: names it, in the desk's words.
 STATUS_WORDS: Final[dict[str, LazyString]] = {
+    "joining": _l("waiting for the players"),
     "waiting": _l("waiting for the deal"),
     "turn": _l("to play"),
     "wait": _l("waiting"),
@@ -82,6 +83,7 @@ class OnlineLine:
     in_play: bool  # a hand dealt and not over for good: it may be abandoned
     to_act: tuple[int, ...] = ()  # the seats the hand waits for (none once it is over)
     problem: str | None = None  # the table could not be read (its refusal, in words)
+    joined: tuple[bool, bool] = (False, False)  # a device holds the seat (T-online)
 
 
 def line_of(t: Tournament, moment: TableMoment, now: datetime) -> OnlineLine:
@@ -96,6 +98,8 @@ def line_of(t: Tournament, moment: TableMoment, now: datetime) -> OnlineLine:
     state = moment.state
     in_play = state is not None and not moment.final and not table.stopped
     acting = tuple(sorted(state.to_act)) if state is not None and not moment.final else ()
+    if table.joined_at is None:  # nobody is to act before both players are there
+        acting = ()
     in_play = in_play and moment.stream not in t.live_results  # the R16 claim window
     return OnlineLine(
         match_id=match.match_id,
@@ -115,6 +119,7 @@ def line_of(t: Tournament, moment: TableMoment, now: datetime) -> OnlineLine:
         decided=match.decided,
         in_play=in_play,
         to_act=() if table.stopped or match.decided else acting,
+        joined=(0 in table.devices, 1 in table.devices),
     )
 
 
@@ -312,6 +317,24 @@ def abandon_hand(tid: str, mid: str) -> Any:
         gettext(
             "The hand of match %(id)s is abandoned: the same dealer deals again (R18).", id=mid
         ),
+    )
+
+
+@pages.post("/desk/t/<tid>/online/<mid>/release")
+@requires(Role.ORGANISER)
+def release_seat(tid: str, mid: str) -> Any:
+    """The seat's device is gone: the next device to open its code takes it (T-online).
+    The form names the seat (0 or 1) and who decides."""
+    text = _text("seat")
+    seat: Any = int(text) if text in ("0", "1") else text[:8]  # else the domain refuses it
+    return _decide(
+        tid,
+        mid,
+        f"release{seat}",
+        lambda: play_service().release_seat(
+            tid, mid, seat, by=_text("by"), metadata=page_metadata(), actor=caller().actor
+        ),
+        gettext("The seat is free: the next phone to open its code takes it."),
     )
 
 

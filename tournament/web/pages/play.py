@@ -25,6 +25,7 @@ from typing import Any
 
 from flask import (
     Response,
+    current_app,
     g,
     redirect,
     render_template,
@@ -33,6 +34,7 @@ from flask import (
 )
 from flask_babel import gettext
 from flask_wtf.csrf import generate_csrf
+from markupsafe import escape
 from werkzeug.wrappers import Response as BaseResponse
 
 from engine.cards import Card
@@ -42,6 +44,7 @@ from tournament.domain.onlineview import TableMoment, seat_view
 from tournament.domain.state import Tournament
 from tournament.domain.tablecodes import TableSeat, normalized
 from tournament.live.hub import Full
+from tournament.play.service import device_hash
 from tournament.web.auth import ANYONE, requires
 from tournament.web.i18n import current_language
 from tournament.web.live import play_service, table_event_stream
@@ -114,11 +117,35 @@ def reason_words() -> dict[str, str]:
 
 @pages.get("/play/<code>")
 def table(code: str) -> Any:
+    """The seat's page. The first device to open a seat nobody holds takes it (T-online):
+    it gets the seat's device token as a cookie scoped to this code's pages; another
+    device gets a friendly refusal and nothing of the seat."""
     found = _open(code)
     if isinstance(found, BaseResponse):
         return found
+    if code != normalized(code):  # the seat's cookie is scoped to the code as printed
+        args: dict[str, Any] = dict(request.args)
+        return redirect(url_for("play.table", code=normalized(code), **args), code=303)
     tid, _, seat = found
-    return _page(tid, seat, code, note=_note_of(request.args.get("note", "")))
+    sent = _cookie(code)
+    try:
+        token = play_service().join(tid, seat.match_id, seat.seat, sent, _metadata(seat))
+    except ConflictError as error:
+        if error.code != SEAT_TAKEN:
+            raise
+        return _seat_taken(tid)
+    reply = _page(tid, seat, code, note=_note_of(request.args.get("note", "")))
+    if token != sent:
+        reply.set_cookie(
+            SEAT_COOKIE,
+            token,
+            path=url_for("play.table", code=normalized(code)),
+            httponly=True,
+            samesite="Lax",
+            secure=bool(current_app.config.get("SESSION_COOKIE_SECURE")),
+            max_age=60 * 60 * 24 * 30,
+        )
+    return reply
 
 
 @pages.get("/play/<code>/events")
@@ -128,9 +155,15 @@ def events(code: str) -> Any:
     if isinstance(found, BaseResponse):
         return found
     tid, _, seat = found
+    if (refused := _held_elsewhere(tid, seat, code)) is not None:
+        return refused
     fixed = normalized(code)
+    held = device_hash(_cookie(code) or "")
 
     def render(moment: TableMoment) -> tuple[str, str]:
+        if not online.seat_device_ok(moment.t, seat.match_id, seat.seat, held):
+            # Released and taken by another device since: nothing more of the seat here.
+            return "table", f'<p class="problem" role="alert">{escape(_taken_words())}</p>'
         return "table", _fragment(moment, seat, fixed)
 
     try:
@@ -151,6 +184,8 @@ def move(code: str) -> Any:
     if isinstance(found, BaseResponse):
         return found
     tid, _, seat = found
+    if (refused := _held_elsewhere(tid, seat, code)) is not None:
+        return refused
     action = request.form.get("action", "").strip()
     try:
         version = _version()
@@ -173,6 +208,8 @@ def no_claim(code: str) -> Any:
     if isinstance(found, BaseResponse):
         return found
     tid, _, seat = found
+    if (refused := _held_elsewhere(tid, seat, code)) is not None:
+        return refused
     try:
         play_service().decline_claim(tid, seat.match_id, seat.seat, _version(), _metadata(seat))
     except DomainError as error:
@@ -181,6 +218,43 @@ def no_claim(code: str) -> Any:
 
 
 # --- helpers ------------------------------------------------------------------------------
+#: The cookie that holds a seat's device token (scoped to ``/play/<code>``, T-online).
+SEAT_COOKIE = "seat"
+SEAT_TAKEN = "online.seat_taken"
+
+
+def _cookie(code: str) -> str | None:
+    return request.cookies.get(SEAT_COOKIE) or None
+
+
+def _taken_words() -> str:
+    return str(
+        gettext(
+            "This seat is already open on another phone. If that was you and your phone is "
+            "gone, ask the organiser to release the seat."
+        )
+    )
+
+
+def _seat_taken(tid: str) -> Response:
+    """The friendly refusal for a device that does not hold the seat: nothing of it."""
+    t = play_service().tournaments.state(tid)
+    settings = t.settings
+    html = render_template(
+        "play/taken.html",
+        tournament=settings.name if settings is not None else tid,
+        words=_taken_words(),
+    )
+    return Response(html, status=409, mimetype="text/html")
+
+
+def _held_elsewhere(tid: str, seat: TableSeat, code: str) -> Response | None:
+    """The refusal unless this device (its cookie) holds the seat, else None."""
+    try:
+        play_service().check_seat(tid, seat.match_id, seat.seat, _cookie(code))
+    except ConflictError:
+        return _seat_taken(tid)
+    return None
 
 
 def _open(code: str) -> tuple[str, Tournament, TableSeat] | BaseResponse:
@@ -378,6 +452,8 @@ def _title(status: str, names: list[str], me: int, turn_name: str, m: dict[str, 
         words = gettext("Online play stopped")
     elif status == "time":
         words = gettext("Time is up")
+    elif status == "joining":
+        words = gettext("Waiting for %(name)s to open their seat", name=names[1 - me])
     else:
         words = gettext("Dealing…")
     return str(words)
