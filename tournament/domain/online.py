@@ -383,7 +383,7 @@ def take_seat(
     if held is not None:
         if secrets.compare_digest(held, device_hash):
             return []
-        raise ConflictError("seat", RULE, code="online.seat_taken", params={"seat": seat})
+        raise ConflictError("seat", RULE, code="online.seat_taken")
     payload = {"match_id": match_id, "seat": seat, "device": device_hash, "at": now.isoformat()}
     return [ev.make_event(ev.ONLINE_SEAT_TAKEN, payload, actor=actor, source=ev.LIVE)]
 

@@ -276,9 +276,7 @@ class PlayService:
         t = self.tournaments.state(tournament_id)
         hashed = device_hash(token) if token else None
         if not online.seat_device_ok(t, match_id, seat, hashed):
-            raise ConflictError(
-                "seat", online.RULE, code="online.seat_taken", params={"seat": seat}
-            )
+            raise ConflictError("seat", online.RULE, code="online.seat_taken")
 
     def release_seat(
         self, tournament_id: str, match_id: str, seat: int, *, by: str,
