@@ -24,12 +24,11 @@ with ``Retry-After``.
 from __future__ import annotations
 
 import json
-from typing import Any, Literal
+from typing import Any
 
 from flask import Response, g, request
 from flask_openapi3.blueprint import APIBlueprint
 from flask_openapi3.models.tag import Tag
-from pydantic import BaseModel, ConfigDict, Field
 
 from engine.record import GameRecord
 from tournament.accounts.roles import Role
@@ -41,7 +40,21 @@ from tournament.domain.tablecodes import TableSeat
 from tournament.live.hub import Full
 from tournament.play.service import device_hash
 from tournament.play.stream import Render
-from tournament.web.api.models import TID
+from tournament.web.api.play_models import (
+    ClockIn,
+    CodePath,
+    HandLine,
+    HandPath,
+    MoveIn,
+    OnlineOut,
+    ReleaseIn,
+    SeatOut,
+    StartIn,
+    StopIn,
+    TableOut,
+    TablePath,
+    VersionIn,
+)
 from tournament.web.auth import ANYONE, requires
 from tournament.web.live import play_service, table_event_stream
 from tournament.web.play_codes import online_seat
@@ -69,149 +82,6 @@ RETRY_AFTER = 10
 CODE_PROBLEMS = documented([404, 409, 429])
 MOVE_PROBLEMS = documented([404, 409, 422, 429])
 ORGANISER_PROBLEMS = documented([401, 403, 404, 409, 422])
-
-
-# --- models -------------------------------------------------------------------------------
-class CodePath(BaseModel):
-    code: str = Field(
-        description="the seat's table code, the six letters on the table card (T-code)",
-        min_length=1,
-        max_length=40,
-        json_schema_extra={"example": "XDMYNM"},
-    )
-
-
-class TablePath(BaseModel):
-    tid: str = TID
-    mid: str = Field(
-        description="the match: round.table as printed (2.5) or a bracket id (W1.3)",
-        min_length=1,
-        max_length=40,
-    )
-
-
-class HandPath(TablePath):
-    number: int = Field(description="the hand's place at this table (1-based)", ge=1, le=10_000)
-
-
-class MoveIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    action: dict[str, Any] | str = Field(
-        description="a record action object without its seat "
-        '(`{"action": "play", "card": "AH"}`, `{"action": "play", "card": "KS", '
-        '"marriage": true}`, `{"action": "exchange"}`, `{"action": "close"}`, '
-        '`{"action": "claim"}`; one of the view\'s `legal_actions` as it is), or its '
-        'notation: `"AH"`, `"KS+marriage"`, `"exchange"`, `"close"`, `"claim"`',
-        json_schema_extra={"example": {"action": "play", "card": "AH"}},
-    )
-    version: int = Field(
-        description="the hand stream's `version` of the view the move was chosen on: a "
-        "second click on the same view is refused (409 online.table_moved_on)",
-        ge=0,
-        le=1_000_000,
-    )
-
-
-class VersionIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    version: int = Field(description="the view's `version`", ge=0, le=1_000_000)
-
-
-class StartIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    move_seconds: int | None = Field(
-        None,
-        description="the time per move in seconds (10-3600, T-clock); null: no clock",
-        ge=-1_000_000,
-        le=1_000_000,
-    )
-
-
-class StopIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    by: str = Field(description="who decides (the organiser's name)", min_length=1, max_length=120)
-    reason: str = Field(description="why, in words", min_length=1, max_length=500)
-
-
-class ClockIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    by: str = Field(description="who decides (the organiser's name)", min_length=1, max_length=120)
-
-
-Status = Literal["joining", "waiting", "turn", "wait", "claim", "over", "stopped", "time"]
-
-
-class ClockOut(BaseModel):
-    move_seconds: int | None = Field(description="the time per move; null: no clock")
-    deadline: str | None = Field(description="when the seat to act runs out of time (ISO 8601)")
-    expired: bool = Field(description="the time ran out: the organiser decides (T-clock)")
-
-
-class TableOut(BaseModel):
-    """What one screen shows (docs/api.md#online-play)."""
-
-    model_config = ConfigDict(extra="allow")
-
-    tournament: str
-    match: dict[str, Any] = Field(
-        description="match_id, round, table, players, best_of, bummerl_wins, bummerl, scores, "
-        "next_dealer, decided, winner"
-    )
-    hand_number: int = Field(description="the hand's place at this table; 0 before the first")
-    version: int = Field(description="the hand stream's version: a move names it")
-    status: Status
-    final: bool = Field(description="the hand is over for good")
-    clock: ClockOut
-    previous: dict[str, Any] | None = Field(description="the hand before: its outcome only")
-    view: dict[str, Any] | None = Field(description="the engine's view; null before a deal")
-
-
-class SeatOut(TableOut):
-    seat: int = Field(description="the seat this code plays (0 or 1)", ge=0, le=1)
-    device_token: str | None = Field(
-        None,
-        description="only in the answer that takes the seat: the device's token, to send "
-        "as header `Seat-Token` on every later call of this seat (T-online)",
-    )
-
-
-class ReleaseIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    seat: int = Field(description="the seat to release (0 or 1)", ge=0, le=1)
-    by: str = Field(description="who decides (the organiser's name)", min_length=1, max_length=120)
-
-
-class HandLine(BaseModel):
-    number: int
-    final: bool = Field(description="over for good: its record may be fetched")
-    abandoned: bool = Field(description="abandoned: it never counts (R18: dealt again)")
-    dealer: int = Field(description="the seat that dealt it")
-    outcome: dict[str, Any] | None = Field(
-        description="the engine's outcome once final (null while running, or abandoned)"
-    )
-
-
-class OnlineOut(BaseModel):
-    """An online table as the organiser sees it: no card."""
-
-    match_id: str
-    stopped: bool = Field(description="online play ended: the rest is on paper")
-    move_seconds: int | None
-    hands: int = Field(description="hands dealt at this table so far")
-    hand_number: int
-    version: int
-    status: Status = Field(description="as the spectators see it (`time`: decide)")
-    to_act: list[int] = Field(description="the seats to act in the hand in play")
-    clock: ClockOut
-    decided: bool
-    joined: list[bool] = Field(description="per seat: a device holds it (T-online)")
-    tournament_version: int
 
 
 # --- the seats ----------------------------------------------------------------------------
