@@ -151,12 +151,10 @@ def table(code: str) -> Any:
 @pages.get("/play/<code>/events")
 def events(code: str) -> Any:
     """The table as Server-Sent Events: event ``table``, data the fragment for this seat."""
-    found = _open(code)
-    if isinstance(found, BaseResponse):
-        return found
-    tid, _, seat = found
-    if (refused := _held_elsewhere(tid, seat, code)) is not None:
-        return refused
+    opened = _held_here(code)
+    if isinstance(opened, BaseResponse):
+        return opened
+    tid, seat = opened
     fixed = normalized(code)
     held = device_hash(_cookie(code) or "")
 
@@ -180,12 +178,10 @@ def events(code: str) -> Any:
 @pages.post("/play/<code>/move")
 @requires(ANYONE)  # the code is the credential (T-code); wrong ones are rate-limited
 def move(code: str) -> Any:
-    found = _open(code)
-    if isinstance(found, BaseResponse):
-        return found
-    tid, _, seat = found
-    if (refused := _held_elsewhere(tid, seat, code)) is not None:
-        return refused
+    opened = _held_here(code)
+    if isinstance(opened, BaseResponse):
+        return opened
+    tid, seat = opened
     action = request.form.get("action", "").strip()
     try:
         version = _version()
@@ -204,12 +200,10 @@ def move(code: str) -> Any:
 @requires(ANYONE)
 def no_claim(code: str) -> Any:
     """After the last trick its winner claims nothing (R16)."""
-    found = _open(code)
-    if isinstance(found, BaseResponse):
-        return found
-    tid, _, seat = found
-    if (refused := _held_elsewhere(tid, seat, code)) is not None:
-        return refused
+    opened = _held_here(code)
+    if isinstance(opened, BaseResponse):
+        return opened
+    tid, seat = opened
     try:
         play_service().decline_claim(tid, seat.match_id, seat.seat, _version(), _metadata(seat))
     except DomainError as error:
@@ -248,13 +242,18 @@ def _seat_taken(tid: str) -> Response:
     return Response(html, status=409, mimetype="text/html")
 
 
-def _held_elsewhere(tid: str, seat: TableSeat, code: str) -> Response | None:
-    """The refusal unless this device (its cookie) holds the seat, else None."""
+def _held_here(code: str) -> tuple[str, TableSeat] | BaseResponse:
+    """The tournament and seat of ``code`` when this device (its cookie) holds the seat;
+    else the answer: the code's refusal (:func:`_open`), or the seat taken elsewhere."""
+    found = _open(code)
+    if isinstance(found, BaseResponse):
+        return found
+    tid, _, seat = found
     try:
         play_service().check_seat(tid, seat.match_id, seat.seat, _cookie(code))
     except ConflictError:
         return _seat_taken(tid)
-    return None
+    return tid, seat
 
 
 def _open(code: str) -> tuple[str, Tournament, TableSeat] | BaseResponse:
