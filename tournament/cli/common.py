@@ -286,10 +286,11 @@ def database_line(error: Exception, url: str | None = None) -> str | None:
     from tournament.config import database_url
     from tournament.eventstore import EventStoreError, MalformedEventError, UnknownEventTypeError
     from tournament.eventstore.failures import explain
+    from tournament.eventstore.sqlite_connections import StoreBusyError
 
     if isinstance(error, MalformedEventError | UnknownEventTypeError):
         return f"store: {error}"  # an event the store refused: say whose words these are
-    if isinstance(error, EventStoreError):
+    if isinstance(error, EventStoreError) and not isinstance(error, StoreBusyError):
         return str(error)
     line = explain(error, url or database_url())
     if line is None and isinstance(error, OSError):

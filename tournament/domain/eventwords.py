@@ -232,6 +232,30 @@ def _life(t: Tournament, p: Payload) -> Said:
     )
 
 
+def _online_started(t: Tournament, p: Payload) -> Said:
+    seconds = p.get("move_seconds")
+    clock = (
+        Phrase("event.online_no_clock")
+        if seconds is None
+        else Phrase("event.online_clock", {"seconds": param(seconds)})
+    )
+    return Phrase("event.online_started", {"match_id": _match_id(p), "clock": clock})
+
+
+def _online(code: str, *fields: str) -> Callable[[Tournament, Payload], Said]:
+    """An online table's event in words: its match and the payload's ``fields``
+    (``why`` is the payload's ``reason``)."""
+
+    def said(t: Tournament, p: Payload) -> Said:
+        values = {f: param(p.get("reason" if f == "why" else f, "")) for f in fields}
+        match = t.matches.get(str(p.get("match_id")))
+        if "who" in fields and match is not None and p.get("seat") in (0, 1):
+            values["who"] = _who(t, match.players[p["seat"]])
+        return Phrase(code, {"match_id": _match_id(p), **values})
+
+    return said
+
+
 #: Per event type, its payload in words.
 WORDS: dict[str, Callable[[Tournament, Payload], Said]] = {
     ev.TOURNAMENT_CREATED: _created,
@@ -251,6 +275,12 @@ WORDS: dict[str, Callable[[Tournament, Payload], Said]] = {
     ev.LIVE_HAND_STARTED: _live_started,
     ev.LIVE_HAND_RECORDED: _hand,
     ev.LIVE_HAND_ABANDONED: _live_abandoned,
+    ev.LIVE_HAND_CLOSED: _online("event.live_closed"),
+    ev.ONLINE_STARTED: _online_started,
+    ev.ONLINE_STOPPED: _online("event.online_stopped", "by", "why"),
+    ev.ONLINE_CLOCK_RESTARTED: _online("event.online_clock_restarted", "by"),
+    ev.ONLINE_SEAT_TAKEN: _online("event.seat_taken", "who"),
+    ev.ONLINE_SEAT_RELEASED: _online("event.seat_released", "who", "by"),
     ev.MATCH_FORFEITED: _forfeit,
     ev.RESULT_CORRECTED: _corrected,
     ev.HAND_STRUCK: _struck,

@@ -193,6 +193,14 @@ EVENT_TEMPLATES: Final[dict[str, str]] = {
     "event.live_abandoned": N_(
         "match %(match_id)s: live hand %(stream)s abandoned by %(by)s: %(why)s"
     ),
+    "event.online_started": N_("match %(match_id)s: played online (%(clock)s)"),
+    "event.online_no_clock": N_("no clock"),
+    "event.online_clock": N_("%(seconds)s s per move"),
+    "event.online_stopped": N_("match %(match_id)s: online play stopped by %(by)s: %(why)s"),
+    "event.online_clock_restarted": N_("match %(match_id)s: clock restarted by %(by)s"),
+    "event.live_closed": N_("match %(match_id)s: no claim after the last trick (R16)"),
+    "event.seat_taken": N_("match %(match_id)s: %(who)s's seat taken by a device"),
+    "event.seat_released": N_("match %(match_id)s: %(who)s's seat released by %(by)s"),
     "event.both_absent": N_("match %(match_id)s: both absent (%(why)s) (result %(result_id)s)"),
     "event.forfeit": N_(
         "match %(match_id)s: %(who)s wins by forfeit (%(why)s) (result %(result_id)s)"

@@ -30,6 +30,11 @@ def explain(error: BaseException, url: str | None) -> str | None:
     not about the database (the caller reports it otherwise)."""
     if isinstance(error, DatabaseURLError):
         return str(error)
+    busy = sys.modules.get("tournament.eventstore.sqlite_connections")
+    if busy is not None and isinstance(error, busy.StoreBusyError):  # no write lock in time
+        path = sqlite_path(url) if url else None
+        where = str(path) if path is not None else safe_url(url or "")
+        return f"{where}: another program is writing to the database; try again"
     sa = sys.modules.get("sqlalchemy")  # loaded by everything that could raise its errors
     if sa is not None and isinstance(error, sa.exc.NoSuchModuleError | sa.exc.ArgumentError):
         return (
