@@ -9,7 +9,7 @@ most a third of a core however often results come (a run of 400 players takes ~1
 of CPU; an online table ends a hand, two commits, every few seconds, and 200 tables
 would otherwise keep the thread and the database's write lock busy all the time), while
 a small tournament's results follow each other at once (40 players: a run of ~10 ms
-waits ~20 ms) and a nudge after a quiet spell runs at once. The thread folds with a
+waits ~20 ms) and a nudge after a quiet spell runs at once. The projector folds with a
 :class:`~tournament.domain.service.TournamentService` of its own, so that working out the
 rows never holds up the web threads' folds (``reading`` locks the states it reads). On a
 timer
@@ -44,8 +44,12 @@ class InProcessProjections:
         spacing: float = 0.05,
         spacing_factor: float = 3.0,
     ) -> None:
-        if mode != "inline":
-            projector.service = TournamentService(projector.store)
+        # Its own service in both modes: a run holds its service's read lock while it
+        # reads the log (a database connection); sharing the web's service, a run inline
+        # in one request would wait for a connection that requests holding the
+        # tournament's lock keep while they wait for that read lock (fifty writers on
+        # PostgreSQL ran the pool dry).
+        projector.service = TournamentService(projector.store)
         self.projector = projector
         self.mode = mode
         self.spacing = spacing
