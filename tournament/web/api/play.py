@@ -24,6 +24,7 @@ with ``Retry-After``.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from flask import Response, g, request
@@ -38,7 +39,7 @@ from tournament.domain.matchref import resolve_match
 from tournament.domain.onlineview import TableMoment, seat_view, spectator_view, status
 from tournament.domain.tablecodes import TableSeat
 from tournament.live.hub import Full
-from tournament.play.service import device_hash
+from tournament.play.service import PlayService, device_hash
 from tournament.play.stream import Render
 from tournament.web.api.play_models import (
     ClockIn,
@@ -394,6 +395,15 @@ def _organiser_match(tid: str, text: str) -> str:
         return resolve_match(t, text)
 
 
+def _decide(path: TablePath, decision: Callable[[PlayService, str], object]) -> Response:
+    """An organiser's decision on an online table, answered with the table's status."""
+    mid = _match_id(path.tid, path.mid)
+    play = play_service()
+    decision(play, mid)
+    moment = play.moment(path.tid, mid)
+    return _answer(_online(moment), moment)
+
+
 @api.get(
     "/tournaments/<tid>/matches/<mid>/online",
     summary="An online table's status for the organiser: hand, seats to act, clock (no cards)",
@@ -430,11 +440,12 @@ def start(path: TablePath, body: StartIn) -> Response:
 )
 @requires(Role.ORGANISER)
 def stop(path: TablePath, body: StopIn) -> Response:
-    mid = _match_id(path.tid, path.mid)
-    play = play_service()
-    play.stop(path.tid, mid, by=body.by, reason=body.reason, metadata=metadata(), actor=actor())
-    moment = play.moment(path.tid, mid)
-    return _answer(_online(moment), moment)
+    return _decide(
+        path,
+        lambda play, mid: play.stop(
+            path.tid, mid, by=body.by, reason=body.reason, metadata=metadata(), actor=actor()
+        ),
+    )
 
 
 @api.post(
@@ -444,11 +455,12 @@ def stop(path: TablePath, body: StopIn) -> Response:
 )
 @requires(Role.ORGANISER)
 def restart_clock(path: TablePath, body: ClockIn) -> Response:
-    mid = _match_id(path.tid, path.mid)
-    play = play_service()
-    play.restart_clock(path.tid, mid, by=body.by, metadata=metadata(), actor=actor())
-    moment = play.moment(path.tid, mid)
-    return _answer(_online(moment), moment)
+    return _decide(
+        path,
+        lambda play, mid: play.restart_clock(
+            path.tid, mid, by=body.by, metadata=metadata(), actor=actor()
+        ),
+    )
 
 
 @api.post(
@@ -458,11 +470,12 @@ def restart_clock(path: TablePath, body: ClockIn) -> Response:
 )
 @requires(Role.ORGANISER)
 def abandon(path: TablePath, body: StopIn) -> Response:
-    mid = _match_id(path.tid, path.mid)
-    moment = play_service().abandon_hand(
-        path.tid, mid, by=body.by, reason=body.reason, metadata=metadata(), actor=actor()
+    return _decide(
+        path,
+        lambda play, mid: play.abandon_hand(
+            path.tid, mid, by=body.by, reason=body.reason, metadata=metadata(), actor=actor()
+        ),
     )
-    return _answer(_online(moment), moment)
 
 
 @api.post(
@@ -475,11 +488,12 @@ def abandon(path: TablePath, body: StopIn) -> Response:
 )
 @requires(Role.ORGANISER)
 def release(path: TablePath, body: ReleaseIn) -> Response:
-    mid = _match_id(path.tid, path.mid)
-    play = play_service()
-    play.release_seat(path.tid, mid, body.seat, by=body.by, metadata=metadata(), actor=actor())
-    moment = play.moment(path.tid, mid)
-    return _answer(_online(moment), moment)
+    return _decide(
+        path,
+        lambda play, mid: play.release_seat(
+            path.tid, mid, body.seat, by=body.by, metadata=metadata(), actor=actor()
+        ),
+    )
 
 
 # --- wrong codes, limited ----------------------------------------------------------------
