@@ -31,7 +31,6 @@ from datetime import datetime, timedelta
 from typing import Any, Final
 
 from engine import Action, EngineError, HandState
-from engine.cards import ALL_CARDS
 from tournament.domain import events as ev
 from tournament.domain.errors import ConflictError, DomainError, NotFoundError
 from tournament.domain.hands import fold_hand
@@ -51,14 +50,6 @@ RULE: Final = "T-online"
 CLOCK_RULE: Final = "T-clock"
 #: The time per move an organiser may set, in seconds.
 MOVE_SECONDS: Final = (10, 3600)
-
-
-def shuffled_deck() -> list[str]:
-    """The 20 cards in an order from the operating system's secure generator: nobody can
-    predict a deal from earlier ones (``random``'s generator can be, from 624 outputs)."""
-    deck = [card.code for card in ALL_CARDS]
-    secrets.SystemRandom().shuffle(deck)
-    return deck
 
 
 def table_of(t: Tournament, match_id: str) -> OnlineTable:
@@ -189,8 +180,9 @@ def deal_next(
     table_of(t, match_id)
     if not needs_deal(t, match_id, state):
         raise ConflictError("match", RULE, code="online.no_deal_now", params={"match_id": match_id})
-    cards = list(deck) if deck is not None else shuffled_deck()
-    return deal_live_hand(t, match_id, deck=cards, actor=actor)
+    # Without a deck, deal_live_hand shuffles with the operating system's secure
+    # generator: no deal can be predicted from earlier ones.
+    return deal_live_hand(t, match_id, deck=deck, actor=actor)
 
 
 @dataclasses.dataclass(frozen=True)
