@@ -24,7 +24,7 @@ import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from engine import Action, EngineError, HandState, Ruleset
+from engine import Action, EngineError, GameRecord, HandState, Ruleset
 from tournament.eventstore.api import EventStore, NewEvent, StoredEvent
 from tournament.eventstore.errors import FoldError
 from tournament.eventstore.fold import Loaded
@@ -127,3 +127,19 @@ def load_hand(store: EventStore, stream_id: str) -> Loaded[HandState]:
     if not events:
         raise FoldError(stream_id, 0, "stream", "no such hand")
     return Loaded(fold_hand(events), events[-1].version)
+
+
+def hand_record(events: Sequence[StoredEvent], **extra: Any) -> GameRecord:
+    """A hand stream as the ``schnapsen-record/1`` it is: the deal, then each action
+    (``extra``: the record's own further fields, such as the tournament and the match)."""
+    dealt = events[0].payload
+    return GameRecord.from_json(
+        {
+            "format": "schnapsen-record/1",
+            "variants": list(dealt.get("variants", [])),
+            "dealer": dealt["dealer"],
+            "deck": list(dealt["deck"]),
+            "actions": [dict(e.payload) for e in events[1:] if e.type == HAND_ACTION],
+            **extra,
+        }
+    )

@@ -31,10 +31,10 @@ from flask import Response, g, request
 from flask_openapi3.blueprint import APIBlueprint
 from flask_openapi3.models.tag import Tag
 
-from engine.record import GameRecord
 from tournament.accounts.roles import Role
 from tournament.domain import online
 from tournament.domain.errors import DomainError, NotFoundError
+from tournament.domain.hands import hand_record
 from tournament.domain.matchref import resolve_match
 from tournament.domain.onlineview import TableMoment, seat_view, spectator_view, status
 from tournament.domain.tablecodes import TableSeat
@@ -343,19 +343,7 @@ def record(path: HandPath) -> Response:
             field="number",
             rule=online.RULE,
         )
-    dealt = hand.events[0].payload
-    game = GameRecord.from_json(
-        {
-            "format": "schnapsen-record/1",
-            "variants": list(dealt["variants"]),
-            "dealer": dealt["dealer"],
-            "deck": list(dealt["deck"]),
-            "actions": [dict(e.payload) for e in hand.events[1:]],
-            "tournament": path.tid,
-            "match": mid,
-            "hand": path.number,
-        }
-    )
+    game = hand_record(hand.events, tournament=path.tid, match=mid, hand=path.number)
     reply = _json(game.to_json())
     name = f"{path.tid}-{mid}-hand-{path.number}.json"
     reply.headers["Content-Disposition"] = f'attachment; filename="{name}"'

@@ -38,12 +38,12 @@ from flask import (
 from flask_babel import gettext
 from markupsafe import Markup
 
-from engine import Action, HandState
+from engine import HandState
 from engine.outcome import Outcome
 from engine.record import GameRecord
 from tournament.domain import online
 from tournament.domain.errors import DomainError
-from tournament.domain.hands import HAND_ACTION, HAND_DEALT
+from tournament.domain.hands import hand_record as stream_record
 from tournament.domain.onlineview import TableMoment, spectator_view
 from tournament.domain.state import Tournament
 from tournament.live.hub import Full
@@ -322,17 +322,7 @@ class Replay:
 def hand_record(t: Tournament, hand: Hand, *, tid: str, mid: str, number: int) -> GameRecord:
     """The hand's events as ``schnapsen-record/1``: the deal, then each action; the
     tournament, match, hand, players and outcome as the record's own extra fields."""
-    dealt = next(e.payload for e in hand.events if e.type == HAND_DEALT)
-    actions = [Action.from_json(dict(e.payload)) for e in hand.events if e.type == HAND_ACTION]
-    record = GameRecord.from_json(
-        {
-            "format": "schnapsen-record/1",
-            "variants": list(dealt.get("variants", [])),
-            "dealer": dealt["dealer"],
-            "deck": list(dealt["deck"]),
-            "actions": [a.to_json() for a in actions],
-        }
-    )
+    record = stream_record(hand.events)
     match = t.matches[mid]
     extra: dict[str, Any] = {
         "tournament": tid,
