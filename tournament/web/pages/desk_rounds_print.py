@@ -4,20 +4,23 @@
 the same version) in the page's language, and links to the PDF when it is rendered.
 
 The status is a fragment that htmx fetches again every second while the pack renders;
-without scripts the page says to reload.
+without scripts the page says to reload. A pack that failed (or is stuck, long queued)
+says so, with the reason, and offers to ask again: that renders it again.
 """
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from flask import redirect, render_template, request, url_for
 from flask_babel import gettext
+from flask_wtf.csrf import generate_csrf
 
 from tournament.accounts.roles import Role
 from tournament.domain.errors import NotFoundError
 from tournament.domain.roundview import drawn_round
-from tournament.printing.queue import DONE, FAILED, get_pack, request_pack
+from tournament.printing.queue import DONE, FAILED, STALE_AFTER, Pack, get_pack, request_pack
 from tournament.web.api.print_packs import _dispatch as dispatch_pack
 from tournament.web.auth import caller, requires
 from tournament.web.i18n import current_language
@@ -62,15 +65,25 @@ def pack_page(tid: str, pack_id: str) -> Any:
     return _page(tid, pack)
 
 
-def _values(tid: str, pack: Any) -> dict[str, Any]:
+def _values(tid: str, pack: Pack) -> dict[str, Any]:
     return {
         "pack": pack,
         "label": PRINT_KINDS.get(pack.kind, pack.kind),
         "done": pack.status == DONE,
         "failed": pack.status == FAILED,
+        "stuck": pack.status not in (DONE, FAILED) and _stuck(pack),
+        "csrf_token": generate_csrf(),
         "pdf": f"/api/v1/tournaments/{tid}/print-packs/{pack.id}/pdf",
         "poll": url_for(".pack_page", tid=tid, pack_id=pack.id),
     }
+
+
+def _stuck(pack: Pack) -> bool:
+    """Still queued or rendering long after it was asked for: asking again renders it
+    again (tournament.printing.queue.request_pack)."""
+    asked = pack.requested_at
+    asked = asked.replace(tzinfo=UTC) if asked.tzinfo is None else asked
+    return asked < datetime.now(UTC) - STALE_AFTER
 
 
 def _page(tid: str, pack: Any, *, error: str | None = None, status: int = 200) -> Any:
