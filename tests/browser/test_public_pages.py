@@ -119,7 +119,7 @@ def test_the_as_of_slider_moves_by_keyboard_and_swaps_the_table_in(page: Page, s
     page.wait_for_url("**/t/club")
 
 
-def test_find_me_by_keyboard_jumps_to_one_s_row(page: Page, site: Site) -> None:
+def test_find_me_by_keyboard_lands_on_where_one_sits(page: Page, site: Site) -> None:
     a_swiss(site, rounds=2)
     page.goto(site.url("/t/club?lang=en"))
     tab_to(page, "#find-name", presses=60)
@@ -129,7 +129,7 @@ def test_find_me_by_keyboard_jumps_to_one_s_row(page: Page, site: Site) -> None:
     if not page.locator("#find-results a").evaluate("el => el === document.activeElement"):
         press(page, "Tab")  # past the Find button
     press(page, "Enter")
-    page.wait_for_url("**/t/club?me=3#standing-3")
+    page.wait_for_url("**/t/club?me=3#me")
     row = page.locator("#standing-3")
     assert row.get_attribute("aria-current") == "true"
     assert page.locator("#me").is_visible()
