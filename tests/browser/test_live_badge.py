@@ -131,7 +131,6 @@ def test_a_failed_refresh_while_the_stream_lives_says_offline_and_fetches_again(
     watcher.on("requestfailed", lambda r: failed.append(r.url) if "fragment" in r.url else None)
     watcher.context.set_offline(True)  # the open stream lives on in Chromium
     enter_one_result(web)
-    watcher.wait_for_function("() => true")  # (the page still answers scripts)
     badge_is(watcher, "offline", "stale")
     assert watcher.locator("#live-badge").inner_text() == "Offline"
     shot(watcher, "live-badge-offline-de-phone", full_page=False)
@@ -151,7 +150,7 @@ def test_a_busy_store_answering_503_makes_the_page_fetch_again_until_it_is_curre
     browse: Browse, site: Site
 ) -> None:
     web = round_two(site)
-    watcher = phone(browse, site, site.url("/t/club?lang=en"))
+    watcher = phone(browse, site, site.url("/t/club?lang=de"))
     refused: list[str] = []
     busy = {"on": True}
 
@@ -165,15 +164,16 @@ def test_a_busy_store_answering_503_makes_the_page_fetch_again_until_it_is_curre
     watcher.route(re.compile(r".*/t/club/(standings|round)-fragment.*"), store_busy)
     enter_one_result(web)
     badge_is(watcher, "stale")
-    assert watcher.locator("#live-badge").inner_text() == "Not up to date: fetching again…"
-    # It fetches again by itself, more than once, while the store stays busy.
-    watcher.wait_for_function("() => true")
-    deadline_tries = 3
+    assert watcher.locator("#live-badge").inner_text() == "Nicht aktuell: wird neu geladen …"
+    shot(watcher, "live-badge-stale-de-phone", full_page=False)
+    # It fetches again by itself, more than once, while the store stays busy. (Waiting in
+    # Playwright's own loop, a condition looked at every 50 ms, lets the route answer.)
+    tries = 3
     for _ in range(600):
-        if len(refused) >= deadline_tries:
+        if len(refused) >= tries:
             break
-        watcher.wait_for_timeout(50)  # Playwright's own loop: lets the route handler run
-    assert len(refused) >= deadline_tries, f"fetched again only {len(refused)} times"
+        watcher.wait_for_timeout(50)
+    assert len(refused) >= tries, f"fetched again only {len(refused)} times"
     assert watcher.locator("#live-badge").get_attribute("data-state") == "stale"
     busy["on"] = False
     current = current_version(watcher, site)
