@@ -164,7 +164,9 @@ def test_a_busy_store_answering_503_makes_the_page_fetch_again_until_it_is_curre
     watcher.route(re.compile(r".*/t/club/(standings|round)-fragment.*"), store_busy)
     enter_one_result(web)
     badge_is(watcher, "stale")
-    assert watcher.locator("#live-badge").inner_text() == "Nicht aktuell: wird neu geladen …"
+    assert (
+        watcher.locator("#live-badge").inner_text() == "Veraltet: die neueste Tabelle wird geholt …"
+    )
     shot(watcher, "live-badge-stale-de-phone", full_page=False)
     # It fetches again by itself, more than once, while the store stays busy. (Waiting in
     # Playwright's own loop, a condition looked at every 50 ms, lets the route answer.)
