@@ -6,6 +6,7 @@
   shows the version the stream announced; then "Live" again.
 - A real drop (the connection cut, the stream too): "Offline" while it lasts, never
   "Updated N s ago" over a page that cannot reach the service; "Live" once it is back.
+- The projector likewise: a failed fetch of its screens says offline and is made again.
 
 Every change of the badge is recorded in the page with the version of the table shown at
 that moment, so a test sees every state the badge passed through, not only the last.
@@ -227,3 +228,41 @@ def test_a_real_drop_says_offline_while_it_lasts_and_live_when_it_is_back(
     )
     badge_is(watcher, "live", timeout=60_000)
     never_live_over_older(badge_states(watcher), current)
+
+
+def test_the_projector_never_says_live_over_screens_it_could_not_fetch(
+    browse: Browse, site: Site
+) -> None:
+    web = round_two(site)
+    projector = browse(site)
+    projector.set_viewport_size({"width": 1920, "height": 1080})
+    browse.watch(projector).allow_console(FAILED_LOADS)
+    projector.goto(site.url("/t/club/projector?every=600&lang=de"))
+    badge_is(projector, "live")
+    before = projector.locator("#screens .screens-body").get_attribute("data-version")
+    refused: list[str] = []
+    busy = {"on": True}
+
+    def store_busy(route: Route) -> None:
+        if busy["on"]:
+            refused.append(route.request.url)
+            route.fulfill(status=503, headers={"Retry-After": "1"}, body="store busy")
+        else:
+            route.continue_()
+
+    projector.route(re.compile(r".*/t/club/projector/screens.*"), store_busy)
+    enter_one_result(web)
+    badge_is(projector, "offline")
+    for _ in range(600):  # it asks again by itself (see the phone's test above)
+        if len(refused) >= 2:
+            break
+        projector.wait_for_timeout(50)
+    assert len(refused) >= 2, f"fetched again only {len(refused)} times"
+    assert projector.locator("#live-badge").get_attribute("data-state") == "offline"
+    busy["on"] = False
+    projector.wait_for_function(
+        "v => document.querySelector('#screens .screens-body').dataset.version !== v",
+        arg=before,
+        timeout=30_000,
+    )
+    badge_is(projector, "live")
