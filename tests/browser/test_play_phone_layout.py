@@ -67,6 +67,7 @@ def test_on_a_phone_the_own_cards_stay_on_the_first_screen_and_never_move(
     rng = random.Random(21)
     places: list[list[tuple[float, float]] | None] = [None, None]
     last_trick_seen = [False, False]
+    shown_actions: list[int] = []
     turns = 0
     while all(look(p)["hand"] == 1 for p in pages) and turns < 40:
         for seat, page in enumerate(pages):
@@ -86,6 +87,9 @@ def test_on_a_phone_the_own_cards_stay_on_the_first_screen_and_never_move(
             last_trick_seen[seat] |= seen["lastTrick"]
             if turns == 3:
                 shot(page, f"play-seat-{seat}-de-phone-mid-hand", full_page=False)
+            if seen["lastTrick"] and seen["actions"] and not shown_actions:
+                shown_actions.append(seat)
+                shot(page, f"play-seat-{seat}-de-phone-last-trick-and-buttons", full_page=False)
         acting = [s for s in (0, 1) if status_of(pages[s]) in ("turn", "claim")]
         assert acting
         seat = rng.choice(acting)
