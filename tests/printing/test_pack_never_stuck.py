@@ -9,10 +9,14 @@ The failure is real and comes in through the renderer the queue is given (the se
 from __future__ import annotations
 
 import sqlite3
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import sqlalchemy as sa
+
 from tests.printing.helpers import require_weasyprint
+from tests.web.conftest import Web
+from tests.web.played import swiss
 from tournament.domain.service import TournamentService
 from tournament.eventstore import SQLEventStore
 from tournament.printing.packs import render
@@ -25,6 +29,8 @@ from tournament.printing.queue import (
     render_pack,
     request_pack,
 )
+from tournament.projections.tables import print_packs
+from tournament.web.services import services
 
 require_weasyprint()
 
@@ -110,3 +116,44 @@ def test_a_rendered_pack_is_never_rendered_again_however_old(service: Tournament
         store.engine, "t1", "pairings", 2, version, "o", stale_after=timedelta(0)
     )
     assert not new and same.id == pack.id and same.status == DONE
+
+
+def test_over_the_api_a_failed_pack_says_why_and_asking_again_renders_it(web: Web) -> None:
+    tid = swiss(web, rounds=1)
+    with web.app.app_context():
+        found = services()
+        store = found.store
+        assert isinstance(store, SQLEventStore)
+        version = found.tournaments.state(tid).version
+        pack, _ = request_pack(store.engine, tid, "pairings", 1, version, "o", "en")
+        locked = Busy(failures=99)
+        render_pack(store, found.tournaments, pack.id, renderer=locked, pauses=NO_PAUSE)
+    status = web.ok("GET", f"/api/v1/tournaments/{tid}/print-packs/{pack.id}")
+    assert status["status"] == "failed" and status["error"] == "database is locked"
+    pdf = web.get(f"/api/v1/tournaments/{tid}/print-packs/{pack.id}/pdf")
+    assert pdf.status_code == 409 and "database is locked" in pdf.get_json()["detail"]
+    again = web.ok(
+        "POST", f"/api/v1/tournaments/{tid}/print-packs", {"kind": "pairings", "lang": "en"}
+    )
+    assert again["id"] != pack.id and again["status"] == "done"
+
+
+def test_over_the_api_a_pack_stuck_in_the_queue_renders_when_asked_for_again(web: Web) -> None:
+    tid = swiss(web, rounds=1)
+    with web.app.app_context():
+        found = services()
+        store = found.store
+        assert isinstance(store, SQLEventStore)
+        version = found.tournaments.state(tid).version
+        pack, _ = request_pack(store.engine, tid, "pairings", 1, version, "o", "en")
+        # Its thread died three minutes ago, before it could write a word.
+        with store.engine.begin() as conn:
+            conn.execute(
+                sa.update(print_packs)
+                .where(print_packs.c.id == pack.id)
+                .values(requested_at=datetime.now(UTC) - timedelta(minutes=3))
+            )
+    again = web.ok(
+        "POST", f"/api/v1/tournaments/{tid}/print-packs", {"kind": "pairings", "lang": "en"}
+    )
+    assert again["id"] == pack.id and again["status"] == "done"
