@@ -189,6 +189,43 @@ def test_a_busy_store_answering_503_makes_the_page_fetch_again_until_it_is_curre
     never_live_over_older(badge_states(watcher), current)
 
 
+def test_a_table_older_than_the_stream_announced_is_fetched_again(
+    browse: Browse, site: Site
+) -> None:
+    """A fetch that works but brings an older table (a cache on the way, a replica behind)
+    is no better than a failed one: the stream said which version is current."""
+    web = round_two(site)
+    watcher = phone(browse, site, site.url("/t/club?lang=en"))
+    old = watcher.context.request.get(site.url("/t/club/standings-fragment?lang=en")).text()
+    served_old: list[str] = []
+    behind = {"on": True}
+
+    def cached(route: Route) -> None:
+        if behind["on"]:
+            served_old.append(route.request.url)
+            route.fulfill(status=200, content_type="text/html; charset=utf-8", body=old)
+        else:
+            route.continue_()
+
+    watcher.route(re.compile(r".*/t/club/standings-fragment.*"), cached)
+    enter_one_result(web)
+    badge_is(watcher, "stale")
+    for _ in range(600):  # it asks again by itself while the table stays old
+        if len(served_old) >= 2:
+            break
+        watcher.wait_for_timeout(50)
+    assert len(served_old) >= 2, f"fetched again only {len(served_old)} times"
+    behind["on"] = False
+    current = current_version(watcher, site)
+    watcher.wait_for_function(
+        "v => Number(document.querySelector('#standings .standings-body').dataset.version) >= v",
+        arg=current,
+        timeout=30_000,
+    )
+    badge_is(watcher, "live")
+    never_live_over_older(badge_states(watcher), current)
+
+
 @pytest.fixture
 def relay(site: Site) -> Iterator[Relay]:
     found = Relay(site.served.port)
