@@ -36,10 +36,10 @@ def test_the_standings_have_a_lives_column(web: Web) -> None:
     tid, left = evening(web)
     html = page(web, f"/t/{tid}?lang=en")
     assert ">Lives</th>" in html
-    for e in elements(html):
-        if e.attrs.get("id", "").startswith("standing-"):
-            pid = int(e.attrs["id"].removeprefix("standing-"))
-            assert said(left[pid]) in words(e.text)
+    found = elements(html)
+    order = [int(e.attrs["id"][9:]) for e in found if e.attrs.get("id", "").startswith("standing-")]
+    cells = [words(e.text) for e in found if e.tag == "td" and e.attrs.get("class") == "lives"]
+    assert cells == [str(left[pid]) for pid in order]
     assert ">Leben</th>" in page(web, f"/t/{tid}?lang=de")
 
 
