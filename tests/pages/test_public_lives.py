@@ -29,7 +29,7 @@ def text(html: str) -> str:
 
 
 def said(n: int) -> str:
-    return "out" if n == 0 else "1 life" if n == 1 else f"{n} lives"
+    return "out of lives" if n == 0 else "1 life" if n == 1 else f"{n} lives"
 
 
 def test_the_standings_have_a_lives_column(web: Web) -> None:
