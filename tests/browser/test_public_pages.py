@@ -108,7 +108,7 @@ def test_the_as_of_slider_moves_by_keyboard_and_swaps_the_table_in(page: Page, s
     page.evaluate("window.stayed = true")  # gone if the page were loaded anew
     tab_to(page, "#as-of-round", presses=60)
     press(page, "ArrowLeft")
-    words.filter(has_text="As it stood at the end of round 1.").wait_for(timeout=5000)
+    words.filter(has_text="As it stood when round 2 was drawn.").wait_for(timeout=5000)
     # Swapped in, not a new page; the address now says the round (a reload keeps it).
     page.wait_for_url("**/t/club?round=1")
     assert page.evaluate("window.stayed === true")
