@@ -254,7 +254,10 @@ def test_the_room_sees_the_table_without_any_hand_or_the_talon(app: Web) -> None
         assert "seat" not in room
         assert_shows_nothing_hidden(room, table.hand(), None)
         assert not any(code in json.dumps(room) for code in table.codes)
-    assert len(room["view"]["tricks"]) >= 1
+        # While the hand is played no won trick but the last (T-watch), no points.
+        assert room["view"]["tricks"] == [] and room["view"]["points"] is None
+        assert room["view"]["tricks_shown"] is False
+    assert room["view"]["tricks_won"] != [0, 0]
 
 
 def test_a_hands_record_is_refused_while_it_runs_and_replays_to_its_outcome_after(
