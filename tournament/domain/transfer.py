@@ -60,6 +60,7 @@ def finished_hands(t: Tournament, state_of: Callable[[str], HandState]) -> set[s
     """The live hands of ``t`` that are over for good (:func:`~.online.hand_final`):
     their decks are published (a record, a replay, a backup in the clear). ``state_of``
     folds a hand's stream; only hands with a result recorded are folded."""
+
     def over(stream: str) -> bool:
         if stream in t.live_abandoned:
             return True

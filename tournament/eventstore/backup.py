@@ -155,7 +155,7 @@ def export_store(
     """
     _seal_first(store)
     head, total = _cut(store)
-    key: SealKey | None = None  # loaded when a payload is withheld
+    sealing: SealKey | None = None  # loaded when a payload is withheld
     header = {"format": FORMAT, "events": total, "exported_at": format_time(datetime.now(UTC))}
     out.write(json.dumps(header) + "\n")
     seals = [seal for seal in store.seals() if seal.position <= head]
@@ -167,8 +167,8 @@ def export_store(
             if row[0] > head:  # appended after the export began: the next backup's
                 break
             hide = withhold is not None and withhold(row[2])
-            key = (key or withholding_key()) if hide else key
-            out.write(event_line(row, key if hide else None))
+            sealing = (sealing or withholding_key()) if hide else sealing
+            out.write(event_line(row, sealing if hide else None))
             written, last_hash = written + 1, row[10]
             if written % 1000 == 0:
                 bar.update(1000)
