@@ -313,17 +313,32 @@ def export_(file: str, database_url: str | None) -> None:
 
 def _hands_in_play(store: Any) -> Callable[[str], bool]:
     """The live hands an export withholds (F2): every hand stream but those over for
-    good, worked out before the export begins (a hand dealt meanwhile is withheld too)."""
-    from tournament.domain.hands import fold_hand
+    good. Worked out at the first hand's line only, so a store without online play pays
+    nothing; a hand is over for good for ever, so one that ended meanwhile is published
+    rightly, and a tournament that cannot be read now (a rescue export of a damaged
+    store) has its hands withheld rather than the export refused."""
+    from tournament.domain.hands import HAND_PREFIX, fold_hand
     from tournament.domain.service import TournamentService
     from tournament.domain.transfer import finished_hands, in_play
 
-    service = TournamentService(store)
-    finished: set[str] = set()
-    for tid in service.tournament_ids():
-        t = service.state(tid)
-        finished |= finished_hands(t, lambda stream: fold_hand(store.read_stream(stream)))
-    return in_play(finished)
+    found: list[Callable[[str], bool]] = []
+
+    def withheld(stream: str) -> bool:
+        if not stream.startswith(HAND_PREFIX):
+            return False
+        if not found:
+            service = TournamentService(store)
+            finished: set[str] = set()
+            for tid in service.tournament_ids():
+                try:
+                    t = service.state(tid)
+                    finished |= finished_hands(t, lambda s: fold_hand(store.read_stream(s)))
+                except Exception:  # unreadable: its hands stay withheld
+                    continue
+            found.append(in_play(finished))
+        return found[0](stream)
+
+    return withheld
 
 
 def _refuse_read_only(file: str) -> None:
