@@ -98,6 +98,7 @@ class Readers:
             f"/t/{tid}/matches/{mid}/table?lang=de",
             f"/t/{tid}/matches/{mid}/table/projector?lang=de",
             f"/t/{tid}?lang=en",
+            f"/api/v1/tournaments/{tid}/matches/{mid}/hands",
         ]
         self.room_streams = [
             f"/api/v1/tournaments/{tid}/matches/{mid}/table/live",
@@ -135,6 +136,14 @@ def check_every_reader(readers: Readers) -> None:
     for path, text in readers.room_answers():
         leaked = cards_in(text) - room_may_see(hand)
         assert not leaked, f"the room got {sorted(leaked)} from {path}"
+    if hand.to_act:  # in play: its replay and record are refused, without a card
+        number = table.view(0)["hand_number"]
+        tid, mid = table.tid, table.mid
+        for path in (f"/t/{tid}/matches/{mid}/hands/{number}?lang=en",
+                     f"/api/v1/tournaments/{tid}/matches/{mid}/hands/{number}/record"):  # fmt: skip
+            refused = readers.room.get(path)
+            assert refused.status_code == 409, (path, refused.status_code)
+            assert not cards_in(refused.get_data(as_text=True)), path
     for seat in (0, 1):
         for path, text in readers.seat_answers(seat):
             leaked = cards_in(text) - seat_may_see(hand, seat)
