@@ -35,7 +35,8 @@ from tests.web.test_sign_in import sign_in
 from tournament.web import tablecodes
 from tournament.web.services import services
 
-PLAYERS_ROOM = ("room", "seat 0", "seat 1", "organiser")
+#: What a player may look at in its own pile (rules.md, "What a player may see").
+VARIANTS: tuple[tuple[str, ...], ...] = ((), ("own-tricks-hidden",), ("first-tricks-visible",))
 _ids = itertools.count(1)
 
 
@@ -195,12 +196,16 @@ def play_at_random(table: Table, rng: random.Random, moves: int) -> Iterator[boo
     derandomize=True,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
-@given(seed=st.integers(0, 2**32 - 1), moves=st.integers(3, 24))
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    moves=st.integers(3, 24),
+    variants=st.sampled_from(VARIANTS),
+)
 def test_no_hidden_card_reaches_anyone_but_its_holder_on_any_read_route(
-    app: Web, seed: int, moves: int
+    app: Web, seed: int, moves: int, variants: tuple[str, ...]
 ) -> None:
     rng = random.Random(seed)
-    table = Table(app, tid=f"t{next(_ids)}")
+    table = Table(app, tid=f"t{next(_ids)}", variants=variants)
     readers = Readers(table)
     check_every_reader(readers)
     for _ in play_at_random(table, rng, moves):

@@ -47,9 +47,16 @@ class Table:
     """One online match of a tournament of four in round 1, and its two codes."""
 
     def __init__(
-        self, web: Web, tid: str = "club", move_seconds: int | None = None, join: bool = True
+        self,
+        web: Web,
+        tid: str = "club",
+        move_seconds: int | None = None,
+        join: bool = True,
+        variants: tuple[str, ...] = (),
     ) -> None:
-        web.tournament(tid, format="swiss", best_of=1, options={"rounds": 3})
+        web.tournament(
+            tid, format="swiss", best_of=1, options={"rounds": 3}, variants=list(variants)
+        )
         register(web, tid, PLAYERS)
         run(web, tid, lambda t: start_round(t))
         t = state(web, tid)
