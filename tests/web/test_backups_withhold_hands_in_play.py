@@ -18,6 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from engine.cards import ALL_CARDS
+from tests.pages.table_cards import CARD
 from tests.web import played
 from tests.web.conftest import Web
 from tests.web.test_history import export, fresh, restore
@@ -95,6 +96,20 @@ def test_a_backup_of_a_hand_in_play_is_refused_where_its_seal_key_is_not(
         "withheld under seal key" in problem["detail"] and "nothing imported" in problem["detail"]
     )
     assert other.ok("GET", "/api/v1/tournaments")["tournaments"] == []
+
+
+def test_without_a_seal_key_a_hand_in_play_is_never_exported_in_the_clear(
+    web: Web, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    hand_in_play(web)
+    monkeypatch.delenv("SCHNAPSEN_SEAL_KEY")
+    monkeypatch.setenv("SCHNAPSEN_SEAL_KEY_FILE", str(tmp_path / "missing.key"))
+    refused = web.get("/api/v1/tournaments/live/export")
+    assert refused.status_code == 503
+    assert refused.mimetype == "application/problem+json"
+    detail = refused.get_json()["detail"]
+    assert "a hand is in play" in detail and "missing.key" in detail
+    assert not CARD.findall(refused.get_data(as_text=True))
 
 
 def test_the_deck_is_published_in_the_backup_once_the_hand_is_over(app: Web) -> None:

@@ -43,7 +43,7 @@ from tournament.domain.transfer import (
     tournament_streams,
 )
 from tournament.eventstore.api import ConcurrencyError, StoredEvent
-from tournament.eventstore.errors import DuplicateEventError, ImportFormatError
+from tournament.eventstore.errors import DuplicateEventError, EventStoreError, ImportFormatError
 from tournament.eventstore.stream_backup import (
     BrokenChainError,
     export_streams,
@@ -153,7 +153,7 @@ def _item(event: StoredEvent, words: str) -> dict[str, Any]:
             "description": "the backup, as an attachment",
             "content": {JSON_LINES: {"schema": {"type": "string"}}},
         },
-        **documented([401, 403, 404]),
+        **documented([401, 403, 404, 503]),
     },
     security=[{"bearer": []}, {"session": []}],
 )
@@ -165,14 +165,17 @@ def export_tournament(path: TournamentPath) -> Response:
     store = services().store
     finished = finished_hands(t, lambda stream: fold_hand(store.read_stream(stream)))
     out = io.StringIO()
-    export_streams(
-        store,
-        tournament_streams(events),
-        out,
-        about={"tournament": path.tid, "version": len(events)},
-        upto={ev.stream_id(path.tid): len(events)},  # the events that named the hands
-        withhold=in_play(finished),  # a hand in play: its deck sealed (F2)
-    )
+    try:
+        export_streams(
+            store,
+            tournament_streams(events),
+            out,
+            about={"tournament": path.tid, "version": len(events)},
+            upto={ev.stream_id(path.tid): len(events)},  # the events that named the hands
+            withhold=in_play(finished),  # a hand in play: its deck sealed (F2)
+        )
+    except EventStoreError as error:  # no seal key to withhold a hand in play with
+        raise Problem(503, "No backup while a hand is in play", str(error)) from None
     reply = Response(out.getvalue(), mimetype=JSON_LINES)
     name = f"{path.tid}-{len(events)}.jsonl"
     reply.headers["Content-Disposition"] = f'attachment; filename="{name}"'
