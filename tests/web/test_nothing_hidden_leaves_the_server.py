@@ -4,8 +4,9 @@ the room may see", T-watch): random online matches are played through the real s
 and false, "no claim" after the last trick -- and at every state every read route is
 asked and its answer checked against what its reader may see at that state:
 
-- the room (no account): the table's JSON, page, projector page and both streams, the
-  tournament's public page: only what both players at the table may see (the turn-up,
+- the room (no account): the table's JSON, page, projector page and both streams, its
+  hands list, the tournament's public pages (its page, pairings, a player's page, the
+  rotating projector and its screens): only what both players at the table may see (the turn-up,
   the card led, the last trick while it lies open, declared marriages), every trick only
   once the hand is over;
 - each seat: that and its own view (its hand, its pile as the variant lets it); the
@@ -99,6 +100,10 @@ class Readers:
             f"/t/{tid}/matches/{mid}/table?lang=de",
             f"/t/{tid}/matches/{mid}/table/projector?lang=de",
             f"/t/{tid}?lang=en",
+            f"/t/{tid}/pairings?lang=de",
+            f"/t/{tid}/players/1?lang=en",
+            f"/t/{tid}/projector?lang=de",
+            f"/t/{tid}/projector/screens?lang=de",
             f"/api/v1/tournaments/{tid}/matches/{mid}/hands",
         ]
         self.room_streams = [
