@@ -6,9 +6,9 @@ asked and its answer checked against what its reader may see at that state:
 
 - the room (no account): the table's JSON, page, projector page and both streams, its
   hands list, the tournament's public pages (its page, pairings, a player's page, the
-  rotating projector and its screens): only what both players at the table may see (the turn-up,
-  the card led, the last trick while it lies open, declared marriages), every trick only
-  once the hand is over;
+  rotating projector and its screens): only what both players at the table may see
+  (the turn-up, the card led, the last trick while it lies open, declared marriages),
+  every trick only once the hand is over; the hand in play's replay and record: 409;
 - each seat: that and its own view (its hand, its pile as the variant lets it); the
   OTHER seat's code with this seat's token is 409 without a card;
 - the organiser: the export holds the hand in play only withheld, the events API, the
