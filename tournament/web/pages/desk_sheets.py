@@ -239,14 +239,12 @@ def store(tid: str) -> Any:
             n=unfinished,
         )
         return refused(problem, f"bummerl-{unfinished}")
-    moved = _not_as_shown(t, typed, form)
-    if moved:
-        return refused(moved, "table-keep")
 
     def command(t: Tournament) -> list[NewEvent]:
         mid = find_table(t, typed)
-        if _shown_match(t, mid) != _form_match(form):  # stored meanwhile: never on another
-            raise DomainError("table", "T-match", "the match changed since the page showed it")
+        moved = _not_as_shown(t, typed, form)  # decided with the store: nothing in between
+        if moved:
+            raise DomainError("table", "T-match", moved)
         decided = entry_command(
             ResultEntry(mid, tallies=tallies, signed=signed),
             actor=caller().actor,
@@ -351,6 +349,8 @@ def _store(
 def _focus_after(t: Tournament, typed: str, texts: Sequence[str], error: DomainError) -> str:
     """Where the cursor goes after a refusal: on the Bummerl at fault, never into a
     selected *Table* (its next key would replace the number, O-S1, O-L5)."""
+    if error.rule == "T-match":
+        return "table-keep"  # the table is at fault (or the page): not the Bummerl
     try:
         mid = find_table(t, typed)
     except DomainError:
