@@ -323,7 +323,7 @@ def expect_navigation(page: Page, path: str) -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def expect_swap(page: Page, body: str, timeout: int = 5000) -> Iterator[None]:
+def expect_swap(page: Page, body: str, timeout: int = 30_000) -> Iterator[None]:
     """Wait, after the block, until the live stream swapped a new ``body`` (a selector)
     into the page: its ``data-version`` is no longer what it was before the block."""
     before = page.locator(body).get_attribute("data-version")

@@ -59,10 +59,10 @@ def test_a_second_browser_sees_a_result_arrive_without_reloading(
     web = a_swiss(site, rounds=1)
     watcher = browse(site)
     watcher.goto(site.url("/t/club?lang=en"))
-    watcher.locator("#live-badge").filter(has_text="Live").wait_for(timeout=5000)
+    watcher.locator("#live-badge").filter(has_text="Live").wait_for(timeout=30_000)
     with expect_swap(watcher, "#standings .standings-body"):
         play_round(web, "club", random.Random(8))  # round 2 at the desk
     assert watcher.url.endswith("/t/club?lang=en")  # no reload: the table was swapped in
     # The round drawn and its results reached the stage line and the pairings too.
-    watcher.locator("#stage").filter(has_text="Round 2").wait_for(timeout=5000)
+    watcher.locator("#stage").filter(has_text="Round 2").wait_for(timeout=30_000)
     assert "Round 2: pairings by table" in watcher.locator("#round-part").inner_text()

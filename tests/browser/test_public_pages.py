@@ -108,14 +108,14 @@ def test_the_as_of_slider_moves_by_keyboard_and_swaps_the_table_in(page: Page, s
     page.evaluate("window.stayed = true")  # gone if the page were loaded anew
     tab_to(page, "#as-of-round", presses=60)
     press(page, "ArrowLeft")
-    words.filter(has_text="As it stood at the end of round 1.").wait_for(timeout=5000)
+    words.filter(has_text="As it stood at the end of round 1.").wait_for(timeout=30_000)
     # Swapped in, not a new page; the address now says the round (a reload keeps it).
     page.wait_for_url("**/t/club?round=1")
     assert page.evaluate("window.stayed === true")
     assert page.locator("#as-of-round").input_value() == "1"
     assert_accessible(page)
     press(page, "ArrowRight")
-    words.filter(has_text="As it stands now.").wait_for(timeout=5000)
+    words.filter(has_text="As it stands now.").wait_for(timeout=30_000)
     page.wait_for_url("**/t/club")
 
 
@@ -124,7 +124,7 @@ def test_find_me_by_keyboard_jumps_to_one_s_row(page: Page, site: Site) -> None:
     page.goto(site.url("/t/club?lang=en"))
     tab_to(page, "#find-name", presses=60)
     type_text(page, "carl")
-    page.locator("#find-results a").filter(has_text="Carla Gruber").wait_for(timeout=5000)
+    page.locator("#find-results a").filter(has_text="Carla Gruber").wait_for(timeout=30_000)
     press(page, "Tab")
     if not page.locator("#find-results a").evaluate("el => el === document.activeElement"):
         press(page, "Tab")  # past the Find button
