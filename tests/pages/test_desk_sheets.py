@@ -168,14 +168,15 @@ def test_a_forfeit_and_the_signatures_are_reachable_from_the_same_page(web: Web,
     t = state(web, club)
     winner = t.matches["3.3"].players[0]
     reply = web.client.post(f"{SHEETS}/forfeit", data={"csrf_token": token, "key": "1" * 32,
-                                                      "table": "3", "forfeit": winner})  # fmt: skip
+                                                      "table": "3", **shown(web, "3"),
+                                                      "forfeit": winner})  # fmt: skip
     assert reply.status_code == 303
     assert state(web, club).matches["3.3"].winner == winner
     web.client.post(SHEETS, data={"csrf_token": token, "key": "2" * 32,
                                   "table": "1", **shown(web, "1"),
                                   "bummerl_1": STRAIGHT, "bummerl_2": STRAIGHT})  # fmt: skip
     signed = web.client.post(f"{SHEETS}/sign", data={"csrf_token": token, "key": "3" * 32,
-                                                    "table": "1"})  # fmt: skip
+                                                    "table": "1", **shown(web, "1")})  # fmt: skip
     assert signed.status_code == 303
     m = state(web, club).matches["3.1"]
     assert set(m.players) <= m.signed_by
@@ -372,3 +373,17 @@ def test_a_line_the_cursor_has_left_is_read_whole(web: Web, club: str) -> None:
         f"{SHEETS}/check?lang=en", data=sheet, headers={"HX-Trigger": "bummerl-2"}
     ).get_data(as_text=True)
     assert 'data-decided="yes"' in html and "Decided 2:0" in html  # a Schneider (R19)
+
+
+def test_a_forfeit_from_a_page_of_another_match_is_refused(web: Web, club: str) -> None:
+    token = signed_in(web)
+    before = versions(web)
+    t = state(web, club)
+    old_page = {"match": "2.3", "players": ",".join(map(str, t.matches["2.3"].players))}
+    reply = web.client.post(f"{SHEETS}/forfeit?lang=en", data={"csrf_token": token,
+                            "key": "2" * 31 + "3", "table": "3", **old_page,
+                            "forfeit": t.matches["3.3"].players[0]})  # fmt: skip
+    assert reply.status_code == 422 and "Nothing is stored: the page showed table 3" in (
+        reply.get_data(as_text=True)
+    )
+    assert versions(web) == before

@@ -267,10 +267,13 @@ def _form_match(form: Mapping[str, str]) -> tuple[str, str, str]:
     return (form.get("match", ""), form.get("players", ""), form.get("recorded", ""))
 
 
-def _not_as_shown(t: Tournament, typed: str, form: Mapping[str, str]) -> str | None:
-    """Why the sheet cannot go to the match *Table* names now (None: it may), when that
-    is not the match whose names the page showed beside the Bummerl (O-S1): a table
-    number changed under the cursor, a page of another round, another entry since."""
+def _not_as_shown(
+    t: Tournament, typed: str, form: Mapping[str, str], *, sheet: bool = True
+) -> str | None:
+    """Why the entry cannot go to the match *Table* names now (None: it may), when that
+    is not the match whose names the page showed (O-S1): a table number changed under
+    the cursor, a page of another round, or (``sheet``: the Bummerl typed) another entry
+    since."""
     try:
         mid = find_table(t, typed)
     except DomainError:
@@ -278,7 +281,7 @@ def _not_as_shown(t: Tournament, typed: str, form: Mapping[str, str]) -> str | N
     shown_mid, players, recorded = _form_match(form)
     now = sheet_match(t, mid)
     if shown_mid == mid and players == _shown_match(t, mid)[1]:
-        if recorded == _shown_match(t, mid)[2]:
+        if not sheet or recorded == _shown_match(t, mid)[2]:
             return None
         return str(
             gettext(
@@ -288,6 +291,17 @@ def _not_as_shown(t: Tournament, typed: str, form: Mapping[str, str]) -> str | N
             )
         )
     shown = _names_of(t, shown_mid)
+    if not sheet:  # the forfeit's or the signatures' form of a page shown before
+        return str(
+            gettext(
+                "Nothing is stored: the page showed %(shown)s, but table %(table)s is "
+                "now %(a)s against %(b)s. Type the table number again.",
+                shown=shown,
+                table=now.table,
+                a=now.names[0],
+                b=now.names[1],
+            )
+        )
     return str(
         gettext(
             "Nothing is stored: the sheet was typed beside %(shown)s, but Table says "
@@ -380,6 +394,9 @@ def forfeit(tid: str) -> Any:
 
     def command(t: Tournament) -> list[NewEvent]:
         mid = find_table(t, typed)
+        moved = _not_as_shown(t, typed, form, sheet=False)
+        if moved:
+            raise DomainError("table", "T-match", moved)
         decided = entry_command(
             ResultEntry(mid, forfeit=who), actor=caller().actor, entered_when=None,
             spelling=SPELLING,
@@ -398,6 +415,9 @@ def sign(tid: str) -> Any:
 
     def command(t: Tournament) -> list[NewEvent]:
         mid = find_table(t, typed)
+        moved = _not_as_shown(t, typed, form, sheet=False)
+        if moved:
+            raise DomainError("table", "T-match", moved)
         m = t.matches[mid]
         signed: list[NewEvent] = []
         for pid in m.players:
