@@ -210,6 +210,30 @@ def test_enter_in_an_empty_bummerl_never_submits(page: Page, site: Site) -> None
     assert requests == [] and not any(stored(site).values())
 
 
+def test_a_schneider_left_by_tab_is_decided_and_the_empty_bummerl_says_where_enter_goes(
+    page: Page, site: Site
+) -> None:
+    """``7 4 1 0/7`` (a Schneider counts 2, R19) decides only once the cursor leaves
+    it; Bummerl 2 and 3 are then marked "not needed" but stay in the Tab order, and
+    Enter in the empty Bummerl 2 stores nothing but says to go back."""
+    evening(site)
+    signed_in_at_sheets(page, site)
+    keys(page, "2", 100)
+    cursor_in(page, "bummerl-1")
+    keys(page, "7 4 1 0/7", 100)
+    page.keyboard.press("Tab")
+    assert focused(page).startswith("input#bummerl-2")
+    page.locator('#sheet-check[data-decided="yes"]').wait_for(timeout=PATIENCE)
+    page.locator(".bummerl-row.not-needed[data-row='2']").wait_for(timeout=PATIENCE)
+    assert page.locator("#bummerl-2").is_enabled() and page.locator("#bummerl-3").is_enabled()
+    page.keyboard.press("Enter")
+    assert "Shift+Tab" in page.locator("#sheet-empty").inner_text()
+    page.keyboard.press("Shift+Tab")
+    with page.expect_navigation(timeout=PATIENCE):
+        page.keyboard.press("Enter")
+    assert stored(site)[2] == ["7 4 1 0 / 7"]
+
+
 def test_a_refused_sheet_puts_the_cursor_on_the_bummerl_at_fault(
     browse: Browse, page: Page, site: Site
 ) -> None:

@@ -197,9 +197,8 @@ def check(tid: str) -> Any:
         mid = find_table(t, request.form.get("table", ""))
     except DomainError as error:
         return render_template("desk/sheets/check.html", checked=None, lookup=refusal(error))
-    typing = _TALLY_INPUT.match(request.headers.get("HX-Trigger", ""))
     texts = bummerl_texts(request.form)
-    checked = check_sheet(t, mid, texts, typing=int(typing.group(1)) if typing else None)
+    checked = check_sheet(t, mid, texts, typing=_typing(request.form))
     return render_template(
         "desk/sheets/check.html",
         checked=checked,
@@ -208,6 +207,16 @@ def check(tid: str) -> Any:
         lookup=None,
         errors={n: refusal(e) for n, e in checked.errors.items()},
     )
+
+
+def _typing(form: Mapping[str, str]) -> int | None:
+    """The Bummerl line the cursor is in as the check was asked (the page says so in
+    ``typing``; htmx also names the input typed in), or None: every line was left."""
+    if "typing" in form:
+        line = form["typing"]
+        return int(line) if line.isdigit() and 0 < int(line) < 10 else None
+    typed_in = _TALLY_INPUT.match(request.headers.get("HX-Trigger", ""))
+    return int(typed_in.group(1)) if typed_in else None
 
 
 @pages.post("/desk/t/<tid>/sheets")

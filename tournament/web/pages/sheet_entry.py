@@ -202,7 +202,8 @@ def check_sheet(
     for number, text in enumerate(texts, 1):
         if not text.strip() or number > inputs:
             break
-        if number == typing and still_being_typed(text):
+        if (number == typing and still_being_typed(text)) or unfinished_line([text]):
+            # ``7 4 1 0 /`` is never a Schneider, even once the cursor has left it
             bummerl = _after(t, match_id, typed)
             return Checked({}, max(inputs, number), False, bummerl, typing=number)
         typed.append(text)

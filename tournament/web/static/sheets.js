@@ -144,6 +144,15 @@
     field.addEventListener("keydown", onTableKey);
     field.addEventListener("input", onTableInput);
     form.addEventListener("keydown", onTallyKey);
+    // Which Bummerl line the cursor is in, for the check to read it as still being typed.
+    form.addEventListener("focusin", function (event) {
+      var typing = document.getElementById("sheet-typing");
+      if (typing) typing.value = isTally(event.target) ? event.target.id.replace("bummerl-", "") : "";
+    });
+    form.addEventListener("focusout", function (event) {
+      var typing = document.getElementById("sheet-typing");
+      if (typing && isTally(event.target)) typing.value = "";
+    });
     form.addEventListener("input", function (event) {
       var empty = document.getElementById("sheet-empty");
       if (isTally(event.target) && empty) empty.hidden = true;
