@@ -9,7 +9,14 @@ import random
 from typing import TYPE_CHECKING
 
 from tests.browser.conftest import Browse, Site
-from tests.browser.harness import View, assert_accessible, expect_swap, fits_width, in_every_view
+from tests.browser.harness import (
+    View,
+    assert_accessible,
+    expect_swap,
+    fits_width,
+    in_every_view,
+    projected,
+)
 from tests.web.conftest import Web
 from tests.web.played import NAMES, play_round, register
 
@@ -33,6 +40,7 @@ def a_swiss(site: Site, rounds: int) -> Web:
     rng = random.Random(7)
     for _ in range(rounds):
         play_round(web, "club", rng)
+    projected(web, "club")
     return web
 
 

@@ -16,6 +16,7 @@ from tests.browser.harness import (
     fits_width,
     in_every_view,
     press,
+    projected,
     shot,
     tab_to,
     type_text,
@@ -43,6 +44,7 @@ def knockout(site: Site, tid: str, fmt: str, rounds: int, **options: int) -> Non
     rng = random.Random(5)
     for number in range(rounds):
         play_round(web, tid, rng, forfeits=number == 0)
+    projected(web, tid)
 
 
 def readable(page: Page) -> None:
