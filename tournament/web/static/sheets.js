@@ -191,8 +191,12 @@
       if (p && match && match[1] !== p.dataset.match) event.detail.shouldSwap = false;
     }
   });
-  document.addEventListener("htmx:afterRequest", function (event) {
-    if (event.detail.elt === table() && event.detail.failed) cancel();  // keys dropped, not lost into "Table"
+  // The typed table's match cannot come (the server or the network failed): the keys kept
+  // for Bummerl 1 are dropped, never let into "Table".
+  ["htmx:sendError", "htmx:responseError"].forEach(function (name) {
+    document.addEventListener(name, function (event) {
+      if (event.detail.elt === table()) cancel();
+    });
   });
   document.addEventListener("htmx:afterSettle", function () {
     if (pending && settled()) moveOn();  // the typed table's match has come
