@@ -2,19 +2,26 @@
 domain as it is typed (R13, R17: the message names the Bummerl, the hand and the rule, in
 German or English), stored whole by Enter -- once, however often Enter is pressed -- and
 the page moves on to the next table still missing its result; a refused sheet stores
-nothing; undo voids the last entry by corrections (T-correction), deleting nothing."""
+nothing; undo voids the last entry by corrections (T-correction), deleting nothing.
+Issue 21: the sheet goes only to the match the page showed (O-S1), the line being typed
+is never a finished Bummerl (O-H1), a refusal puts the cursor on the Bummerl at fault
+(O-L5)."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from html import unescape
+from pathlib import Path
 
 import pytest
 
-from tests.web.conftest import Web
-from tests.web.played import state
+from tests.web.conftest import Web, make_web
+from tests.web.played import run, state, swiss
 from tests.web.test_sign_in import csrf_of, sign_in
 from tournament.accounts.roles import Role
+from tournament.domain.rounds import start_round
+from tournament.web.services import services
 
 SHEETS = "/desk/t/club/sheets"
 #: A Bummerl the first column's player wins 7 -> 4 -> 1 -> 0 against one hand: no
@@ -394,3 +401,32 @@ def test_a_line_left_with_a_slash_at_its_end_is_still_not_a_bummerl(web: Web, cl
              "typing": "2"}  # fmt: skip
     html = web.client.post(f"{SHEETS}/check?lang=en", data=sheet).get_data(as_text=True)
     assert 'data-decided="no"' in html and "still being typed" in html
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def club_on(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Web]:
+    """Round 3 of the Swiss on SQLite and on a schema of the real PostgreSQL."""
+    if request.param == "sqlite":
+        web = request.getfixturevalue("web")
+    else:
+        pg = request.getfixturevalue("pg_db")
+        web = make_web(pg.schema_url, tmp_path, PROJECTION_WAIT=0)
+    run(web, swiss(web, "club", rounds=2), lambda t: start_round(t))
+    yield web
+    if request.param != "sqlite":
+        with web.app.app_context():
+            services().store.close()
+
+
+def test_on_either_store_a_sheet_goes_only_to_the_match_shown(club_on: Web) -> None:
+    web = club_on
+    token = signed_in(web)
+    before = versions(web)
+    wrong = {"csrf_token": token, "key": "1" * 31 + "2", "table": "2", **shown(web, "1"),
+             "bummerl_1": STRAIGHT, "bummerl_2": STRAIGHT}  # fmt: skip
+    assert web.client.post(SHEETS, data=wrong).status_code == 422
+    assert versions(web) == before
+    right = {**wrong, "key": "3" * 31 + "4", **shown(web, "2")}
+    assert web.client.post(SHEETS, data=right).status_code == 303
+    assert state(web, "club").matches["3.2"].decided
+    assert not state(web, "club").matches["3.1"].entries
