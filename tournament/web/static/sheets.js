@@ -105,7 +105,8 @@
 
   function onTableInput() {
     if (!oneTableOnly(typedTable())) return;
-    if (shown()) moveOn(); else pending = true;
+    if (shown()) moveOn();
+    else if (!settled()) pending = true;  // its match is on its way (none comes for a settled one)
   }
 
   function onTallyKey(event) {
