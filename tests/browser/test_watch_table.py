@@ -84,7 +84,7 @@ def test_a_spectator_follows_a_hand_live_and_never_receives_a_hidden_card(
     watcher = browse(site)
     received = Received(watcher)
     watcher.goto(site.url(f"/t/club/matches/{MATCH}/table?lang=en"))
-    watcher.locator("#live-badge").filter(has_text="Live").wait_for(timeout=5000)
+    watcher.locator("#live-badge").filter(has_text="Live").wait_for(timeout=30_000)
     assert_accessible(watcher)
     start = watcher.url
     checked = 0
@@ -110,7 +110,7 @@ def test_a_spectator_follows_a_hand_live_and_never_receives_a_hidden_card(
         watcher.wait_for_function(
             "before => document.querySelector('#table .table-live').dataset.version !== before",
             arg=before,
-            timeout=5000,
+            timeout=30_000,
         )
     assert mid_hand_seen
     # The new hand is dealt: what arrived with it hides the new hand's cards.
@@ -125,7 +125,7 @@ def test_a_spectator_follows_a_hand_live_and_never_receives_a_hidden_card(
     assert "Previous hand:" in watcher.locator("#table").inner_text()
     watcher.locator("#hands-heading").wait_for()
     watcher.goto(with_lang(start, "de"))
-    watcher.locator("#live-badge").filter(has_text="Live").wait_for(timeout=5000)
+    watcher.locator("#live-badge").filter(has_text="Live").wait_for(timeout=30_000)
     assert "Live-Tisch" not in watcher.content()  # the page itself is the live table
     assert_accessible(watcher)
     for text in received.take():  # before leaving the page: its bodies go with it
@@ -139,7 +139,7 @@ def test_a_spectator_follows_a_hand_live_and_never_receives_a_hidden_card(
     shot(watcher, "watch-table-de-320")
     watcher.set_viewport_size({"width": 1920, "height": 1080})
     watcher.goto(site.url(f"/t/club/matches/{MATCH}/table/projector?lang=de"))
-    watcher.locator("#live-badge").filter(has_text="Live").wait_for(timeout=5000)
+    watcher.locator("#live-badge").filter(has_text="Live").wait_for(timeout=30_000)
     fits = "document.documentElement.scrollHeight <= window.innerHeight + 1"
     assert watcher.evaluate(fits), "the projector's table does not fit the screen"
     shot(watcher, "watch-table-projector", full_page=False)
