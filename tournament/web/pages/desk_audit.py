@@ -32,7 +32,7 @@ from tournament.eventstore.api import StoredEvent
 from tournament.eventstore.seals import Seal
 from tournament.web.auth import requires
 from tournament.web.pages.desk import desk_blueprint, desk_context, refusal
-from tournament.web.pages.messages import say
+from tournament.web.pages.messages import page_error, say
 from tournament.web.services import services
 
 pages = desk_blueprint("desk_audit", __name__)
@@ -147,8 +147,8 @@ def _filtered(
 
 def _player(t: Tournament, text: str) -> int:
     if not text.isdigit() or int(text) not in t.players:
-        raise DomainError(
-            "player", "T-player", f"there is no player with start number {text[:20]!r}"
+        raise page_error(
+            DomainError, "player", "T-player", "page.no_start_number", text=repr(text[:20])
         )
     return int(text)
 

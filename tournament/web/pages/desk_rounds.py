@@ -42,7 +42,7 @@ from tournament.domain.state import Tournament
 from tournament.eventstore.api import NewEvent, StoredEvent
 from tournament.web.auth import caller, requires
 from tournament.web.pages.desk import desk_blueprint, desk_context, refusal
-from tournament.web.pages.messages import say
+from tournament.web.pages.messages import page_error, say
 from tournament.web.pages.page_writes import page_metadata
 from tournament.web.services import services
 
@@ -314,11 +314,10 @@ def cancel(tid: str, n: int) -> Response | Any:
     def command(t: Tournament) -> list[NewEvent]:
         r = drawn_round(t, n)
         if r.number != t.current_round:
-            raise DomainError(
-                "round",
-                "T-round",
-                f"only the latest round ({t.current_round}) can be cancelled, not round {n}",
-            )
+            raise page_error(
+                DomainError, "round", "T-round", "page.only_latest_round",
+                latest=t.current_round, number=n,
+            )  # fmt: skip
         return c.cancel_round(t, why=why, actor=actor)
 
     try:

@@ -62,8 +62,42 @@ FIELD_NAMES: frozenset[str] = frozenset(
         N_("move_seconds"),
         N_("by"),
         N_("clock"),
+        # What the desk's own pages check (PAGE_TEMPLATES).
+        N_("strike"),
+        N_("version"),
     }
 )
+
+
+#: Refusals of the desk's own pages (not of the domain), by code, in English; raised with
+#: :func:`page_error` so :func:`describe` renders them in the reader's language like the
+#: domain's (O-L6: they were English on German pages).
+PAGE_TEMPLATES: Final[dict[str, str]] = {
+    "page.strike_or_correct": N_(
+        "strike a hand, or give the corrected Bummerl or void, not several; nothing stored"
+    ),
+    "page.strike_number": N_("the hand to strike is its number, e.g. 2"),
+    "page.stored_since_preview": N_(
+        "something was stored since the preview: preview the correction again"
+    ),
+    "page.changed_look_again": N_("the tournament changed; look again"),
+    "page.only_latest_round": N_(
+        "only the latest round (%(latest)s) can be cancelled, not round %(number)s"
+    ),
+    "page.signed_already": N_("both players have signed this sheet already"),
+    "page.type_a_table": N_("type a table number"),
+    "page.no_start_number": N_("there is no player with start number %(text)s"),
+}
+
+_TEMPLATES: Final[dict[str, str]] = {**ALL_TEMPLATES, **PAGE_TEMPLATES}
+
+
+def page_error(
+    kind: type[DomainError], field: str, rule: str, code: str, **params: str | int
+) -> DomainError:
+    """A refusal of a desk page with a code of :data:`PAGE_TEMPLATES`: its English message
+    for the log and the API's shape, its code for the page's language."""
+    return kind(field, rule, PAGE_TEMPLATES[code] % params, code=code, params=params)
 
 
 #: Refusals that name no field a reader typed: said as a sentence, without "field: ".
@@ -78,7 +112,7 @@ def field_name(field: str) -> str:
 def describe(error: DomainError) -> str:
     """One line: what is wrong, and the rule it breaks -- as :meth:`DomainError.line`
     has it, in the request's language when the error has a code (English without)."""
-    template = ALL_TEMPLATES.get(error.code or "")
+    template = _TEMPLATES.get(error.code or "")
     if template is None:
         return error.line()
     try:
