@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (a template stays one string, as the catalog shows it)
 """The domain's refusals in the reader's language.
 
 A :class:`~tournament.domain.errors.DomainError` names its ``field`` and ``rule`` and says
@@ -89,7 +90,22 @@ PAGE_TEMPLATES: Final[dict[str, str]] = {
     "page.no_start_number": N_("there is no player with start number %(text)s"),
 }
 
-_TEMPLATES: Final[dict[str, str]] = {**ALL_TEMPLATES, **PAGE_TEMPLATES}
+#: The domain's words that advise a command of the CLI, as a page says them instead: a
+#: browser user does it on the page (O-L6, O-L9). Same params as the domain's template.
+ON_THE_PAGE: Final[dict[str, str]] = {
+    "progress.cannot_draw": N_(
+        "round %(round)s cannot be drawn: %(parts)s (the sheets page shows what is missing)"
+    ),
+    "rounds.round_cannot_cancelled_match": N_(
+        "round %(number)s cannot be cancelled: match %(mid)s already has %(found)s; correct its results on the sheets page instead"
+    ),
+    "preview.reopened": N_(
+        "match %(match_id)s is open again: %(needed)s (the next round can be drawn once it is decided)"
+    ),
+    "matchref.no_round_drawn": N_("no round is drawn yet (draw round 1 on the rounds page)"),
+}
+
+_TEMPLATES: Final[dict[str, str]] = {**ALL_TEMPLATES, **PAGE_TEMPLATES, **ON_THE_PAGE}
 
 
 def page_error(
@@ -150,7 +166,7 @@ def _word(value: Param) -> str | int:
     """A param that is one of the domain's own words (a tally's seat) in the reader's
     language; a name, a number or what the organiser typed as it is."""
     if isinstance(value, Phrase):
-        known = EVERY_TEMPLATE.get(value.code)
+        known = ON_THE_PAGE.get(value.code) or EVERY_TEMPLATE.get(value.code)
         return str(value) if known is None else _render(known, value.params)
     if isinstance(value, str) and (value in WORDS or value in FIELD_WORDS):
         return str(gettext(value))
