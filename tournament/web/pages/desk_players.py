@@ -197,9 +197,19 @@ def _row(tid: str, pid: int, problem: str | None) -> str:
     with found.reading():
         row = player_json(t, pid)
         lives = t.settings is not None and t.settings.format == "lives"
+        every = players_json(t)
+        checked = sum(1 for r in every if r["checked_in"])
     return render_template(
         "desk/players/row_fragment.html",
-        **desk_context(tid, p=row, problem=problem, may_organise=True, lives=lives),
+        **desk_context(
+            tid,
+            p=row,
+            problem=problem,
+            may_organise=True,
+            lives=lives,
+            checked=checked,
+            all=len(every),
+        ),  # fmt: skip
     )
 
 

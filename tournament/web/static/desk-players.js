@@ -12,7 +12,10 @@
   var none = document.getElementById("player-search-none");
 
   function fold(text) {
-    return text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase().trim();
+    // ß and ẞ as "ss", as a German keyboard without them types it (O-L1: "weiss" finds
+    // Weiß, "Weiß" finds Weiss); ä as a, as the accents aside.
+    return text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase()
+      .replace(/ß/g, "ss").trim();
   }
   function rows() {
     return Array.prototype.slice.call(table.querySelectorAll("tbody tr.player"));
