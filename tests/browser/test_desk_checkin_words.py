@@ -47,3 +47,19 @@ def test_check_in_search_folds_sharp_s_and_the_counter_moves_with_each_check_in(
     page.goto(site.url("/desk/t/club/players?lang=de"))
     page.locator("#checkin-count", has_text=f"3 von {everybody}").wait_for()
     shot(page, "checkin-counter-de", full_page=False)
+
+
+def test_after_add_the_player_the_cursor_is_back_in_name(page: Page, site: Site) -> None:
+    """O-L4: players typed one after another, with no click into Name between them."""
+    web = a_swiss(site, rounds=0)
+    page.set_viewport_size({"width": 1366, "height": 768})
+    sign_in_by_keyboard(page, site, "/desk/t/club/players")
+    tab_to(page, "#name", presses=80)
+    for name in ("Quirin Auer", "Rosa Bauer"):
+        type_text(page, name)
+        press(page, "Enter")
+        page.get_by_role("status").filter(has_text=name).wait_for()
+        page.locator("#name:focus").wait_for()
+    names = {p.name for p in state(web, "club").players.values()}
+    assert {"Quirin Auer", "Rosa Bauer"} <= names
+    shot(page, "players-added-cursor-in-name-en", full_page=False)

@@ -129,7 +129,8 @@ def add_player(tid: str) -> Any:
         return players_page(tid, errors=field_errors(error, PLAYER_FIELDS), form=form, status=422)
     p = events[0].payload
     flash(gettext("%(name)s registered as player %(n)s.", name=p["name"], n=p["player_id"]), "ok")
-    return redirect(_list(tid) + "#add", code=303)
+    # At #name: the page comes back with the cursor in Name for the next player (O-L4).
+    return redirect(_list(tid) + "#name", code=303)
 
 
 @pages.route("/desk/t/<tid>/players/<int:pid>/edit", methods=["GET", "POST"])
@@ -209,7 +210,7 @@ def _row(tid: str, pid: int, problem: str | None) -> str:
             lives=lives,
             checked=checked,
             all=len(every),
-        ),  # fmt: skip
+        ),
     )
 
 

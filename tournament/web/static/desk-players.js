@@ -5,6 +5,13 @@
 // row); then the search is cleared and focused again, for the next name.
 (function () {
   "use strict";
+  // After "Add the player" the page comes back at #name: the cursor is in Name again, so
+  // the next player is typed straight away (O-L4). (The browser focuses a fragment's
+  // target itself once loaded; at a heading it would move the focus off the field.)
+  if (location.hash === "#name") {
+    var name = document.getElementById("name");
+    if (name) name.focus();
+  }
   var search = document.getElementById("player-search");
   var table = document.getElementById("players-table");
   if (!search || !table) return;
