@@ -371,3 +371,24 @@ def test_the_next_round_waits_for_tables_said_for_people_with_links_to_their_she
         assert 'href="/desk/t/club/sheets?match=3.1"' in html
         assert "`tournament results" not in html and "`results missing`" not in html
         assert "`round start`" not in html and "(T-round)</p>" not in html
+
+
+def test_the_desk_prints_in_its_language_or_the_one_chosen(web: Web, club: str) -> None:
+    """O-L6: an English desk prints English unless German is chosen beside the buttons
+    (docs/organisers.md and docs/api.md say the same)."""
+    from tournament.printing.queue import get_pack
+
+    signed_in(web)
+    html = page(web, f"/desk/t/{club}/rounds?lang=en")
+    assert 'id="print-lang"' in html and '<option value="en" selected>' in html
+    langs = []
+    for chosen in ("", "de"):
+        reply = web.client.post(
+            f"/desk/t/{club}/rounds/print?lang=en",
+            data={"csrf_token": csrf_of(html), "kind": "pairings", "round": "3", "lang": chosen},
+        )
+        assert reply.status_code == 303
+        pack_id = reply.headers["Location"].rsplit("/", 1)[1]
+        with web.app.app_context():
+            langs.append(get_pack(services().store.engine, club, pack_id).lang)
+    assert langs == ["en", "de"]
