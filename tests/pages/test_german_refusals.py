@@ -77,3 +77,19 @@ def test_the_reports_differ_reads_in_german_on_the_report_page(web: Web, club: s
     html = web.client.get(f"/r/{a}?lang=de").get_data(as_text=True)
     assert "die beiden Berichte unterscheiden sich" in html
     assert "the two reports differ" not in html
+
+
+def test_what_a_page_says_instead_of_cli_advice_keeps_the_domain_s_params() -> None:
+    """O-L6: the desk's wording of a refusal that advises a CLI command fills from the
+    same params as the domain's template, and names no command."""
+    import re
+
+    from tournament.web.pages.messages import ON_THE_PAGE
+
+    placeholder = re.compile(r"%\((\w+)\)s")
+    for code, page_words in ON_THE_PAGE.items():
+        domain = EVERY_TEMPLATE[code]
+        assert set(placeholder.findall(page_words)) <= set(placeholder.findall(domain)), code
+        assert "`" not in page_words and "tournament players" not in page_words, code
+        assert not re.search(r"tournament (round|results|live|log)\b", page_words), code
+        assert "--" not in page_words and "results correct" not in page_words, code

@@ -103,6 +103,18 @@ ON_THE_PAGE: Final[dict[str, str]] = {
         "match %(match_id)s is open again: %(needed)s (the next round can be drawn once it is decided)"
     ),
     "matchref.no_round_drawn": N_("no round is drawn yet (draw round 1 on the rounds page)"),
+    "registration.drawn_round_check_undone": N_(
+        "%(label)s was drawn in round %(drawn)s: a check-in is undone before the draw only; if the player has left, withdraw them (Withdraw in their row)"
+    ),
+    "results.match_live_hand_dealt": N_(
+        "match %(match_id)s, %(next_place)s: live hand %(stream)s (dealt by %(dealer)s) is in progress; play it on, or abandon it on the Online tables page (R18: one hand at a time, the deal alternates)"
+    ),
+    "results.match_knockout_match_needs": N_(
+        "match %(match_id)s (%(labels)s) is a knockout match and needs a winner, so both absent is not entered: forfeit it to the player who goes on, and withdraw a player who left"
+    ),
+    "standings_view.tournament_events_see_tournament": N_(
+        "tournament %(id)s has events 1 to %(version)s (see the audit log), not %(as_of)s"
+    ),
 }
 
 _TEMPLATES: Final[dict[str, str]] = {**ALL_TEMPLATES, **PAGE_TEMPLATES, **ON_THE_PAGE}
