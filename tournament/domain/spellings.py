@@ -18,7 +18,7 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from typing import Final
 
-from tournament.domain.messages import Phrase
+from tournament.domain.messages import Param, Phrase
 
 #: Umlauts as the two letters a keyboard without them writes; ß (and ẞ) is "ss" already
 #: once casefolded.
@@ -63,7 +63,7 @@ def possible_duplicates(
             continue
         for pid, other, theirs in known.get(key, []):
             if not _same_name(name, other) and _clubs_fit(club, theirs):
-                params = {"name": name, "other": other, "player_id": pid}
+                params: dict[str, Param] = {"name": name, "other": other, "player_id": pid}
                 found.append((line, Phrase("spelling.registered", params)))
                 break
         else:
