@@ -71,3 +71,14 @@ def test_a_refused_row_of_the_preview_reads_in_german(web: Web) -> None:
     post(web, f"/desk/t/{tid}/players/import", csrf, csv=REGISTERED, action="import")
     _, html = upload(web, tid, csrf, REGISTERED.encode(), "de")
     assert "is already registered" not in html and "Günther Moser" in html
+
+
+def test_a_file_in_neither_encoding_is_refused_in_german(web: Web) -> None:
+    """O-L6: the file's own problems (encoding, header) read in the page's language."""
+    tid = tournament(web)
+    csrf = signed_in(web)
+    status, html = upload(web, tid, csrf, b"Name;Verein\r\nJos\x81;X\r\n", "de")
+    assert status == 422 and "die Datei ist weder UTF-8 noch Windows-1252 (Byte 0x81)" in html
+    status, html = upload(web, tid, csrf, b"Vorname;Verein\r\nAnna;X\r\n", "de")
+    assert status == 422 and "die Kopfzeile braucht die Spalte(n) name" in html
+    assert "the header needs" not in html

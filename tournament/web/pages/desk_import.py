@@ -41,6 +41,12 @@ def _csv_text() -> tuple[str, str | None]:
     return request.form.get("csv", "").replace("\r\n", "\n"), None
 
 
+def _in_language(error: CsvImportError) -> list[dict[str, Any]]:
+    """The problems of a refused file, each in the reader's language (O-L6)."""
+    said = describe_rows(error)
+    return [{**p, "message": m} for p, (_, m) in zip(error.to_json(), said, strict=True)]
+
+
 def _page(tid: str, status: int = 200, **values: Any) -> tuple[str, int]:
     name = services().tournaments.state(tid).settings
     html = render_template(
@@ -58,7 +64,7 @@ def import_page(tid: str) -> Any:
     try:
         text, encoding = _csv_text()
     except CsvImportError as error:
-        return _page(tid, 422, problems=error.to_json())
+        return _page(tid, 422, problems=_in_language(error))
     if not text.strip():
         return _page(tid, 422, problems=[{"row": 1, "field": "file", "rule": "T-csv",
                      "message": gettext("Paste the list or choose a file.")}])  # fmt: skip
@@ -74,7 +80,7 @@ def _preview(
     try:
         rows = read_rows(io.StringIO(text), ("name",), PLAYER_COLUMNS, "players")
     except CsvImportError as error:
-        return _page(tid, 422, problems=error.to_json(), csv=text)
+        return _page(tid, 422, problems=_in_language(error), csv=text)
     by_line: dict[int, list[str]] = {}
     try:
         import_players(services().tournaments.events(tid), io.StringIO(text), actor=caller().actor)

@@ -17,6 +17,7 @@ from flask_babel import gettext
 from tournament.domain.csvread import CsvImportError
 from tournament.domain.errors import DomainError
 from tournament.domain.messages import ALL_TEMPLATES, EVERY_TEMPLATE, WORDS, Param, Phrase
+from tournament.domain.readback import read_back
 from tournament.domain.wording import FIELD_WORDS
 
 
@@ -117,6 +118,23 @@ ON_THE_PAGE: Final[dict[str, str]] = {
     ),
 }
 
+#: The problems of a CSV file's own shape (tournament.domain.csvread: encoding, header,
+#: fields), said in English with no code: a page reads them back into these (O-L6).
+CSV_SHAPE_TEMPLATES: Final[dict[str, str]] = {
+    "csv.encoding": N_("the file is not UTF-8 text (byte %(byte)s); save it as 'CSV UTF-8'"),
+    "csv.header_needs": N_(
+        "the header needs column(s) %(missing)s (columns: %(known)s, or their German names)"
+    ),
+    "csv.unknown_columns": N_(
+        "unknown column(s) %(named)s (columns: %(known)s, or their German names)"
+    ),
+    "csv.columns_twice": N_("column(s) %(twice)s more than once in the header"),
+    "csv.empty": N_("the file is empty; the header needs %(required)s"),
+    "csv.fields": N_(
+        "%(count)s fields, but the header has %(columns)s column(s) (%(names)s); a value with a comma or semicolon needs quotes"
+    ),
+}
+
 _TEMPLATES: Final[dict[str, str]] = {**ALL_TEMPLATES, **PAGE_TEMPLATES, **ON_THE_PAGE}
 
 
@@ -164,8 +182,17 @@ def describe_rows(error: CsvImportError) -> list[tuple[int, str]]:
     file's own shape (encoding, header) in English."""
     rows = []
     for (line, message), refusal in zip(error.problems, error.refusals, strict=True):
-        rows.append((line, message if refusal is None else describe(refusal)))
+        rows.append((line, csv_shape(message) if refusal is None else describe(refusal)))
     return rows
+
+
+def csv_shape(message: str) -> str:
+    """A problem of a CSV file's shape in the reader's language, where it is one of
+    :data:`CSV_SHAPE_TEMPLATES` (else as it is)."""
+    found = read_back(message, CSV_SHAPE_TEMPLATES)
+    if isinstance(found, str):
+        return found
+    return str(gettext(CSV_SHAPE_TEMPLATES[found.code])) % dict(found.params)
 
 
 def _render(template: str, params: Mapping[str, Param]) -> str:
