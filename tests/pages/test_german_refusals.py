@@ -52,7 +52,7 @@ def test_a_refused_second_tally_reads_in_german_on_the_report_page(web: Web, clu
     a, _ = codes(web, club, mid)
     status, html = post(web, a, {"action": "report", **BAD_SECOND}, lang="de")
     assert status == 422, html
-    said = "Spielbericht 2 von 2: Partie 3.1, Bummerl 2: Spiel 3: ein Stand läuft von 7 bis 0"
+    said = "Zeile 2 von 2: Partie 3.1, Bummerl 2: Spiel 3: ein Stand läuft von 7 bis 0"
     assert f"{said}, nicht 9 (R17)" in html
     assert "tally:" not in html and "a count runs" not in html
     assert not state(web, club).matches[mid].entries
