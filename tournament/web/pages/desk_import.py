@@ -23,6 +23,7 @@ from tournament.domain.state import Tournament
 from tournament.eventstore.api import NewEvent
 from tournament.web.api.player_import import KIND
 from tournament.web.auth import caller, requires
+from tournament.web.i18n import local_datetime
 from tournament.web.pages.desk import desk_blueprint, desk_context, refusal
 from tournament.web.pages.messages import describe_rows, say
 from tournament.web.pages.page_writes import page_metadata
@@ -126,7 +127,7 @@ def _import_all(tid: str, text: str) -> Any:
         message = gettext(
             "This list was imported already, at %(when)s; nothing stored. A changed list is a "
             "new import (T-csv).",
-            when=first.recorded_at.isoformat(timespec="minutes"),
+            when=local_datetime(first.recorded_at, "short"),
         )
         return _page(tid, 409, problems=[{"row": None, "field": "file", "rule": "T-csv",
                                           "message": message}], csv=text)  # fmt: skip
