@@ -53,10 +53,27 @@ def test_a_file_that_is_not_utf8_names_the_file_and_line(cli, tmp_path: Path) ->
         "Error: p.csv, line 1: the file is not UTF-8 text (byte 0xff); save it as 'CSV UTF-8'; "
         "nothing imported"
     )
-    latin1 = file(tmp_path, "name\nAnna\nJosé\n".encode("latin-1"), "l.csv")
-    assert "l.csv, line 3: the file is not UTF-8 text (byte 0xe9)" in refused(
-        cli, "players", "import", latin1
+    # 0x81 is not a character of Windows-1252 either: neither reading fits (O-L2).
+    neither = file(tmp_path, b"name\nAnna\nJos\x81\n", "l.csv")
+    assert "l.csv, line 3: the file is not UTF-8 text (byte 0x81)" in refused(
+        cli, "players", "import", neither
     )
+
+
+def test_excel_s_windows_1252_csv_is_read_and_ue_spellings_are_flagged(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """O-L2: Excel's plain "CSV" on Windows is read, saying so; "Guenther Moser" of the
+    registered Günther Moser's club is imported, with a warning naming player 1."""
+    cli("players", "add", "Günther Moser", "--club", "SC Ottakring")
+    excel = "Name;Verein\r\nGuenther Moser;SC Ottakring\r\nJosé Öhler;SC Ried\r\n"
+    path = file(tmp_path, excel.encode("cp1252"), "excel.csv")
+    result = cli("players", "import", path)
+    assert "imported 2 players" in result.output
+    assert "excel.csv: read as Windows-1252 (Excel)" in result.stderr
+    assert (
+        "line 2: possible duplicate: Guenther Moser may be Günther Moser, registered as "
+        "player 1" in result.stderr
+    )
+    assert "José Öhler" in cli("players", "list").output
 
 
 def test_a_field_over_the_csv_limit_names_the_file_and_line(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

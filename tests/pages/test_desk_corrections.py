@@ -127,3 +127,26 @@ def test_the_preview_reads_in_german_from_the_same_codes(web: Web, club: str) ->
     assert "Partie 3.1 ist wieder offen: ihr entscheidendes Bummerl eintragen" in german
     assert "match 3.1 is open again: enter its deciding Bummerl" in english
     assert "Punkte" in german and "game points" not in german and " wins" not in german
+
+
+def test_one_game_point_is_singular_in_both_languages(web: Web, club: str) -> None:
+    """O-L6: the recorded hands read "1 game point", never "1 game points" (ngettext)."""
+    entered(web)
+    english = web.client.get(f"{CORRECT}?lang=en").get_data(as_text=True)
+    assert ", 1 game point<" in english and "1 game points" not in english
+    assert ", 3 game points<" in english
+    german = web.client.get(f"{CORRECT}?lang=de").get_data(as_text=True)
+    assert ", 1 Spielpunkt<" in german and ", 3 Spielpunkte<" in german
+
+
+def test_the_impact_preview_gives_no_command_line_advice(web: Web, club: str) -> None:
+    """O-L6: a desk user is told what to do on the page, not to run `round start`."""
+    token = entered(web)
+    form = {"csrf_token": token, "result": last_result(web), "tally": "7 6 / 7 4 1 0",
+            "why": "columns swapped", "action": "preview"}  # fmt: skip
+    english = web.client.post(f"{CORRECT}?lang=en", data=form).get_data(as_text=True)
+    german = web.client.post(f"{CORRECT}?lang=de", data=form).get_data(as_text=True)
+    assert "the next round can be drawn once it is decided" in english
+    assert "die nächste Runde kann ausgelost werden, sobald sie entschieden ist" in german
+    for html in (english, german):
+        assert "`round start`" not in html and "results correct" not in html

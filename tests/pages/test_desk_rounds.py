@@ -337,3 +337,58 @@ def test_a_double_elimination_s_next_round_is_previewed_as_the_domain_draws_it(
         data={"csrf_token": csrf_of(html), "version": version_of(html)},
     )
     assert reply.status_code == 303 and state(web, tid).current_round == 2
+
+
+def test_the_rounds_page_has_one_line_per_pairing_and_one_play_online_form(
+    web: Web, club: str
+) -> None:
+    """O-L9: no online-play controls in the pairing rows; one "Play a table online" form
+    behind a disclosure, its table chosen in a select, starts the chosen table."""
+    web.admin()
+    assert sign_in(web) == 303
+    html = web.client.get("/desk/t/club/rounds?lang=en").get_data(as_text=True)
+    rows = html.split("<tbody>")[1].split("</tbody>")[0]
+    assert "<form" not in rows and "Seconds per move" not in rows
+    assert html.count("<details") == 1 and "Play a table online" in html
+    reply = web.client.post(
+        "/desk/t/club/rounds/online",
+        data={"csrf_token": csrf_of(html), "match": "3.2", "move_seconds": ""},
+    )
+    assert reply.status_code == 303 and reply.headers["Location"].endswith("#table-3.2")
+    assert "3.2" in state(web, club).online
+
+
+def test_the_next_round_waits_for_tables_said_for_people_with_links_to_their_sheets(
+    web: Web, club: str
+) -> None:
+    """O-L9: which tables still miss their result, each a link to the sheets page; never
+    the CLI's `tournament results missing`."""
+    web.admin()
+    assert sign_in(web) == 303
+    for lang, said in (("en", "Round 4 can be drawn once"), ("de", "Runde 4 kann ausgelost")):
+        html = web.client.get(f"/desk/t/club/rounds?lang={lang}").get_data(as_text=True)
+        assert said in html
+        assert 'href="/desk/t/club/sheets?match=3.1"' in html
+        assert "`tournament results" not in html and "`results missing`" not in html
+        assert "`round start`" not in html and "(T-round)</p>" not in html
+
+
+def test_the_desk_prints_in_its_language_or_the_one_chosen(web: Web, club: str) -> None:
+    """O-L6: an English desk prints English unless German is chosen beside the buttons
+    (docs/organisers.md and docs/api.md say the same)."""
+    from tournament.printing.queue import get_pack
+
+    signed_in(web)
+    html = page(web, f"/desk/t/{club}/rounds?lang=en")
+    assert 'id="print-lang"' in html and '<option value="en" selected>' in html
+    langs = []
+    for chosen in ("", "de"):
+        reply = web.client.post(
+            f"/desk/t/{club}/rounds/print?lang=en",
+            data={"csrf_token": csrf_of(html), "kind": "pairings", "round": "3", "lang": chosen},
+        )
+        assert reply.status_code == 303
+        pack_id = reply.headers["Location"].rsplit("/", 1)[1]
+        with web.app.app_context():
+            langs.append(get_pack(services().store.engine, club, pack_id).lang)
+    assert langs == ["en", "de"]

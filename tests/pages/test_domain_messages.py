@@ -107,10 +107,14 @@ def test_a_refused_csv_import_lists_each_bad_row_in_german(web: Web) -> None:
         assert describe_rows(error) == error.problems
 
 
-def test_a_file_s_own_shape_problem_stays_english_without_a_code(web: Web) -> None:
+def test_a_file_s_own_shape_problem_reads_in_german_too(web: Web) -> None:
+    """O-L6: read back from its English into the page's language (no code of its own)."""
     with pytest.raises(CsvImportError) as caught:
         import_players(registered(players=1), io.StringIO("nom,club\nAnna,SC\n"))
     with web.app.test_request_context("/?lang=de"):
+        [(line, said)] = describe_rows(caught.value)
+        assert line == 1 and said.startswith("die Kopfzeile braucht die Spalte(n) name")
+    with web.app.test_request_context("/?lang=en"):
         assert describe_rows(caught.value) == caught.value.problems
 
 

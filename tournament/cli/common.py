@@ -27,8 +27,10 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from tournament.domain import startnumbers
-from tournament.domain.csvio import CsvImportError, decode, import_key
+from tournament.domain.csvio import PLAYER_COLUMNS, CsvImportError, import_key, import_players
+from tournament.domain.csvread import CP1252, read_rows, read_text
 from tournament.domain.errors import DomainError
+from tournament.domain.spellings import possible_duplicates
 from tournament.domain.state import Tournament
 from tournament.domain.text import MAX_DIGITS, NAME_LIMIT, excerpt, plain_text, whole_number
 
@@ -413,6 +415,19 @@ def _pair(text: str, option: str, what: str) -> list[int]:
         raise click.BadParameter(f"{excerpt(text)} {what}", param_hint=option) from None
 
 
+def _warn_spellings(t: Any, text: str) -> None:
+    """Rows spelt like a registered player or an earlier row (Guenther/Günther): a
+    warning on stderr, not a refusal (O-L2). Rows the import refuses say so itself."""
+    try:
+        listed = read_rows(io.StringIO(text), ("name",), PLAYER_COLUMNS, "players")
+    except CsvImportError:
+        return
+    registered = [(p.id, p.name, p.club) for p in t.players.values()]
+    rows = [(line, row.get("name", ""), row.get("club", "")) for line, row in listed]
+    for line, warning in possible_duplicates(registered, rows):
+        click.echo(f"line {line}: {warning}", err=True)
+
+
 def import_csv_file(
     file: Path, tid: str, rows: Callable[..., list[Any]], actor: str, **options: Any
 ) -> list[Any]:
@@ -428,7 +443,11 @@ def import_csv_file(
     service = get_service()
     data = file.read_bytes()
     try:
-        text = decode(data)
+        text, encoding = read_text(data)
+        if encoding == CP1252:  # Excel's plain "CSV" on Windows: say how it was read (O-L2)
+            click.echo(f"{file.name}: read as Windows-1252 (Excel)", err=True)
+        if rows is import_players:
+            _warn_spellings(service.state(tid), text)
         done = service.submit(
             tid,
             lambda t: rows(service.events(tid), io.StringIO(text), actor=actor, **options),

@@ -99,17 +99,33 @@ class CsvImportError(ValueError):
         return f"{head}{count:,} bad row{'s' if count != 1 else ''}, nothing imported:\n{lines}"
 
 
-def decode(data: bytes) -> str:
-    """The text of a CSV file: UTF-8, with or without the BOM Excel writes.
+#: The encodings a CSV file is read in (:func:`read_text`): Excel's "CSV UTF-8" (with a
+#: byte order mark) or plain UTF-8, else Excel's plain "CSV" on Windows (O-L2).
+UTF8: Final = "UTF-8"
+CP1252: Final = "Windows-1252"
 
-    >>> decode(b"\\xef\\xbb\\xbfname\\nAnna\\n")
-    'name\\nAnna\\n'
-    >>> decode(b"name\\nJos\\xe9\\n")
+
+def decode(data: bytes) -> str:
+    """The text of a CSV file, as :func:`read_text` reads it."""
+    return read_text(data)[0]
+
+
+def read_text(data: bytes) -> tuple[str, str]:
+    """The text of a CSV file and the encoding it was read in: UTF-8, with or without the
+    BOM Excel writes; else Windows-1252 (what Excel's plain "CSV" writes on an Austrian or
+    German Windows) when every byte is one of its characters. A file with a UTF-8 BOM, a
+    UTF-16 file (its BOM, NUL bytes) or a byte Windows-1252 does not have is refused.
+
+    >>> read_text(b"\\xef\\xbb\\xbfname\\nAnna\\n")
+    ('name\\nAnna\\n', 'UTF-8')
+    >>> read_text(b"name\\nJos\\xe9\\n")
+    ('name\\nJosé\\n', 'Windows-1252')
+    >>> read_text(b"name\\nJos\\x81\\n")
     Traceback (most recent call last):
     ...
     tournament.domain.csvread.CsvImportError: 1 bad row, nothing imported:
-    line 2: the file is not UTF-8 text (byte 0xe9); save it as 'CSV UTF-8'
-    >>> decode(b"\\xef\\xbb\\xbfname;club\\nA;X\\nGr\\xfcner;X\\n")  # after a BOM too
+    line 2: the file is not UTF-8 text (byte 0x81); save it as 'CSV UTF-8'
+    >>> read_text(b"\\xef\\xbb\\xbfname;club\\nA;X\\nGr\\xfcner;X\\n")  # after a BOM too
     Traceback (most recent call last):
     ...
     tournament.domain.csvread.CsvImportError: 1 bad row, nothing imported:
@@ -117,20 +133,21 @@ def decode(data: bytes) -> str:
     """
     bom = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
     try:
-        return data[bom:].decode("utf-8")
+        return data[bom:].decode("utf-8"), UTF8
     except UnicodeDecodeError as error:
         at = bom + error.start  # the position in the file, the byte order mark counted
-        line = data.count(b"\n", 0, at) + 1
-        byte = data[at]
-        raise CsvImportError(
-            [
-                (
-                    line,
-                    f"the file is not UTF-8 text (byte 0x{byte:02x}); save it as 'CSV UTF-8'",
-                )
-            ],
-            [("file", "T-csv")],
-        ) from None
+    utf16 = data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or b"\x00" in data
+    if not bom and not utf16:
+        try:
+            return data.decode("cp1252"), CP1252
+        except UnicodeDecodeError as error:
+            at = error.start  # a byte Windows-1252 does not have: name that one
+    line = data.count(b"\n", 0, at) + 1
+    byte = data[at]
+    raise CsvImportError(
+        [(line, f"the file is not UTF-8 text (byte 0x{byte:02x}); save it as 'CSV UTF-8'")],
+        [("file", "T-csv")],
+    )
 
 
 def delimiter(text: str) -> str:

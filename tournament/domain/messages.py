@@ -390,6 +390,9 @@ TEMPLATES: Final[dict[str, str]] = {
     "results.player_does_not_play": N_("player %(player_id)s does not play here (%(a)s v %(b)s)"),
     "results.at_place": N_("match %(match_id)s, %(place)s: %(refusal)s"),
     "results.bummerl": N_("Bummerl %(bummerl)s"),
+    # which of several tallies or hands of one sheet was refused (results.in_sequence)
+    "results.tally_of": N_("tally %(number)s of %(count)s: %(refusal)s"),
+    "results.hand_of": N_("hand %(number)s of %(count)s: %(refusal)s"),
     "results.hand_gives_game_points": N_("a hand gives 1, 2 or 3 game points, not %(game_points)s"),
     "results.reason_one": N_("reason is one of %(paper_reasons)s, not %(reason)s"),
     "results.hand_worth": N_("%(what)s is worth %(words)s %(unit)s (%(why)s), not %(gp)s"),

@@ -25,12 +25,19 @@ from typing import Any
 from tournament.domain import events as ev
 from tournament.domain.errors import ConflictError, DomainError, NotFoundError
 from tournament.domain.matchstate import MatchState
+from tournament.domain.messages import N_
 from tournament.domain.reportbook import MatchReports, Report, draw_of
 from tournament.domain.results import find_match, record_tallies, tally_fields, with_new
 from tournament.domain.state import Tournament
 from tournament.domain.tablecodes import RULE, TableSeat, resolve
 from tournament.domain.tally import tally_hands
 from tournament.eventstore.api import NewEvent
+
+#: Why a match went to the organiser when no player typed a reason: stored as this English
+#: and shown in the reader's language (a reason a player typed is shown as typed).
+DIFFERS: str = N_("the two reports differ")
+DIFFERS_FROM_RECORDED: str = N_("the report differs from the result recorded")
+OWN_REASONS: frozenset[str] = frozenset({DIFFERS, DIFFERS_FROM_RECORDED})
 
 #: A dispute's reason is free text, kept short enough for the queue's line.
 REASON_LIMIT = 500
@@ -156,7 +163,7 @@ def submit_report(
     if match.entries:
         if match.decided and _same_as_recorded(t, match, tallies):
             return []
-        reason = "the report differs from the result recorded"
+        reason = DIFFERS_FROM_RECORDED
         return [submitted, _dispute(t, match, seat, reason, actor)]
     own = book.reports.get(seat.seat)
     if own is not None and sheet_key(own.tallies) == sheet_key(tallies) and not book.disputes:
@@ -166,7 +173,7 @@ def submit_report(
         return [submitted]
     if sheet_key(other.tallies) == sheet_key(tallies):
         return [submitted, *_record(t, match, seat, other, actor)]
-    reason = "the two reports differ"
+    reason = DIFFERS
     return [submitted, _dispute(t, match, seat, reason, actor, mismatch=True)]
 
 

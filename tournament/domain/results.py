@@ -20,13 +20,13 @@ from __future__ import annotations
 import copy
 import uuid
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from tournament.domain import events as ev
 from tournament.domain import handpoints as hp
 from tournament.domain.errors import ConflictError, DomainError, NotFoundError
 from tournament.domain.matchstate import Entry, MatchState
-from tournament.domain.messages import Phrase
+from tournament.domain.messages import Phrase, english
 from tournament.domain.registration import require_created
 from tournament.domain.settings import Settings
 from tournament.domain.state import ENTRY_KINDS, Tournament
@@ -428,7 +428,7 @@ def in_sequence(
     t: Tournament,
     match_id: str,
     items: Sequence[T],
-    what: str,
+    what: Literal["tally", "hand"],
     record: Callable[[Tournament, T, bool], list[NewEvent]],
 ) -> list[NewEvent]:
     """The events of ``record(state, item, is_first)`` for each item of one match in
@@ -442,8 +442,17 @@ def in_sequence(
         except DomainError as error:
             if len(items) == 1:
                 raise
-            which = f"{what} {number} of {len(items)}"
-            raise type(error)(error.field, error.rule, f"{which}: {error.message}") from None
+            # The inner refusal keeps its code, so a page says the whole line in its
+            # reader's language (P4: "tally 2 of 2: ..." was English on German pages).
+            inner: Phrase | str = error.message
+            if error.code is not None and error.message == english(error.code, error.params):
+                inner = Phrase(error.code, error.params)
+            raise type(error)(
+                error.field,
+                error.rule,
+                code="results.tally_of" if what == "tally" else "results.hand_of",
+                params={"number": number, "count": len(items), "refusal": inner},
+            ) from None
         trial = copy.copy(t)  # the same tournament, with this match as it would be
         trial.matches = {**t.matches, match_id: with_new(t.matches[match_id], out)}
     return out

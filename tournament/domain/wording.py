@@ -247,8 +247,20 @@ EVENT_TEMPLATES: Final[dict[str, str]] = {
     "event.a_bye_each": N_("a bye each"),
 }
 
+#: A row of a players list spelt like a registered player or an earlier row
+#: (tournament.domain.spellings, O-L2): a warning of the import's preview, not a refusal.
+SPELLING_TEMPLATES: Final[dict[str, str]] = {
+    "spelling.registered": N_(
+        "possible duplicate: %(name)s may be %(other)s, registered as player %(player_id)s (ue/ü, oe/ö, ae/ä or ss/ß spelt otherwise)"
+    ),
+    "spelling.in_list": N_(
+        "possible duplicate: %(name)s may be %(other)s of line %(line)s (ue/ü, oe/ö, ae/ä or ss/ß spelt otherwise)"
+    ),
+}
+
 #: Every template of this module.
 TEXT_TEMPLATES: Final[dict[str, str]] = {
+    **SPELLING_TEMPLATES,
     **STAGE_TEMPLATES,
     **WARNING_TEMPLATES,
     **FLAG_TEMPLATES,

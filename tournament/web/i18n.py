@@ -10,12 +10,14 @@ says what ``pybabel extract`` reads).
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 from typing import Any, Final
 from urllib.parse import urlencode
 
+from babel import dates
 from flask import Flask, g, request
-from flask_babel import Babel, get_locale
+from flask_babel import Babel, get_locale, get_timezone
 from werkzeug.wrappers import Response
 
 LANGUAGES: Final = ("de", "en")
@@ -46,6 +48,32 @@ def select_locale() -> str:
 
 def current_language() -> str:
     return str(get_locale() or DEFAULT)
+
+
+#: The locale whose conventions dates and numbers follow: English pages are read in
+#: Europe, so a date is day-month (en_GB), never the US month-day (O-L6: "12/7/26").
+FORMATS: Final = {"en": "en_GB", "de": "de_AT"}
+
+
+def formatting_locale() -> str:
+    """The locale dates and numbers are written in on this page."""
+    return FORMATS.get(current_language(), current_language())
+
+
+def local_date(day: dt.date, style: str = "medium") -> str:
+    """``day`` as the reader writes it: 07.12.2026 / 7 Dec 2026 (medium), 07.12.26 /
+    07/12/2026 (short), 7. Dezember 2026 / 7 December 2026 (long)."""
+    return str(dates.format_date(day, style, locale=formatting_locale()))
+
+
+def local_datetime(moment: dt.datetime, style: str = "short") -> str:
+    """``moment`` in the service's time zone, as the reader writes it (see
+    :func:`local_date`); a moment without a zone is UTC (SQLite gives it so)."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=dt.UTC)
+    return str(
+        dates.format_datetime(moment, style, tzinfo=get_timezone(), locale=formatting_locale())
+    )
 
 
 def language_url(lang: str) -> str:

@@ -165,11 +165,25 @@ def _http(error: HTTPException) -> Response:
         detail = f"{request.method} is not allowed here; allowed: {', '.join(allowed)}"
     elif status == 404:
         detail = f"there is nothing at {request.path}"
+        if _wants_a_page():  # a browser gets a page in its language, never raw JSON (O-L3)
+            from flask_babel import gettext
+
+            g.page = g.localized = True
+            detail = gettext("There is nothing at %(path)s.", path=request.path)
     original = error.get_response().headers
     for name in ("Retry-After", "WWW-Authenticate"):
         if name in original:
             headers[name] = original[name]
     return response(Problem(status, error.name, detail, headers=headers))
+
+
+def _wants_a_page() -> bool:
+    """A browser's request outside the API: it prefers HTML to JSON (``*/*`` alone, as
+    curl sends it, prefers JSON)."""
+    if request.path.startswith("/api/"):
+        return False
+    offered = ["application/problem+json", "application/json", "text/html"]
+    return request.accept_mimetypes.best_match(offered) == "text/html"
 
 
 def busy() -> Problem:

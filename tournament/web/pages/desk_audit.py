@@ -14,11 +14,11 @@ from __future__ import annotations
 import bisect
 import dataclasses
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any, Final
 
 from flask import render_template, request
-from flask_babel import format_datetime, gettext
+from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from flask_babel.speaklater import LazyString
 
@@ -31,8 +31,9 @@ from tournament.domain.state import Tournament
 from tournament.eventstore.api import StoredEvent
 from tournament.eventstore.seals import Seal
 from tournament.web.auth import requires
+from tournament.web.i18n import local_datetime
 from tournament.web.pages.desk import desk_blueprint, desk_context, refusal
-from tournament.web.pages.messages import say
+from tournament.web.pages.messages import page_error, say
 from tournament.web.services import services
 
 pages = desk_blueprint("desk_audit", __name__)
@@ -147,8 +148,8 @@ def _filtered(
 
 def _player(t: Tournament, text: str) -> int:
     if not text.isdigit() or int(text) not in t.players:
-        raise DomainError(
-            "player", "T-player", f"there is no player with start number {text[:20]!r}"
+        raise page_error(
+            DomainError, "player", "T-player", "page.no_start_number", text=repr(text[:20])
         )
     return int(text)
 
@@ -186,6 +187,4 @@ def _line(t: Tournament, e: StoredEvent, seals: Sequence[Seal]) -> AuditLine:
 
 
 def _when(moment: datetime) -> str:
-    if moment.tzinfo is None:  # SQLite gives UTC back without its zone
-        moment = moment.replace(tzinfo=UTC)
-    return str(format_datetime(moment, "medium"))
+    return local_datetime(moment, "medium")

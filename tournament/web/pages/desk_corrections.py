@@ -33,7 +33,7 @@ from tournament.domain.text import plain_text
 from tournament.eventstore.api import NewEvent
 from tournament.web.auth import caller, requires
 from tournament.web.pages.desk import desk_blueprint, desk_context, refusal
-from tournament.web.pages.messages import say
+from tournament.web.pages.messages import page_error, say
 from tournament.web.pages.page_writes import page_metadata
 from tournament.web.pages.sheet_entry import SPELLING, sheet_match
 from tournament.web.services import services
@@ -115,13 +115,9 @@ def _command(form: Any, why: str, mid: str) -> Command:
     if not strike:
         return correction_command(_correction(form), by=me, why=why, actor=me, spelling=SPELLING)
     if form.get("tally", "").strip() or form.get("void") == "on":
-        raise DomainError(
-            "strike",
-            "T-correction",
-            "strike a hand, or give the corrected Bummerl or void, not several; nothing stored",
-        )
+        raise page_error(DomainError, "strike", "T-correction", "page.strike_or_correct")
     if not strike.isdigit() or len(strike) > 3:
-        raise DomainError("strike", "T-strike", "the hand to strike is its number, e.g. 2")
+        raise page_error(DomainError, "strike", "T-strike", "page.strike_number")
     rid, hand = form.get("result", ""), int(strike)
     return lambda t: c.strike_hand(t, rid, hand, by=me, reason=why, actor=me)
 
@@ -217,11 +213,7 @@ def _store(
 ) -> Any:
     def guarded(state: Tournament) -> list[NewEvent]:
         if str(state.version) != seen:
-            raise DomainError(
-                "version",
-                "T-correction",
-                "something was stored since the preview: preview the correction again",
-            )
+            raise page_error(DomainError, "version", "T-correction", "page.stored_since_preview")
         events: list[NewEvent] = command(state)
         return events
 

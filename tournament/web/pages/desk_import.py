@@ -15,33 +15,37 @@ from flask_babel import gettext
 
 from tournament.accounts.roles import Role
 from tournament.domain import events as ev
-from tournament.domain.csvio import (
-    PLAYER_COLUMNS,
-    CsvImportError,
-    decode,
-    import_key,
-    import_players,
-)
-from tournament.domain.csvread import read_rows
+from tournament.domain.csvio import PLAYER_COLUMNS, CsvImportError, import_key, import_players
+from tournament.domain.csvread import CP1252, read_rows, read_text
 from tournament.domain.errors import DomainError
+from tournament.domain.spellings import possible_duplicates
 from tournament.domain.state import Tournament
 from tournament.eventstore.api import NewEvent
 from tournament.web.api.player_import import KIND
 from tournament.web.auth import caller, requires
+from tournament.web.i18n import local_datetime
 from tournament.web.pages.desk import desk_blueprint, desk_context, refusal
+from tournament.web.pages.messages import describe_rows, say
 from tournament.web.pages.page_writes import page_metadata
 from tournament.web.services import services
 
 pages = desk_blueprint("desk_import", __name__)
 
 
-def _csv_text() -> str:
-    """The uploaded file's text, else the pasted text (raises CsvImportError for a file
-    that is not UTF-8)."""
+def _csv_text() -> tuple[str, str | None]:
+    """The uploaded file's text and the encoding it was read in (UTF-8 or Excel's
+    Windows-1252, O-L2), else the pasted text (no encoding: the browser sent text).
+    Raises CsvImportError for a file in neither."""
     upload = request.files.get("file")
     if upload is not None and upload.filename:
-        return decode(upload.read())
-    return request.form.get("csv", "").replace("\r\n", "\n")
+        return read_text(upload.read())
+    return request.form.get("csv", "").replace("\r\n", "\n"), None
+
+
+def _in_language(error: CsvImportError) -> list[dict[str, Any]]:
+    """The problems of a refused file, each in the reader's language (O-L6)."""
+    said = describe_rows(error)
+    return [{**p, "message": m} for p, (_, m) in zip(error.to_json(), said, strict=True)]
 
 
 def _page(tid: str, status: int = 200, **values: Any) -> tuple[str, int]:
@@ -59,32 +63,49 @@ def import_page(tid: str) -> Any:
     if request.method == "GET":
         return _page(tid)
     try:
-        text = _csv_text()
+        text, encoding = _csv_text()
     except CsvImportError as error:
-        return _page(tid, 422, problems=error.to_json())
+        return _page(tid, 422, problems=_in_language(error))
     if not text.strip():
         return _page(tid, 422, problems=[{"row": 1, "field": "file", "rule": "T-csv",
                      "message": gettext("Paste the list or choose a file.")}])  # fmt: skip
     if request.form.get("action") == "import":
         return _import_all(tid, text)
-    return _preview(tid, text)
+    return _preview(tid, text, encoding=encoding)
 
 
-def _preview(tid: str, text: str, status: int = 200) -> tuple[str, int]:
+def _preview(
+    tid: str, text: str, status: int = 200, encoding: str | None = None
+) -> tuple[str, int]:
     """Every row, each with what the import would say of it; nothing stored."""
     try:
         rows = read_rows(io.StringIO(text), ("name",), PLAYER_COLUMNS, "players")
     except CsvImportError as error:
-        return _page(tid, 422, problems=error.to_json(), csv=text)
+        return _page(tid, 422, problems=_in_language(error), csv=text)
     by_line: dict[int, list[str]] = {}
     try:
         import_players(services().tournaments.events(tid), io.StringIO(text), actor=caller().actor)
     except CsvImportError as error:
-        for problem in error.to_json():
-            by_line.setdefault(problem["row"], []).append(problem["message"])
-    shown = [{"line": line, **row, "problems": by_line.get(line, [])} for line, row in rows]
+        # Each row's refusal in the reader's language (O-L6), as the domain coded it.
+        for line, message in describe_rows(error):
+            by_line.setdefault(line, []).append(message)
+    # Possible duplicates by spelling: a warning beside the row, never a refusal (O-L2).
+    t = services().tournaments.state(tid)
+    registered = [(p.id, p.name, p.club) for p in t.players.values()]
+    listed = [(line, row.get("name", ""), row.get("club", "")) for line, row in rows]
+    warned: dict[int, list[str]] = {}
+    for line, warning in possible_duplicates(registered, listed):
+        warned.setdefault(line, []).append(say(warning))
+    shown = [
+        {"line": line, **row, "problems": by_line.get(line, []), "warnings": warned.get(line, [])}
+        for line, row in rows
+    ]
     bad = sum(1 for row in shown if row["problems"])
-    return _page(tid, 422 if bad else status, rows=shown, bad=bad, csv=text)
+    return _page(
+        tid, 422 if bad else status, rows=shown, bad=bad, csv=text,
+        warned=sum(1 for row in shown if row["warnings"]),
+        cp1252=encoding == CP1252,
+    )  # fmt: skip
 
 
 def _import_all(tid: str, text: str) -> Any:
@@ -106,7 +127,7 @@ def _import_all(tid: str, text: str) -> Any:
         message = gettext(
             "This list was imported already, at %(when)s; nothing stored. A changed list is a "
             "new import (T-csv).",
-            when=first.recorded_at.isoformat(timespec="minutes"),
+            when=local_datetime(first.recorded_at, "short"),
         )
         return _page(tid, 409, problems=[{"row": None, "field": "file", "rule": "T-csv",
                                           "message": message}], csv=text)  # fmt: skip

@@ -237,6 +237,18 @@ def move_seconds_field() -> int | None:
     return int(text)
 
 
+@pages.post("/desk/t/<tid>/rounds/online")
+@requires(Role.ORGANISER)
+def start_chosen_online(tid: str) -> Any:
+    """The rounds page's one "Play a table online" form (O-L9): the table is chosen in
+    its select, the rest is :func:`start_online`."""
+    mid = request.form.get("match", "").strip()[:40]
+    if not mid:
+        message = gettext("match: choose the table to play online (T-online)")
+        return desk_rounds.render_rounds(tid, status=422, online_errors={"": message})
+    return start_online(tid, mid)
+
+
 @pages.post("/desk/t/<tid>/rounds/<mid>/online")
 @requires(Role.ORGANISER)
 def start_online(tid: str, mid: str) -> Any:

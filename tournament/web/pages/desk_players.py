@@ -129,7 +129,8 @@ def add_player(tid: str) -> Any:
         return players_page(tid, errors=field_errors(error, PLAYER_FIELDS), form=form, status=422)
     p = events[0].payload
     flash(gettext("%(name)s registered as player %(n)s.", name=p["name"], n=p["player_id"]), "ok")
-    return redirect(_list(tid) + "#add", code=303)
+    # At #name: the page comes back with the cursor in Name for the next player (O-L4).
+    return redirect(_list(tid) + "#name", code=303)
 
 
 @pages.route("/desk/t/<tid>/players/<int:pid>/edit", methods=["GET", "POST"])
@@ -197,9 +198,19 @@ def _row(tid: str, pid: int, problem: str | None) -> str:
     with found.reading():
         row = player_json(t, pid)
         lives = t.settings is not None and t.settings.format == "lives"
+        every = players_json(t)
+        checked = sum(1 for r in every if r["checked_in"])
     return render_template(
         "desk/players/row_fragment.html",
-        **desk_context(tid, p=row, problem=problem, may_organise=True, lives=lives),
+        **desk_context(
+            tid,
+            p=row,
+            problem=problem,
+            may_organise=True,
+            lives=lives,
+            checked=checked,
+            all=len(every),
+        ),
     )
 
 

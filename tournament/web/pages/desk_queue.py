@@ -155,7 +155,9 @@ def _item(t: Tournament, match: MatchState, book: MatchReports) -> Item:
         for seat, report in sorted(book.reports.items())
     ]
     disputes = [
-        (gettext("The reports differ"), "") if d.seat is None else (names[d.seat], d.reason)
+        (gettext("The reports differ"), "")
+        if d.seat is None
+        else (names[d.seat], gettext(d.reason) if d.reason in rp.OWN_REASONS else d.reason)
         for d in book.disputes
     ]
     return Item(

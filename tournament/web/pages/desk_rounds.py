@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any, Final
 
 from flask import Response, flash, redirect, render_template, request, url_for
-from flask_babel import format_datetime, gettext
+from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from flask_babel.speaklater import LazyString
 
@@ -41,8 +41,9 @@ from tournament.domain.roundview import (
 from tournament.domain.state import Tournament
 from tournament.eventstore.api import NewEvent, StoredEvent
 from tournament.web.auth import caller, requires
+from tournament.web.i18n import local_datetime
 from tournament.web.pages.desk import desk_blueprint, desk_context, refusal
-from tournament.web.pages.messages import say
+from tournament.web.pages.messages import page_error, say
 from tournament.web.pages.page_writes import page_metadata
 from tournament.web.services import services
 
@@ -176,6 +177,8 @@ def _rounds_page(
         notices = [say(p) for p in draw_notice_phrases(t, t.current_round)]
         cannot_cancel = _cancel_refusal(t)
         cannot_draw = draw_refusal_line(t)
+        blocking = _blocking(t) if cannot_draw else []
+    online = {m for m, x in t.online.items() if not x.stopped}
     assert t.settings is not None
     html = render_template(
         "desk/rounds/rounds.html",
@@ -197,7 +200,10 @@ def _rounds_page(
             when=_when,
             # Online tables (T-online): the matches played online now, and a refused
             # "Play online" of :mod:`.desk_online` with what was typed.
-            online={m for m, x in t.online.items() if not x.stopped},
+            online=online,
+            blocking=blocking,
+            next_number=t.current_round + 1,
+            playable=[x for x in _by_table(current) if _playable(x, online)],
             online_errors=extra.get("online_errors", {}),
             online_values=extra.get("online_values", {}),
         ),
@@ -212,9 +218,7 @@ def render_rounds(tid: str, *, status: int = 200, **extra: Any) -> Any:
 
 def _when(moment: datetime) -> str:
     """When a draw was stored, in the reader's locale (SQLite gives UTC without a zone)."""
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return str(format_datetime(moment, "short"))
+    return local_datetime(moment, "short")
 
 
 def _by_table(current: RoundView | None) -> list[Any]:
@@ -223,11 +227,43 @@ def _by_table(current: RoundView | None) -> list[Any]:
     return sorted(current.tables, key=lambda x: (x.table == 0, x.table))
 
 
+def _playable(line: Any, online: set[str]) -> bool:
+    """A table the organiser may start online: open, at a table, not online yet."""
+    return bool(line.status == "open" and line.table and line.match_id not in online)
+
+
 def _missing(current: RoundView | None) -> list[int]:
     """The tables whose result is still missing (their match open)."""
     if current is None:
         return []
     return sorted(x.table for x in current.tables if x.status == "open" and x.table)
+
+
+@dataclasses.dataclass(frozen=True)
+class Blocking:
+    """An open match the next draw waits for (T-round), as the rounds page lists it."""
+
+    match_id: str
+    round: int
+    table: int
+    names: str
+    again: bool  # reopened by a correction
+
+
+def _blocking(t: Tournament) -> list[Blocking]:
+    """The matches the next round waits for, said for people: round, table, players."""
+    from tournament.domain.progress import open_matches
+
+    return [
+        Blocking(
+            m.match_id,
+            m.round,
+            m.table,
+            " – ".join(t.players[p].name for p in m.players if p in t.players),
+            m.round < t.current_round or m.match_id in t.reopened,
+        )
+        for m in open_matches(t)
+    ]
 
 
 def _cancel_refusal(t: Tournament) -> str | None:
@@ -314,11 +350,10 @@ def cancel(tid: str, n: int) -> Response | Any:
     def command(t: Tournament) -> list[NewEvent]:
         r = drawn_round(t, n)
         if r.number != t.current_round:
-            raise DomainError(
-                "round",
-                "T-round",
-                f"only the latest round ({t.current_round}) can be cancelled, not round {n}",
-            )
+            raise page_error(
+                DomainError, "round", "T-round", "page.only_latest_round",
+                latest=t.current_round, number=n,
+            )  # fmt: skip
         return c.cancel_round(t, why=why, actor=actor)
 
     try:

@@ -26,7 +26,7 @@ from tournament.domain.roundview import drawn_round
 from tournament.printing.queue import DONE, FAILED, STALE_AFTER, Pack, get_pack, request_pack
 from tournament.web.api.print_packs import _dispatch as dispatch_pack
 from tournament.web.auth import caller, requires
-from tournament.web.i18n import current_language
+from tournament.web.i18n import LANGUAGES, current_language
 from tournament.web.pages.desk import desk_blueprint, desk_context, refusal
 from tournament.web.pages.desk_rounds import PRINT_KINDS
 from tournament.web.public_url import phones_cannot_open, qr_base
@@ -66,7 +66,10 @@ def request_pack_page(tid: str) -> Any:
         except NotFoundError as error:
             return _page(tid, None, error=refusal(error), status=422)
     engine = services().store.engine
-    lang = current_language()  # the pack is printed in the language the desk is read in
+    # The pack is printed in the language the desk is read in, or the one chosen beside
+    # the buttons (docs/organisers.md, 6. Print).
+    chosen = request.form.get("lang", "")
+    lang = chosen if chosen in LANGUAGES else current_language()
     pack, new = request_pack(engine, tid, kind, number, t.version, caller().actor, lang)
     if new:
         dispatch_pack(pack.id, qr_base() if kind == "table-cards" else None)

@@ -14,7 +14,7 @@ import datetime
 from typing import Any
 
 from flask import flash, redirect, render_template, request
-from flask_babel import format_date, gettext
+from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 
 from tournament.accounts.roles import Role
@@ -23,6 +23,7 @@ from tournament.domain.overview import progress, slug
 from tournament.domain.settings import parse_date
 from tournament.domain.state import Tournament
 from tournament.web.auth import ACCOUNT, caller, requires
+from tournament.web.i18n import local_date
 from tournament.web.pages import setup_words
 from tournament.web.pages.desk import desk_blueprint, desk_context
 from tournament.web.pages.page_writes import field_errors, page_metadata
@@ -82,7 +83,7 @@ def _summary(tid: str, t: Tournament, role: Role) -> dict[str, Any]:
 def _date(iso: str) -> str:
     if not iso:
         return ""
-    return str(format_date(datetime.date.fromisoformat(iso), "medium"))
+    return local_date(datetime.date.fromisoformat(iso), "medium")
 
 
 @pages.route("/desk/new", methods=["GET", "POST"])

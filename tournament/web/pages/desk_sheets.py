@@ -30,6 +30,7 @@ from tournament.domain.state import Tournament
 from tournament.eventstore.api import NewEvent, StoredEvent
 from tournament.web.auth import caller, requires
 from tournament.web.pages.desk import desk_blueprint, desk_context, refusal
+from tournament.web.pages.messages import page_error
 from tournament.web.pages.page_writes import form_fingerprint, page_metadata
 from tournament.web.pages.sheet_entry import (
     SPELLING,
@@ -433,7 +434,7 @@ def sign(tid: str) -> Any:
             if pid not in m.signed_by:
                 signed += c.sign_sheet(t, mid, pid, actor=caller().actor)
         if not signed:
-            raise DomainError("signed", "T-sheet", "both players have signed this sheet already")
+            raise page_error(DomainError, "signed", "T-sheet", "page.signed_already")
         return signed
 
     return _store(tid, command, typed, (), form_key(form))

@@ -22,6 +22,7 @@ from tournament.eventstore.api import NewEvent
 from tournament.web.auth import caller, requires
 from tournament.web.pages.desk import desk_blueprint, refusal
 from tournament.web.pages.desk_sheets import page_values
+from tournament.web.pages.messages import page_error
 from tournament.web.pages.page_writes import page_metadata
 from tournament.web.pages.sheet_entry import last_entry
 from tournament.web.services import services
@@ -58,7 +59,7 @@ def undo(tid: str) -> Any:
 
     def command(state: Tournament) -> list[NewEvent]:
         if state.version != t.version:
-            raise DomainError("version", "T-correction", "the tournament changed; look again")
+            raise page_error(DomainError, "version", "T-correction", "page.changed_look_again")
         out: list[NewEvent] = []
         for rid in reversed(ids):
             out += c.correct_result(

@@ -12,11 +12,12 @@ from datetime import date
 from typing import Any
 
 from flask import g, render_template
-from flask_babel import format_date, format_decimal
+from flask_babel import format_decimal
 
 from tournament.domain.errors import DomainError
 from tournament.domain.matchview import MatchLine, match_lines
 from tournament.domain.state import Tournament
+from tournament.web.i18n import local_date
 from tournament.web.pages.words import FORMATS
 from tournament.web.services import services
 
@@ -92,7 +93,7 @@ def number(value: Any) -> str:
 
 def held_on(text: str) -> str | None:
     try:
-        return str(format_date(date.fromisoformat(text), "long")) if text else None
+        return local_date(date.fromisoformat(text), "long") if text else None
     except ValueError:
         return text
 

@@ -6,15 +6,16 @@ from the log by the same domain call as ``GET .../standings?round=N``
 from __future__ import annotations
 
 import dataclasses
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from flask import request
-from flask_babel import format_datetime, gettext
+from flask_babel import gettext
 
 from tournament.domain.standings_view import standings_view
 from tournament.domain.state import Tournament
 from tournament.projections.documents import standings_body
+from tournament.web.i18n import local_datetime
 from tournament.web.pages.public_parts import number
 from tournament.web.pages.words import TIEBREAKS
 from tournament.web.projected import Reading
@@ -122,6 +123,4 @@ def _column(key: str) -> Column:
 def _when(moment: datetime | None) -> str | None:
     if moment is None:
         return None
-    if moment.tzinfo is None:  # SQLite gives UTC back without its zone
-        moment = moment.replace(tzinfo=UTC)
-    return str(format_datetime(moment, "short"))
+    return local_datetime(moment, "short")

@@ -190,7 +190,9 @@ def _view(t: Tournament, seat: TableSeat) -> dict[str, Any]:
         "winner": names[match.summary.winner] if match.summary.winner is not None else "",
         "own": _sheet(own, names),
         "other": _sheet(other, names),
-        "disputes": [d.reason for d in book.disputes],
+        "disputes": [
+            gettext(d.reason) if d.reason in rp.OWN_REASONS else d.reason for d in book.disputes
+        ],
     }
 
 

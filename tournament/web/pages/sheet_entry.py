@@ -43,6 +43,7 @@ from tournament.domain.results import with_new
 from tournament.domain.state import ENTRY_KINDS, Tournament
 from tournament.domain.tally import tally_text
 from tournament.eventstore.api import StoredEvent
+from tournament.web.pages.messages import page_error
 
 #: How the desk names the parts of an entry in the domain's refusals.
 SPELLING = Spelling(
@@ -80,7 +81,7 @@ def find_table(t: Tournament, typed: str) -> str:
     if text.isdigit() and t.current_round:
         return resolve_match(t, f"{t.current_round}.{int(text)}")
     if not text:
-        raise NotFoundError("table", "T-match", "type a table number")
+        raise page_error(NotFoundError, "table", "T-match", "page.type_a_table")
     return resolve_match(t, text)
 
 

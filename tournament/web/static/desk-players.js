@@ -5,6 +5,13 @@
 // row); then the search is cleared and focused again, for the next name.
 (function () {
   "use strict";
+  // After "Add the player" the page comes back at #name: the cursor is in Name again, so
+  // the next player is typed straight away (O-L4). (The browser focuses a fragment's
+  // target itself once loaded; at a heading it would move the focus off the field.)
+  if (location.hash === "#name") {
+    var name = document.getElementById("name");
+    if (name) name.focus();
+  }
   var search = document.getElementById("player-search");
   var table = document.getElementById("players-table");
   if (!search || !table) return;
@@ -12,7 +19,10 @@
   var none = document.getElementById("player-search-none");
 
   function fold(text) {
-    return text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase().trim();
+    // ß and ẞ as "ss", as a German keyboard without them types it (O-L1: "weiss" finds
+    // Weiß, "Weiß" finds Weiss); ä as a, as the accents aside.
+    return text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase()
+      .replace(/ß/g, "ss").trim();
   }
   function rows() {
     return Array.prototype.slice.call(table.querySelectorAll("tbody tr.player"));

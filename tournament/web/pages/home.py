@@ -1,0 +1,58 @@
+"""The start page at ``/`` (O-L3): the first address ``./dev serve`` prints.
+
+Everybody sees the tournaments of this service, each a link to its public page
+(``/t/<tid>``: every tournament's standings are public, as ``GET /api/v1/tournaments``
+lists them); a signed-in account also gets the link to the organiser's desk, anyone else
+the way to sign in. A browser asking for an address that does not exist gets a page in
+its language (:func:`tournament.web.problems`), a JSON client keeps problem+json.
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from flask import render_template
+
+from tournament.domain.errors import NotFoundError
+from tournament.domain.overview import progress
+from tournament.web.auth import caller
+from tournament.web.i18n import local_date
+from tournament.web.pages.desk import desk_blueprint
+from tournament.web.services import services
+
+pages = desk_blueprint("home", __name__)
+
+
+@pages.get("/")
+def start_page() -> Any:
+    found = services().tournaments
+    rows = []
+    for tid in found.tournament_ids():
+        try:
+            t = found.state(tid)
+        except NotFoundError:
+            continue
+        with found.reading():
+            assert t.settings is not None
+            p = progress(t)
+            rows.append(
+                {
+                    "tid": tid,
+                    "name": t.settings.name,
+                    "date_iso": t.settings.date,
+                    "date": _date(t.settings.date),
+                    "round": p["round"],
+                    "finished": p["status"] == "finished",
+                }
+            )
+    rows.sort(key=lambda row: (row["date_iso"], row["name"]), reverse=True)
+    signed_in = caller().account_id is not None
+    return render_template("home/start.html", rows=rows, signed_in=signed_in)
+
+
+def _date(iso: str) -> str:
+    try:
+        return local_date(datetime.date.fromisoformat(iso), "medium") if iso else ""
+    except ValueError:
+        return iso
