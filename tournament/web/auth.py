@@ -103,7 +103,9 @@ def _identify() -> Caller:
     account_id = session.get("account_id")
     if isinstance(account_id, int):
         account = services().accounts.get(account_id)
-        if account is not None:
+        # A session signed in before the account signed out or changed its password is
+        # over (server side: a copied cookie too; trial 2, F4).
+        if account is not None and session.get("generation") == account.session_generation:
             return Caller(account.id, account.email, account.admin, by_session=True)
         session.clear()
     return Caller()
