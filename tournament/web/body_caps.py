@@ -44,6 +44,10 @@ LIMITS: Final = {
 }
 
 
+#: Methods whose body is read (a GET's never is: a live stream must not wait on it).
+_BODIES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
 def accepts_body(limit: str) -> Callable[[F], F]:
     """Mark a view that takes a bigger body than a JSON request (:data:`CSV`,
     :data:`BACKUP`)."""
@@ -74,13 +78,13 @@ def check_body() -> None:
     request.max_content_length = limit
     length = request.content_length
     if length is not None and length > limit:
-        raise Problem(
-            413,
-            "Request too large",
-            f"body: {length} bytes; this route takes at most {limit} ({_megabytes(limit)})",
-            field="body",
-            limit=limit,
-        )
+        raise _too_large(length, limit)
+    if length is None and request.method in _BODIES:
+        # Sent chunked (no Content-Length): Werkzeug would cut it at the limit without a
+        # word, and a CSV cut short is another list. Read it now (kept for the view).
+        if len(request.get_data()) >= limit:
+            raise _too_large(None, limit)
+        length = len(request.get_data())
     if not length or not request.is_json:
         return
     try:
@@ -88,6 +92,17 @@ def check_body() -> None:
     except RecursionError:  # the decoder's own limit (~1,000 levels) came first
         raise _too_nested() from None
     _check_shape(body)
+
+
+def _too_large(length: int | None, limit: int) -> Problem:
+    size = "is longer" if length is None else f"has {length} bytes"
+    return Problem(
+        413,
+        "Request too large",
+        f"body: this route takes at most {limit} bytes ({_megabytes(limit)}); this one {size}",
+        field="body",
+        limit=limit,
+    )
 
 
 def _too_nested() -> Problem:

@@ -193,11 +193,11 @@ def _refused(response: Response) -> bool:
 
 def _named_account(*_: Any) -> str:
     """The account an attempt names (its email, as the accounts compare them); empty when
-    it names none, and the limiter then skips this limit (the per-address one holds)."""
+    it names none, all such attempts share one count (they sign nobody in)."""
     email = request.form.get("email")
     if email is None and request.is_json:
         body = request.get_json(silent=True)
         email = body.get("email") if isinstance(body, dict) else None
     if not isinstance(email, str) or not email.strip():
-        return ""
+        return "account:-"
     return "account:" + email.strip().lower()[:300]
