@@ -19,7 +19,7 @@ from typing import Any
 from flask_openapi3.models.info import Info
 from flask_openapi3.openapi import OpenAPI
 
-from tournament.web import auth, body_caps, ops, problems
+from tournament.web import auth, body_caps, headers, ops, problems
 from tournament.web.settings import from_environment, secret_key
 
 API_VERSION = "1.0.0"
@@ -71,6 +71,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> OpenAPI:
     ops.install(app, metrics=app.config.get("METRICS", True))
     # Projections and live updates: in this process, or by the workers (REDIS_URL).
     live.install(app, found)
+    headers.install(app)  # CSP, frame-ancestors, nosniff, Referrer-Policy on every answer
     body_caps.install(app)  # before auth: no request is parsed before its size is known
     auth.install(app)
     problems.install(app)

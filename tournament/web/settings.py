@@ -64,6 +64,9 @@ def from_environment(environ: Mapping[str, str] | None = None) -> dict[str, Any]
         # Where phones reach the service (the table cards' QR codes): a server's name, or a
         # fixed address; unset, the desk's own address (tournament/web/public_url.py).
         "PUBLIC_URL": env.get("SCHNAPSEN_PUBLIC_URL", "").strip() or None,
+        # /metrics from another machine only with this token (Authorization: Bearer);
+        # ``--lan`` keeps /metrics to the laptop itself without one (tournament.web.metrics).
+        "METRICS_TOKEN": env.get("SCHNAPSEN_METRICS_TOKEN", "").strip() or None,
     }
 
 
