@@ -124,3 +124,22 @@ def test_a_chunked_body_without_a_length_is_cut_at_the_limit(web: Web) -> None:
         environ_overrides={"wsgi.input_terminated": True},
     )
     assert reply.status_code == 413
+
+
+def test_a_csv_upload_too_big_for_the_desk_says_so_on_a_page_in_german(web: Web) -> None:
+    from tests.web.test_sign_in import PASSWORD, csrf_of
+
+    tid = web.tournament()
+    web.admin()
+    page = web.client.get("/login").get_data(as_text=True)
+    web.client.post("/login", data={"email": "admin@club.at", "password": PASSWORD,
+                                    "csrf_token": csrf_of(page)})  # fmt: skip
+    form = web.client.get(f"/desk/t/{tid}/players/import").get_data(as_text=True)
+    big = "name\n" + "Anna\n" * (LIMITS["CSV_BODY_LIMIT"] // 5 + 10)
+    reply = web.client.post(
+        f"/desk/t/{tid}/players/import?lang=de",
+        data={"csrf_token": csrf_of(form), "csv": big},
+    )
+    assert reply.status_code == 413
+    assert reply.mimetype == "text/html"
+    assert "Die Datei ist zu groß: höchstens 4 MB." in reply.get_data(as_text=True)

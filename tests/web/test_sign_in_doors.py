@@ -196,3 +196,39 @@ def test_successful_sign_ins_do_not_count_toward_the_limits(tmp_path: Path) -> N
     assert [right(web.client) for _ in range(6)] == [303] * 6
     assert [wrong(web.client) for _ in range(3)] == [401] * 3
     assert wrong(web.client) == 429
+
+
+def test_a_new_password_on_the_web_ends_every_other_session_of_the_account(any_web: Web) -> None:
+    web = any_web
+    web.admin()
+    sign_in_at(web.client, None)
+    copied = copy_of(web, web.client)
+    page = web.client.get("/password")
+    assert page.status_code == 200
+    form = {"csrf_token": csrf_of(page.get_data(as_text=True)), "password": "wrong one!!",
+            "new_password": "a new long password"}  # fmt: skip
+    assert web.client.post("/password", data=form).status_code == 401
+    assert signed_in_as(copied) == "admin@club.at"  # a refused change ends nothing
+    changed = web.client.post("/password", data={**form, "password": PASSWORD})
+    assert changed.status_code == 303
+    assert signed_in_as(web.client) == "admin@club.at"  # this browser stays signed in
+    assert signed_in_as(copied) is None
+    assert web.accounts.authenticate("admin@club.at", "a new long password") is not None
+
+
+def test_the_password_page_sends_a_visitor_who_is_not_signed_in_to_sign_in(web: Web) -> None:
+    reply = web.client.get("/password")
+    assert reply.status_code == 303
+    assert reply.headers["Location"] == "/login?next=/password"
+
+
+def test_a_browser_over_the_sign_in_limit_gets_a_page_not_json(tmp_path: Path) -> None:
+    web = make_web(f"sqlite:///{tmp_path / 'w.sqlite3'}", tmp_path, LOGIN_RATE_LIMIT="1 per minute")
+    web.admin()
+    assert wrong(web.client) == 401
+    page = web.client.get("/login").get_data(as_text=True)
+    data = {"email": "admin@club.at", "password": "x" * 12, "csrf_token": csrf_of(page)}
+    limited = web.client.post("/login", data=data)
+    assert limited.status_code == 429
+    assert limited.mimetype == "text/html"
+    assert "Retry-After" in limited.headers

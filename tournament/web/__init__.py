@@ -81,7 +81,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> OpenAPI:
     sessions.install(app)
     api.register(app)
     pages.register(app)  # the HTML pages and their German and English (issue 11)
-    sessions.limit_logins(app, ("sessions.login", "sessions.setup", "tokens.create_token"))
+    sessions.limit_logins(
+        app, ("sessions.login", "sessions.setup", "sessions.password", "tokens.create_token")
+    )
     app.register_blueprint(docs_ui.docs_ui)
     docs_ui.finish_document(app)
     hops = int(app.config.get("PROXY_HOPS") or 0)

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from typing import Any, Final, TypeVar
 
 from flask import Flask, current_app, request
+from flask_babel import gettext
 
 from tournament.web.problems import Problem
 
@@ -95,14 +96,13 @@ def check_body() -> None:
 
 
 def _too_large(length: int | None, limit: int) -> Problem:
+    from tournament.web.pages.desk import is_page
+
     size = "is longer" if length is None else f"has {length} bytes"
-    return Problem(
-        413,
-        "Request too large",
-        f"body: this route takes at most {limit} bytes ({_megabytes(limit)}); this one {size}",
-        field="body",
-        limit=limit,
-    )
+    detail = f"body: this route takes at most {limit} bytes ({_megabytes(limit)}); this one {size}"
+    if is_page():  # the desk's CSV upload: in the organiser's language
+        detail = gettext("The file is too big: at most %(size)s.", size=_megabytes(limit))
+    return Problem(413, "Request too large", detail, field="body", limit=limit)
 
 
 def _too_nested() -> Problem:

@@ -17,7 +17,7 @@ import re
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from flask import Blueprint, Flask, g, redirect, render_template, request, session, url_for
+from flask import Flask, g, redirect, render_template, request, session, url_for
 from flask_babel import gettext
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
@@ -25,10 +25,13 @@ from flask_wtf.csrf import generate_csrf
 from werkzeug.wrappers import Response
 
 from tournament.accounts.errors import AccountError
-from tournament.web.auth import ANYONE, requires
+from tournament.web.auth import ACCOUNT, ANYONE, caller, requires
+from tournament.web.pages.desk import desk_blueprint
 from tournament.web.services import services
 
-pages = Blueprint("sessions", __name__)
+# A page blueprint: a refusal (429 while limited, a CSRF failure, /password signed out)
+# answers as a page in the reader's language, never JSON.
+pages = desk_blueprint("sessions", __name__)
 
 
 def _form(title: str, button: str, *, message: str = "", status: int = 200, setup: bool = False,
@@ -88,6 +91,33 @@ def setup() -> Response | tuple[str, int]:
                      token=token, email=email)  # fmt: skip
     _sign_in(account.id, account.session_generation)
     return redirect("/desk", code=303)
+
+
+@pages.route("/password", methods=["GET", "POST"])
+@requires(ACCOUNT)
+def password() -> Response | tuple[str, int]:
+    """A new password for the signed-in account: every other session of it ends (the
+    generation moves on), this browser stays signed in."""
+    g.localized = True
+    email = caller().email or ""
+    message, status = "", 200
+    if request.method == "POST":
+        accounts = services().accounts
+        if accounts.authenticate(email, request.form.get("password", "")) is None:
+            message, status = gettext("The current password is wrong."), 401
+        else:
+            try:
+                accounts.set_password(email, request.form.get("new_password", ""))
+            except AccountError as error:
+                message, status = error.line(), 422
+            else:
+                account = accounts.by_email(email)
+                assert account is not None
+                _sign_in(account.id, account.session_generation)
+                return redirect("/desk", code=303)
+    html = render_template("sessions/password.html", message=message, csrf=generate_csrf(),
+                           email=email)  # fmt: skip
+    return html, status
 
 
 def _sign_in(account_id: int, generation: int) -> None:
@@ -195,6 +225,8 @@ def _named_account(*_: Any) -> str:
     """The account an attempt names (its email, as the accounts compare them); empty when
     it names none, all such attempts share one count (they sign nobody in)."""
     email = request.form.get("email")
+    if request.endpoint == "sessions.password":  # the signed-in account, whatever is sent
+        email = caller().email
     if email is None and request.is_json:
         body = request.get_json(silent=True)
         email = body.get("email") if isinstance(body, dict) else None
