@@ -97,3 +97,40 @@ def test_metrics_of_a_server_behind_its_proxy_answer_as_before(tmp_path: Path) -
     web = make_web(f"sqlite:///{tmp_path / 'w.sqlite3'}", tmp_path)
     reply = web.client.get("/metrics", environ_base={"REMOTE_ADDR": "10.1.2.3"})
     assert reply.status_code == 200
+
+
+def test_serve_lan_keeps_metrics_to_the_laptop_and_caps_bodies_on_waitress(
+    tmp_path: Path,
+) -> None:
+    import http.client
+    import signal
+    import urllib.parse
+
+    from tests.web.test_serve import Served, browser, fetch
+    from tournament.web.server import lan_address
+
+    address = lan_address()
+    if address is None:
+        pytest.skip("this machine has no network but loopback")
+    served = Served(tmp_path, "--lan", "--port", "0")
+    try:
+        club = served.wait_for(r"On the club network: (http://\S+)")
+        assert fetch(browser(), served.url + "metrics")[0] == 200  # the laptop itself
+        status, _body, headers = fetch(browser(), club + "metrics")  # a phone in the hall
+        assert status == 403
+        assert headers["X-Frame-Options"] == "DENY"
+        assert "frame-ancestors 'none'" in headers["Content-Security-Policy"]
+        # A body sent chunked, without a length, is cut at the cap by the app itself.
+        port = urllib.parse.urlsplit(served.url).port
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
+        chunks = (b" " * 65536 for _ in range(40))  # 2.5 MB
+        connection.request(
+            "POST", "/api/v1/tokens", body=chunks, encode_chunked=True,
+            headers={"Content-Type": "application/json"},
+        )  # fmt: skip
+        assert connection.getresponse().status == 413
+        assert served.stop(signal.SIGTERM) == 0
+    finally:
+        if served.process.poll() is None:
+            served.process.kill()
+            served.process.wait(10)
