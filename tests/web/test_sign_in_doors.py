@@ -203,13 +203,13 @@ def test_a_new_password_on_the_web_ends_every_other_session_of_the_account(any_w
     web.admin()
     sign_in_at(web.client, None)
     copied = copy_of(web, web.client)
-    page = web.client.get("/password")
+    page = web.client.get("/desk/password")
     assert page.status_code == 200
     form = {"csrf_token": csrf_of(page.get_data(as_text=True)), "password": "wrong one!!",
             "new_password": "a new long password"}  # fmt: skip
-    assert web.client.post("/password", data=form).status_code == 401
+    assert web.client.post("/desk/password", data=form).status_code == 401
     assert signed_in_as(copied) == "admin@club.at"  # a refused change ends nothing
-    changed = web.client.post("/password", data={**form, "password": PASSWORD})
+    changed = web.client.post("/desk/password", data={**form, "password": PASSWORD})
     assert changed.status_code == 303
     assert signed_in_as(web.client) == "admin@club.at"  # this browser stays signed in
     assert signed_in_as(copied) is None
@@ -217,9 +217,9 @@ def test_a_new_password_on_the_web_ends_every_other_session_of_the_account(any_w
 
 
 def test_the_password_page_sends_a_visitor_who_is_not_signed_in_to_sign_in(web: Web) -> None:
-    reply = web.client.get("/password")
+    reply = web.client.get("/desk/password")
     assert reply.status_code == 303
-    assert reply.headers["Location"] == "/login?next=/password"
+    assert reply.headers["Location"] == "/login?next=/desk/password"
 
 
 def test_a_browser_over_the_sign_in_limit_gets_a_page_not_json(tmp_path: Path) -> None:

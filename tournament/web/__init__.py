@@ -49,7 +49,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> OpenAPI:
         ),
         security_schemes=SECURITY_SCHEMES,
         # Every operation may answer these (a client handles them alike everywhere).
-        responses={status: problems_model() for status in (401, 403, 404, 409, 412, 413, 422, 429, 500)},
+        responses={
+            status: problems_model() for status in (401, 403, 404, 409, 412, 413, 422, 429, 500)
+        },
         validation_error_status=422,
         validation_error_model=problems_model(),
         validation_error_callback=problems.validation_callback,
@@ -82,7 +84,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> OpenAPI:
     api.register(app)
     pages.register(app)  # the HTML pages and their German and English (issue 11)
     sessions.limit_logins(
-        app, ("sessions.login", "sessions.setup", "sessions.password", "tokens.create_token")
+        app, ("sessions.login", "sessions.setup", "account.password", "tokens.create_token")
     )
     app.register_blueprint(docs_ui.docs_ui)
     docs_ui.finish_document(app)

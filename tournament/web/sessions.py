@@ -29,8 +29,8 @@ from tournament.web.auth import ACCOUNT, ANYONE, caller, requires
 from tournament.web.pages.desk import desk_blueprint
 from tournament.web.services import services
 
-# A page blueprint: a refusal (429 while limited, a CSRF failure, /password signed out)
-# answers as a page in the reader's language, never JSON.
+# A page blueprint: a refusal (429 while limited, a CSRF failure) answers as a page in
+# the reader's language, never JSON.
 pages = desk_blueprint("sessions", __name__)
 
 
@@ -93,7 +93,12 @@ def setup() -> Response | tuple[str, int]:
     return redirect("/desk", code=303)
 
 
-@pages.route("/password", methods=["GET", "POST"])
+#: The signed-in account's own page under /desk (a desk page: signed out, it asks to sign
+#: in and comes back).
+account_pages = desk_blueprint("account", __name__)
+
+
+@account_pages.route("/desk/password", methods=["GET", "POST"])
 @requires(ACCOUNT)
 def password() -> Response | tuple[str, int]:
     """A new password for the signed-in account: every other session of it ends (the
@@ -191,6 +196,7 @@ def install(app: Flask) -> None:
     app.before_request_funcs[None].remove(limiter._check_request_limit)
     app.extensions["login_limiter"] = limiter
     app.register_blueprint(pages)
+    app.register_blueprint(account_pages)
 
 
 def limit_logins(app: Flask, endpoints: tuple[str, ...]) -> None:
@@ -225,7 +231,7 @@ def _named_account(*_: Any) -> str:
     """The account an attempt names (its email, as the accounts compare them); empty when
     it names none, all such attempts share one count (they sign nobody in)."""
     email = request.form.get("email")
-    if request.endpoint == "sessions.password":  # the signed-in account, whatever is sent
+    if request.endpoint == "account.password":  # the signed-in account, whatever is sent
         email = caller().email
     if email is None and request.is_json:
         body = request.get_json(silent=True)
