@@ -179,6 +179,7 @@ def test_what_leaves_the_service_holds_no_hash(accounts: Accounts) -> None:
         "email",
         "admin",
         "created_at",
+        "session_generation",  # a number: which sessions still sign in (issue 21, F4)
     ]
     assert [f.name for f in dataclasses.fields(TokenInfo)] == [
         "id", "account_id", "name", "prefix", "created_at", "last_used_at", "revoked_at",

@@ -76,8 +76,11 @@ def test_the_app_role_runs_every_part_of_the_service(
     assert as_app.tokens("berti@club.at")[0].last_used_at is not None
     as_app.revoke_token("berti@club.at", "script")
     as_app.set_password("berti@club.at", "a new password")
+    as_app.end_sessions(berti.id)  # signing out
     as_app.passwords.hasher = PasswordHasher(time_cost=2, memory_cost=8, parallelism=1)
-    assert as_app.authenticate("berti@club.at", "a new password") == berti  # and rehashes
+    again = as_app.authenticate("berti@club.at", "a new password")  # and rehashes
+    assert again is not None and again.id == berti.id
+    assert again.session_generation == berti.session_generation + 2
     assert as_app.count() == 2
 
 

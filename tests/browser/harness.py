@@ -76,6 +76,15 @@ class PageWatch:
     def watch_page(self, page: Page) -> None:
         page.on("console", self._console)
         page.on("pageerror", lambda error: self.page_errors.append(f"{page.url}: {error}"))
+        # Playwright runs a wait_for_function *expression* through the page's eval, which
+        # the service's Content-Security-Policy forbids (no 'unsafe-eval'); a function it
+        # calls directly. So every expression becomes a function, as the test meant it.
+        original = page.wait_for_function
+
+        def wait_for_function(expression: str, *args: Any, **kwargs: Any) -> Any:
+            return original(as_function(expression), *args, **kwargs)
+
+        page.wait_for_function = wait_for_function  # type: ignore[method-assign]
 
     def _route(self, route: Route) -> None:
         if self.is_local(route.request.url):
@@ -117,6 +126,21 @@ class PageWatch:
             + [f"console error: {text}" for text in self.console_errors]
             + [f"uncaught error: {text}" for text in self.page_errors]
         )
+
+
+#: What Playwright takes for a function rather than an expression.
+_FUNCTION = re.compile(r"^\s*(async\s+)?(function\b|\([^)]*\)\s*=>|[\w$]+\s*=>)")
+
+
+def as_function(expression: str) -> str:
+    """``expression`` as a JavaScript function Playwright calls without eval.
+
+    >>> as_function("document.title === 'x'")
+    "() => (document.title === 'x')"
+    >>> as_function("before => before !== 1")
+    'before => before !== 1'
+    """
+    return expression if _FUNCTION.match(expression) else f"() => ({expression})"
 
 
 # --- Screenshots -------------------------------------------------------------------------

@@ -31,10 +31,21 @@ def test_every_request_to_another_host_is_blocked_and_recorded(browse: Browse, s
     ]
 
 
+#: A page without the service's Content-Security-Policy: the browser itself would refuse
+#: a request to another host from the service's pages, before the harness sees it.
+PLAIN = "<!doctype html><html lang=en><head><title>t</title></head><body></body></html>"
+
+
+def plain_page(page: Page, site: Site) -> None:
+    page.route(site.url("/plain"), lambda route: route.fulfill(body=PLAIN,
+               content_type="text/html"))  # fmt: skip
+    page.goto(site.url("/plain"))
+
+
 def test_a_request_to_another_port_of_this_machine_is_not_local(browse: Browse, site: Site) -> None:
     page = browse(site)
     other = f"http://127.0.0.1:{site.served.port + 1}/x"
-    page.goto(site.url("/login"))
+    plain_page(page, site)
     page.evaluate("url => fetch(url).catch(() => null)", other)
     assert browse.watch(page).take_blocked() == [f"GET {other}"]
 
@@ -72,10 +83,32 @@ def test_tab_order_names_each_stop(page: Page, site: Site) -> None:
 def test_what_a_page_did_wrong_is_what_fails_the_test(chromium: Browser, site: Site) -> None:
     opened = Browse(chromium)  # as the ``browse`` fixture does, which fails on these
     page = opened(site)
-    page.goto(site.url("/login"))
+    plain_page(page, site)
     page.evaluate("() => fetch('http://example.com/x').catch(() => null)")
     page.evaluate("console.error('broken on purpose')")
     problems = opened.close()
     assert problems[0] == "non-local request (blocked): GET http://example.com/x"
     assert problems[1].startswith("console error: broken on purpose")
     assert len(problems) == 2
+
+
+def test_a_content_security_policy_violation_fails_the_test(chromium: Browser, site: Site) -> None:
+    # Every page forbids inline script and style (tournament/web/headers.py): a page
+    # that slips one in shows as a console error, so its test fails (issue 21, F13).
+    opened = Browse(chromium)
+    page = opened(site)
+    page.goto(site.url("/login"))
+    page.evaluate("""() => {
+        const script = document.createElement('script');
+        script.textContent = 'window.ranInline = true';
+        document.body.append(script);
+        const style = document.createElement('style');
+        style.textContent = 'body { color: red }';
+        document.head.append(style);
+    }""")  # fmt: skip
+    page.wait_for_function("() => document.readyState === 'complete'")
+    assert page.evaluate("() => window.ranInline === undefined")
+    problems = opened.close()
+    violations = [p for p in problems if "Content Security Policy" in p]
+    assert len(violations) == 2, problems
+    assert all(p.startswith("console error: ") for p in violations)

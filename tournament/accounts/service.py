@@ -232,7 +232,22 @@ class Accounts:
         normal_email(email)  # a malformed address is refused before the hashing
         hashed = self.passwords.hash(password)
         with self._write() as session:
-            self._existing(session, email).password_hash = hashed
+            row = self._existing(session, email)
+            row.password_hash = hashed
+            # A new password ends every session of the old one (trial 2, F4).
+            row.session_generation += 1
+
+    def end_sessions(self, account_id: int) -> None:
+        """End every session of the account (signing out): a cookie signed in before,
+        wherever it was copied, no longer signs anybody in."""
+        if not _is_id(account_id):
+            return
+        with self._write(locked=False) as session:
+            session.execute(
+                sa.update(Account)
+                .where(col(Account.id) == account_id)
+                .values(session_generation=Account.session_generation + 1)
+            )
 
     # --- roles -------------------------------------------------------------------------
     def grant(self, email: str, tournament_id: str, role: Role, *, by: str) -> None:

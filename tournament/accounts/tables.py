@@ -48,6 +48,11 @@ class Account(_Table, table=True):
     password_hash: str = Field(sa_type=sa.String(200), nullable=False)
     admin: bool = Field(default=False, nullable=False)
     created_at: datetime = Field(sa_type=_TIME, nullable=False)
+    #: Sessions signed in at another generation are over: signing out and a new
+    #: password add one (migration 0007).
+    session_generation: int = Field(
+        default=0, nullable=False, sa_column_kwargs={"server_default": "0"}
+    )
 
 
 class ApiToken(_Table, table=True):

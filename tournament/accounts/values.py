@@ -42,6 +42,8 @@ class AccountInfo:
     email: str
     admin: bool
     created_at: datetime
+    #: A session signed in at another generation is over (Accounts.end_sessions).
+    session_generation: int = 0
 
 
 @dataclasses.dataclass(frozen=True)
@@ -101,7 +103,7 @@ def utc_or_none(moment: datetime | None) -> datetime | None:
 
 def account_info(row: Account) -> AccountInfo:
     assert row.id is not None
-    return AccountInfo(row.id, row.email, row.admin, utc(row.created_at))
+    return AccountInfo(row.id, row.email, row.admin, utc(row.created_at), row.session_generation)
 
 
 def token_info(row: ApiToken) -> TokenInfo:

@@ -19,7 +19,7 @@ from typing import Any
 from flask_openapi3.models.info import Info
 from flask_openapi3.openapi import OpenAPI
 
-from tournament.web import auth, ops, problems
+from tournament.web import auth, body_caps, headers, ops, problems
 from tournament.web.settings import from_environment, secret_key
 
 API_VERSION = "1.0.0"
@@ -49,7 +49,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> OpenAPI:
         ),
         security_schemes=SECURITY_SCHEMES,
         # Every operation may answer these (a client handles them alike everywhere).
-        responses={status: problems_model() for status in (401, 403, 404, 409, 412, 422, 429, 500)},
+        responses={
+            status: problems_model() for status in (401, 403, 404, 409, 412, 413, 422, 429, 500)
+        },
         validation_error_status=422,
         validation_error_model=problems_model(),
         validation_error_callback=problems.validation_callback,
@@ -71,6 +73,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> OpenAPI:
     ops.install(app, metrics=app.config.get("METRICS", True))
     # Projections and live updates: in this process, or by the workers (REDIS_URL).
     live.install(app, found)
+    headers.install(app)  # CSP, frame-ancestors, nosniff, Referrer-Policy on every answer
+    body_caps.install(app)  # before auth: no request is parsed before its size is known
     auth.install(app)
     problems.install(app)
 
@@ -79,7 +83,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> OpenAPI:
     sessions.install(app)
     api.register(app)
     pages.register(app)  # the HTML pages and their German and English (issue 11)
-    sessions.limit_logins(app, ("sessions.login", "sessions.setup", "tokens.create_token"))
+    sessions.limit_logins(
+        app, ("sessions.login", "sessions.setup", "account.password", "tokens.create_token")
+    )
     app.register_blueprint(docs_ui.docs_ui)
     docs_ui.finish_document(app)
     hops = int(app.config.get("PROXY_HOPS") or 0)

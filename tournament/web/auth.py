@@ -103,7 +103,9 @@ def _identify() -> Caller:
     account_id = session.get("account_id")
     if isinstance(account_id, int):
         account = services().accounts.get(account_id)
-        if account is not None:
+        # A session signed in before the account signed out or changed its password is
+        # over (server side: a copied cookie too; trial 2, F4).
+        if account is not None and session.get("generation") == account.session_generation:
             return Caller(account.id, account.email, account.admin, by_session=True)
         session.clear()
     return Caller()
@@ -119,6 +121,9 @@ def _check() -> None:
     if request.routing_exception is not None:
         g.caller = Caller()
         return  # no such route or method: the 404 or 405 answers, whoever asks
+    if request.endpoint == "metrics":
+        g.caller = Caller()
+        return  # its own check: the loopback, or the metrics token (not an account's)
     g.caller = who = _identify()
     view = _view()
     if view is None:

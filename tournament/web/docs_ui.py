@@ -27,6 +27,7 @@ COMMON_PROBLEMS = {
     406: "The Accept header asks for a form this operation cannot give",
     409: "It contradicts what is recorded",
     412: "If-Match names another version of the tournament",
+    413: "The body is bigger than the operation takes (limit, in bytes)",
     415: "The body's Content-Type is not one this operation reads",
     422: "Invalid input, naming the field, row or rule at fault",
     429: "Too many attempts: wait Retry-After seconds",

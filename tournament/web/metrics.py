@@ -14,7 +14,9 @@ own figures; Prometheus adds them up per instance.
 
 from __future__ import annotations
 
-from flask import Flask, Request, Response
+import hmac
+
+from flask import Flask, Request, Response, current_app, request
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
     CollectorRegistry,
@@ -63,7 +65,39 @@ class Metrics:
             self.duration.labels(method, route).observe(seconds)
 
     def exposition(self) -> Response:
+        if not may_read(request):
+            from tournament.web.problems import Problem
+
+            raise Problem(
+                403,
+                "Forbidden",
+                "/metrics answers the machine itself (the loopback), or a scraper that "
+                "sends the metrics token (SCHNAPSEN_METRICS_TOKEN) as 'Authorization: "
+                "Bearer <token>'",
+            )
         return Response(generate_latest(self.registry), content_type=CONTENT_TYPE_LATEST)
+
+
+#: Addresses of the machine itself.
+LOOPBACK = ("127.", "::1", "::ffff:127.")
+
+
+def may_read(asked: Request) -> bool:
+    """Whether ``asked`` may read the figures (trial 2, F13): always from the loopback;
+    from elsewhere with the metrics token (``METRICS_TOKEN``), else only when the service
+    neither listens on the club's network (``--lan`` sets ``METRICS_LOOPBACK_ONLY``) nor
+    has a token (a server's proxy keeps /metrics to the monitoring network:
+    deploy/nginx.conf)."""
+    config = current_app.config
+    if (asked.remote_addr or "").startswith(LOOPBACK):
+        return True
+    token = str(config.get("METRICS_TOKEN") or "")
+    if token:
+        scheme, _, sent = asked.headers.get("Authorization", "").partition(" ")
+        return scheme.lower() == "bearer" and hmac.compare_digest(
+            sent.strip().encode(), token.encode()
+        )
+    return not config.get("METRICS_LOOPBACK_ONLY")
 
 
 def install(app: Flask) -> Metrics:

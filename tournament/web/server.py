@@ -181,6 +181,9 @@ def serve(
     # The table cards' QR codes (tournament.web.public_url) use the club-network address
     # for a desk opened on 127.0.0.1 only when phones can reach this listener.
     app.config["SERVE_LISTEN"] = listen
+    # Every phone in the hall reaches this listener: /metrics only for the laptop itself
+    # (or with SCHNAPSEN_METRICS_TOKEN).
+    app.config["METRICS_LOOPBACK_ONLY"] = lan
     ops.json_stdlib_logging()
     from tournament.web.live import KEY as LIVE
 

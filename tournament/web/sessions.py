@@ -3,8 +3,9 @@
 Pages sign in (``templates/sessions/form.html``, German or English) with a session
 cookie: HttpOnly, SameSite=Lax, Secure behind TLS (:mod:`tournament.web.settings`), and
 every form carries a CSRF token.
-Login attempts are rate-limited per address (Flask-Limiter: in memory on a laptop, in
-Redis when one is configured, so every web process counts the same attempts).
+Refused login attempts are rate-limited per address and per account (Flask-Limiter: in
+memory on a laptop, in Redis when one is configured, so every web process counts the same
+attempts); a sign-in that succeeds counts for neither.
 
 ``/setup?token=...`` works only while there is no account, only with the one-time token
 ``./dev serve`` printed, and only once: it creates the first organiser (an admin).
@@ -12,9 +13,11 @@ Redis when one is configured, so every web process counts the same attempts).
 
 from __future__ import annotations
 
+import re
 from typing import Any
+from urllib.parse import unquote, urlsplit
 
-from flask import Blueprint, Flask, g, redirect, render_template, request, session, url_for
+from flask import Flask, g, redirect, render_template, request, session, url_for
 from flask_babel import gettext
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
@@ -22,10 +25,13 @@ from flask_wtf.csrf import generate_csrf
 from werkzeug.wrappers import Response
 
 from tournament.accounts.errors import AccountError
-from tournament.web.auth import ANYONE, requires
+from tournament.web.auth import ACCOUNT, ANYONE, caller, requires
+from tournament.web.pages.desk import desk_blueprint
 from tournament.web.services import services
 
-pages = Blueprint("sessions", __name__)
+# A page blueprint: a refusal (429 while limited, a CSRF failure) answers as a page in
+# the reader's language, never JSON.
+pages = desk_blueprint("sessions", __name__)
 
 
 def _form(title: str, button: str, *, message: str = "", status: int = 200, setup: bool = False,
@@ -51,13 +57,18 @@ def login() -> Response | tuple[str, int]:
     if account is None:
         wrong = gettext("Wrong email or password.")
         return _form(gettext("Sign in"), gettext("Sign in"), message=wrong, status=401, email=email)
-    _sign_in(account.id)
+    _sign_in(account.id, account.session_generation)
     return redirect(_next_page(), code=303)
 
 
 @pages.post("/logout")
 @requires(ANYONE)
 def logout() -> Response:
+    # Server side: every session of the account ends, also a copy of this cookie (a
+    # synced browser profile, a backup of the club laptop; trial 2, F4).
+    account_id = session.get("account_id")
+    if isinstance(account_id, int):
+        services().accounts.end_sessions(account_id)
     session.clear()
     return redirect("/login", code=303)
 
@@ -78,20 +89,95 @@ def setup() -> Response | tuple[str, int]:
     except AccountError as error:
         return _form(title, gettext("Create"), message=error.line(), status=422, setup=True,
                      token=token, email=email)  # fmt: skip
-    _sign_in(account.id)
+    _sign_in(account.id, account.session_generation)
     return redirect("/desk", code=303)
 
 
-def _sign_in(account_id: int) -> None:
+#: The signed-in account's own page under /desk (a desk page: signed out, it asks to sign
+#: in and comes back).
+account_pages = desk_blueprint("account", __name__)
+
+
+@account_pages.route("/desk/password", methods=["GET", "POST"])
+@requires(ACCOUNT)
+def password() -> Response | tuple[str, int]:
+    """A new password for the signed-in account: every other session of it ends (the
+    generation moves on), this browser stays signed in."""
+    g.localized = True
+    email = caller().email or ""
+    message, status = "", 200
+    if request.method == "POST":
+        accounts = services().accounts
+        if accounts.authenticate(email, request.form.get("password", "")) is None:
+            message, status = gettext("The current password is wrong."), 401
+        else:
+            try:
+                accounts.set_password(email, request.form.get("new_password", ""))
+            except AccountError as error:
+                message, status = error.line(), 422
+            else:
+                account = accounts.by_email(email)
+                assert account is not None
+                _sign_in(account.id, account.session_generation)
+                return redirect("/desk", code=303)
+    html = render_template("sessions/password.html", message=message, csrf=generate_csrf(),
+                           email=email)  # fmt: skip
+    return html, status
+
+
+def _sign_in(account_id: int, generation: int) -> None:
     session.clear()  # a new session on sign-in: no fixation
     session["account_id"] = account_id
+    # The session lasts while the account keeps this generation (auth._identify).
+    session["generation"] = generation
     session.permanent = True
 
 
 def _next_page() -> str:
-    target = request.args.get("next", "/desk")
-    # Only a path of this site: never an open redirect to another host.
-    return target if target.startswith("/") and not target.startswith("//") else "/desk"
+    return local_path(request.args.get("next"))
+
+
+#: ASCII whitespace and control characters: a browser drops them anywhere in a URL, and
+#: Werkzeug drops a TAB when it builds ``Location`` (trial 2, F1: ``/%09/evil`` left the
+#: site as ``//evil``).
+_DROPPED = re.compile(r"[\x00-\x20\x7f]")
+
+
+def local_path(target: str | None, default: str = "/desk") -> str:
+    """``target`` if it is a path of this site, else ``default``: never an open redirect
+    to another host.
+
+    It is judged as a browser would read it: without whitespace and control characters,
+    with ``\\`` as ``/``, and percent-decoded as often as it decodes; each of those forms
+    must be a path with one leading ``/`` and no scheme or host.
+
+    >>> local_path("/t/cup?lang=de")
+    '/t/cup?lang=de'
+    >>> [local_path(bad) for bad in ("/\\t/evil", "/%5Cevil", "//evil", "https://evil")]
+    ['/desk', '/desk', '/desk', '/desk']
+    """
+    if not target:
+        return default
+    cleaned = _DROPPED.sub("", target).replace("\\", "/")
+    form = cleaned
+    for _ in range(4):  # /%252F... decodes twice; a fifth level is refused below
+        if not _is_local(form):
+            return default
+        decoded = _DROPPED.sub("", unquote(form)).replace("\\", "/")
+        if decoded == form:
+            return cleaned
+        form = decoded
+    return default
+
+
+def _is_local(form: str) -> bool:
+    parts = urlsplit(form)
+    return (
+        form.startswith("/")
+        and not form.startswith("//")
+        and parts.scheme == ""
+        and parts.netloc == ""
+    )
 
 
 def install(app: Flask) -> None:
@@ -110,14 +196,46 @@ def install(app: Flask) -> None:
     app.before_request_funcs[None].remove(limiter._check_request_limit)
     app.extensions["login_limiter"] = limiter
     app.register_blueprint(pages)
+    app.register_blueprint(account_pages)
 
 
 def limit_logins(app: Flask, endpoints: tuple[str, ...]) -> None:
     """Rate-limit the POSTs of ``endpoints`` (those that take a password or a setup
-    token) by ``LOGIN_RATE_LIMIT`` per address. The registered views are wrapped: the
-    limiter checks a limit where its decorator wraps the view that runs."""
+    token) by ``LOGIN_RATE_LIMIT`` per address, and by ``LOGIN_ACCOUNT_RATE_LIMIT`` per
+    account (the email the request names, counted across all of them). Only refused
+    attempts count: an organiser who signs in rightly uses up nothing (trial 2, F12). The
+    registered views are wrapped: the limiter checks a limit where its decorator wraps the
+    view that runs."""
     limiter: Limiter = app.extensions["login_limiter"]
-    limit = str(app.config["LOGIN_RATE_LIMIT"])
+    per_address = str(app.config["LOGIN_RATE_LIMIT"])
+    per_account = limiter.shared_limit(
+        str(app.config["LOGIN_ACCOUNT_RATE_LIMIT"]),
+        scope="login-account",
+        key_func=_named_account,
+        methods=["POST"],
+        deduct_when=_refused,
+    )
     for endpoint in endpoints:
         view: Any = app.view_functions[endpoint]
-        app.view_functions[endpoint] = limiter.limit(limit, methods=["POST"])(view)
+        view = limiter.limit(per_address, methods=["POST"], deduct_when=_refused)(view)
+        app.view_functions[endpoint] = per_account(view)
+
+
+def _refused(response: Response) -> bool:
+    """An attempt that counts: refused, but not by the limit itself (a client that keeps
+    knocking while limited is not locked out longer)."""
+    return response.status_code >= 400 and response.status_code != 429
+
+
+def _named_account(*_: Any) -> str:
+    """The account an attempt names (its email, as the accounts compare them); empty when
+    it names none, all such attempts share one count (they sign nobody in)."""
+    email = request.form.get("email")
+    if request.endpoint == "account.password":  # the signed-in account, whatever is sent
+        email = caller().email
+    if email is None and request.is_json:
+        body = request.get_json(silent=True)
+        email = body.get("email") if isinstance(body, dict) else None
+    if not isinstance(email, str) or not email.strip():
+        return "account:-"
+    return "account:" + email.strip().lower()[:300]

@@ -36,6 +36,11 @@ def from_environment(environ: Mapping[str, str] | None = None) -> dict[str, Any]
         # every web process counts the same attempts).
         "RATELIMIT_STORAGE_URI": redis_url or "memory://",
         "LOGIN_RATE_LIMIT": env.get("SCHNAPSEN_LOGIN_RATE_LIMIT", "10 per minute"),
+        # Refused sign-ins per account, from any address (many addresses, or everyone in
+        # the hall behind one): a lock-out lasts at most the window (trial 2, F12).
+        "LOGIN_ACCOUNT_RATE_LIMIT": env.get(
+            "SCHNAPSEN_LOGIN_ACCOUNT_RATE_LIMIT", "10 per 10 minutes"
+        ),
         # Wrong table codes per address (/r, T-code) before every code is refused a while.
         "REPORT_CODE_RATE_LIMIT": env.get("SCHNAPSEN_REPORT_CODE_RATE_LIMIT", "10 per minute"),
         # Session cookies: HttpOnly and SameSite always; Secure unless told otherwise, which
@@ -59,6 +64,9 @@ def from_environment(environ: Mapping[str, str] | None = None) -> dict[str, Any]
         # Where phones reach the service (the table cards' QR codes): a server's name, or a
         # fixed address; unset, the desk's own address (tournament/web/public_url.py).
         "PUBLIC_URL": env.get("SCHNAPSEN_PUBLIC_URL", "").strip() or None,
+        # /metrics from another machine only with this token (Authorization: Bearer);
+        # ``--lan`` keeps /metrics to the laptop itself without one (tournament.web.metrics).
+        "METRICS_TOKEN": env.get("SCHNAPSEN_METRICS_TOKEN", "").strip() or None,
     }
 
 

@@ -52,6 +52,7 @@ from tournament.eventstore.stream_backup import (
 )
 from tournament.web.api.models import QueryModel, TournamentPath
 from tournament.web.auth import ADMIN, caller, requires
+from tournament.web.body_caps import BACKUP, accepts_body
 from tournament.web.problems import Problem, documented
 from tournament.web.reads import versioned
 from tournament.web.services import services
@@ -206,6 +207,7 @@ class Imported(BaseModel):
     },
 )
 @requires(ADMIN)
+@accepts_body(BACKUP)
 def import_tournament() -> Response:
     store = services().store
     key = idempotency_key()

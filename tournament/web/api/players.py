@@ -43,6 +43,7 @@ from tournament.web.api.player_models import (
     Written,
 )
 from tournament.web.auth import caller, requires
+from tournament.web.body_caps import CSV, accepts_body
 from tournament.web.problems import documented, invalid
 from tournament.web.reads import versioned
 from tournament.web.services import services
@@ -126,6 +127,7 @@ def registered(events: list[StoredEvent]) -> dict[str, Any]:
     openapi_extensions={"requestBody": IMPORT_BODY},
 )
 @requires(Role.ORGANISER)
+@accepts_body(CSV)
 def import_players(path: TournamentPath, query: ImportQuery) -> Response:
     """As ``tournament players import`` (docs/csv-formats.md): a bad file is 422 with
     ``errors`` naming each bad row (its line in the file), its field and rule, and stores

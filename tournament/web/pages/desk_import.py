@@ -23,6 +23,7 @@ from tournament.domain.state import Tournament
 from tournament.eventstore.api import NewEvent
 from tournament.web.api.player_import import KIND
 from tournament.web.auth import caller, requires
+from tournament.web.body_caps import CSV, accepts_body
 from tournament.web.i18n import local_datetime
 from tournament.web.pages.desk import desk_blueprint, desk_context, refusal
 from tournament.web.pages.messages import describe_rows, say
@@ -59,6 +60,7 @@ def _page(tid: str, status: int = 200, **values: Any) -> tuple[str, int]:
 
 @pages.route("/desk/t/<tid>/players/import", methods=["GET", "POST"])
 @requires(Role.ORGANISER)
+@accepts_body(CSV)
 def import_page(tid: str) -> Any:
     if request.method == "GET":
         return _page(tid)
