@@ -95,6 +95,8 @@ def install(app: Flask, found: Services) -> Live:
         live = Live(hub, "embedded", projections, projections=projections)
     found.tournaments.committed.append(live.nudges.nudge)
     live.play = PlayService(found.tournaments, announce=_announcer(live.tables, redis_url))
+    if live.projections is not None:  # a hand a crash interrupted: repaired on the timer
+        live.projections.upkeep.append(live.play.sweep)  # (with workers: Celery beat's)
     app.extensions[KEY] = live
     counted = metrics.of(app)
     if counted is not None:

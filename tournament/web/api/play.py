@@ -33,7 +33,7 @@ from flask_openapi3.models.tag import Tag
 
 from tournament.accounts.roles import Role
 from tournament.domain import online
-from tournament.domain.errors import DomainError, NotFoundError
+from tournament.domain.errors import ConflictError, DomainError, NotFoundError
 from tournament.domain.hands import hand_record
 from tournament.domain.matchref import resolve_match
 from tournament.domain.onlineview import TableMoment, seat_view, spectator_view, status
@@ -98,6 +98,8 @@ def _seat(code: str) -> tuple[str, TableSeat]:
 
 #: The header a seat's device sends its token in (given by the call that took the seat).
 SEAT_TOKEN = "Seat-Token"
+#: How long a device token sent may be (the service gives 32 characters).
+MIN_TOKEN, MAX_TOKEN = 32, 128
 
 
 def _token() -> str | None:
@@ -126,24 +128,57 @@ def _json(body: Any, status: int = 200) -> Response:
     "/play/<code>",
     summary="A seat's view of its online table, opened by its table code (public)",
     description="What the seat sees now (`status` says what it waits for; `view.hand` its "
-    "own cards, `view.legal_actions` what it may do). Never the other seat's cards, the "
-    "talon or the other seat's code. 404 for an unknown code (T-code) or a match not "
-    "played online (T-online); 409 for a revoked code. No account: the code opens the "
-    "seat; wrong codes are rate-limited (429). The first call of a seat nobody holds "
-    "takes it for the calling device: its answer carries `device_token`, which every "
-    "later call of the seat sends as header `Seat-Token`; another device is refused "
-    "(409 `online.seat_taken`, T-online) and sees nothing of the seat.",
+    "own cards, `view.legal_actions` what it may do), for the device holding the seat: "
+    "header `Seat-Token`. Never the other seat's cards, the talon or the other seat's "
+    "code. A GET changes nothing: a seat is taken with `POST /api/v1/play/{code}/seat` "
+    "(a seat nobody holds answers 409 `online.take_seat_first`; clients of the first "
+    "version took the seat with this GET and must now POST first). 404 for an unknown "
+    "code (T-code) or a match not played online (T-online); 409 for a revoked code, and "
+    "`online.seat_taken` for a device not holding the seat. No account: the code opens "
+    "the seat; wrong codes are rate-limited (429).",
     responses={200: SeatOut, **CODE_PROBLEMS},
 )
 def seat(path: CodePath) -> Response:
     tid, found = _seat(path.code)
     play = play_service()
+    if not play.holds(tid, found.match_id, found.seat, (_token(),)):
+        t = services().tournaments.state(tid)
+        if online.table_of(t, found.match_id).devices.get(found.seat) is None:
+            raise ConflictError("seat", online.RULE, code="online.take_seat_first")
+        raise ConflictError("seat", online.RULE, code="online.seat_taken")
+    return _json(seat_view(play.moment(tid, found.match_id), found.seat))
+
+
+@api.post(
+    "/play/<code>/seat",
+    summary="The calling device takes the seat its table code names (public)",
+    description="T-online: the first device to take a seat keeps it. The answer is the "
+    "seat's view (as `GET /api/v1/play/{code}`) with `device_token`: send it as header "
+    "`Seat-Token` on every later call of the seat. A client that already holds a seat "
+    "sends that seat's `Seat-Token` here too: it names the device, so the seat is taken "
+    "for the same token, and the table's other seat is refused to it (409 "
+    "`online.both_seats`: one device per seat). Taking a seat the device holds again "
+    "changes nothing. 409 `online.seat_taken` when another device holds the seat; 422 "
+    "for a `Seat-Token` shorter than 32 characters (made up rather than given).",
+    responses={200: SeatOut, **MOVE_PROBLEMS},
+)
+@requires(ANYONE)  # the code is the credential (T-code); wrong ones are rate-limited
+def take_seat(path: CodePath) -> Response:
+    tid, found = _seat(path.code)
     sent = _token()
+    if sent is not None and not MIN_TOKEN <= len(sent) <= MAX_TOKEN:
+        raise Problem(
+            422,
+            "Unprocessable request",
+            f"Seat-Token: a device token given by this service has {MIN_TOKEN} to "
+            f"{MAX_TOKEN} characters; leave the header out to be given one (T-online)",
+            field="Seat-Token",
+            rule=online.RULE,
+        )
+    play = play_service()
     token = play.join(tid, found.match_id, found.seat, sent, _player_metadata(found))
-    moment = play.moment(tid, found.match_id)
-    body = seat_view(moment, found.seat)
-    if token != sent:
-        body["device_token"] = token
+    body = seat_view(play.moment(tid, found.match_id), found.seat)
+    body["device_token"] = token
     return _json(body)
 
 
@@ -233,12 +268,24 @@ def _match_id(tid: str, text: str) -> str:
     "/tournaments/<tid>/matches/<mid>/table",
     summary="An online table as the room sees it: no hand, no talon (public)",
     description="`view` is the engine's table view plus `tricks` (every trick played) and "
-    "`points`; 404 when the match is not played online (T-online).",
-    responses={200: TableOut, **documented([404])},
+    "`points`; 404 when the match is not played online (T-online); 409 "
+    "`online.own_table` for a caller sending the `Seat-Token` of a seat at this table "
+    "(a player follows the table on their seat's view only).",
+    responses={200: TableOut, **documented([404, 409])},
 )
 def table(path: TablePath) -> Response:
     mid = _match_id(path.tid, path.mid)
+    _not_a_seat_here(path.tid, mid)
     return _json(spectator_view(play_service().moment(path.tid, mid)))
+
+
+def _not_a_seat_here(tid: str, mid: str) -> None:
+    """A device that sends the token of a seat at this table is refused the room's view
+    (409 ``online.own_table``): its own seat's view is what it may see (T-online)."""
+    token = _token()
+    t = services().tournaments.state(tid)
+    if token and online.seat_of_device(t, mid, device_hash(token)) is not None:
+        raise ConflictError("seat", online.RULE, code="online.own_table")
 
 
 @api.get(
@@ -246,14 +293,16 @@ def table(path: TablePath) -> Response:
     summary="The room's view of an online table as it changes (Server-Sent Events)",
     description="`text/event-stream`: `event: table` with `data:` the room's view as JSON "
     "(as `GET .../table`), at once and each time it changes. Over the process's cap of "
-    "streams: 503 with `Retry-After`. Public.",
+    "streams: 503 with `Retry-After`. Public; 409 `online.own_table` for a seat's "
+    "`Seat-Token` of this table.",
     responses={
         200: {"content": {STREAM: {"schema": {"type": "string"}}}},
-        **documented([404, 503]),
+        **documented([404, 409, 503]),
     },
 )
 def table_stream(path: TablePath) -> Response:
     mid = _match_id(path.tid, path.mid)
+    _not_a_seat_here(path.tid, mid)
 
     def render(moment: TableMoment) -> tuple[str, str]:
         return "table", json.dumps(spectator_view(moment), ensure_ascii=False)
@@ -485,7 +534,7 @@ def release(path: TablePath, body: ReleaseIn) -> Response:
 
 
 # --- wrong codes, limited ----------------------------------------------------------------
-CODE_ENDPOINTS = ("seat", "act", "no_claim", "seat_stream")
+CODE_ENDPOINTS = ("seat", "take_seat", "act", "no_claim", "seat_stream")
 
 
 api.record_once(
