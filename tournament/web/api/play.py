@@ -53,6 +53,7 @@ from tournament.web.api.play_models import (
     StartIn,
     StopIn,
     TableOut,
+    TakeIn,
     TablePath,
     VersionIn,
 )
@@ -163,7 +164,7 @@ def seat(path: CodePath) -> Response:
     responses={200: SeatOut, **MOVE_PROBLEMS},
 )
 @requires(ANYONE)  # the code is the credential (T-code); wrong ones are rate-limited
-def take_seat(path: CodePath) -> Response:
+def take_seat(path: CodePath, body: TakeIn) -> Response:
     tid, found = _seat(path.code)
     sent = _token()
     if sent is not None and not MIN_TOKEN <= len(sent) <= MAX_TOKEN:
