@@ -13,11 +13,11 @@ import threading
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from flask.testing import FlaskClient
+
 from engine import Action, HandState
 from engine.actions import Kind
 from engine.cards import ALL_CARDS
-from flask.testing import FlaskClient
-
 from tests.pages.markup import unlabelled
 from tests.web.conftest import Web
 from tests.web.played import state
@@ -548,12 +548,13 @@ def test_a_seat_holder_is_refused_the_room_view_of_its_own_table(web: Web, club:
     assert web.client.get(f"{base}?lang=en").status_code == 200  # a spectator's phone
 
 
-def release_and_take(web: Web, tid: str, mid: str, code: str) -> int:
-    """The organiser releases ``code``'s seat and a new phone takes it: the status."""
+def release_and_take(web: Web, tid: str, mid: str, code: str, status: list[int]) -> None:
+    """The organiser releases ``code``'s seat and a new phone takes it (the status of
+    the tap into ``status``)."""
     seat = match_codes(SECRET, state(web, tid), state(web, tid).matches[mid]).index(code)
     with web.app.app_context():
         play_service().release_seat(tid, mid, seat, by="Eva")
-    return int(take_seat(web.app.test_client(), code).status_code)
+    status.append(int(take_seat(web.app.test_client(), code).status_code))
 
 
 def test_a_released_phone_s_live_table_drops_your_turn_P11(web: Web, club: str) -> None:
@@ -580,7 +581,7 @@ def test_a_released_phone_s_live_table_drops_your_turn_P11(web: Web, club: str) 
                         # (in a thread of its own: this one is inside the stream's request)
                         taken: list[int] = []
                         worker = threading.Thread(
-                            target=lambda: taken.append(release_and_take(web, club, mid, code))
+                            target=release_and_take, args=(web, club, mid, code, taken)
                         )
                         worker.start()
                         worker.join(60)

@@ -487,9 +487,10 @@ def test_a_get_of_a_seat_nobody_holds_takes_nothing_and_names_the_post(app: Web)
     assert (problem["code"], problem["rule"]) == ("online.take_seat_first", "T-online")
     assert "POST /api/v1/play/{code}/seat" in problem["detail"]
     assert '"hand"' not in reply.get_data(as_text=True)
-    assert state(app, table.tid).version == before and not state(app, table.tid).online[
-        table.mid
-    ].devices
+    assert (
+        state(app, table.tid).version == before
+        and not state(app, table.tid).online[table.mid].devices
+    )
     token = table.join(0)
     assert app.ok("POST", f"/api/v1/play/{table.codes[0]}/seat", {}, token=None,
                   headers={"Seat-Token": token})["device_token"] == token  # fmt: skip

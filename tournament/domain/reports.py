@@ -161,7 +161,12 @@ def _payload(t: Tournament, match: MatchState, seat: TableSeat, **more: Any) -> 
 
 
 def submit_report(
-    t: Tournament, secret: bytes, code: str, texts: Sequence[str], *, actor: str | None = None,
+    t: Tournament,
+    secret: bytes,
+    code: str,
+    texts: Sequence[str],
+    *,
+    actor: str | None = None,
     origin: Origin | None = None,
 ) -> list[NewEvent]:
     """A player's report of the whole sheet through their seat's ``code``.
@@ -201,7 +206,11 @@ def submit_report(
 
 
 def confirm_report(
-    t: Tournament, secret: bytes, code: str, *, actor: str | None = None,
+    t: Tournament,
+    secret: bytes,
+    code: str,
+    *,
+    actor: str | None = None,
     origin: Origin | None = None,
 ) -> list[NewEvent]:
     """The opponent confirms the report of the other seat through their own ``code``: the
@@ -243,7 +252,11 @@ def dispute_report(
 
 
 def _record(
-    t: Tournament, match: MatchState, seat: TableSeat, other: Report, actor: str | None,
+    t: Tournament,
+    match: MatchState,
+    seat: TableSeat,
+    other: Report,
+    actor: str | None,
     origin: Origin | None = None,
 ) -> list[NewEvent]:
     more: dict[str, Any] = {"origin": dict(origin)} if origin else {}

@@ -53,8 +53,8 @@ from tournament.web.api.play_models import (
     StartIn,
     StopIn,
     TableOut,
-    TakeIn,
     TablePath,
+    TakeIn,
     VersionIn,
 )
 from tournament.web.auth import ANYONE, requires

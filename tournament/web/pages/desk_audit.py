@@ -12,8 +12,8 @@ Filtered by match (``2.3``, a bracket id) or by player (start number).
 from __future__ import annotations
 
 import bisect
-import re
 import dataclasses
+import re
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any, Final
