@@ -253,11 +253,12 @@ def _seat_taken(tid: str) -> Response:
 
 def _released_fragment() -> str:
     """What the live table becomes on the phone whose seat was released and taken by
-    another device: the refusal, with its title, and no turn (P11)."""
+    another device: the refusal in the place of the turn line (so the title and the
+    screen reader's announcement say it, and no "Your turn" is left, P11)."""
     title = gettext("Seat already open")
     return (
         f'<div class="seat-table status-taken" data-title="{escape(title)}" '
-        f'data-status="taken"><p class="problem" role="alert">{escape(_taken_words())}</p>'
+        f'data-status="taken"><p class="turn turn-taken problem">{escape(_taken_words())}</p>'
         "</div>"
     )
 
