@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from tests.browser.conftest import Browse, Site
 from tests.browser.desk_steps import phone
-from tests.browser.harness import View, assert_accessible, fits_width, in_every_view, shot
+from tests.browser.harness import PHONE, View, assert_accessible, fits_width, in_every_view, shot
 from tests.browser.online_steps import (
     TAKE,
     Received,
@@ -142,6 +142,7 @@ def test_one_phone_holds_one_seat_in_german_and_a_released_phone_drops_its_turn(
     take_seat(mine)
     assert status_of(mine) == "joining"
     other_tab = mine.context.new_page()  # the same phone (its watch allows the 409s)
+    other_tab.set_viewport_size(PHONE)
     reply = other_tab.goto(site.url(f"/play/{codes[1]}?lang=de"))
     assert reply is not None and reply.status == 409
     assert f"Dieses Handy hält schon den anderen Platz dieses Tisches ({names[0]})" in (
