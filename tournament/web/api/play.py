@@ -178,9 +178,9 @@ def take_seat(path: CodePath, body: TakeIn) -> Response:
         )
     play = play_service()
     token = play.join(tid, found.match_id, found.seat, sent, _player_metadata(found))
-    body = seat_view(play.moment(tid, found.match_id), found.seat)
-    body["device_token"] = token
-    return _json(body)
+    view = seat_view(play.moment(tid, found.match_id), found.seat)
+    view["device_token"] = token
+    return _json(view)
 
 
 @api.post(
