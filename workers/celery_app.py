@@ -57,11 +57,6 @@ def celery_settings(redis_url: str) -> dict[str, Any]:
                 "schedule": SWEEP_SECONDS,
                 "options": {"expires": SWEEP_SECONDS * 5},
             },
-            "repair-online-tables": {
-                "task": "workers.tasks.repair_online_tables",
-                "schedule": SWEEP_SECONDS,
-                "options": {"expires": SWEEP_SECONDS * 5},
-            },
             "expire-idempotency-keys": {
                 "task": "workers.tasks.expire_idempotency_keys",
                 "schedule": 24 * 3600.0,

@@ -6,9 +6,6 @@ after a worker died): what it does is idempotent.
 - :func:`sweep_projections` (beat, every few seconds): nudge every tournament whose
   projection is behind its log -- a nudge lost while Redis was away, a result entered
   with the command line.
-- :func:`repair_online_tables` (beat, every few seconds): make good an online table's hand
-  that a crash interrupted (its result not recorded, the next hand not dealt): a read of
-  a table never writes, so this is done by the table's next move or here.
 - :func:`reconcile_projections` (beat, every ten minutes): rebuild a few tournaments
   from scratch and compare; a difference is an alarm, and is repaired.
 - :func:`expire_idempotency_keys` (beat, daily): forget the API's idempotency keys older
@@ -110,24 +107,6 @@ def sweep_projections() -> list[str]:
     if found:
         log.info("sweep: %d projection(s) behind their log: %s", len(found), ", ".join(found))
     return found
-
-
-@shared_task(name="workers.tasks.repair_online_tables", acks_late=True, ignore_result=True)
-def repair_online_tables() -> list[str]:
-    """Repair every online table a crash left waiting (``tournament/match`` of each)."""
-    from flask import current_app
-
-    from tournament.play.hub import RedisAnnouncer
-    from tournament.play.service import PlayService
-
-    def make() -> PlayService:
-        announce = RedisAnnouncer(current_app.config["REDIS_URL"])
-        return PlayService(services().tournaments, announce=announce)
-
-    repaired = _this_process("play", make).sweep()
-    if repaired:
-        log.info("online tables repaired after a crash: %s", ", ".join(repaired))
-    return repaired
 
 
 @shared_task(name="workers.tasks.reconcile_projections", acks_late=True, ignore_result=True)

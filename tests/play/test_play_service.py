@@ -34,6 +34,7 @@ from tournament.live.hub import LiveHub
 from tournament.play.hub import CHANNEL, RedisAnnouncer, TableHub, table_key
 from tournament.play.service import PlayService
 from tournament.play.stream import table_events
+from tournament.play.sweep import OnlineSweep
 
 TID, MID = "cup", "1.1"
 KEY = table_key(TID, MID)
@@ -289,6 +290,34 @@ def test_a_hand_whose_result_a_crash_kept_from_the_match_is_recorded_by_the_swee
     else:  # the claim window stays open for the last trick's winner (R16): no result yet
         assert moment.stream not in t.live_results
         assert now.number == 1 and seat_view(now, after.to_act[0])["status"] == "claim"
+
+
+def test_the_background_sweep_repairs_a_table_a_crash_interrupted(store: SQLEventStore) -> None:
+    """AE-1: the sweep thread of a process that showed the table makes good, within
+    seconds, a claim stored without its result: nobody has to move or reload."""
+    play, _, _ = online_table(store)
+    rng = random.Random(5)
+    while True:  # play until a seat may claim 66 (R12a): its claim ends the hand
+        moment = play.moment(TID, MID)
+        assert moment.state is not None and moment.stream is not None
+        claims = [a for a in moment.state.legal_actions() if a.kind == Kind.CLAIM]
+        if claims:
+            break
+        action = choose_action(moment.state, rng)
+        play.act(TID, MID, action.seat, action.to_json(), moment.version)
+    store.append(moment.stream, [action_event(claims[0])], moment.version)  # ... the crash
+    restarted = PlayService(TournamentService(store))
+    assert restarted.moment(TID, MID).number == 1  # a screen reconnects and reads it
+    sweep = OnlineSweep(restarted, every=0.05)
+    sweep.start()
+    try:
+        deadline = time.monotonic() + 20
+        while moment.stream not in restarted.tournaments.state(TID).live_results:
+            assert time.monotonic() < deadline, "the sweep never repaired the table"
+            time.sleep(0.05)
+    finally:
+        sweep.stop()
+    assert restarted.moment(TID, MID).number == 2  # and dealt the next hand
 
 
 def test_a_claim_window_declined_after_the_clock_ran_out_is_refused_T_clock(

@@ -41,6 +41,8 @@ log = logging.getLogger(__name__)
 
 Metadata = Mapping[str, Any]
 NOT_A_MOVE = "a move is an action object or its notation"
+#: Sweeps in a row a table may fail (its store away) before the sweep forgets it.
+SWEEP_TRIES = 3
 
 
 @dataclasses.dataclass(frozen=True)
@@ -108,6 +110,11 @@ class PlayService:
         self.announce = announce or (lambda key: None)
         self.now = now
         self.hands = HandCache()
+        #: The tables this process has shown or moved (the sweep's round): a table in play
+        #: has its phones' live streams open here, which reconnect after a crash.
+        self._tables: dict[tuple[str, str], None] = {}
+        self._tables_lock = threading.Lock()
+        self._failures: dict[tuple[str, str], int] = {}
 
     # --- reading ------------------------------------------------------------------------
     def moment(self, tournament_id: str, match_id: str) -> TableMoment:
@@ -117,6 +124,8 @@ class PlayService:
         (:meth:`sweep`), never by a reader (a link preview must change nothing)."""
         t = self.tournaments.state(tournament_id)
         online.table_of(t, match_id)
+        with self._tables_lock:
+            self._tables[(tournament_id, match_id)] = None
         return self._moment(t, match_id, self._current(t, match_id))
 
     def repair(self, tournament_id: str, match_id: str, metadata: Metadata | None = None) -> bool:
@@ -145,25 +154,37 @@ class PlayService:
         return wrote
 
     def sweep(self) -> list[str]:
-        """Repair every online table still in play (the background sweep, every few
-        seconds: a hand a crash interrupted is never left waiting for a write that
-        cannot come, as when the hand is over and nobody may move). The tables repaired,
-        as ``tournament/match``."""
+        """Repair every online table this process has shown that is still in play (the
+        background sweep, every few seconds: a hand a crash interrupted is never left
+        waiting for a write that cannot come, as when the hand is over and nobody may
+        move). After a restart a table is known again as soon as a screen reads it (the
+        phones' live streams reconnect by themselves). The tables repaired, as
+        ``tournament/match``; finished ones are forgotten."""
+        with self._tables_lock:
+            tables = list(self._tables)
         repaired = []
-        for tid in self.tournaments.tournament_ids():
+        for tid, mid in tables:
             try:
                 t = self.tournaments.state(tid)
-            except DomainError:
-                continue
-            for mid, table in list(t.online.items()):
-                match = t.matches.get(mid)
-                if table.stopped or match is None or match.decided:
+                table = online.table_of(t, mid)
+                match = t.matches[mid]
+                if table.stopped or match.decided:
+                    with self._tables_lock:
+                        self._tables.pop((tid, mid), None)
                     continue
-                try:
-                    if self.repair(tid, mid, {"via": "sweep"}):
-                        repaired.append(f"{tid}/{mid}")
-                except DomainError as error:
-                    log.warning("play: table %s/%s not repaired: %s", tid, mid, error)
+                if self.repair(tid, mid, {"via": "sweep"}):
+                    repaired.append(f"{tid}/{mid}")
+            except Exception as error:  # the store away, the tournament gone: try again,
+                # a few times; then forget it until a screen reads it again
+                failed = self._failures.get((tid, mid), 0) + 1
+                self._failures[(tid, mid)] = failed
+                if failed >= SWEEP_TRIES:
+                    with self._tables_lock:
+                        self._tables.pop((tid, mid), None)
+                    self._failures.pop((tid, mid), None)
+                log.warning("play: table %s/%s not repaired: %s", tid, mid, error)
+            else:
+                self._failures.pop((tid, mid), None)
         return repaired
 
     def hand_at(self, tournament_id: str, match_id: str, number: int) -> tuple[Tournament, Hand]:

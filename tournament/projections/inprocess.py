@@ -24,7 +24,6 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable
 
 from tournament.domain.service import TournamentService
 from tournament.projections.runner import Projector
@@ -66,8 +65,6 @@ class InProcessProjections:
         self._thread: threading.Thread | None = None
         self._last_reconcile = time.monotonic()
         self._sweeper = Sweeper(projector.store.engine)
-        #: More work for the timer (the online tables' repair sweep, :mod:`tournament.live`).
-        self.upkeep: list[Callable[[], object]] = []
 
     def nudge(self, tournament_id: str) -> None:
         if self.mode == "inline":
@@ -132,8 +129,6 @@ class InProcessProjections:
     def _upkeep(self) -> None:
         try:
             self.sweep()
-            for more in self.upkeep:
-                more()
             if time.monotonic() - self._last_reconcile >= self.reconcile_every:
                 self._last_reconcile = time.monotonic()
                 engine = self.projector.store.engine
