@@ -74,13 +74,10 @@ def origin() -> dict[str, str]:
 
 def remember_device(response: Response) -> Response:
     """Gives a browser new here its device token (an ``after_request`` hook)."""
-    fresh = g.get("new_device")
-    if fresh is None and not request.cookies.get(DEVICE_COOKIE):
-        fresh = device_token()
-    if fresh is not None and not request.cookies.get(DEVICE_COOKIE):
+    if not request.cookies.get(DEVICE_COOKIE):
         response.set_cookie(
             DEVICE_COOKIE,
-            str(fresh),
+            device_token(),
             path="/",
             httponly=True,
             samesite="Lax",

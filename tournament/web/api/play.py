@@ -27,7 +27,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from flask import Response, g, request
+from flask import Response, g
 from flask_openapi3.blueprint import APIBlueprint
 from flask_openapi3.models.tag import Tag
 
@@ -41,6 +41,11 @@ from tournament.domain.tablecodes import TableSeat
 from tournament.live.hub import Full
 from tournament.play.service import PlayService, device_hash
 from tournament.play.stream import Render
+from tournament.web.api.play_devices import (
+    not_a_seat_here,
+    sent_token,
+    token_to_take_with,
+)
 from tournament.web.api.play_models import (
     ClockIn,
     CodePath,
@@ -97,19 +102,9 @@ def _seat(code: str) -> tuple[str, TableSeat]:
     return tid, seat
 
 
-#: The header a seat's device sends its token in (given by the call that took the seat).
-SEAT_TOKEN = "Seat-Token"
-#: How long a device token sent may be (the service gives 32 characters).
-MIN_TOKEN, MAX_TOKEN = 32, 128
-
-
-def _token() -> str | None:
-    return request.headers.get(SEAT_TOKEN) or None
-
-
 def _check(tid: str, seat: TableSeat) -> None:
     """Refused (409 ``online.seat_taken``) unless the caller's device holds the seat."""
-    play_service().check_seat(tid, seat.match_id, seat.seat, _token())
+    play_service().check_seat(tid, seat.match_id, seat.seat, sent_token())
 
 
 def _player_metadata(seat: TableSeat) -> dict[str, Any]:
@@ -142,7 +137,7 @@ def _json(body: Any, status: int = 200) -> Response:
 def seat(path: CodePath) -> Response:
     tid, found = _seat(path.code)
     play = play_service()
-    if not play.holds(tid, found.match_id, found.seat, (_token(),)):
+    if not play.holds(tid, found.match_id, found.seat, (sent_token(),)):
         t = services().tournaments.state(tid)
         if online.table_of(t, found.match_id).devices.get(found.seat) is None:
             raise ConflictError("seat", online.RULE, code="online.take_seat_first")
@@ -166,16 +161,7 @@ def seat(path: CodePath) -> Response:
 @requires(ANYONE)  # the code is the credential (T-code); wrong ones are rate-limited
 def take_seat(path: CodePath, body: TakeIn) -> Response:
     tid, found = _seat(path.code)
-    sent = _token()
-    if sent is not None and not MIN_TOKEN <= len(sent) <= MAX_TOKEN:
-        raise Problem(
-            422,
-            "Unprocessable request",
-            f"Seat-Token: a device token given by this service has {MIN_TOKEN} to "
-            f"{MAX_TOKEN} characters; leave the header out to be given one (T-online)",
-            field="Seat-Token",
-            rule=online.RULE,
-        )
+    sent = token_to_take_with()
     play = play_service()
     token = play.join(tid, found.match_id, found.seat, sent, _player_metadata(found))
     view = seat_view(play.moment(tid, found.match_id), found.seat)
@@ -245,7 +231,7 @@ def seat_stream(path: CodePath) -> Response:
     play_service().moment(tid, found.match_id)  # the table is there (else 404 now)
     _check(tid, found)
     number = found.seat
-    held = device_hash(_token() or "")
+    held = device_hash(sent_token() or "")
 
     def render(moment: TableMoment) -> tuple[str, str]:
         if not online.seat_device_ok(moment.t, found.match_id, number, held):
@@ -276,17 +262,8 @@ def _match_id(tid: str, text: str) -> str:
 )
 def table(path: TablePath) -> Response:
     mid = _match_id(path.tid, path.mid)
-    _not_a_seat_here(path.tid, mid)
+    not_a_seat_here(path.tid, mid)
     return _json(spectator_view(play_service().moment(path.tid, mid)))
-
-
-def _not_a_seat_here(tid: str, mid: str) -> None:
-    """A device that sends the token of a seat at this table is refused the room's view
-    (409 ``online.own_table``): its own seat's view is what it may see (T-online)."""
-    token = _token()
-    t = services().tournaments.state(tid)
-    if token and online.seat_of_device(t, mid, device_hash(token)) is not None:
-        raise ConflictError("seat", online.RULE, code="online.own_table")
 
 
 @api.get(
@@ -303,7 +280,7 @@ def _not_a_seat_here(tid: str, mid: str) -> None:
 )
 def table_stream(path: TablePath) -> Response:
     mid = _match_id(path.tid, path.mid)
-    _not_a_seat_here(path.tid, mid)
+    not_a_seat_here(path.tid, mid)
 
     def render(moment: TableMoment) -> tuple[str, str]:
         return "table", json.dumps(spectator_view(moment), ensure_ascii=False)

@@ -33,7 +33,6 @@ from flask import (
 )
 from flask_babel import gettext
 from flask_wtf.csrf import generate_csrf
-from markupsafe import escape
 from werkzeug.wrappers import Response as BaseResponse
 
 from engine.cards import Card
@@ -49,6 +48,14 @@ from tournament.web.devices import device_token, give_devices, sent_device_hash,
 from tournament.web.i18n import current_language
 from tournament.web.live import play_service, table_event_stream
 from tournament.web.pages.desk import desk_blueprint, refusal
+from tournament.web.pages.play_seats import (
+    BOTH_SEATS,
+    SEAT_TAKEN,
+    both_seats,
+    released_fragment,
+    seat_taken,
+    take_page,
+)
 from tournament.web.play_codes import online_seat
 from tournament.web.problems import request_id
 from tournament.web.tablecodes import wrong_code_limit
@@ -134,11 +141,11 @@ def table(code: str) -> Any:
     if play.holds(tid, seat.match_id, seat.seat, sent_tokens()):
         return _page(tid, seat, code, note=_note_of(request.args.get("note", "")))
     if online.table_of(t, seat.match_id).devices.get(seat.seat) is not None:
-        return _seat_taken(tid)
+        return seat_taken(tid)
     other = online.seat_of_device(t, seat.match_id, sent_device_hash())
     if other is not None:
-        return _both_seats(tid, t, seat)
-    return _take_page(tid, t, seat, code)
+        return both_seats(tid, t, seat)
+    return take_page(tid, t, seat, code)
 
 
 @pages.post("/play/<code>/seat")
@@ -153,10 +160,10 @@ def take(code: str) -> Any:
         play_service().join(tid, seat.match_id, seat.seat, device_token(), _metadata(seat))
     except ConflictError as error:
         if error.code == BOTH_SEATS:
-            return _both_seats(tid, t, seat)
+            return both_seats(tid, t, seat)
         if error.code != SEAT_TAKEN:
             raise
-        return _seat_taken(tid)
+        return seat_taken(tid)
     return redirect(url_for("play.table", code=normalized(code)), code=303)
 
 
@@ -174,7 +181,7 @@ def events(code: str) -> Any:
         if not any(online.seat_device_ok(moment.t, seat.match_id, seat.seat, h) for h in held):
             # Released and taken by another device since: nothing more of the seat here,
             # and no "Your turn" left above it (P11): the title says so too.
-            return "table", _released_fragment()
+            return "table", released_fragment()
         return "table", _fragment(moment, seat, fixed)
 
     try:
@@ -225,110 +232,6 @@ def no_claim(code: str) -> Any:
 
 
 # --- helpers ------------------------------------------------------------------------------
-SEAT_TAKEN = "online.seat_taken"
-BOTH_SEATS = "online.both_seats"
-
-
-def _taken_words() -> str:
-    return str(
-        gettext(
-            "This seat is already open on another phone. If that was you and your phone is "
-            "gone, ask the organiser to release the seat."
-        )
-    )
-
-
-def _seat_taken(tid: str) -> Response:
-    """The friendly refusal for a device that does not hold the seat: nothing of it."""
-    t = play_service().tournaments.state(tid)
-    settings = t.settings
-    html = render_template(
-        "play/taken.html",
-        tournament=settings.name if settings is not None else tid,
-        heading=gettext("Seat already open"),
-        words=_taken_words(),
-    )
-    return Response(html, status=409, mimetype="text/html")
-
-
-def _released_fragment() -> str:
-    """What the live table becomes on the phone whose seat was released and taken by
-    another device: the refusal in the place of the turn line (so the title and the
-    screen reader's announcement say it, and no "Your turn" is left, P11)."""
-    title = gettext("Seat already open")
-    return (
-        f'<div class="seat-table status-taken" data-title="{escape(title)}" '
-        f'data-status="taken"><p class="turn turn-taken problem">{escape(_taken_words())}</p>'
-        "</div>"
-    )
-
-
-def _both_seats(tid: str, t: Tournament, seat: TableSeat) -> Response:
-    """The refusal for the device that holds the table's other seat (P1): one phone per
-    seat, so nobody sees or plays the opponent's hand."""
-    names = _names(t, seat.match_id)
-    words = gettext(
-        "This phone already holds the other seat of this table (%(other)s). One phone per "
-        "seat: %(name)s opens this code on their own phone.",
-        other=names[1 - seat.seat],
-        name=names[seat.seat],
-    )
-    settings = t.settings
-    html = render_template(
-        "play/taken.html",
-        tournament=settings.name if settings is not None else tid,
-        heading=gettext("Not your seat"),
-        words=words,
-    )
-    return Response(html, status=409, mimetype="text/html")
-
-
-def own_table_refusal(tid: str, mid: str) -> Response | None:
-    """The room's views of a table (its spectator page, projector view and stream) show
-    more than a seat may see: refused (409) to a browser that holds a seat at it."""
-    try:
-        t = play_service().tournaments.state(tid)
-    except DomainError:
-        return None
-    if online.seat_of_device(t, mid, sent_device_hash()) is None:
-        return None
-    settings = t.settings
-    html = render_template(
-        "play/taken.html",
-        tournament=settings.name if settings is not None else tid,
-        heading=gettext("Your own table"),
-        words=gettext(
-            "This phone holds a seat at this table: follow the table on your seat's page, "
-            "which shows what you may see."
-        ),
-    )
-    return Response(html, status=409, mimetype="text/html")
-
-
-def _names(t: Tournament, match_id: str) -> list[str]:
-    match = t.matches[match_id]
-    return [t.players[p].name if p in t.players else str(p) for p in match.players]
-
-
-def _take_page(tid: str, t: Tournament, seat: TableSeat, code: str) -> Response:
-    """A seat nobody holds: who plays here, and *Take my seat* (a POST). Nothing of the
-    hand: its cards are shown only to the device that took the seat."""
-    names = _names(t, seat.match_id)
-    match = t.matches[seat.match_id]
-    settings = t.settings
-    html = render_template(
-        "play/take.html",
-        tournament=settings.name if settings is not None else tid,
-        table=match.table,
-        round=match.round,
-        you=names[seat.seat],
-        opponent=names[1 - seat.seat],
-        take_url=url_for("play.take", code=normalized(code)),
-        csrf_token=generate_csrf(),
-    )
-    return Response(html, mimetype="text/html")
-
-
 def _held_here(code: str) -> tuple[str, TableSeat] | BaseResponse:
     """The tournament and seat of ``code`` when this device (its cookie) holds the seat;
     else the answer: the code's refusal (:func:`_open`), or the seat taken elsewhere."""
@@ -339,7 +242,7 @@ def _held_here(code: str) -> tuple[str, TableSeat] | BaseResponse:
     try:
         play_service().check_seat(tid, seat.match_id, seat.seat, *sent_tokens())
     except ConflictError:
-        return _seat_taken(tid)
+        return seat_taken(tid)
     return tid, seat
 
 
