@@ -591,3 +591,18 @@ def test_a_released_phone_s_live_table_drops_your_turn_P11(web: Web, club: str) 
     assert "Your turn" in messages[0]
     assert "Your turn" not in messages[1] and "already open on another phone" in messages[1]
     assert 'data-title="Seat already open"' in messages[1] and not cards_in(messages[1])
+
+
+def test_a_phone_that_took_its_seat_before_the_upgrade_keeps_it(web: Web, club: str) -> None:
+    """An older version gave each seat its own cookie (``seat``, path ``/play/<code>``):
+    a phone holding a seat by it still plays after the upgrade, nothing to take again."""
+    t = state(web, club)
+    mid = t.rounds[-1].matches[0]
+    with web.app.app_context():
+        play_service().start(club, mid, move_seconds=None)
+        old_token = play_service().join(club, mid, 0, None)
+    a, _ = match_codes(SECRET, state(web, club), t.matches[mid])
+    old_phone = web.app.test_client()
+    old_phone.set_cookie("seat", old_token, path=f"/play/{a}")
+    html = old_phone.get(f"/play/{a}?lang=en").get_data(as_text=True)
+    assert "Your cards" in html and len(cards_in(html)) >= 5
