@@ -73,6 +73,10 @@ def test_a_confirmation_from_the_reporting_phone_is_flagged_for_the_organiser(
     german = web.client.get(f"/desk/t/{club}/queue?lang=de").get_data(as_text=True)
     assert "Vom meldenden Handy bestätigt" in german
     assert "Meldung und Bestätigung kamen vom selben Handy" in german
+    audit = web.client.get(f"/desk/t/{club}/audit?lang=en&match={mid}").get_data(as_text=True)
+    assert "confirmed from the reporting phone" in audit  # afterwards too, in the log
+    audit = web.client.get(f"/desk/t/{club}/audit?lang=de&match={mid}").get_data(as_text=True)
+    assert "vom meldenden Handy bestätigt" in audit
 
 
 def test_a_confirmation_from_the_opponents_own_phone_is_not_flagged(web: Web, club: str) -> None:
