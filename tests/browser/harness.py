@@ -323,7 +323,7 @@ def expect_navigation(page: Page, path: str) -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def expect_swap(page: Page, body: str, timeout: int = 5000) -> Iterator[None]:
+def expect_swap(page: Page, body: str, timeout: int = 30_000) -> Iterator[None]:
     """Wait, after the block, until the live stream swapped a new ``body`` (a selector)
     into the page: its ``data-version`` is no longer what it was before the block."""
     before = page.locator(body).get_attribute("data-version")
@@ -333,3 +333,16 @@ def expect_swap(page: Page, body: str, timeout: int = 5000) -> Iterator[None]:
         arg=[body, before],
         timeout=timeout,
     )
+
+
+def projected(web: Any, tid: str, patience: float = 60.0) -> None:
+    """Until the projections (which the public pages read) hold every result entered in
+    ``tid``: on a busy machine the projection thread can lag seconds behind the store,
+    and a page looked at before then shows a part of the tournament."""
+    deadline = time.monotonic() + patience
+    while True:
+        body = web.ok("GET", f"/api/v1/tournaments/{tid}/standings")
+        if body["projection"]["source"] == "projection" and not body["projection"]["stale"]:
+            return
+        assert time.monotonic() < deadline, f"the projection of {tid} never caught up"
+        time.sleep(0.05)

@@ -227,7 +227,7 @@ def status_of(page: Page) -> str:
     return str(page.locator(SEAT_TABLE).get_attribute("data-status"))
 
 
-def wait_for(check: Callable[[], bool], what: str, timeout: float = 10.0) -> None:
+def wait_for(check: Callable[[], bool], what: str, timeout: float = 30.0) -> None:
     end = time.monotonic() + timeout
     while not check():
         assert time.monotonic() < end, f"timed out waiting for {what}"

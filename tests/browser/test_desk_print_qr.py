@@ -29,7 +29,7 @@ def test_table_cards_of_a_desk_on_this_computer_only_are_warned_about(
     sign_in_by_keyboard(page, site, "/desk/t/club/rounds")
     page.get_by_role("button", name="Table cards (PDF)").click()
     page.wait_for_url("**/desk/t/club/rounds/print/*")
-    page.locator("#pack-pdf").wait_for(timeout=30_000)
+    page.locator("#pack-pdf").wait_for(timeout=60_000)
 
     def look(view: View) -> None:
         warning = page.locator("#qr-unreachable")

@@ -76,7 +76,7 @@ def test_every_rounds_page_reads_in_both_languages_and_sizes(page: Page, site: S
     page.goto(site.url("/desk/t/club/rounds?lang=en"))
     page.get_by_role("button", name="Pairings list (PDF)").click()
     page.wait_for_url("**/desk/t/club/rounds/print/*")
-    page.locator("#pack-pdf").wait_for(timeout=20_000)
+    page.locator("#pack-pdf").wait_for(timeout=60_000)
     in_every_view(page, page.url, look)
 
 

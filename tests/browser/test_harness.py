@@ -43,8 +43,8 @@ def test_console_errors_and_uncaught_errors_are_recorded(browse: Browse, site: S
     page = browse(site)
     page.goto(site.url("/login"))
     page.evaluate("console.error('broken on purpose')")
-    page.evaluate("setTimeout(() => { throw new Error('thrown on purpose') })")
-    page.wait_for_timeout(50)
+    with page.expect_event("pageerror"):
+        page.evaluate("setTimeout(() => { throw new Error('thrown on purpose') })")
     watch = browse.watch(page)
     assert [line.split(" (")[0] for line in watch.console_errors] == ["broken on purpose"]
     assert any("thrown on purpose" in line for line in watch.page_errors)

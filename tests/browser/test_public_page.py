@@ -9,7 +9,14 @@ import random
 from typing import TYPE_CHECKING
 
 from tests.browser.conftest import Browse, Site
-from tests.browser.harness import View, assert_accessible, expect_swap, fits_width, in_every_view
+from tests.browser.harness import (
+    View,
+    assert_accessible,
+    expect_swap,
+    fits_width,
+    in_every_view,
+    projected,
+)
 from tests.web.conftest import Web
 from tests.web.played import NAMES, play_round, register
 
@@ -33,6 +40,7 @@ def a_swiss(site: Site, rounds: int) -> Web:
     rng = random.Random(7)
     for _ in range(rounds):
         play_round(web, "club", rng)
+    projected(web, "club")
     return web
 
 
@@ -59,10 +67,10 @@ def test_a_second_browser_sees_a_result_arrive_without_reloading(
     web = a_swiss(site, rounds=1)
     watcher = browse(site)
     watcher.goto(site.url("/t/club?lang=en"))
-    watcher.locator("#live-badge").filter(has_text="Live").wait_for(timeout=5000)
+    watcher.locator("#live-badge").filter(has_text="Live").wait_for(timeout=30_000)
     with expect_swap(watcher, "#standings .standings-body"):
         play_round(web, "club", random.Random(8))  # round 2 at the desk
     assert watcher.url.endswith("/t/club?lang=en")  # no reload: the table was swapped in
     # The round drawn and its results reached the stage line and the pairings too.
-    watcher.locator("#stage").filter(has_text="Round 2").wait_for(timeout=5000)
+    watcher.locator("#stage").filter(has_text="Round 2").wait_for(timeout=30_000)
     assert "Round 2: pairings by table" in watcher.locator("#round-part").inner_text()

@@ -16,6 +16,7 @@ from tests.browser.harness import (
     fits_width,
     in_every_view,
     press,
+    projected,
     shot,
     tab_to,
     type_text,
@@ -43,6 +44,7 @@ def knockout(site: Site, tid: str, fmt: str, rounds: int, **options: int) -> Non
     rng = random.Random(5)
     for number in range(rounds):
         play_round(web, tid, rng, forfeits=number == 0)
+    projected(web, tid)
 
 
 def readable(page: Page) -> None:
@@ -108,28 +110,28 @@ def test_the_as_of_slider_moves_by_keyboard_and_swaps_the_table_in(page: Page, s
     page.evaluate("window.stayed = true")  # gone if the page were loaded anew
     tab_to(page, "#as-of-round", presses=60)
     press(page, "ArrowLeft")
-    words.filter(has_text="As it stood at the end of round 1.").wait_for(timeout=5000)
+    words.filter(has_text="As it stood when round 2 was drawn.").wait_for(timeout=30_000)
     # Swapped in, not a new page; the address now says the round (a reload keeps it).
     page.wait_for_url("**/t/club?round=1")
     assert page.evaluate("window.stayed === true")
     assert page.locator("#as-of-round").input_value() == "1"
     assert_accessible(page)
     press(page, "ArrowRight")
-    words.filter(has_text="As it stands now.").wait_for(timeout=5000)
+    words.filter(has_text="As it stands now.").wait_for(timeout=30_000)
     page.wait_for_url("**/t/club")
 
 
-def test_find_me_by_keyboard_jumps_to_one_s_row(page: Page, site: Site) -> None:
+def test_find_me_by_keyboard_lands_on_where_one_sits(page: Page, site: Site) -> None:
     a_swiss(site, rounds=2)
     page.goto(site.url("/t/club?lang=en"))
     tab_to(page, "#find-name", presses=60)
     type_text(page, "carl")
-    page.locator("#find-results a").filter(has_text="Carla Gruber").wait_for(timeout=5000)
+    page.locator("#find-results a").filter(has_text="Carla Gruber").wait_for(timeout=30_000)
     press(page, "Tab")
     if not page.locator("#find-results a").evaluate("el => el === document.activeElement"):
         press(page, "Tab")  # past the Find button
     press(page, "Enter")
-    page.wait_for_url("**/t/club?me=3#standing-3")
+    page.wait_for_url("**/t/club?me=3#me")
     row = page.locator("#standing-3")
     assert row.get_attribute("aria-current") == "true"
     assert page.locator("#me").is_visible()

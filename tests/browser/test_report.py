@@ -103,7 +103,7 @@ def test_a_player_reports_on_a_phone_the_opponent_confirms_and_the_standings_cha
     watcher.wait_for_function(
         "before => document.querySelector('table.standings tbody').innerText !== before",
         arg=before,
-        timeout=10000,
+        timeout=30_000,
     )
 
 

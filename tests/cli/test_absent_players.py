@@ -4,6 +4,7 @@ standings, not shown as a 0-0 player like the others."""
 from __future__ import annotations
 
 import json
+import re
 
 from tests.cli.helpers import unsealed
 
@@ -17,7 +18,11 @@ def test_never_checked_in_is_marked_absent(cli) -> None:  # type: ignore[no-unty
     out = unsealed(cli("standings").output).splitlines()
     marked = [x for x in out[2:-2] if "[absent]" in x]
     assert len(marked) == 1 and "Emil (5) [absent]" in marked[0]
-    assert out[-1] == "[absent]: registered but never checked in, so never drawn"
+    assert out[-1] == (
+        "[absent]: registered but never checked in, so never drawn; listed last, not ranked (-)"
+    )
+    players = [x for x in out if re.search(r"\(\d\)", x)]
+    assert players[-1] == marked[0] and marked[0].lstrip().startswith("- ")  # last, unranked
     csv_lines = cli("standings", "--csv").output.splitlines()[1:]
     csv_rows = {r.split(",")[2]: r.split(",")[5] for r in csv_lines}
     assert csv_rows == {"Anna": "active", "Berti": "active", "Carla": "active",

@@ -108,3 +108,11 @@ def test_a_double_no_show_stored_before_it_cost_a_life_still_folds() -> None:
         b.add(c.record_forfeit(b.state, mid, winner=min(b.state.matches[mid].players)))
     left = lives_left(b.state)  # folds without an error, and nobody comes back
     assert all(left[p] == 0 for p in gone)
+
+
+def test_the_draw_of_the_final_names_its_players_not_start_numbers_only() -> None:
+    """O-L10: the stage the draw records (and the desk shows after the draw) reads
+    "final, round 1 of 3: Player 3 (3), ...", as the rounds list says it later."""
+    b = into_final()
+    stage = b.events[-1].payload["stage"]
+    assert stage == "final, round 1 of 3: Player 3 (3), Player 5 (5), Player 6 (6)"

@@ -25,6 +25,7 @@ from typing import Any
 from engine import HandState, Ruleset
 from engine.outcome import Outcome
 from engine.randomplay import choose_action, random_deck
+from engine.views import table_view
 from tests.domain.online_table import take_both
 from tournament.domain import online
 from tournament.domain.onlineview import TableMoment, seat_view, spectator_view
@@ -147,6 +148,10 @@ def test_no_view_ever_holds_a_card_hidden_from_its_reader() -> None:
         assert "talon" not in set(keys_in(room)) and "hand" not in set(keys_in(room))
         if state.to_act:  # in play (or the R16 claim window): no card points on the wall
             assert room["view"]["points"] is None
+            # ... and no won trick but the last, which table_view shows while it lies
+            # open (T-watch): a player must not follow both piles on a phone (F9).
+            assert room["view"]["tricks"] == [] and room["view"]["tricks_shown"] is False
+            assert cards_in(room) <= cards_in(table_view(state).to_json())
             assert room["view"]["outcome"] is None or room["view"]["outcome"]["points"] is None
         for seat in (0, 1):
             own = {c.code for c in state.cards_of(seat)}

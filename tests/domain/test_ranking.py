@@ -48,20 +48,35 @@ def from_scratch(
     places = places or {}
     chosen = [p for p in t.players if category is None or t.players[p].category == category]
     ctx = Context(t.stats, t.records, {p: i for i, p in enumerate(seed_order(t))}, s.seed)
-    order, shown = rank(ctx, chosen, s.tiebreaks, places)
     checking_in = any(p.checked_in for p in t.players.values())
+    # docs/standings.md, "Order": once a round is drawn, a player who never checked in
+    # (check-in in use) and has no result at all is listed after everybody, unranked,
+    # by start number; the others are ranked among themselves.
+    unranked = [
+        p
+        for p in sorted(chosen)
+        if t.rounds
+        and checking_in
+        and t.players[p].active
+        and not t.players[p].checked_in
+        and t.stats[p].played == t.stats[p].points == t.stats[p].byes == 0
+    ]
+    ranked = [p for p in chosen if p not in unranked]
+    order, shown = rank(ctx, ranked, s.tiebreaks, places)
     rows: list[Row] = []
     for position, (pid, decided) in enumerate(order, 1):
         decided = decided if rows else None
         number = rows[-1].rank if rows and decided is None else position
         rows.append(row(t, pid, number, decided, ctx, shown, places, lives, checking_in))
+    for pid in unranked:
+        rows.append(row(t, pid, None, None, ctx, shown, places, lives, checking_in))
     return rows
 
 
 def row(
     t: Tournament,
     pid: int,
-    rank: int,
+    rank: int | None,
     decided: str | None,
     ctx: Context,
     shown: dict[str, dict[int, float]],

@@ -296,7 +296,7 @@ SLOW_EXPORT = """
 import sys, time
 import tournament.eventstore.backup as backup
 real = backup.export_store
-def slow(store, out, progress=None):
+def slow(store, out, progress=None, withhold=None):
     out.write('{"format": "schnapsen-eventstore/2", "events": 1}\\n')
     out.flush()
     print("writing", flush=True)

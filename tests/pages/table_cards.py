@@ -4,9 +4,12 @@ page tests and the browser tests."""
 
 from __future__ import annotations
 
+import json
 import re
 
 from engine import HandState
+from engine.cards import ALL_CARDS
+from engine.views import table_view
 
 #: A card's code as the record and the seat's page write it (``TH``, ``data-card="TH"``,
 #: ``value="TH+marriage"``), standing alone.
@@ -39,6 +42,17 @@ def hidden(state: HandState, seat: int | None = None) -> set[str]:
     for marriage in state.marriages:
         cards.discard(marriage.shown.code)
     return cards
+
+
+def room_hidden(state: HandState) -> set[str]:
+    """The cards the room may not see now (T-watch): while the hand is played, all but
+    what both players at the table may see (the engine's table view: the turn-up, the
+    card led, the last trick while it lies open, declared marriages), so no won trick
+    but the last; once nobody may act on the hand, only what :func:`hidden` says."""
+    if not state.to_act:
+        return hidden(state)
+    seen = set(CARD.findall(json.dumps(table_view(state).to_json())))
+    return {str(card) for card in ALL_CARDS} - seen
 
 
 def cards_shown(html: str) -> set[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.pages.test_desk_sheets import SHEETS, STRAIGHT, signed_in
+from tests.pages.test_desk_sheets import SHEETS, STRAIGHT, shown, signed_in
 from tests.web.conftest import Web
 from tests.web.played import state
 from tournament.web.pages import desk_audit
@@ -22,6 +22,7 @@ def number(version: int) -> str:
 def test_a_sheet_entered_at_the_desk_shows_who_from_where_and_the_seal(web: Web, club: str) -> None:
     token = signed_in(web)
     web.client.post(SHEETS, data={"csrf_token": token, "key": "7" * 32, "table": "1",
+                                  **shown(web, "1"),
                                   "bummerl_1": STRAIGHT, "bummerl_2": STRAIGHT})  # fmt: skip
     html = web.client.get(f"{AUDIT}?lang=en").get_data(as_text=True)
     assert "Bummerl tally recorded" in html and "7 4 1 0 / 7 6" in html
@@ -73,6 +74,7 @@ def test_what_each_event_did_reads_in_german_from_its_code(web: Web, club: str) 
     as ``tournament log`` prints them."""
     token = signed_in(web)
     web.client.post(SHEETS, data={"csrf_token": token, "key": "7" * 32, "table": "1",
+                                  **shown(web, "1"),
                                   "bummerl_1": STRAIGHT, "bummerl_2": STRAIGHT})  # fmt: skip
     en = web.client.get(f"{AUDIT}?lang=en").get_data(as_text=True)
     assert "match 3.1: Bummerl tally 7 4 1 0 / 7 6 (result" in en

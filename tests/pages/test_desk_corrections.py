@@ -4,7 +4,7 @@ that stores exactly the previewed correction -- refused when anything was stored
 
 from __future__ import annotations
 
-from tests.pages.test_desk_sheets import SHEETS, STRAIGHT, signed_in
+from tests.pages.test_desk_sheets import SHEETS, STRAIGHT, shown, signed_in
 from tests.web.conftest import Web
 from tests.web.played import run, state
 from tournament.domain import commands as c
@@ -16,6 +16,7 @@ def entered(web: Web) -> str:
     """Table 1 of round 3 won 2:0 at the desk; the CSRF token."""
     token = signed_in(web)
     web.client.post(SHEETS, data={"csrf_token": token, "key": "9" * 32, "table": "1",
+                                  **shown(web, "1"),
                                   "bummerl_1": STRAIGHT, "bummerl_2": STRAIGHT})  # fmt: skip
     return token
 
@@ -66,6 +67,7 @@ def test_store_after_something_else_was_stored_stores_nothing(web: Web, club: st
     token = entered(web)
     version, rid = state(web, club).version, last_result(web)
     web.client.post(SHEETS, data={"csrf_token": token, "key": "8" * 32, "table": "2",
+                                  **shown(web, "2"),
                                   "bummerl_1": STRAIGHT})  # fmt: skip
     moved = state(web, club).version
     stale = web.client.post(f"{CORRECT}?lang=en", data={

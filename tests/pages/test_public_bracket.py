@@ -5,6 +5,7 @@ reader's language, scrolling within itself on a phone."""
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 from tests.pages.markup import elements, unlabelled, words
@@ -42,7 +43,7 @@ def test_a_single_elimination_shows_every_slot_of_the_bracket_with_its_winner(we
     winners = [words(e.text) for e in found if "winner" in e.attrs.get("class", "").split()]
     decided = [s for s in answer["slots"] if s["winner"]]
     assert len(winners) == len(decided) > 0
-    assert "2:0 by forfeit" in html
+    assert "by forfeit" in html and "2:0 by forfeit" not in html  # each side its own score
     # Later rounds say where their players come from.
     assert "winner of R2-1" in html and "Semi-finals" in html and "Final" in html
     assert unlabelled(html) == []
@@ -112,3 +113,37 @@ def test_a_swiss_has_no_bracket_and_no_bracket_tab(web: Web) -> None:
     assert "A Swiss system has no bracket: see the crosstable." in html
     tabs = [words(e.text) for e in elements(page(web, f"/t/{tid}?lang=en")) if e.tag == "a"]
     assert "Bracket" not in tabs and "Crosstable" in tabs
+
+
+def side_scores(html: str, slot: str) -> list[tuple[str, str]]:
+    """(name, own score) of each player's side of ``slot``, as the page shows them."""
+    block = html.split(f'id="slot-{slot}"')[1].split("</li>")[0]
+    found = re.findall(
+        r'<a href="[^"]+">([^<]+)</a>\s*(?:<span class="side-score"[^>]*>(\d+)</span>)?', block
+    )
+    return [(name, score) for name, score in found]
+
+
+def test_each_player_s_bummerl_stand_beside_their_own_name(web: Web) -> None:
+    """Not one winner-first score under both names (O-L10): the loser's side says the
+    loser's Bummerl, whichever side of the slot the winner is on."""
+    tid = played(web, "ko", "single_elimination", rounds=2)
+    html = page(web, f"/t/{tid}/bracket?lang=en")
+    answer = bracket(web, tid)
+    checked = 0
+    for s in answer["slots"]:
+        if not s["result"] or s["result"].get("forfeit"):
+            continue
+        won, lost = s["result"]["bummerl"]
+        winner = s["winner"]["name"]
+        expected = [(p["name"], str(won if p["name"] == winner else lost)) for p in s["players"]]
+        assert side_scores(html, s["slot"]) == expected
+        checked += 1
+    assert checked > 0
+
+
+def test_the_third_place_match_is_named_once(web: Web) -> None:
+    tid = played(web, "ko3", "single_elimination", rounds=2, third_place=True)
+    html = page(web, f"/t/{tid}/bracket?lang=en")
+    assert html.count("Third-place match") == 1
+    assert page(web, f"/t/{tid}/bracket?lang=de").count("Partie um Platz 3") == 1

@@ -20,10 +20,10 @@ def test_the_form_works_without_script(web: Web, club: str) -> None:
     assert unlabelled(html) == []
 
 
-def test_one_player_found_jumps_to_their_row_and_next_table(web: Web, club: str) -> None:
+def test_one_player_found_lands_on_where_they_sit_next_then_their_row(web: Web, club: str) -> None:
     reply = web.client.get(f"/t/{club}/find?q=carla")
     assert reply.status_code == 303
-    assert reply.headers["Location"] == f"/t/{club}?me=3#standing-3"
+    assert reply.headers["Location"] == f"/t/{club}?me=3#me"  # where I sit first (P6)
     html = page(web, f"/t/{club}?me=3&lang=en")
     row = next(e for e in elements(html) if e.attrs.get("id") == "standing-3")
     assert row.attrs["aria-current"] == "true" and "me" in row.attrs["class"].split()
@@ -31,11 +31,14 @@ def test_one_player_found_jumps_to_their_row_and_next_table(web: Web, club: str)
     match = next(m for m in t.matches.values() if m.round == 3 and 3 in m.players)
     opponent = t.players[match.players[1 - match.seat_of(3)]].name
     assert f"round 3, table {match.table} against {opponent}" in html
+    me = next(e for e in elements(html) if e.attrs.get("id") == "me")
+    assert f"table {match.table} against {opponent}" in words(me.text)
+    assert 'href="#standing-3"' in html, "the box links my row in the standings"
 
 
 def test_case_and_accents_aside_every_word_must_match(web: Web, club: str) -> None:
     reply = web.client.get(f"/t/{club}/find?q=ANNA%20h%C3%BAber")  # "ANNA húber"
-    assert reply.headers["Location"] == f"/t/{club}?me=1#standing-1"
+    assert reply.headers["Location"] == f"/t/{club}?me=1#me"
 
 
 def test_several_found_are_listed_to_pick_from(web: Web, club: str) -> None:
@@ -57,7 +60,7 @@ def test_as_you_type_the_matches_come_as_a_fragment(web: Web, club: str) -> None
     assert "<html" not in html
     links = [e for e in elements(html) if e.tag == "a"]
     assert [words(e.text) for e in links] == ["Carla Gruber"]
-    assert links[0].attrs["href"] == f"/t/{club}?me=3#standing-3"
+    assert links[0].attrs["href"] == f"/t/{club}?me=3#me"
     assert page(web, f"/t/{club}/find-suggestions?q=").strip() == ""
 
 

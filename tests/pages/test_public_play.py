@@ -141,22 +141,41 @@ def test_the_table_page_shows_the_players_the_turn_up_and_the_talon_count_but_no
     assert "/play/" not in html and "code" not in html.lower().replace("qr code", "")
 
 
-def test_tricks_played_are_open_and_the_rest_stays_hidden_at_every_moment(
+def test_during_a_hand_the_room_sees_only_the_last_trick_and_no_points(
     web: Web, online: str
 ) -> None:
+    """T-watch (F9): the spectator page may be open on a player's phone beside the seat,
+    so during a hand it shows what both players may see: the last trick while it lies
+    open, never the tricks won before it (a player would follow both piles)."""
     while len(moment(web, online).state.tricks) < 3:  # type: ignore[union-attr]
         secret = hidden(web, online)
         html = web.client.get(f"/t/{online}/matches/{MATCH}/table?lang=de").get_data(True)
         assert_no_hidden_card(html, secret)
         step(web, online)
     now = moment(web, online)
-    assert now.state is not None
+    assert now.state is not None and now.state.lead_card is None  # the last trick lies open
     html = web.client.get(f"/t/{online}/matches/{MATCH}/table?lang=en").get_data(True)
-    played = {c.code for t in now.state.tricks for c in (t.lead, t.reply)}
-    assert len(now.state.tricks) == 3
-    assert played <= cards_shown(html)
-    assert html.count('class="won-by"') == 3
-    assert_no_hidden_card(html, hidden(web, online))
+    earlier = {c.code for t in now.state.tricks[:-1] for c in (t.lead, t.reply)}
+    last = now.state.tricks[-1]
+    assert {last.lead.code, last.reply.code} <= cards_shown(html)
+    assert_no_hidden_card(html, hidden(web, online) | earlier)
+    assert 'class="won-by"' not in html and ">Points<" not in html
+    assert "The won tricks are shown when the hand is over" in html and "(T-watch)" in html
+    german = web.client.get(f"/t/{online}/matches/{MATCH}/table?lang=de").get_data(True)
+    assert_no_hidden_card(german, hidden(web, online) | earlier)
+    assert "Die gewonnenen Stiche" in german
+
+
+def test_once_the_hand_is_over_the_room_sees_every_trick_and_the_points(
+    web: Web, online: str
+) -> None:
+    """The full hand once it is over: the replay and the record (as before), and the
+    outcome with its points under the table."""
+    play_hand_out(web, online, check=False)
+    html = web.client.get(f"/t/{online}/matches/{MATCH}/table?lang=en").get_data(True)
+    assert "Previous hand: won by" in html and "points" in html
+    replay = web.client.get(f"/t/{online}/matches/{MATCH}/hands/1?lang=en")
+    assert replay.status_code == 200
 
 
 def test_the_live_fragment_holds_no_hidden_card_either(web: Web, online: str) -> None:

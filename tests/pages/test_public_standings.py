@@ -25,7 +25,7 @@ def test_the_slider_shows_the_standings_at_the_end_of_a_past_round(web: Web, clu
             e.attrs["id"] for e in elements(html) if e.attrs.get("id", "").startswith("standing-")
         ]
         assert ids == [f"standing-{row['player_id']}" for row in past]
-        assert "As it stood at the end of round 1." in html
+        assert "As it stood when round 2 was drawn." in html  # its end: the next draw
         assert "Standings at the end of round 1" in html
 
 
@@ -124,7 +124,7 @@ def test_the_slider_s_far_end_stays_now_when_the_next_round_is_drawn(web: Web, c
     html = page(web, f"/t/{club}/standings-fragment?round=2&now_at=2&lang=en")
     assert "As it stands now." in html
     html = page(web, f"/t/{club}/standings-fragment?round=2&lang=en")
-    assert "As it stood at the end of round 2." in html
+    assert "As it stood when round 3 was drawn." in html
 
 
 def test_moving_the_slider_puts_the_round_in_the_address(web: Web, club: str) -> None:

@@ -47,9 +47,16 @@ class Table:
     """One online match of a tournament of four in round 1, and its two codes."""
 
     def __init__(
-        self, web: Web, tid: str = "club", move_seconds: int | None = None, join: bool = True
+        self,
+        web: Web,
+        tid: str = "club",
+        move_seconds: int | None = None,
+        join: bool = True,
+        variants: tuple[str, ...] = (),
     ) -> None:
-        web.tournament(tid, format="swiss", best_of=1, options={"rounds": 3})
+        web.tournament(
+            tid, format="swiss", best_of=1, options={"rounds": 3}, variants=list(variants)
+        )
         register(web, tid, PLAYERS)
         run(web, tid, lambda t: start_round(t))
         t = state(web, tid)
@@ -256,7 +263,10 @@ def test_the_room_sees_the_table_without_any_hand_or_the_talon(app: Web) -> None
         assert "seat" not in room
         assert_shows_nothing_hidden(room, table.hand(), None)
         assert not any(code in json.dumps(room) for code in table.codes)
-    assert len(room["view"]["tricks"]) >= 1
+        # While the hand is played no won trick but the last (T-watch), no points.
+        assert room["view"]["tricks"] == [] and room["view"]["points"] is None
+        assert room["view"]["tricks_shown"] is False
+    assert room["view"]["tricks_won"] != [0, 0]
 
 
 def test_a_hands_record_is_refused_while_it_runs_and_replays_to_its_outcome_after(

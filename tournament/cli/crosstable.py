@@ -47,7 +47,8 @@ def print_crosstable(t: Tournament, rows: Sequence[Any], output: Any) -> None:
         if width(label) > names:
             label = short_row_label(r, names)
         line = "".join(f"  {c:>{wide}}" for c in cells[r.player_id])
-        click.echo(f"{r.rank:>3}  {ljust(label, names)}{line}  {r.points:>3}", file=output)
+        rank = "-" if r.rank is None else r.rank  # never played: listed, not ranked
+        click.echo(f"{rank:>3}  {ljust(label, names)}{line}  {r.points:>3}", file=output)
     click.echo(LEGEND, file=output)
     if any("bye*" in line for line in cells.values()):
         click.echo(LATE_BYE_LEGEND, file=output)

@@ -355,7 +355,8 @@ def players_show(player_id: int, tournament_id: str | None) -> None:
     if found is not None:
         row, of = found
         click.echo(
-            f"  standings: rank {row.rank} of {of}, {counted(row.points, 'pt')}, "
+            f"  standings: {'not ranked (never played)' if row.rank is None else 'rank'} "
+            f"{'' if row.rank is None else f'{row.rank} of {of}, '}{counted(row.points, 'pt')}, "
             f"W-L {row.wins + row.forfeit_wins}-{row.losses}, Bummerl "
             f"{row.bummerl_won}:{row.bummerl_lost}, game points {row.gp_won}:{row.gp_lost}"
         )

@@ -475,3 +475,7 @@ def results_clear_flag(match: str, tournament_id: str | None, actor: str) -> Non
     else:
         click.echo(f"match {match.strip()} has no flag (cleared already, or never flagged); "
                    "nothing stored")  # fmt: skip
+
+
+# ``results correct-sheet`` lives in its own module; importing it registers it here.
+from tournament.cli import sheetfix as _sheetfix  # noqa: E402, F401

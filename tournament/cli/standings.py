@@ -146,7 +146,11 @@ def _print_standings(
         _print_table(t, rows, output)
         _print_tiebreak_order(t, output)
     if any(r.status == "absent" for r in rows):
-        click.echo("[absent]: registered but never checked in, so never drawn", file=output)
+        click.echo(
+            "[absent]: registered but never checked in, so never drawn"
+            + ("; listed last, not ranked (-)" if any(r.rank is None for r in rows) else ""),
+            file=output,
+        )
 
 
 def _print_start_list(t: Tournament, rows: Sequence[Any], output: Any) -> None:
@@ -245,7 +249,8 @@ def _print_table(t: Tournament, rows: Sequence[Any], output: Any) -> None:
     )
     for i, (r, label) in enumerate(zip(rows, labels, strict=True)):
         click.echo(
-            f"{r.rank:>3}{'*' if r.player_id in marked else ' '} {ljust(label, wide)}"
+            f"{'-' if r.rank is None else r.rank:>3}{'*' if r.player_id in marked else ' '} "
+            f"{ljust(label, wide)}"
             + "".join(f"  {rjust(c[i], w)}" for c, w in zip(cells, widths, strict=True)),
             file=output,
         )

@@ -293,21 +293,52 @@ def export_(file: str, database_url: str | None) -> None:
 
     with _one_line_errors(database_url):
         store = _store(database_url)  # first: a store that is not there leaves no file
+        withhold = _hands_in_play(store)
         if file == "-":
             with click.open_file("-", "w") as stdout:
-                count = export_store(store, stdout)
+                count = export_store(store, stdout, withhold=withhold)
         else:
             _refuse_read_only(file)
             # Written beside FILE under a visible name and renamed at the end, so a failed
             # or killed export leaves no half a backup under the backup's name.
             try:
                 with replacing(Path(file)) as out:
-                    count = export_store(store, out)
+                    count = export_store(store, out, withhold=withhold)
             except OSError as error:  # name FILE, not the unfinished file beside it
                 raise OSError(error.errno, error.strerror, file) from None
         last = store.latest_seal()
     sealed = f"; seal {last.short}" if last is not None and count else ""
     click.echo(f"exported {count} events{sealed}", err=True)
+
+
+def _hands_in_play(store: Any) -> Callable[[str], bool]:
+    """The live hands an export withholds (F2): every hand stream but those over for
+    good. Worked out at the first hand's line only, so a store without online play pays
+    nothing; a hand is over for good for ever, so one that ended meanwhile is published
+    rightly, and a tournament that cannot be read now (a rescue export of a damaged
+    store) has its hands withheld rather than the export refused."""
+    from tournament.domain.hands import HAND_PREFIX, fold_hand
+    from tournament.domain.service import TournamentService
+    from tournament.domain.transfer import finished_hands, in_play
+
+    found: list[Callable[[str], bool]] = []
+
+    def withheld(stream: str) -> bool:
+        if not stream.startswith(HAND_PREFIX):
+            return False
+        if not found:
+            service = TournamentService(store)
+            finished: set[str] = set()
+            for tid in service.tournament_ids():
+                try:
+                    t = service.state(tid)
+                    finished |= finished_hands(t, lambda s: fold_hand(store.read_stream(s)))
+                except Exception:  # unreadable: its hands stay withheld
+                    continue
+            found.append(in_play(finished))
+        return found[0](stream)
+
+    return withheld
 
 
 def _refuse_read_only(file: str) -> None:

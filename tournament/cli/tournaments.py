@@ -342,7 +342,7 @@ def _print_final(t: Tournament) -> None:
 
 def _print_podium(title: str, rows: Sequence[Any]) -> None:
     """The winners after ``title`` (several: shared), then ranks 2 and 3 indented under it."""
-    podium = [r for r in rows if r.rank <= 3]
+    podium = [r for r in rows if r.rank is not None and r.rank <= 3]
     winners = [r for r in podium if r.rank == 1]
     names = " and ".join(f"{r.name} ({r.player_id})" for r in winners)
     click.echo(f"{title} {names}" + (" (shared)" if len(winners) > 1 else ""))

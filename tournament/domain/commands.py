@@ -31,6 +31,7 @@ from tournament.domain.results import (
     record_tallies,
     record_tally,
 )
+from tournament.domain.sheetfix import correct_sheet
 from tournament.domain.signing import sign_sheet
 from tournament.domain.withdrawal import withdraw
 from tournament.lazy import lazy_names
@@ -52,6 +53,7 @@ __all__ = [
     "check_out",
     "clear_flag",
     "correct_result",
+    "correct_sheet",
     "create_tournament",
     "edit_player",
     "enter_player",

@@ -225,7 +225,11 @@ def _result(kind: str) -> Callable[[Tournament, Mapping[str, Any]], None]:
             # Entered after a later round was drawn (a match open again after a
             # correction): the later draws rest on the old result, as after a correction.
             params = {"match_id": match.match_id, "round": match.round, "result_id": rid}
-            t._changed(match, old, english("flag.entered", params))
+            flag = english("flag.entered", params)
+            if p.get("sheet"):  # a further Bummerl of a whole sheet's correction: its flag
+                why = _why("corrected", p["sheet"])
+                flag = english("flag.changed", {**params, "why": why})
+            t._changed(match, old, flag)
 
     return handler
 

@@ -30,6 +30,7 @@ from tournament.eventstore.errors import FoldError
 from tournament.eventstore.fold import Loaded
 from tournament.eventstore.registry import register_event_type
 
+HAND_PREFIX = "hand-"
 HAND_DEALT = "hand.dealt"
 HAND_ACTION = "hand.action"
 _DEALT_KEYS = {"deck", "dealer", "variants"}
@@ -57,7 +58,7 @@ register_event_type(HAND_ACTION, schema_version=1, validate=_validate_action)
 
 
 def new_hand_stream_id() -> str:
-    return f"hand-{uuid.uuid4()}"
+    return f"{HAND_PREFIX}{uuid.uuid4()}"
 
 
 def dealt_event(

@@ -124,6 +124,15 @@ TEMPLATES: Final[dict[str, str]] = {
     ),
     "corrections.result_new_void_instead": N_("the result was new; void it instead"),
     "corrections.player_does_play_match": N_("player %(winner)s does not play match %(match_id)s"),
+    # sheetfix.py
+    "sheetfix.nothing_recorded": N_(
+        "match %(match_id)s has no result to correct; enter its sheet instead"
+    ),
+    "sheetfix.not_tallies": N_(
+        "match %(match_id)s holds a %(kind)s result: a whole sheet is corrected only when it was entered as Bummerl tallies; correct its results one by one"
+    ),
+    "sheetfix.no_bummerl": N_("give the sheet's Bummerl, at least one"),
+    "sheetfix.bummerl_refused": N_("Bummerl %(number)s: %(why)s; nothing stored"),
     # csvio.py
     "csvio.not_yes_or_no": N_("%(text)s is not yes or no"),
     "csvio.two_numbers_like": N_("%(text)s is not two numbers like 66:40"),

@@ -23,7 +23,7 @@ spectator's hold no hand at all. The previous hand is summed up by its outcome o
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, Final
 
 from engine import HandState
 from engine.outcome import Outcome
@@ -159,21 +159,30 @@ def seat_view(moment: TableMoment, seat: int) -> dict[str, Any]:
     return body
 
 
+#: The room's views show during a hand only what both players at the table may see
+#: (docs/rules.md, "What the room may see"): a player must not follow both piles, and so
+#: both scores, on a phone beside the seat (F9).
+WATCH_RULE: Final = "T-watch"
+
+
 def spectator_view(moment: TableMoment) -> dict[str, Any]:
-    """What the room sees: the table, every trick played (cards once played are open);
-    no hand and no talon, and no card points while the hand is in play (a player could
-    read the other's count off the wall): ``points`` is None until the hand is over."""
+    """What the room sees (T-watch): while the hand is in play only what both players may
+    see -- the turn-up, the talon's count, the card led, the last trick while it lies
+    open, declared marriages, how many tricks each seat won -- and no won trick beyond
+    the last, no points: ``tricks`` is [] and ``points`` None (``tricks_shown`` false).
+    Once the hand is over, every trick and the points. Never a hand, never the talon."""
     body = _common(moment, None)
     state = moment.state
     if state is None:
         body["view"] = None
         return body
     view = table_view(state).to_json()
+    over = moment.final or (state.is_over and not state.to_act)
     view["tricks"] = [
         {"leader": t.leader, "lead": t.lead.code, "reply": t.reply.code, "winner": t.winner}
-        for t in state.tricks
+        for t in (state.tricks if over else ())
     ]
-    over = moment.final or (state.is_over and not state.to_act)
+    view["tricks_shown"] = over
     view["points"] = list(state.points) if over else None
     if not over:  # (after the tenth trick the winner may still claim, R16: not yet)
         outcome = view.get("outcome")

@@ -278,7 +278,8 @@ def _lives(t: Tournament, s: Settings, number: int, seed: int, fixed: Mapping[st
     )  # fmt: skip
     info["final"] = True
     rounds = final_round_count(finalists)
-    names = ", ".join(finalists)
+    # The finalists by name and start number (O-L10): "final: Anna (3), Lena (12)".
+    names = ", ".join(t.label(int(p)) for p in finalists)
     if rounds > 1:
         stage = english("stage.final_of", {"number": final_round, "total": rounds, "names": names})
     else:

@@ -205,11 +205,15 @@ def changed_since(events: Iterable[ev.EventLike], t: Tournament, number: int) ->
     """Results of rounds 1 to ``number`` entered, corrected or struck among ``events``
     (those after the end of round ``number``): the end-of-round table does not show them."""
     count = 0
+    sheets: set[str] = set()  # a whole sheet's correction is one, however many Bummerl
     for e in events:
         if e.type in ev.RESULT_TYPES or e.type in (ev.RESULT_CORRECTED, ev.HAND_STRUCK):
             match = t.matches.get(str(e.payload.get("match_id", "")))
-            if match is not None and match.round <= number:
+            sheet = (e.payload.get("sheet") or {}).get("id")
+            if match is not None and match.round <= number and sheet not in sheets:
                 count += 1
+                if sheet is not None:
+                    sheets.add(str(sheet))
     return count
 
 

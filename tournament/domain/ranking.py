@@ -66,10 +66,14 @@ class Ranking:
             t.stats, t.records, {p: i for i, p in enumerate(seed_order(t))}, settings.seed
         )
         #: What each part of a key is called in ``decided_by`` (None: the start number).
-        self.names: tuple[str | None, ...] = ("place", "points", *self.tiebreaks, None)
+        self.names: tuple[str | None, ...] = (
+            "played", "place", "points", *self.tiebreaks, None,
+        )  # fmt: skip
         #: Where direct encounter sits in a key; the class is the part before it.
-        self.direct = 2 + self.tiebreaks.index(DIRECT) if DIRECT in self.tiebreaks else -1
+        self.direct = 3 + self.tiebreaks.index(DIRECT) if DIRECT in self.tiebreaks else -1
         self.checking_in = any(p.checked_in for p in t.players.values())
+        #: Players who never played (docs/standings.md, "Order"): listed last, unranked.
+        self.unranked = {p for p in players if never_played(t, p, self.checking_in)}
         self.values = {tb: TIEBREAK_KEYS[tb](self.ctx, players) for tb in self._group_free()}
         #: Direct encounter per player, shown only for the players of a class it split.
         self.direct_values: dict[int, float] = {}
@@ -92,7 +96,9 @@ class Ranking:
 
     def _key(self, p: int) -> Key:
         values = self.values
-        parts: list[Any] = [self.places.get(p, UNPLACED), -self.ctx.points[p]]
+        if p in self.unranked:  # after everybody who played, by start number
+            return (1, UNPLACED, 0, *(0 for _ in self.tiebreaks), p)
+        parts: list[Any] = [0, self.places.get(p, UNPLACED), -self.ctx.points[p]]
         for tb in self.tiebreaks:
             parts.append(-self.direct_values.get(p, 0) if tb == DIRECT else -values[tb][p])
         parts.append(p)
@@ -113,7 +119,8 @@ class Ranking:
             else:
                 self.shown_direct.pop(p, None)
             key = self.keys[p]
-            self.keys[p] = (*key[: self.direct], -value, *key[self.direct + 1 :])
+            if p not in self.unranked:
+                self.keys[p] = (*key[: self.direct], -value, *key[self.direct + 1 :])
 
     # --- updating ---------------------------------------------------------------------
     def update(self, t: Tournament, touched: set[int]) -> list[Line]:
@@ -128,6 +135,9 @@ class Ranking:
                 if by_opponents:
                     changed.update(o for o, _ in ctx.matches(x))
         changed &= self.players
+        for p in changed:  # a result of a player who had none (a forfeit entered late)
+            if p in self.unranked and not never_played(t, p, self.checking_in):
+                self.unranked.discard(p)
         for tb in self._group_free():
             self.values[tb].update(TIEBREAK_KEYS[tb](ctx, list(changed)))
         # Direct encounter counts the wins among a class, and a won match changes the
@@ -171,20 +181,27 @@ class Ranking:
                 decided = _first_difference(keys[above], keys[p], names)
             if above is None or decided is not None:
                 rank = position
-            if old is None or p in changed or old[RANK] != rank or old[DECIDED_BY] != decided:
-                old = line_of[p] = self._line(t, p, rank, decided)
+            shown: int | None = rank
+            if p in self.unranked:  # never played: listed, not ranked
+                shown = decided = None
+            if old is None or p in changed or old[RANK] != shown or old[DECIDED_BY] != decided:
+                old = line_of[p] = self._line(t, p, shown, decided)
             lines.append(old)
             before[p] = above
             above = p
         return lines
 
-    def _line(self, t: Tournament, pid: int, rank: int, decided_by: str | None) -> Line:
+    def _line(self, t: Tournament, pid: int, rank: int | None, decided_by: str | None) -> Line:
         p = t.players[pid]
         s = t.stats[pid]
         shown: dict[str, float | None] = {}
         for tb in self.tiebreaks:
             if tb == "seed":
                 shown[tb] = self.ctx.seed_rank[pid] + 1
+            elif tb == "lot":
+                continue
+            elif pid in self.unranked:  # never played: no tie-break says anything
+                shown[tb] = None
             elif tb == DIRECT:
                 shown[tb] = self.shown_direct.get(pid)  # only where it split tied players
             elif tb != "lot":
@@ -223,6 +240,19 @@ def _first_difference(above: Key, below: Key, names: Sequence[str | None]) -> st
         if a != b:
             return names[index]
     return None
+
+
+def never_played(t: Tournament, pid: int, checking_in: bool) -> bool:
+    """A no-show who never played: registered, never checked in while check-in is in use,
+    so never drawn, and with no result at all (no match, no bye, no point) once round 1
+    is drawn. Ranking them would put them last as if they had lost every game
+    (docs/standings.md, "Order"); they are listed after the ranked players, unranked."""
+    return (
+        bool(t.rounds)
+        and _status(t, pid, checking_in) == "absent"
+        and t.stats[pid].points == 0
+        and t.stats[pid].byes == 0
+    )
 
 
 def _status(t: Tournament, pid: int, checking_in: bool) -> str:

@@ -32,7 +32,8 @@ from tournament.domain.tiebreaks import GROUP_FREE, TIEBREAK_KEYS, Context
 class Row:
     """One line of the standings (plain and mutable only for speed: 1,024 per request)."""
 
-    rank: int
+    #: None: a player who never played (no-show, never checked in), listed last unranked
+    rank: int | None
     player_id: int
     name: str
     club: str

@@ -63,6 +63,11 @@ class StandingsView:
     group_rows: list[list[Row]] = dataclasses.field(default_factory=list)
     #: For the end of a round: when, and what was entered or corrected since.
     note: str = ""
+    #: For the end of a round N that is not now: N + 1, the round whose draw ended it
+    #: (None: the table is now's), and how many results of rounds 1..N were entered or
+    #: corrected since -- the note's two numbers, for a page to say in its own words.
+    drawn: int | None = None
+    changed: int = 0
 
     @property
     def heading(self) -> str:
@@ -105,10 +110,11 @@ def standings_view(
     terms). Refusals are :class:`DomainError` naming ``as_of``, ``round``, ``group`` or
     ``category``; their messages say the range that there is. ``per_group``: each
     group's table too (:attr:`StandingsView.group_rows`), as a printout shows them."""
-    kind, note = "now", ""
+    kind, note, end = "now", "", RoundEnd(None, None, 0)
     if round is not None:
         kind = "round"
-        as_of, note = round_end(now, events, round)
+        end = round_ending(now, events, round)
+        as_of, note = end.cut, end.note(round)
     elif as_of is not None:
         kind = "as_of"
         check_as_of(now, as_of)
@@ -116,7 +122,10 @@ def standings_view(
     if category is not None:
         check_category(t, category)
     found = groups_of(t)
-    view = StandingsView(t, [], kind, as_of, round, group, category, found, note=note)
+    view = StandingsView(
+        t, [], kind, as_of, round, group, category, found, note=note, drawn=end.drawn,
+        changed=end.changed,
+    )  # fmt: skip
     if group is not None:
         check_group(found, group)
         view.rows = _group_rows(group_stage(t, events), found, group, category)
@@ -149,10 +158,43 @@ def check_as_of(now: Tournament, as_of: int) -> None:
         )
 
 
+@dataclasses.dataclass(frozen=True)
+class RoundEnd:
+    """Where round N ended: ``cut`` events make it up (None: now, round N + 1 is not
+    drawn), ``drawn`` the round whose draw ended it, ``changed`` the results of rounds
+    1..N entered or corrected after that draw (the table does not count them)."""
+
+    cut: int | None
+    drawn: int | None
+    changed: int
+
+    def note(self, number: int) -> str:
+        """The heading's note, as ``tournament standings --round N`` prints it."""
+        if self.drawn is None:
+            return ""
+        note = f"as it stood when round {self.drawn} was drawn"
+        since = self.changed
+        if since:
+            rounds = "round 1" if number == 1 else f"rounds 1-{number}"
+            one = since == 1
+            note += (
+                f"; {since} result{'' if one else 's'} of {rounds} {'was' if one else 'were'} "
+                f"entered or corrected since: `tournament standings` counts "
+                f"{'it' if one else 'them'}"
+            )
+        return note
+
+
 def round_end(now: Tournament, events: Events, number: int) -> tuple[int | None, str]:
     """The end of round ``number``: how many events make it up (None: now, the next
     round is not drawn), and a note for the heading when results of those rounds were
     entered or corrected after it."""
+    end = round_ending(now, events, number)
+    return end.cut, end.note(number)
+
+
+def round_ending(now: Tournament, events: Events, number: int) -> RoundEnd:
+    """The end of round ``number`` (:class:`RoundEnd`); a round not drawn is refused."""
     if not 1 <= number <= now.current_round:
         drawn = f"rounds 1 to {now.current_round} drawn" if now.current_round else "no round drawn"
         raise DomainError(
@@ -162,21 +204,12 @@ def round_end(now: Tournament, events: Events, number: int) -> tuple[int | None,
             params={"id": now.id, "drawn": drawn, "number": number},
         )
     if now.current_round <= number:
-        return None, ""
+        return RoundEnd(None, None, 0)
     history = _upto(events, now)
     cut = end_of_round(history, now, number)
     if cut is None:
-        return None, ""
-    note = f"as it stood when round {number + 1} was drawn"
-    since = changed_since(history[cut:], now, number)
-    if since:
-        rounds = "round 1" if number == 1 else f"rounds 1-{number}"
-        one = since == 1
-        note += (
-            f"; {since} result{'' if one else 's'} of {rounds} {'was' if one else 'were'} "
-            f"entered or corrected since: `tournament standings` counts {'it' if one else 'them'}"
-        )
-    return cut, note
+        return RoundEnd(None, None, 0)
+    return RoundEnd(cut, number + 1, changed_since(history[cut:], now, number))
 
 
 def check_category(t: Tournament, category: str) -> None:

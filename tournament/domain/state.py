@@ -246,7 +246,8 @@ class Tournament:
         later = dict.fromkeys(mid for p in match.players for mid in self.player_matches.get(p, []))
         for mid in later:
             other = self.matches[mid]
-            if other.round > match.round:
+            # The same words twice (the parts of one sheet's correction) flag it once.
+            if other.round > match.round and flag not in other.flags:
                 other.flags.append(flag)
 
     def missed_rounds(self, player: Player, rounds: int, sign: int = 1) -> None:

@@ -15,12 +15,16 @@ only once everything it refers to does.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Protocol
 
+from engine import HandState
 from tournament.domain import events as ev
 from tournament.domain.errors import DomainError
 from tournament.domain.events import EventLike
+from tournament.domain.hands import HAND_PREFIX
+from tournament.domain.online import hand_final
+from tournament.domain.state import Tournament
 
 TOURNAMENT_PREFIX = "tournament-"
 
@@ -50,6 +54,26 @@ def tournament_streams(events: Sequence[EventLike]) -> list[str]:
     own = ev.stream_id(str(created.get("tournament_id", "")))
     hands = [str(e.payload["hand_stream"]) for e in events if e.type == ev.LIVE_HAND_STARTED]
     return [own, *dict.fromkeys(hands)]
+
+
+def finished_hands(t: Tournament, state_of: Callable[[str], HandState]) -> set[str]:
+    """The live hands of ``t`` that are over for good (:func:`~.online.hand_final`):
+    their decks are published (a record, a replay, a backup in the clear). ``state_of``
+    folds a hand's stream; only hands with a result recorded are folded."""
+
+    def over(stream: str) -> bool:
+        if stream in t.live_abandoned:
+            return True
+        return stream in t.live_results and hand_final(t, stream, state_of(stream))
+
+    return {stream for stream in t.live_hands if over(stream)}
+
+
+def in_play(finished: Collection[str]) -> Callable[[str], bool]:
+    """Whether a stream is a live hand's not known to be over for good: what a backup
+    withholds (F2: the deck of a hand in play is nobody's to read). A hand dealt after
+    ``finished`` was worked out counts as in play, so a backup never races a deal."""
+    return lambda stream: stream.startswith(HAND_PREFIX) and stream not in finished
 
 
 def restore_order(streams: Mapping[str, Sequence[BackupLine]]) -> tuple[str, list[str]]:

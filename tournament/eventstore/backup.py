@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, datetime
 from typing import IO, Any
 
@@ -72,9 +72,10 @@ from tournament.eventstore.errors import (
 )
 from tournament.eventstore.schema import events as events_table
 from tournament.eventstore.schema import idempotency
-from tournament.eventstore.seals import Seal, available_key
+from tournament.eventstore.seals import Seal, SealKey, SealKeyError, available_key, load_key
 from tournament.eventstore.store import SQLEventStore
 from tournament.eventstore.verify import VerifyReport, check_rows
+from tournament.eventstore.withheld import is_withheld, open_payload, seal_payload
 
 FORMAT = "schnapsen-eventstore/3"
 #: Exports before seals were kept: read, without seals.
@@ -139,13 +140,22 @@ def _keys(store: SQLEventStore, head: int) -> list[dict[str, Any]]:
     ]
 
 
-def export_store(store: SQLEventStore, out: IO[str], progress: bool | None = None) -> int:
+def export_store(
+    store: SQLEventStore,
+    out: IO[str],
+    progress: bool | None = None,
+    *,
+    withhold: Callable[[str], bool] | None = None,
+) -> int:
     """Write the whole store to ``out``; returns the number of events written.
 
     ``progress``: show a progress bar on stderr (None: only on a terminal).
+    ``withhold``: the streams whose payloads the file holds only sealed with the seal
+    key (the live hands still in play: :mod:`.withheld`).
     """
     _seal_first(store)
     head, total = _cut(store)
+    sealing: SealKey | None = None  # loaded when a payload is withheld
     header = {"format": FORMAT, "events": total, "exported_at": format_time(datetime.now(UTC))}
     out.write(json.dumps(header) + "\n")
     seals = [seal for seal in store.seals() if seal.position <= head]
@@ -156,7 +166,9 @@ def export_store(store: SQLEventStore, out: IO[str], progress: bool | None = Non
         for row in store.iter_raw(batch_size=5000):
             if row[0] > head:  # appended after the export began: the next backup's
                 break
-            out.write(event_line(row))
+            hide = withhold is not None and withhold(row[2])
+            sealing = (sealing or withholding_key()) if hide else sealing
+            out.write(event_line(row, sealing if hide else None))
             written, last_hash = written + 1, row[10]
             if written % 1000 == 0:
                 bar.update(1000)
@@ -177,10 +189,25 @@ def export_store(store: SQLEventStore, out: IO[str], progress: bool | None = Non
     return written
 
 
-def event_line(row: Row) -> str:
+def withholding_key() -> SealKey:
+    """The key an export seals withheld payloads with: an export that must withhold and
+    cannot is refused rather than written in the clear."""
+    try:
+        return load_key()
+    except SealKeyError as error:
+        raise EventStoreError(
+            f"a hand is in play and its deck must not be in the backup, but it cannot be "
+            f"sealed: {error}; nothing exported"
+        ) from None
+
+
+def event_line(row: Row, withhold_with: SealKey | None = None) -> str:
     """One event's line of a backup (its text ends with a newline): the row as stored,
-    payload and metadata spliced in as the canonical JSON text they are stored as."""
+    payload and metadata spliced in as the canonical JSON text they are stored as; with
+    ``withhold_with``, the payload sealed with that key instead (:mod:`.withheld`)."""
     p, eid, sid, version, kind, sv, payload, metadata, at, prev, digest = row
+    if withhold_with is not None:
+        payload = json.dumps(seal_payload(withhold_with, str(eid), payload))
     line = json.dumps(
         {"position": p, "event_id": str(eid), "stream_id": sid, "version": version,
          "type": kind, "schema_version": sv},
@@ -200,9 +227,13 @@ def event_row(data: Any, number: int) -> Row:
         event_id = uuid.UUID(e["event_id"])
     except ValueError:
         raise ImportFormatError(number, f"bad event_id {e['event_id']!r}") from None
+    if is_withheld(e["payload"]):  # a hand in play when it was taken: opened with the key
+        payload = open_payload(e["payload"], str(event_id), number)
+    else:
+        payload = canonical_text(e["payload"], number)
     return (
         e["position"], event_id, e["stream_id"], e["version"], e["type"],
-        e["schema_version"], canonical_text(e["payload"], number),
+        e["schema_version"], payload,
         canonical_text(e["metadata"], number),
         parse_time(e["recorded_at"], number), e["prev_hash"], e["hash"],
     )  # fmt: skip

@@ -36,16 +36,17 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import IO, Any
 
 from tournament.eventstore.api import NO_STREAM, ConcurrencyError, NewEvent, StoredEvent
 from tournament.eventstore.backends import Conflict, Replay, Row
-from tournament.eventstore.backup import _seal_first, event_line, event_row
+from tournament.eventstore.backup import _seal_first, event_line, event_row, withholding_key
 from tournament.eventstore.backup_lines import read
 from tournament.eventstore.chain import format_time
 from tournament.eventstore.errors import ChainError, EventStoreError, ImportFormatError
+from tournament.eventstore.seals import SealKey
 from tournament.eventstore.store import MAX_VERSION, SQLEventStore
 from tournament.eventstore.verify import check_rows
 
@@ -63,11 +64,14 @@ def export_streams(
     *,
     about: Mapping[str, Any] | None = None,
     upto: Mapping[str, int] | None = None,
+    withhold: Callable[[str], bool] | None = None,
 ) -> int:
     """Write the streams to ``out`` (see the module's docstring); returns the number of
     events written. ``about``: what the backup is of, kept in its header; ``upto``: the
-    last version to write of a stream (the one whose events named the others)."""
+    last version to write of a stream (the one whose events named the others);
+    ``withhold``: the streams whose payloads are written sealed (:mod:`.withheld`)."""
     _seal_first(store)
+    key: SealKey | None = None  # loaded when a payload is withheld
     rows: list[Row] = []
     for stream_id in dict.fromkeys(stream_ids):
         backend = store._backend
@@ -82,7 +86,9 @@ def export_streams(
     out.write(json.dumps(header, ensure_ascii=False) + "\n")
     heads: dict[str, list[Any]] = {}
     for row in rows:
-        out.write(event_line(row))
+        hide = withhold is not None and withhold(row[2])
+        key = (key or withholding_key()) if hide else key
+        out.write(event_line(row, key if hide else None))
         heads[row[2]] = [row[3], row[10]]
     sealed = store.latest_seal()
     trailer = {

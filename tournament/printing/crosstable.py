@@ -25,7 +25,7 @@ SELF = "\u25a0"
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class CrossRow:
-    rank: int
+    rank: int | None  # None: never played, listed last without a rank
     start: int
     name: str
     club: str
@@ -70,7 +70,7 @@ def matrix(t: Tournament, rows: Sequence[Row], group: int = 0) -> CrossTable:
             for other in rows
         )
         out.append(_row(r, cells))
-    return CrossTable(group, True, tuple(str(r.rank) for r in rows), tuple(out))
+    return CrossTable(group, True, tuple(_rank(r) for r in rows), tuple(out))
 
 
 def progress(t: Tournament, rows: Sequence[Row]) -> CrossTable:
@@ -89,6 +89,11 @@ def _result(line: RoundLine) -> str:
         return mark
     won = m.summary.bummerl
     return f"{mark}{won[line.seat]}:{won[1 - line.seat]}"
+
+
+def _rank(r: Row) -> str:
+    """The rank as a column heads it; ``–`` for a player who never played (unranked)."""
+    return "–" if r.rank is None else str(r.rank)
 
 
 def _row(r: Row, cells: tuple[str, ...]) -> CrossRow:

@@ -84,8 +84,8 @@ def sheet(
         ]
         rows = [
             [
-                r.rank,
-                r.name,
+                "–" if r.rank is None else r.rank,  # never played: listed, not ranked
+                r.name if r.rank is not None else f"{r.name} ({words.gettext('did not play')})",
                 r.club,
                 r.points,
                 r.played,

@@ -139,7 +139,9 @@ def _standing(place: int, row: Row) -> dict[str, Any]:
     return {
         "player_id": row.player_id,
         "place": place,
-        "rank": row.rank,
+        # 0: listed, not ranked (a no-show who never played); the row's JSON says null.
+        # The column stays NOT NULL (no migration for a sort key nobody selects by).
+        "rank": 0 if row.rank is None else row.rank,
         "points": row.points,
         "name": row.name,
         "row": dumps(standings_document([row])["rows"][0]),

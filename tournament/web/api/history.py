@@ -34,9 +34,16 @@ from tournament.accounts.roles import Role
 from tournament.domain import events as ev
 from tournament.domain.errors import ConflictError
 from tournament.domain.eventwords import in_words
-from tournament.domain.transfer import BackupError, restore_order, tournament_streams
+from tournament.domain.hands import fold_hand
+from tournament.domain.transfer import (
+    BackupError,
+    finished_hands,
+    in_play,
+    restore_order,
+    tournament_streams,
+)
 from tournament.eventstore.api import ConcurrencyError, StoredEvent
-from tournament.eventstore.errors import DuplicateEventError, ImportFormatError
+from tournament.eventstore.errors import DuplicateEventError, EventStoreError, ImportFormatError
 from tournament.eventstore.stream_backup import (
     BrokenChainError,
     export_streams,
@@ -139,29 +146,36 @@ def _item(event: StoredEvent, words: str) -> dict[str, Any]:
     summary="A backup of the tournament: its events with their hashes, as JSON Lines",
     description="Format schnapsen-streams/1 (docs/event-store.md): the tournament's stream "
     "and its live hands', then a trailer with each stream's head and the log's seal. "
-    "POST /import restores it.",
+    "The events of a hand still in play are withheld: sealed with the server's seal key, "
+    "never in the clear. POST /import restores it (where that key is).",
     responses={
         200: {
             "description": "the backup, as an attachment",
             "content": {JSON_LINES: {"schema": {"type": "string"}}},
         },
-        **documented([401, 403, 404]),
+        **documented([401, 403, 404, 503]),
     },
     security=[{"bearer": []}, {"session": []}],
 )
 @requires(Role.ORGANISER)
 def export_tournament(path: TournamentPath) -> Response:
     service = services().tournaments
-    service.state(path.tid)  # 404 for a tournament that is not there
+    t = service.state(path.tid)  # 404 for a tournament that is not there
     events = service.events(path.tid)
+    store = services().store
+    finished = finished_hands(t, lambda stream: fold_hand(store.read_stream(stream)))
     out = io.StringIO()
-    export_streams(
-        services().store,
-        tournament_streams(events),
-        out,
-        about={"tournament": path.tid, "version": len(events)},
-        upto={ev.stream_id(path.tid): len(events)},  # the events that named the hands
-    )
+    try:
+        export_streams(
+            store,
+            tournament_streams(events),
+            out,
+            about={"tournament": path.tid, "version": len(events)},
+            upto={ev.stream_id(path.tid): len(events)},  # the events that named the hands
+            withhold=in_play(finished),  # a hand in play: its deck sealed (F2)
+        )
+    except EventStoreError as error:  # no seal key to withhold a hand in play with
+        raise Problem(503, "No backup while a hand is in play", str(error)) from None
     reply = Response(out.getvalue(), mimetype=JSON_LINES)
     name = f"{path.tid}-{len(events)}.jsonl"
     reply.headers["Content-Disposition"] = f'attachment; filename="{name}"'

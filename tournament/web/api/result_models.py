@@ -162,6 +162,21 @@ class CorrectionIn(BaseModel):
     undo: bool = Field(False, description="reverse the latest correction of this result")
 
 
+class SheetCorrectionIn(BaseModel):
+    """The whole sheet of a match in one correction (T-correction): ``swap`` the players'
+    columns of every Bummerl, or ``tallies``, every Bummerl as the sheet really has it,
+    in order (a Bummerl fewer than recorded is voided, a further one entered). One
+    correction: one flag per later match, never an interim open match."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    why: str = WHY
+    swap: bool = Field(False, description="swap the players' columns of every Bummerl")
+    tallies: list[Tally] | None = Field(
+        None, max_length=15, description="every Bummerl of the sheet, in order"
+    )
+
+
 class StrikeIn(BaseModel):
     """Strike a hand a sheet error left unresolved: its game points no longer count
     (R17), it still counts for the deal (R18). Who strikes is the signed-in account."""

@@ -29,6 +29,7 @@ from tournament.domain.entry import (
     entry_command,
     entry_outcome,
 )
+from tournament.domain.errors import DomainError
 from tournament.domain.matchref import resolve_match
 from tournament.domain.preview import preview
 from tournament.domain.repeats import RepeatedEntry, entered_at
@@ -45,6 +46,7 @@ from tournament.web.api.result_models import (
     ForfeitIn,
     ResultIn,
     ResultStored,
+    SheetCorrectionIn,
     SignaturesIn,
     SignaturesStored,
     StrikeIn,
@@ -240,6 +242,32 @@ def correct(path: ResultPath, query: WriteQuery, body: CorrectionIn) -> Response
         actor=actor(),
         spelling=FIELDS,
     )
+    return _amend(path.tid, decide, query.dry_run, _amended)
+
+
+@api.post(
+    "/tournaments/<tid>/matches/<mid>/sheet-corrections",
+    summary="Correct a match's whole sheet in one step (swap its columns, or every Bummerl); "
+    "dry_run=true previews it",
+    responses={201: Amended, 200: DryRun, **WRITE_PROBLEMS},
+)
+@requires(Role.ORGANISER)
+def correct_sheet(path: MatchPath, query: WriteQuery, body: SheetCorrectionIn) -> Response:
+    """As ``tournament results correct-sheet``: ``swap``, or ``tallies`` (one of them),
+    stored as one correction naming who (the signed-in account) and why (T-correction)."""
+    why = _why(body.why)
+    tallies = None if body.tallies is None else [_tally(x) for x in body.tallies]
+    if body.swap == (tallies is not None):
+        raise DomainError(
+            "swap",
+            "T-correction",
+            "give swap true or the sheet's tallies, one of them; nothing stored",
+        )
+
+    def decide(t: Tournament) -> list[NewEvent]:
+        mid = resolve_match(t, path.mid)
+        return c.correct_sheet(t, mid, tallies, by=actor(), reason=why, actor=actor())
+
     return _amend(path.tid, decide, query.dry_run, _amended)
 
 

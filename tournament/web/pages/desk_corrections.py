@@ -98,14 +98,19 @@ def _context(tid: str, t: Tournament, mid: str, **values: Any) -> dict[str, Any]
         results=recorded(t, mid),
         version=t.version,
         **{"chosen": None, "tally": "", "void": False, "why": "", "strike": "",
+           "scope": "", "swap": False, "sheet": "",
            "preview": None, "error": None, **values},
     )  # fmt: skip
 
 
-def _command(form: Any, why: str) -> Command:
+def _command(form: Any, why: str, mid: str) -> Command:
     """A struck hand (T-strike), or a corrected Bummerl or a void (T-correction): one of
-    them, as the API's ``.../strike`` and ``.../corrections`` take them."""
+    them, as the API's ``.../strike`` and ``.../corrections`` take them; or (``scope``
+    ``sheet``) the whole sheet, swapped or replaced, as ``.../sheet-corrections``."""
     me = caller().actor
+    if form.get("scope") == "sheet":
+        tallies = sheet_tallies(form)
+        return lambda t: c.correct_sheet(t, mid, tallies, by=me, reason=why, actor=me)
     strike = form.get("strike", "").strip()
     if not strike:
         return correction_command(_correction(form), by=me, why=why, actor=me, spelling=SPELLING)
@@ -119,6 +124,26 @@ def _command(form: Any, why: str) -> Command:
         raise DomainError("strike", "T-strike", "the hand to strike is its number, e.g. 2")
     rid, hand = form.get("result", ""), int(strike)
     return lambda t: c.strike_hand(t, rid, hand, by=me, reason=why, actor=me)
+
+
+def sheet_tallies(form: Any) -> list[str] | None:
+    """The whole sheet's new Bummerl, one a line (None: swap the players' columns)."""
+    if form.get("swap") == "on":
+        if form.get("sheet", "").strip():
+            raise DomainError(
+                "sheet",
+                "T-correction",
+                gettext("swap the columns, or type the whole sheet, not both; nothing stored"),
+            )
+        return None
+    lines = [line.strip() for line in form.get("sheet", "").splitlines() if line.strip()]
+    if not lines:
+        raise DomainError(
+            "sheet",
+            "T-correction",
+            gettext("tick “swap the columns” or type the sheet's Bummerl, one a line"),
+        )
+    return lines
 
 
 def _correction(form: Any) -> Correction:
@@ -139,6 +164,9 @@ def correct(tid: str, mid: str) -> Any:
     mid = resolve_match(t, mid)
     form = request.form
     shown = {
+        "scope": form.get("scope", ""),
+        "swap": form.get("swap") == "on",
+        "sheet": form.get("sheet", ""),
         "chosen": form.get("result", ""),
         "tally": form.get("tally", ""),
         "void": form.get("void") == "on",
@@ -147,7 +175,7 @@ def correct(tid: str, mid: str) -> Any:
     }
     try:
         why = plain_text(form.get("why", ""), "why", "T-input", limit=500, what="a reason")
-        command = _command(form, why)
+        command = _command(form, why, mid)
         if form.get("action") == "store":
             return _store(tid, t, mid, command, form.get("version", ""), shown)
         new = command(t)

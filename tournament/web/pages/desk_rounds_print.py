@@ -1,23 +1,29 @@
 """Printing shortcuts of the rounds page: a button per pack of the current round
-(pairings list, table cards, blank scoresheets) that asks for it as ``POST
+(pairings list, table cards, blank scoresheets), and of the whole tournament (the
+standings and the crosstable, at the end of the evening), that asks for it as ``POST
 /api/v1/tournaments/<tid>/print-packs`` does (same queue, same worker, the same pack for
 the same version) in the page's language, and links to the PDF when it is rendered.
 
 The status is a fragment that htmx fetches again every second while the pack renders;
-without scripts the page says to reload.
+without scripts the page says to reload. A pack that failed (or is stuck, long queued)
+says so, with the reason, and offers to ask again: that renders it again.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from datetime import UTC, datetime
+from typing import Any, Final
 
 from flask import redirect, render_template, request, url_for
 from flask_babel import gettext
+from flask_babel import lazy_gettext as _l
+from flask_babel.speaklater import LazyString
+from flask_wtf.csrf import generate_csrf
 
 from tournament.accounts.roles import Role
 from tournament.domain.errors import NotFoundError
 from tournament.domain.roundview import drawn_round
-from tournament.printing.queue import DONE, FAILED, get_pack, request_pack
+from tournament.printing.queue import DONE, FAILED, STALE_AFTER, Pack, get_pack, request_pack
 from tournament.web.api.print_packs import _dispatch as dispatch_pack
 from tournament.web.auth import caller, requires
 from tournament.web.i18n import current_language
@@ -28,21 +34,37 @@ from tournament.web.services import services
 
 pages = desk_blueprint("desk_rounds_print", __name__)
 
+#: The packs of the whole tournament: as it stands now, whichever round (no ``round``).
+TABLE_KINDS: Final[dict[str, LazyString]] = {
+    "standings": _l("Standings (PDF)"),
+    "crosstable": _l("Crosstable (PDF)"),
+}
+
+
+@pages.get("/desk/t/<tid>/rounds/print")
+@requires(Role.ORGANISER)
+def print_page(tid: str) -> Any:
+    """Every button: the current round's packs and the tournament's."""
+    return _page(tid, None)
+
 
 @pages.post("/desk/t/<tid>/rounds/print")
 @requires(Role.ORGANISER)
 def request_pack_page(tid: str) -> Any:
     kind = request.form.get("kind", "")
     t = services().tournaments.state(tid)
-    if kind not in PRINT_KINDS:
+    if kind not in PRINT_KINDS and kind not in TABLE_KINDS:
         detail = gettext("kind: %(kind)s is no print pack of a round", kind=kind[:40])
         return _page(tid, None, error=detail, status=422)
     text = request.form.get("round", "")
     number = int(text) if text.isdigit() and len(text) < 6 else None
-    try:
-        number = drawn_round(t, number).number
-    except NotFoundError as error:
-        return _page(tid, None, error=refusal(error), status=422)
+    if kind in TABLE_KINDS:
+        number = None  # the table as it stands now (the API's kinds without a round)
+    else:
+        try:
+            number = drawn_round(t, number).number
+        except NotFoundError as error:
+            return _page(tid, None, error=refusal(error), status=422)
     engine = services().store.engine
     lang = current_language()  # the pack is printed in the language the desk is read in
     pack, new = request_pack(engine, tid, kind, number, t.version, caller().actor, lang)
@@ -62,15 +84,25 @@ def pack_page(tid: str, pack_id: str) -> Any:
     return _page(tid, pack)
 
 
-def _values(tid: str, pack: Any) -> dict[str, Any]:
+def _values(tid: str, pack: Pack) -> dict[str, Any]:
     return {
         "pack": pack,
-        "label": PRINT_KINDS.get(pack.kind, pack.kind),
+        "label": {**PRINT_KINDS, **TABLE_KINDS}.get(pack.kind, pack.kind),
         "done": pack.status == DONE,
         "failed": pack.status == FAILED,
+        "stuck": pack.status not in (DONE, FAILED) and _stuck(pack),
+        "csrf_token": generate_csrf(),
         "pdf": f"/api/v1/tournaments/{tid}/print-packs/{pack.id}/pdf",
         "poll": url_for(".pack_page", tid=tid, pack_id=pack.id),
     }
+
+
+def _stuck(pack: Pack) -> bool:
+    """Still queued or rendering long after it was asked for: asking again renders it
+    again (tournament.printing.queue.request_pack)."""
+    asked = pack.requested_at
+    asked = asked.replace(tzinfo=UTC) if asked.tzinfo is None else asked
+    return asked < datetime.now(UTC) - STALE_AFTER
 
 
 def _page(tid: str, pack: Any, *, error: str | None = None, status: int = 200) -> Any:
@@ -82,6 +114,15 @@ def _page(tid: str, pack: Any, *, error: str | None = None, status: int = 200) -
         values["qr_unreachable"] = phones_cannot_open(base)
     html = render_template(
         "desk/rounds/print.html",
-        **desk_context(tid, area="rounds", name=t.settings.name, error=error, **values),
+        **desk_context(
+            tid,
+            area="rounds",
+            name=t.settings.name,
+            error=error,
+            round_kinds=PRINT_KINDS,
+            table_kinds=TABLE_KINDS,
+            current_round=t.current_round,
+            **values,
+        ),
     )
     return html, status

@@ -36,9 +36,11 @@ from tournament.web.pages.sheet_entry import (
     check_sheet,
     find_table,
     last_entry,
+    line_at_fault,
     missing_tables,
     next_table,
     sheet_match,
+    unfinished_line,
     unique_table,
 )
 from tournament.web.services import services
@@ -47,6 +49,8 @@ pages = desk_blueprint("desk_sheets", __name__)
 
 #: A form's one-time key, as :func:`new_key` makes it.
 _KEY = re.compile(r"^[0-9a-f]{32}$")
+#: The id of a Bummerl input (htmx names the input a check was typed in: HX-Trigger).
+_TALLY_INPUT = re.compile(r"^bummerl-([1-9])$")
 
 
 def new_key() -> str:
@@ -123,7 +127,12 @@ def page_values(
     *,
     texts: Sequence[str] = (),
     error: str | None = None,
+    focus: str = "table",
 ) -> dict[str, Any]:
+    """The page's values. ``focus``: where the cursor starts -- ``table`` (the suggested
+    table selected, a fresh page), ``table-keep`` (the table at fault: not selected, so
+    that the next key cannot replace it, O-S1), ``bummerl-N`` (the Bummerl at fault,
+    O-L5) or ``signed``."""
     return desk_context(
         tid,
         area="sheets",
@@ -132,11 +141,22 @@ def page_values(
         missing=missing_tables(t),
         typed=typed,
         error=error,
+        focus=focus,
+        tables=_round_tables(t),
         undo=_undo_line(t),
         key=new_key(),
         action_key=new_key(),  # the forfeit's and the signatures' forms: a key of their own
         **_panel(t, typed, texts),
     )
+
+
+def _round_tables(t: Tournament) -> str:
+    """The current round's table numbers, for the page to tell as they are typed whether
+    a number can be no other table (``4`` among 1-9; not ``1`` among 1-12)."""
+    if not t.current_round:
+        return ""
+    matches = t.rounds[t.current_round - 1].matches
+    return " ".join(str(n) for n in sorted(t.matches[mid].table for mid in matches) if n)
 
 
 def _panel(t: Tournament, typed: str, texts: Sequence[str] = ()) -> dict[str, Any]:
@@ -177,34 +197,65 @@ def check(tid: str) -> Any:
         mid = find_table(t, request.form.get("table", ""))
     except DomainError as error:
         return render_template("desk/sheets/check.html", checked=None, lookup=refusal(error))
-    checked = check_sheet(t, mid, bummerl_texts(request.form))
+    texts = bummerl_texts(request.form)
+    checked = check_sheet(t, mid, texts, typing=_typing(request.form))
     return render_template(
         "desk/sheets/check.html",
         checked=checked,
+        sheet="|".join(texts),  # the lines read, as typed: which check this is
+        match_id=mid,
         lookup=None,
         errors={n: refusal(e) for n, e in checked.errors.items()},
     )
+
+
+def _typing(form: Mapping[str, str]) -> int | None:
+    """The Bummerl line the cursor is in as the check was asked (the page says so in
+    ``typing``; htmx also names the input typed in), or None: every line was left."""
+    if "typing" in form:
+        line = form["typing"]
+        return int(line) if line.isdigit() and 0 < int(line) < 10 else None
+    typed_in = _TALLY_INPUT.match(request.headers.get("HX-Trigger", ""))
+    return int(typed_in.group(1)) if typed_in else None
 
 
 @pages.post("/desk/t/<tid>/sheets")
 @requires(Role.SCORER)
 def store(tid: str) -> Any:
     """The whole sheet (every Bummerl typed, signed or not) in one command; then the
-    next table still missing its result."""
+    next table still missing its result. Stored only on the match the page showed: the
+    form names it (match id, players, Bummerl recorded), and a table number that names
+    another match now is refused (O-S1)."""
     form = request.form
     texts = bummerl_texts(form)
     typed = form.get("table", "")
     tallies = tuple(text for text in texts if text.strip())
     signed = form.get("signed") == "on"
+    t = services().tournaments.state(tid)
+
+    def refused(problem: str, focus: str) -> tuple[str, int]:
+        values = page_values(tid, t, typed, texts=texts, error=problem, focus=focus)
+        return render_template("desk/sheets/page.html", **values), 422
+
     if not tallies:
-        t = services().tournaments.state(tid)
         problem = gettext("Type the sheet's Bummerl first, e.g. 7 4 1 0 / 7 6 (R17).")
-        html = render_template("desk/sheets/page.html", **page_values(tid, t, typed, error=problem))
-        return html, 422
+        return refused(problem, "bummerl-1")
+    unfinished = unfinished_line(texts)
+    if unfinished:
+        problem = gettext(
+            "Bummerl %(n)s ends with '/': type the second column too (7 for a player "
+            "who won no hand, R19). Nothing is stored.",
+            n=unfinished,
+        )
+        return refused(problem, f"bummerl-{unfinished}")
 
     def command(t: Tournament) -> list[NewEvent]:
+        mid = find_table(t, typed)
+        moved = _not_as_shown(t, typed, form)  # decided with the store: nothing in between
+        if moved:
+            raise DomainError("table", "T-match", moved)
         decided = entry_command(
-            ResultEntry(find_table(t, typed), tallies=tallies, signed=signed),
+            ResultEntry(mid, tallies=tallies, signed=signed),
             actor=caller().actor,
             entered_when=None,
             spelling=SPELLING,
@@ -212,6 +263,80 @@ def store(tid: str) -> Any:
         return decided(t)
 
     return _store(tid, command, typed, texts, form_key(form))
+
+
+def _shown_match(t: Tournament, mid: str) -> tuple[str, str, str]:
+    """What the page shows of a match and the form carries back: its id (round and
+    table), its players and how many Bummerl it had recorded."""
+    line = sheet_match(t, mid)
+    return (mid, f"{line.players[0]},{line.players[1]}", str(len(line.recorded)))
+
+
+def _form_match(form: Mapping[str, str]) -> tuple[str, str, str]:
+    return (form.get("match", ""), form.get("players", ""), form.get("recorded", ""))
+
+
+def _not_as_shown(
+    t: Tournament, typed: str, form: Mapping[str, str], *, sheet: bool = True
+) -> str | None:
+    """Why the entry cannot go to the match *Table* names now (None: it may), when that
+    is not the match whose names the page showed (O-S1): a table number changed under
+    the cursor, a page of another round, or (``sheet``: the Bummerl typed) another entry
+    since."""
+    try:
+        mid = find_table(t, typed)
+    except DomainError:
+        return None  # the store's own refusal says why there is no such table
+    shown_mid, players, recorded = _form_match(form)
+    now = sheet_match(t, mid)
+    if shown_mid == mid and players == _shown_match(t, mid)[1]:
+        if not sheet or recorded == _shown_match(t, mid)[2]:
+            return None
+        return str(
+            gettext(
+                "Nothing is stored: table %(table)s got another entry since this page "
+                "showed it. Look at what it holds now and type what is missing.",
+                table=now.table,
+            )
+        )
+    shown = _names_of(t, shown_mid)
+    if not sheet:  # the forfeit's or the signatures' form of a page shown before
+        return str(
+            gettext(
+                "Nothing is stored: the page showed %(shown)s, but table %(table)s is "
+                "now %(a)s against %(b)s. Type the table number again.",
+                shown=shown,
+                table=now.table,
+                a=now.names[0],
+                b=now.names[1],
+            )
+        )
+    return str(
+        gettext(
+            "Nothing is stored: the sheet was typed beside %(shown)s, but Table says "
+            "%(table)s, which is %(a)s against %(b)s. Check the table number on the "
+            "paper, then press Enter in the Bummerl.",
+            shown=shown,
+            table=typed.strip(),
+            a=now.names[0],
+            b=now.names[1],
+        )
+    )
+
+
+def _names_of(t: Tournament, mid: str) -> str:
+    """A match as the page named it (``table 7, A against B``), or its id as sent."""
+    if mid not in t.matches:
+        return mid or gettext("another page's match")
+    line = sheet_match(t, mid)
+    return str(
+        gettext(
+            "table %(table)s (%(a)s against %(b)s)",
+            table=line.table,
+            a=line.names[0],
+            b=line.names[1],
+        )
+    )
 
 
 def _store(
@@ -224,7 +349,8 @@ def _store(
         done = service.submit(tid, command, idempotency_key=key, metadata=page_metadata())
     except DomainError as error:
         t = service.state(tid)
-        values = page_values(tid, t, typed, texts=texts, error=refusal(error))
+        focus = _focus_after(t, typed, texts, error)
+        values = page_values(tid, t, typed, texts=texts, error=refusal(error), focus=focus)
         html = render_template("desk/sheets/page.html", **values)
         return html, 422
     t = service.state(tid)
@@ -243,6 +369,26 @@ def _store(
     return redirect(target, code=303)
 
 
+def _focus_after(t: Tournament, typed: str, texts: Sequence[str], error: DomainError) -> str:
+    """Where the cursor goes after a refusal: on the Bummerl at fault, never into a
+    selected *Table* (its next key would replace the number, O-S1, O-L5)."""
+    if error.rule == "T-match":
+        return "table-keep"  # the table is at fault (or the page): not the Bummerl
+    try:
+        mid = find_table(t, typed)
+    except DomainError:
+        return "table-keep"
+    if not texts or not sheet_match(t, mid).inputs:
+        return "table-keep"
+    at_fault = line_at_fault(t, mid, texts)
+    if at_fault:
+        return f"bummerl-{at_fault}"
+    if error.field == "signed":
+        return "signed"
+    typed_lines = [n for n, text in enumerate(texts, 1) if text.strip()]
+    return f"bummerl-{typed_lines[-1] if typed_lines else 1}"
+
+
 def _match_of(events: Sequence[StoredEvent]) -> str:
     return next((str(e.payload["match_id"]) for e in events if "match_id" in e.payload), "")
 
@@ -257,6 +403,9 @@ def forfeit(tid: str) -> Any:
 
     def command(t: Tournament) -> list[NewEvent]:
         mid = find_table(t, typed)
+        moved = _not_as_shown(t, typed, form, sheet=False)
+        if moved:
+            raise DomainError("table", "T-match", moved)
         decided = entry_command(
             ResultEntry(mid, forfeit=who), actor=caller().actor, entered_when=None,
             spelling=SPELLING,
@@ -275,6 +424,9 @@ def sign(tid: str) -> Any:
 
     def command(t: Tournament) -> list[NewEvent]:
         mid = find_table(t, typed)
+        moved = _not_as_shown(t, typed, form, sheet=False)
+        if moved:
+            raise DomainError("table", "T-match", moved)
         m = t.matches[mid]
         signed: list[NewEvent] = []
         for pid in m.players:

@@ -19,6 +19,7 @@ import segno
 from flask import Blueprint, g, render_template, request, url_for
 from flask_babel import gettext
 
+from tournament.domain.lives import lives_left
 from tournament.domain.roundview import round_view
 from tournament.projections.documents import BRACKET, STANDINGS
 from tournament.web.pages import public
@@ -121,7 +122,7 @@ def _screens(tid: str) -> tuple[str, list[Screen], dict[str, Any]] | None:
     bracket = read_document(tid, BRACKET)
     if bracket is not None and bracket.body is not None:
         screens += _bracket_screens(bracket)
-    extra = {**standings, "stage": public._stage(t, current)}
+    extra = {**standings, "stage": public._stage(t, current), "lives": lives_left(t) or {}}
     return t.settings.name, screens, extra
 
 

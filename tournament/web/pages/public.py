@@ -20,6 +20,7 @@ from typing import Any
 from flask import Blueprint, render_template, request, url_for
 from flask_babel import gettext
 
+from tournament.domain.lives import lives_left
 from tournament.domain.matchview import MatchLine
 from tournament.domain.roundview import RoundView, round_view
 from tournament.domain.state import Tournament
@@ -50,6 +51,7 @@ class Seat:
     name: str
     table: int | None
     opponent: str | None
+    player_id: int | None = None  # whose seat: their lives left in the lives format
 
 
 @dataclasses.dataclass(frozen=True)
@@ -83,8 +85,10 @@ def _page(tid: str, template: str, tab: str) -> Any:
         table = _table(tid, t, document, asked)
         me = _me(t)
         online = online_tables(t)
+        lives = lives_left(t) or {}
     html = render_template(
         template,
+        lives=lives,
         online=online,
         tid=tid,
         tab=tab,
@@ -115,6 +119,7 @@ def round_fragment(tid: str) -> Any:
         me = _me(t)
         html = render_template(
             "public/round_fragment.html",
+            lives=lives_left(t) or {},
             tid=tid,
             stage=_stage(t, current),
             current=current,
@@ -214,7 +219,7 @@ def _seats(current: RoundView | None) -> list[Seat]:
         a, b = line.players
         if b is None or not line.table:
             continue
-        seats.append(Seat(a.name, line.table, b.name))
-        seats.append(Seat(b.name, line.table, a.name))
-    seats += [Seat(bye.player.name, None, None) for bye in current.byes]
+        seats.append(Seat(a.name, line.table, b.name, a.id))
+        seats.append(Seat(b.name, line.table, a.name, b.id))
+    seats += [Seat(bye.player.name, None, None, bye.player.id) for bye in current.byes]
     return sorted(seats, key=lambda s: (alphabetical(s.name), s.name))

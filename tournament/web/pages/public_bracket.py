@@ -32,6 +32,7 @@ class Side:
     player_id: int | None
     seed: int | None
     winner: bool
+    score: str = ""  # this player's own Bummerl once decided (O-L10): 2 beside one, 1 the other
 
 
 @dataclasses.dataclass(frozen=True)
@@ -113,7 +114,10 @@ def _sections(body: dict[str, Any]) -> list[Section]:
             )
             for _, slots in sorted(by_section[key].items())
         )
-        sections.append(Section(key, str(SECTIONS.get(key, key)), columns))
+        name = str(SECTIONS.get(key, key))
+        if len(columns) == 1 and columns[0].heading == name:  # "Third-place match" once
+            columns = (Column("", columns[0].slots),)
+        sections.append(Section(key, name, columns))
     return sections
 
 
@@ -123,7 +127,7 @@ def _slot(slot: dict[str, Any]) -> Slot:
     players = slot.get("players") or [None, None]
     sources = slot.get("sources") or [{}, {}]
     sides = tuple(
-        _side(player, source, str(slot["status"]), winner)
+        _scored(_side(player, source, str(slot["status"]), winner), result)
         for player, source in zip(players, sources, strict=False)
     )
     return Slot(
@@ -134,6 +138,15 @@ def _slot(slot: dict[str, Any]) -> Slot:
         score="{}:{}".format(*result["bummerl"]) if result else "",
         forfeit=bool(result and result.get("forfeit")),
     )
+
+
+def _scored(side: Side, result: dict[str, Any] | None) -> Side:
+    """The side with its own Bummerl beside the name: the result is the winner's first
+    (R20), and one score under both names read as the first name's (O-L10)."""
+    if not result or side.player_id is None:
+        return side
+    won, lost = result["bummerl"]
+    return dataclasses.replace(side, score=str(won if side.winner else lost))
 
 
 def _side(

@@ -27,7 +27,7 @@ class Cell:
 
 @dataclasses.dataclass(frozen=True)
 class Line:
-    rank: int
+    rank: int | None  # None: never played, listed last without a rank
     player_id: int
     name: str
     withdrawn: bool

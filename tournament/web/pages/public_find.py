@@ -1,6 +1,7 @@
 """The "find me" page (no login): ``GET /t/<tid>/find?q=`` -- a plain form that works without
-script: one player found jumps to their row in the standings (marked, with where they sit
-next); several are listed to pick from. ``GET /t/<tid>/find-suggestions?q=`` answers the
+script: one player found lands on where they sit next (the "find me" box: round, table and
+opponent, at the top of the tournament page; their row in the standings marked below);
+several are listed to pick from. ``GET /t/<tid>/find-suggestions?q=`` answers the
 same list as a fragment, which the page shows as you type (htmx)."""
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ def find_me(tid: str) -> Any:
     if len(found) == 1:
         pid = found[0].player_id
         target = url_for("public.tournament_page", tid=tid, me=pid)
-        return redirect(f"{target}#standing-{pid}", 303)
+        return redirect(f"{target}#me", 303)  # where I sit first; my row is marked below
     return render_template(
         "public/find.html", tid=tid, tab="players", top=top, query=query, found=found
     )

@@ -89,9 +89,12 @@ def player_page(tid: str, pid: int) -> Any:
         asked = asked_round(t)
         table = round_table(tid, t, asked.round) if asked.round else now_table(document)
         rows = {int(row["player_id"]): row for row in table["rows"]}
+        # As of a past round the matches are those the table counts (results entered or
+        # corrected later are not in it: the note says how many), never today's.
+        shown: Tournament = table.get("state") or t
         rounds = [
-            _played(t, line, rows)
-            for line in player_rounds(t, pid)
+            _played(shown, line, rows)
+            for line in player_rounds(shown, pid)
             if asked.round is None or line.round <= asked.round
         ]
         upcoming = next_match(t, pid) if asked.round is None else None
@@ -108,6 +111,8 @@ def player_page(tid: str, pid: int) -> Any:
         row=rows.get(pid),
         columns=table["columns"],
         as_of_round=asked.round,
+        as_of_drawn=table["as_of_drawn"],
+        as_of_changed=table["as_of_changed"],
         as_of_error=asked.error,
         rounds=rounds,
         upcoming=upcoming,

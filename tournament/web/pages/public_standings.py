@@ -82,7 +82,13 @@ def round_table(tid: str, t: Tournament, wanted: int) -> dict[str, Any]:
     service = services().tournaments
     view = standings_view(t, lambda: service.events(tid), round=wanted)
     rows = standings_body(tid, view, t.version)["rows"]
-    return _table(rows, stale=False, stale_since=None, version=t.version, as_of_round=wanted)
+    table = _table(rows, stale=False, stale_since=None, version=t.version, as_of_round=wanted)
+    # What ``tournament standings --round N`` notes under its heading (docs/standings.md):
+    # the round whose draw ended round N and the results of rounds 1..N entered or
+    # corrected since, which this table does not count. ``state`` is the tournament as
+    # the table shows it, so a player's page lists the results the table counts.
+    table.update(as_of_drawn=view.drawn, as_of_changed=view.changed, state=view.state)
+    return table
 
 
 def _table(
@@ -101,6 +107,8 @@ def _table(
         "stale_since": stale_since,
         "version": version,
         "as_of_round": as_of_round,
+        "as_of_drawn": None,
+        "as_of_changed": 0,
         "number": number,
     }
 

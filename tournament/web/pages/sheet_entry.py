@@ -16,11 +16,21 @@ the state and never stored (:func:`check_sheet`), so the desk refuses exactly wh
     (2, 0)
     >>> check_sheet(t, "1.1", ["7 5 1 0 / 7"]).errors[1].rule
     'R13'
+
+The line the cursor is in may still grow: ``7 4 1 0 /`` is not yet a Schneider (R19),
+and ``7 4 1 0 / 7`` decides only if the second column ends there (O-H1):
+
+    >>> check_sheet(t, "1.1", ["7 4 1 0 /"], typing=1).typing
+    1
+    >>> tentative = check_sheet(t, "1.1", ["7 4 1 0 / 7"], typing=1)
+    >>> tentative.decided, tentative.tentative
+    (True, True)
 """
 
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Mapping, Sequence
 
 from tournament.domain import commands as c
@@ -145,18 +155,57 @@ class Checked:
     inputs: int  # how many inputs the sheet needs (the deciding one is the last)
     decided: bool  # the typed Bummerl decide the match
     bummerl: tuple[int, int]  # the score after the typed Bummerl
+    typing: int | None = None  # the line the cursor is in, still too short to read
+    tentative: bool = False  # decided only if the line the cursor is in ends as typed
 
 
-def check_sheet(t: Tournament, match_id: str, texts: Sequence[str]) -> Checked:
+def still_being_typed(text: str) -> bool:
+    """Whether a line cannot be a whole Bummerl yet, however it goes on: no column
+    separator, a second column not begun (``7 4 1 0 /``), or no count at 0 so far. While
+    the cursor is in such a line it is not checked at all (O-H1: ``7 4 1 0 /`` read as a
+    Schneider decided the match under the typist's fingers).
+
+    >>> [still_being_typed(x) for x in ("7 4 1", "7 4 1 0 /", "7 6 / 7 4", "7 4 1 0/7")]
+    [True, True, True, False]
+    >>> still_being_typed("7:7 7:4 7:1"), still_being_typed("7:7 7:4 7:1 7:0")
+    (True, False)
+    """
+    body = text.strip()
+    if body.endswith("/") or ("/" not in body and ":" not in body):
+        return True
+    if ":" in body:
+        last = body.split()[-1] if body.split() else ""
+        return "0" not in last.split(":")
+    return not any(
+        (counts := re.split(r"[\s,]+", column.strip())) and counts[-1] == "0"
+        for column in body.split("/")
+    )
+
+
+def unfinished_line(texts: Sequence[str]) -> int | None:
+    """The first line whose second column was never begun (``7 4 1 0 /``): Enter on it
+    stores nothing, as the cursor may have left it mid-sheet (O-H1)."""
+    return next((n for n, text in enumerate(texts, 1) if text.strip().endswith("/")), None)
+
+
+def check_sheet(
+    t: Tournament, match_id: str, texts: Sequence[str], typing: int | None = None
+) -> Checked:
     """Each typed Bummerl checked with the ones before it, by the domain's
     ``record_tallies`` (the message names the Bummerl, the hand and the rule); the
-    checking stops at the first blank or refused input and at the deciding Bummerl."""
+    checking stops at the first blank or refused input and at the deciding Bummerl.
+    ``typing``: the line the cursor is in. It is read only once it can be a whole
+    Bummerl, and a decision it makes is ``tentative``: the typist may go on typing."""
     m = t.matches[match_id]
     typed: list[str] = []
     inputs = still_to_come(m)
     for number, text in enumerate(texts, 1):
         if not text.strip() or number > inputs:
             break
+        if (number == typing and still_being_typed(text)) or unfinished_line([text]):
+            # ``7 4 1 0 /`` is never a Schneider, even once the cursor has left it
+            bummerl = _after(t, match_id, typed)
+            return Checked({}, max(inputs, number), False, bummerl, typing=number)
         typed.append(text)
         try:
             events = c.record_tallies(t, match_id, typed)
@@ -164,12 +213,28 @@ def check_sheet(t: Tournament, match_id: str, texts: Sequence[str]) -> Checked:
             return Checked({number: error}, inputs, False, m.summary.bummerl)
         after = with_new(m, events)
         if after.decided:
-            return Checked({}, number, True, after.summary.bummerl)
+            bummerl = after.summary.bummerl
+            return Checked({}, number, True, bummerl, tentative=number == typing)
         inputs = number + still_to_come(after)
+    return Checked({}, inputs, False, _after(t, match_id, typed))
+
+
+def _after(t: Tournament, match_id: str, typed: Sequence[str]) -> tuple[int, int]:
+    """The Bummerl score once ``typed`` (all accepted) is recorded."""
+    m = t.matches[match_id]
     if not typed:
-        return Checked({}, inputs, False, m.summary.bummerl)
-    after = with_new(m, c.record_tallies(t, match_id, typed))
-    return Checked({}, inputs, False, after.summary.bummerl)
+        return m.summary.bummerl
+    return with_new(m, c.record_tallies(t, match_id, typed)).summary.bummerl
+
+
+def line_at_fault(t: Tournament, match_id: str, texts: Sequence[str]) -> int | None:
+    """The first Bummerl line the rules refuse (the cursor goes there after a refused
+    sheet, O-L5), or None when each line on its own is fine."""
+    checked = check_sheet(t, match_id, texts)
+    if checked.errors:
+        return min(checked.errors)
+    beyond = [n for n, text in enumerate(texts, 1) if text.strip() and n > checked.inputs]
+    return beyond[0] if beyond else None
 
 
 def last_entry(t: Tournament, events: Sequence[StoredEvent]) -> list[StoredEvent]:

@@ -81,12 +81,24 @@
     b.textContent = state === "live" ? b.dataset.live : b.dataset.offline;
   }
 
+  // On a phone the hand is docked at the bottom of the screen (play.css): the page keeps
+  // that much room under itself, so nothing is hidden behind the dock.
+  function dock() {
+    var hand = document.querySelector("#table .hand");
+    var docked = hand && window.getComputedStyle(hand).position === "fixed";
+    document.body.classList.toggle("has-dock", Boolean(docked));
+    if (docked) {
+      document.body.style.setProperty("--dock", Math.ceil(hand.getBoundingClientRect().height) + 16 + "px");
+    }
+  }
+
   document.addEventListener("htmx:sseOpen", function () { badge("live"); });
   document.addEventListener("htmx:sseError", function () { badge("offline"); });
-  document.addEventListener("htmx:afterSwap", function () { retitle(); tick(); announce(); });
-  document.addEventListener("htmx:sseMessage", function () { retitle(); tick(); announce(); });
+  document.addEventListener("htmx:afterSwap", function () { retitle(); tick(); announce(); dock(); });
+  document.addEventListener("htmx:sseMessage", function () { retitle(); tick(); announce(); dock(); });
+  window.addEventListener("resize", dock);
   window.setInterval(tick, 1000);
-  document.addEventListener("DOMContentLoaded", function () { retitle(); tick(); announce(); });
+  document.addEventListener("DOMContentLoaded", function () { retitle(); tick(); announce(); dock(); });
   // Leaving the page: close the stream first, so the browser cutting it is no error.
   window.addEventListener("pagehide", function () {
     document.querySelectorAll("[sse-connect]").forEach(function (el) {

@@ -1,31 +1,129 @@
-// The scoresheet desk (desk/sheets/page.html), where htmx does not reach: the table
-// number moves on to the first Bummerl once it names one table only (or on Enter), and
-// the Bummerl inputs beyond the one that decides the match are taken away (the server's
-// check says how many the sheet needs).
+// The scoresheet desk (desk/sheets/page.html), where htmx does not reach. What the typist
+// types lands on the table whose names are shown beside it (O-S1, O-H1):
+// - The cursor moves from "Table" to Bummerl 1 only once the match of the typed number is
+//   shown: by itself when the number can be no other table (the round's tables are on the
+//   field), or on Enter/Tab. Keys typed before the match arrives are kept and go to
+//   Bummerl 1 then; none of them ever lands in "Table".
+// - While the cursor is in a Bummerl, the match shown never changes under it.
+// - Enter in an empty Bummerl stores nothing.
+// - No input is switched off or hidden while a line is typed: a Bummerl beyond the one that
+//   decides the match is only marked "not needed" (the server refuses it if typed).
 (function () {
   "use strict";
-  function table() { return document.getElementById("sheet-table"); }
-  function firstTally() { return document.querySelector(".tally-input:not([disabled])"); }
+  var pending = false;  // asked to move on to Bummerl 1; the typed table's match is on its way
+  var buffer = [];      // keys typed meanwhile, for Bummerl 1
+  var sent = false;     // the form is on its way: a second Enter sends nothing
 
-  function moveOnWhenUnique() {
-    var field = table();
-    var panel = document.getElementById("sheet-panel");
-    if (!field || !panel || document.activeElement !== field) return;
-    if (panel.dataset.unique === "yes" && panel.dataset.table === field.value.trim()) {
-      var first = firstTally();
-      if (first) first.focus();
+  function table() { return document.getElementById("sheet-table"); }
+  function panel() { return document.getElementById("sheet-panel"); }
+  function tallies() { return Array.prototype.slice.call(document.querySelectorAll(".tally-input")); }
+  function isTally(el) { return !!el && el.classList && el.classList.contains("tally-input"); }
+  function typedTable() { var field = table(); return field ? field.value.trim() : ""; }
+  // The panel answers for what "Table" says now (a match, or why there is none).
+  function settled() { var p = panel(); return !!p && p.dataset.typed === typedTable(); }
+  // ... and shows that table's match.
+  function shown() { var p = panel(); return settled() && !!p.dataset.match; }
+
+  function oneTableOnly(text) {
+    // "4" among tables 1-9 can be no other table; "1" among 1-12 can (10, 11, 12).
+    if (!/^\d+$/.test(text)) return false;
+    var tables = (table().dataset.tables || "").split(" ").filter(Boolean);
+    var number = String(parseInt(text, 10));
+    if (tables.indexOf(number) < 0) return false;
+    return !tables.some(function (t) { return t !== number && t.indexOf(number) === 0; });
+  }
+
+  function cancel() { pending = false; buffer = []; }
+
+  function moveOn() {
+    // To Bummerl 1 of the match shown, then the keys typed while it was on its way.
+    var keys = buffer;
+    cancel();
+    var first = tallies()[0];
+    if (!shown() || !first) return;  // no sheet to type here: the panel says why
+    first.focus();
+    first.setSelectionRange(first.value.length, first.value.length);
+    keys.forEach(replay);
+  }
+
+  function replay(key) {
+    var input = document.activeElement;
+    if (!isTally(input)) return;
+    if (key === "Tab") {
+      var all = tallies();
+      var next = all[all.indexOf(input) + 1] || document.querySelector("#sheet-panel input[name=signed]");
+      if (next) next.focus();
+    } else if (key === "Enter") {
+      store(input);
+    } else {
+      input.value = key === "Backspace" ? input.value.slice(0, -1) : input.value + key;
+      input.dispatchEvent(new Event("input", { bubbles: true }));
     }
   }
 
-  function showNeededInputs() {
+  function store(input) {
+    // Enter in a Bummerl: stores the sheet, never from an empty Bummerl.
+    var empty = document.getElementById("sheet-empty");
+    if (!input.value.trim()) {
+      if (empty) empty.hidden = false;
+      return;
+    }
+    var form = document.getElementById("sheet-form");
+    if (form.requestSubmit) form.requestSubmit(); else form.submit();
+  }
+
+  function onTableKey(event) {
+    if (event.ctrlKey || event.metaKey || event.altKey || event.isComposing) return;
+    var key = event.key;
+    if (pending) {
+      if (key === "Escape" || (key === "Tab" && event.shiftKey) || (key === "Backspace" && !buffer.length)) {
+        cancel();
+        return;
+      }
+      if ((key === "Enter" || key === "Tab") && !buffer.length) {
+        event.preventDefault();  // "move on" pressed again: it is under way
+        return;
+      }
+      if (key.length === 1 || key === "Enter" || key === "Tab" || key === "Backspace") {
+        event.preventDefault();
+        buffer.push(key);
+      }
+      return;
+    }
+    if (key !== "Enter" && !(key === "Tab" && !event.shiftKey)) return;
+    if (key === "Enter") event.preventDefault();  // Enter in "Table" never stores anything
+    if (shown()) {
+      if (tallies().length) {
+        event.preventDefault();
+        moveOn();
+      }
+    } else if (typedTable() && !settled()) {
+      event.preventDefault();
+      pending = true;  // the match of this number comes: then on to Bummerl 1
+    }
+  }
+
+  function onTableInput() {
+    if (!oneTableOnly(typedTable())) return;
+    if (shown()) moveOn();
+    else if (!settled()) pending = true;  // its match is on its way (none comes for a settled one)
+  }
+
+  function onTallyKey(event) {
+    if (event.key !== "Enter" || !isTally(event.target)) return;
+    event.preventDefault();
+    if (event.repeat) return;
+    store(event.target);
+  }
+
+  function markNeeded() {
     var check = document.getElementById("sheet-check");
     if (!check || !check.dataset.inputs) return;
     var needed = parseInt(check.dataset.inputs, 10);
+    var decided = check.dataset.decided === "yes";
     document.querySelectorAll(".bummerl-row").forEach(function (row) {
-      var beyond = parseInt(row.dataset.row, 10) > needed;
       var input = row.querySelector("input");
-      row.hidden = beyond;
-      input.disabled = beyond;
+      row.classList.toggle("not-needed", decided && parseInt(row.dataset.row, 10) > needed);
       input.removeAttribute("aria-invalid");
     });
     check.querySelectorAll("[data-for]").forEach(function (line) {
@@ -37,23 +135,72 @@
   document.addEventListener("DOMContentLoaded", function () {
     var field = table();
     if (!field) return;
-    if (field.value) field.select();
-    field.addEventListener("keydown", function (event) {
-      if (event.key !== "Enter") return;
-      event.preventDefault();  // Enter in "Table" goes on to the sheet, it stores nothing
-      var first = firstTally();
-      if (first) first.focus();
+    var form = document.getElementById("sheet-form");
+    // The suggested table selected: the number typed replaces it (autofocus may come later).
+    if (form.dataset.select === "yes") field.select();
+    if (isTally(document.activeElement)) {
+      var at = document.activeElement.value.length;  // a refused sheet: on, not over, the Bummerl
+      document.activeElement.setSelectionRange(at, at);
+    }
+    field.addEventListener("keydown", onTableKey);
+    field.addEventListener("input", onTableInput);
+    form.addEventListener("keydown", onTallyKey);
+    // Which Bummerl line the cursor is in, for the check to read it as still being typed.
+    form.addEventListener("focusin", function (event) {
+      var typing = document.getElementById("sheet-typing");
+      if (typing) typing.value = isTally(event.target) ? event.target.id.replace("bummerl-", "") : "";
     });
-    field.addEventListener("input", moveOnWhenUnique);
+    form.addEventListener("focusout", function (event) {
+      var typing = document.getElementById("sheet-typing");
+      if (typing && isTally(event.target)) typing.value = "";
+    });
+    form.addEventListener("input", function (event) {
+      var empty = document.getElementById("sheet-empty");
+      if (isTally(event.target) && empty) empty.hidden = true;
+    });
+    form.addEventListener("submit", function (event) {
+      // Only the sheet of the match shown, once, and never without a Bummerl.
+      var typed = tallies().some(function (input) { return input.value.trim(); });
+      if (sent || !shown() || !typed) {
+        event.preventDefault();
+        return;
+      }
+      sent = true;
+      // A check still under way would be cut off by the page leaving: no more of them.
+      tallies().forEach(function (input) { htmx.trigger(input, "htmx:abort"); });
+    });
+    field.addEventListener("blur", cancel);
     field.addEventListener("htmx:beforeRequest", function (event) {
       // The match of this very table is shown already (the number suggested and typed
       // again): asking again would swap the panel under the cursor.
-      var panel = document.getElementById("sheet-panel");
-      if (panel && panel.dataset.table === field.value.trim()) event.preventDefault();
+      if (shown()) event.preventDefault();
+    });
+  });
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (sent) event.preventDefault();  // the sheet is being stored: the page leaves
+  });
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var target = event.detail.target;
+    if (!target) return;
+    if (target.id === "sheet-panel" && isTally(document.activeElement)) {
+      event.detail.shouldSwap = false;  // never another match under a Bummerl being typed
+    }
+    if (target.id === "sheet-check") {
+      // A check of the match shown before: not this panel's.
+      var p = panel();
+      var match = /data-match="([^"]*)"/.exec(event.detail.serverResponse || "");
+      if (p && match && match[1] !== p.dataset.match) event.detail.shouldSwap = false;
+    }
+  });
+  // The typed table's match cannot come (the server or the network failed): the keys kept
+  // for Bummerl 1 are dropped, never let into "Table".
+  ["htmx:sendError", "htmx:responseError"].forEach(function (name) {
+    document.addEventListener(name, function (event) {
+      if (event.detail.elt === table()) cancel();
     });
   });
   document.addEventListener("htmx:afterSettle", function () {
-    moveOnWhenUnique();
-    showNeededInputs();
+    if (pending && settled()) moveOn();  // the typed table's match has come
+    markNeeded();
   });
 })();
