@@ -7,7 +7,7 @@ many live tables one ``tournament serve`` process holds.
 Both parts run the laptop's service, ``tournament serve`` (waitress, SQLite in a
 temporary folder, no Redis, projections in a thread of the web process), started by
 bench/play_serve.py, with the players in a process of their own (bench/play_clients.py:
-asyncio, raw sockets; each seat first opens its seat with ``GET /api/v1/play/{code}``,
+asyncio, raw sockets; each seat first takes its seat with ``POST /api/v1/play/{code}/seat``,
 which gives its device token (T-online), then holds its ``GET /api/v1/play/{code}/live``
 stream, the token in header ``Seat-Token`` on every call, and
 posts its moves on a keep-alive connection of its own). The clock of a move runs from

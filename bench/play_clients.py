@@ -7,7 +7,7 @@ one JSON line:
     python bench/play_clients.py --port 8080 --tables tables.json --active 200 \\
         --interval 2 --duration 60 --watch 1234
 
-Each seat first takes its seat as a phone does (``GET /api/v1/play/{code}``: the answer's
+Each seat first takes its seat as a phone does (``POST /api/v1/play/{code}/seat``: the answer's
 ``device_token`` goes as header ``Seat-Token`` on every later call, T-online), then holds
 its Server-Sent Events stream (``GET /api/v1/play/{code}/live``, over
 HTTP/1.0 so the events come unchunked until the server closes) and posts its moves over
@@ -63,12 +63,12 @@ class Seat:
         self.reader: asyncio.Task[None] | None = None
         self.stream_writer: asyncio.StreamWriter | None = None
         self.conn: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
-        self.token = ""  # the device token the seat's first GET gave (T-online)
+        self.token = ""  # the device token taking the seat gave (T-online)
 
     async def join(self) -> str:
-        """Open the seat as its phone does: the first GET takes it and gives the device's
+        """Take the seat as its phone does: the POST takes it and gives the device's
         token, which every later call sends as ``Seat-Token``. The outcome ("200", ...)."""
-        status, found, _, _ = await self.call("GET", f"/api/v1/play/{self.code}", None)
+        status, found, _, _ = await self.call("POST", f"/api/v1/play/{self.code}/seat", {})
         if status != 200 or not isinstance(found, dict) or "device_token" not in found:
             return f"join {status}"
         self.token = found["device_token"]

@@ -48,9 +48,10 @@ def online_match(
     site: Site, *, best_of: int = 3, joined: bool = False
 ) -> tuple[Web, str, tuple[str, str]]:
     """A Swiss of eight (``best_of``) with round 1 drawn, its first match at an online
-    table without a clock; the match, and its two seats' codes (T-code). The seats are
-    taken by the first phone that opens them (T-online); with ``joined`` two devices
-    outside the browser took them already (a test that plays through the service)."""
+    table without a clock; the match, and its two seats' codes (T-code). A seat is taken
+    by the phone that taps *Take my seat* on it (T-online, :func:`take_seat`); with
+    ``joined`` two devices outside the browser took them already (a test that plays
+    through the service)."""
     web = Web(site.app)
     web._tokens["admin@club.at"] = site.admin_token  # the site's admin, not a new one
     web.ok(
@@ -116,15 +117,19 @@ class Received:
         self.messages += 1
         self.texts.append(f"{params.get('eventName')}\n{params.get('data')}")
 
-    def take(self) -> list[str]:
-        """Bodies and messages since the last call. Call it before the page leaves: the
-        browser forgets a page's bodies when it goes."""
+    def read(self) -> None:
+        """Keep the bodies received so far. Call it before the page leaves: the browser
+        forgets a page's bodies when it goes."""
         for response in self.responses:
             kind = response.headers.get("content-type", "")
             textual = kind.startswith("text/") or "json" in kind or "javascript" in kind
             if textual and "event-stream" not in kind and not 300 <= response.status < 400:
                 self.texts.append(response.text())
         self.responses.clear()
+
+    def take(self) -> list[str]:
+        """Bodies and messages since the last call (see :meth:`read`)."""
+        self.read()
         found, self.texts = self.texts, []
         return found
 
@@ -169,15 +174,27 @@ def assert_no_code(texts: Sequence[str], codes: Sequence[str]) -> None:
                 assert form not in text, f"table code {form} sent:\n{text[:300]}"
 
 
+#: The button of a seat nobody holds: *Take my seat* (a POST: opening the link takes nothing).
+TAKE = "form[action$='/seat'] button[type=submit]"
+
+
+def take_seat(page: Page) -> None:
+    """Tap *Take my seat* on the seat's page and wait for its table, live."""
+    page.locator(TAKE).click()
+    page.wait_for_selector(SEAT_TABLE)
+    page.wait_for_function(LIVE)
+
+
 def seat_pages(browse: Browse, site: Site, codes: Sequence[str]) -> list[tuple[Page, Received]]:
-    """Each seat's table on a phone of its own (``/play/<code>``, in English), live, and
-    what its browser receives from the start."""
+    """Each seat's table on a phone of its own (``/play/<code>``, in English): the link
+    opened, *Take my seat* tapped, live; and what its browser receives from the start."""
     found = []
     for code in codes:
         page = phone(browse, site)
         received = Received(page)
         page.goto(site.url(f"/play/{code}?lang=en"))
-        page.wait_for_function(LIVE)
+        received.read()  # the seat's page before it was taken: checked too
+        take_seat(page)
         found.append((page, received))
     return found
 

@@ -14,12 +14,12 @@ from tests.browser.conftest import Browse, Site
 from tests.browser.desk_steps import phone
 from tests.browser.harness import PHONE, shot
 from tests.browser.online_steps import (
-    LIVE,
     make_a_move,
     moment_of,
     moved_on,
     online_match,
     status_of,
+    take_seat,
     wait_for,
 )
 
@@ -62,7 +62,7 @@ def test_on_a_phone_the_own_cards_stay_on_the_first_screen_and_never_move(
     for code in codes:
         page = phone(browse, site)
         page.goto(site.url(f"/play/{code}?lang=de"))
-        page.wait_for_function(LIVE)
+        take_seat(page)  # opening the link takes nothing: "Meinen Platz nehmen" (AE-1)
         pages.append(page)
     rng = random.Random(21)
     places: list[list[tuple[float, float]] | None] = [None, None]

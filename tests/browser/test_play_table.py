@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING
 
 from tests.browser.conftest import Browse, Site
 from tests.browser.desk_steps import phone
-from tests.browser.harness import View, assert_accessible, fits_width, in_every_view
+from tests.browser.harness import PHONE, View, assert_accessible, fits_width, in_every_view, shot
 from tests.browser.online_steps import (
+    TAKE,
     Received,
     assert_no_code,
     assert_nothing_hidden,
@@ -25,6 +26,7 @@ from tests.browser.online_steps import (
     seat_pages,
     shows_score,
     status_of,
+    take_seat,
     wait_for,
 )
 from tests.web.played import state
@@ -85,6 +87,8 @@ def test_the_table_reads_well_in_both_languages_on_a_phone_and_a_laptop(
         assert fits_width(page), "the table scrolls sideways"
         assert_accessible(page)
 
+    page.goto(site.url(f"/play/{first}?lang=en"))
+    take_seat(page)  # opening the link took nothing: the phone taps "Take my seat"
     in_every_view(page, site.url(f"/play/{first}"), look)
 
 
@@ -107,9 +111,69 @@ def test_the_first_phone_keeps_its_seat_and_the_other_phone_sees_no_card(
     reply = thief.goto(site.url(f"/play/{codes[0]}?lang=en"))
     assert reply is not None and reply.status == 409
     assert "This seat is already open on another phone." in thief.inner_text("main")
+    assert thief.locator(TAKE).count() == 0, "nothing to take"
     own = hands(site, mid)[0][-1].cards_of(0)
     texts = seen.take()
     assert texts and not any(f'data-card="{c.code}"' in text for text in texts for c in own)
     seat_pages(browse, site, codes[1:])  # the opponent opens their own seat
     wait_for(lambda: status_of(mine) in ("turn", "wait"), "the table to start")
     assert received.messages
+
+
+def test_one_phone_holds_one_seat_in_german_and_a_released_phone_drops_its_turn(
+    browse: Browse, site: Site
+) -> None:
+    """P1, AE-1, P11 on a 390x844 phone in German: opening the link shows whose seat it
+    is and *Meinen Platz nehmen*, no card; the phone that took seat 0 is refused seat 1
+    (in a second tab too) and the room's view of its own table; the opponent's own phone
+    takes seat 1. After the organiser released seat 0 and a new phone took it, the old
+    phone's live page says so, with its title, and no "Du bist dran" is left."""
+    site.app.config["LIVE_KEEPALIVE"] = 1
+    web, mid, codes = online_match(site)
+    t = state(web, "club")
+    names = [t.players[p].name for p in t.matches[mid].players]
+    mine = phone(browse, site)
+    browse.watch(mine).allow_console(r"status of 409")
+    mine.goto(site.url(f"/play/{codes[0]}?lang=de"))
+    assert f"Meinen Platz nehmen ({names[0]})" in mine.inner_text("main")
+    assert mine.locator("[data-card]").count() == 0
+    assert_accessible(mine)
+    shot(mine, "play-take-seat-de-phone")
+    take_seat(mine)
+    assert status_of(mine) == "joining"
+    other_tab = mine.context.new_page()  # the same phone (its watch allows the 409s)
+    other_tab.set_viewport_size(PHONE)
+    reply = other_tab.goto(site.url(f"/play/{codes[1]}?lang=de"))
+    assert reply is not None and reply.status == 409
+    assert f"Dieses Handy hält schon den anderen Platz dieses Tisches ({names[0]})" in (
+        other_tab.inner_text("main")
+    )
+    assert other_tab.locator("[data-card]").count() == 0
+    shot(other_tab, "play-both-seats-refused-de-phone")
+    room = other_tab.goto(site.url(f"/t/club/matches/{mid}/table?lang=de"))
+    assert room is not None and room.status == 409
+    assert "Dieses Handy hält einen Platz an diesem Tisch" in other_tab.inner_text("main")
+    other_tab.close()
+    opponent = phone(browse, site)
+    opponent.goto(site.url(f"/play/{codes[1]}?lang=de"))
+    take_seat(opponent)
+    wait_for(lambda: status_of(mine) in ("turn", "wait"), "the table to start")
+    if status_of(mine) == "wait":  # make it seat 0's turn: the opponent leads a card
+        opponent.locator("#table button[data-key]:not([disabled])").first.click()
+        wait_for(lambda: status_of(mine) == "turn", "seat 0's turn")
+    assert mine.title().startswith("Du bist dran")
+    with site.app.app_context():
+        from tournament.web.live import play_service
+
+        play_service().release_seat("club", mid, 0, by="Eva")
+    new_phone = phone(browse, site)
+    new_phone.goto(site.url(f"/play/{codes[0]}?lang=de"))
+    take_seat(new_phone)
+    mine.wait_for_selector("#table .status-taken")
+    assert "schon auf einem anderen Handy offen" in mine.inner_text("#table .turn")
+    # not on the screen, nor in the screen reader's announcement
+    assert "Du bist dran" not in mine.inner_text("main")
+    assert "schon auf einem anderen Handy offen" in mine.inner_text("#announce")
+    assert mine.title().startswith("Platz schon offen")
+    assert mine.locator("[data-card]").count() == 0
+    shot(mine, "play-released-de-phone")

@@ -16,6 +16,7 @@ from tests.browser.harness import (
     fits_width,
     in_every_view,
     press,
+    shot,
     tab_to,
     type_text,
 )
@@ -132,3 +133,27 @@ def test_a_dispute_reaches_the_organisers_queue(browse: Browse, site: Site) -> N
     desk.get_by_role("button", name="Dismiss table").first.click()
     desk.get_by_text("Taken off the queue.").wait_for()
     assert desk.locator(".queue-item").count() == 0
+
+
+def test_the_opponent_may_enter_the_sheet_instead_of_confirming_on_a_german_phone(
+    browse: Browse, site: Site
+) -> None:
+    """O-L7 (docs/players.md): once the opponent reported, the phone offers its own sheet
+    beside *Confirm*; the same sheet records the result."""
+    web, mid, (first, second) = round_one(site)
+    report_by_keyboard(phone(browse, site), site, first)
+    opponent = phone(browse, site)
+    opponent.goto(site.url(f"/r/{second}?lang=de"))
+    assert opponent.get_by_role("button", name="Bestätigen: das ist unser Spielbericht").count()
+    opponent.get_by_text("Oder den Spielbericht selbst eingeben").click()
+    opponent.locator("#bummerl_1").wait_for()
+    looks_right(opponent)
+    shot(opponent, "report-own-sheet-de-phone")
+    opponent.locator("#bummerl_1").click()
+    type_text(opponent, SHEET[0])
+    press(opponent, "Tab")
+    type_text(opponent, SHEET[1])
+    press(opponent, "Enter")
+    opponent.locator(".done").wait_for()
+    match = state(web, "club").matches[mid]
+    assert match.decided and match.summary.bummerl == (2, 0)

@@ -14,6 +14,7 @@ from tests.pages.test_play_page import (
     moment,
     online_match,
     page,
+    phone,
     played,
     seat_to_act,
     version_of,
@@ -41,7 +42,7 @@ def test_a_page_move_under_a_held_write_lock_gets_a_503_page_and_stores_nothing(
     database = Path(web.app.config["DATABASE_URL"].removeprefix("sqlite:///")).absolute()
     with sqlite3.connect(database, isolation_level=None) as other:
         other.execute("BEGIN IMMEDIATE")  # another writer holds the lock beyond the wait
-        reply = web.client.post(f"/play/{code}/move", data=form)
+        reply = phone(web, code).post(f"/play/{code}/move", data=form)
         other.execute("ROLLBACK")
     assert reply.status_code == 503
     assert int(reply.headers["Retry-After"]) > 0

@@ -9,8 +9,11 @@ leads to the table; a wrong code is handled as ``/r`` handles it (T-code)."""
 from __future__ import annotations
 
 import re
+import threading
 from datetime import UTC, datetime, timedelta
 from typing import Any
+
+from flask.testing import FlaskClient
 
 from engine import Action, HandState
 from engine.actions import Kind
@@ -28,6 +31,22 @@ SECRET = b"test-secret"
 CARD = re.compile(r'data-card="([ATKQJ][CDHS])"')
 
 
+def phone(web: Web, code: str) -> FlaskClient:
+    """The phone of the player whose code is ``code``: each player their own (P1)."""
+    phones: dict[str, FlaskClient] = web.__dict__.setdefault("phones", {})
+    if code not in phones:
+        phones[code] = web.app.test_client()
+    return phones[code]
+
+
+def take_seat(client: FlaskClient, code: str, lang: str = "en") -> Any:
+    """Open the link, then tap *Take my seat* (a POST): the answer of the tap."""
+    html = client.get(f"/play/{code}?lang={lang}").get_data(as_text=True)
+    if 'name="csrf_token"' not in html:  # refused: a form of this phone's session still
+        html = client.get("/login").get_data(as_text=True)
+    return client.post(f"/play/{code}/seat?lang={lang}", data={"csrf_token": csrf_of(html)})
+
+
 def online_match(web: Web, tid: str) -> tuple[str, str, str]:
     """The round's first match, played online from now on; its two codes (seat 0, 1)."""
     t = state(web, tid)
@@ -35,8 +54,8 @@ def online_match(web: Web, tid: str) -> tuple[str, str, str]:
     with web.app.app_context():
         play_service().start(tid, mid, move_seconds=None)
     a, b = match_codes(SECRET, state(web, tid), t.matches[mid])
-    for code in (a, b):  # both players open their seats (T-online): the table plays
-        assert web.client.get(f"/play/{code}").status_code == 200
+    for code in (a, b):  # both players take their seats, each on their own phone
+        assert take_seat(phone(web, code), code).status_code == 303
     return mid, a, b
 
 
@@ -61,14 +80,14 @@ def cards_in(html: str) -> set[str]:
 
 
 def page(web: Web, code: str, lang: str = "en") -> str:
-    reply = web.client.get(f"/play/{code}?lang={lang}")
+    reply = phone(web, code).get(f"/play/{code}?lang={lang}")
     assert reply.status_code == 200, reply.get_data(as_text=True)
     return str(reply.get_data(as_text=True))
 
 
-def seat_cookies(reply: Any) -> list[str]:
-    """The seat's device cookies a reply sets (T-online)."""
-    return [c for c in reply.headers.getlist("Set-Cookie") if c.startswith("seat=")]
+def device_cookies(reply: Any) -> list[str]:
+    """The device cookies a reply sets (T-online)."""
+    return [c for c in reply.headers.getlist("Set-Cookie") if c.startswith("device=")]
 
 
 def version_of(html: str) -> str:
@@ -115,7 +134,7 @@ def test_a_move_by_form_post_is_stored_and_the_page_follows(web: Web, club: str)
     assert "Your turn" in html and "<title>Your turn" in html
     assert re.findall(r'class="card play-card" data-card="\w\w" data-key="\d">', html)
     move = legal_play(before.state, seat)
-    reply = web.client.post(
+    reply = phone(web, code).post(
         f"/play/{code}/move",
         data={"action": played(move), "version": version_of(html), "csrf_token": csrf_of(html)},
     )
@@ -136,7 +155,7 @@ def test_an_htmx_move_answers_the_tables_fragment(web: Web, club: str) -> None:
     code = (a, b)[seat]
     html = page(web, code)
     move = legal_play(before.state, seat)
-    reply = web.client.post(
+    reply = phone(web, code).post(
         f"/play/{code}/move",
         data={"action": played(move), "version": version_of(html), "csrf_token": csrf_of(html)},
         headers={"HX-Request": "true"},
@@ -155,17 +174,17 @@ def test_a_double_post_with_the_same_version_stores_one_move(web: Web, club: str
     html = page(web, code)
     move = legal_play(before.state, seat)
     form = {"action": played(move), "version": version_of(html), "csrf_token": csrf_of(html)}
-    first = web.client.post(f"/play/{code}/move", data=form, headers={"HX-Request": "true"})
-    second = web.client.post(f"/play/{code}/move", data=form, headers={"HX-Request": "true"})
+    first = phone(web, code).post(f"/play/{code}/move", data=form, headers={"HX-Request": "true"})
+    second = phone(web, code).post(f"/play/{code}/move", data=form, headers={"HX-Request": "true"})
     assert first.status_code == 200 and second.status_code == 200
     note = second.get_data(as_text=True)
     assert "The table moved on: this is its newest state." in note
     assert 'role="alert"' not in note, "a second click is no error"
     assert moment(web, club, mid).version == before.version + 1
     assert len(current_hand(web, club, mid).events) == before.version + 1
-    without_js = web.client.post(f"/play/{code}/move", data=form)
+    without_js = phone(web, code).post(f"/play/{code}/move", data=form)
     assert without_js.status_code == 303 and "note=moved" in without_js.headers["Location"]
-    assert "The table moved on" in web.client.get(without_js.headers["Location"]).get_data(
+    assert "The table moved on" in phone(web, code).get(without_js.headers["Location"]).get_data(
         as_text=True
     )
 
@@ -181,7 +200,7 @@ def test_an_illegal_move_is_refused_with_its_rule_in_german_and_english(
     other = next(c.code for c in before.state.cards_of(1 - seat))  # not in this seat's hand
     for lang, words in (("en", "is not allowed"), ("de", "ist nicht erlaubt")):
         html = page(web, code, lang)
-        reply = web.client.post(
+        reply = phone(web, code).post(
             f"/play/{code}/move",
             data={"action": other, "version": version_of(html), "csrf_token": csrf_of(html)},
         )
@@ -201,7 +220,7 @@ def test_a_move_out_of_turn_is_refused_naming_r0(web: Web, club: str) -> None:
     html = page(web, code, "de")
     assert "ist dran" in html
     card = next(c.code for c in before.state.cards_of(waiting))
-    reply = web.client.post(
+    reply = phone(web, code).post(
         f"/play/{code}/move",
         data={"action": card, "version": version_of(html), "csrf_token": csrf_of(html)},
     )
@@ -252,11 +271,13 @@ def test_the_clock_counts_down_and_says_when_time_is_up(web: Web, club: str) -> 
     a, b = match_codes(SECRET, state(web, club), t.matches[mid])
     # T-clock: nothing runs while the other seat was never opened (T-online).
     names = [t.players[p].name for p in t.matches[mid].players]
+    take_seat(phone(web, a), a)
     html = page(web, a)
     assert 'data-status="joining"' in html and 'class="clock"' not in html
     assert f"Waiting for {names[1]} to open their seat" in html
     service.now = lambda: datetime.now(UTC) + timedelta(hours=1)  # an hour later...
-    html = page(web, b)  # ... the second player opens the seat: now the clock runs
+    take_seat(phone(web, b), b)  # ... the second player takes the seat: now the clock runs
+    html = page(web, b)
     assert 'class="clock" data-deadline="' in html and "Time for this move:" in html
     html = page(web, a)
     assert 'class="clock" data-deadline="' in html and "Time for this move:" in html
@@ -287,7 +308,7 @@ def test_after_the_last_trick_its_winner_may_decline_to_claim(web: Web, club: st
     html = page(web, code)
     assert 'data-status="claim"' in html and "No claim" in html and "Claim: 66" in html
     assert "No claim" not in page(web, (a, b)[1 - winner])
-    reply = web.client.post(
+    reply = phone(web, code).post(
         f"/play/{code}/no-claim", data={"version": version_of(html), "csrf_token": csrf_of(html)}
     )
     assert reply.status_code == 303
@@ -397,7 +418,7 @@ def test_once_the_match_is_over_the_pages_show_the_result_and_links_not_a_hand_R
 
 def test_the_opponent_opening_my_code_is_refused_and_sees_no_card(web: Web, club: str) -> None:
     """T-online: both codes lie on one table card; the first phone keeps the seat."""
-    mid, a, _ = online_match(web, club)  # both seats opened on web.client's phone
+    mid, a, _ = online_match(web, club)  # each seat taken on its player's phone
     hand = current_hand(web, club, mid)
     mine = {c.code for c in hand.state.cards_of(0)}
     other_phone = web.app.test_client()
@@ -409,7 +430,8 @@ def test_the_opponent_opening_my_code_is_refused_and_sees_no_card(web: Web, club
         html = reply.get_data(as_text=True)
         assert reply.status_code == 409 and words in html
         assert not cards_in(html) and not any(card in html for card in mine)
-        assert not seat_cookies(reply)
+        taking = take_seat(other_phone, a, lang)
+        assert taking.status_code == 409 and words in taking.get_data(as_text=True)
     csrf = csrf_of(other_phone.get("/login").get_data(as_text=True))
     sent = {"action": "AH", "version": "1", "csrf_token": csrf}
     moved = other_phone.post(f"/play/{a}/move", data=sent)
@@ -420,19 +442,25 @@ def test_the_opponent_opening_my_code_is_refused_and_sees_no_card(web: Web, club
     assert mine <= cards_in(page(web, a))  # the seat's own phone still plays
 
 
-def test_the_seat_cookie_is_http_only_lax_and_scoped_to_the_code(web: Web, club: str) -> None:
+def test_the_device_cookie_is_http_only_lax_and_seen_by_both_seats_paths(
+    web: Web, club: str
+) -> None:
+    """The phone is known by one cookie (path ``/``): both seats' pages, ``/r`` and the
+    room's view of the table see it, so the same phone is recognised at the other seat
+    (P1). The tournament keeps only its hash."""
     t = state(web, club)
     mid = t.rounds[-1].matches[0]
     with web.app.app_context():
         play_service().start(club, mid, move_seconds=None)
     a, _ = match_codes(SECRET, state(web, club), t.matches[mid])
     reply = web.client.get(f"/play/{a}")
-    (cookie,) = seat_cookies(reply)
-    assert f"Path=/play/{a}" in cookie
-    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
-    assert not seat_cookies(web.client.get(f"/play/{a}"))  # kept, not renewed
+    (cookie,) = device_cookies(reply)
+    assert "Path=/;" in cookie + ";" and "HttpOnly" in cookie and "SameSite=Lax" in cookie
+    assert not device_cookies(web.client.get(f"/play/{a}"))  # kept, not renewed
+    assert device_cookies(web.app.test_client().get(f"/r/{a}")), "/r gives one too"
     typed = web.client.get(f"/play/{a.lower()}?lang=de")  # typed by hand: the printed form
     assert typed.status_code == 303 and typed.headers["Location"].endswith(f"/play/{a}?lang=de")
+    assert take_seat(web.client, a).status_code == 303
     with web.app.app_context():
         devices = play_service().tournaments.state(club).online[mid].devices
     token = cookie.split(";")[0].split("=", 1)[1]
@@ -445,5 +473,136 @@ def test_after_a_release_the_next_phone_takes_the_seat(web: Web, club: str) -> N
     assert new_phone.get(f"/play/{a}").status_code == 409
     with web.app.app_context():
         play_service().release_seat(club, mid, 0, by="Eva")
+    assert take_seat(new_phone, a).status_code == 303
     assert new_phone.get(f"/play/{a}").status_code == 200
-    assert web.client.get(f"/play/{a}").status_code == 409  # the old phone is out now
+    assert phone(web, a).get(f"/play/{a}").status_code == 409  # the old phone is out now
+
+
+def test_one_phone_is_refused_the_other_seat_of_its_table_in_german_and_english(
+    web: Web, club: str
+) -> None:
+    """P1: both codes lie on one card. The phone that took one seat is refused the other
+    (409, nothing of the seat, nothing stored); the opponent's own phone then takes it."""
+    t = state(web, club)
+    mid = t.rounds[-1].matches[0]
+    with web.app.app_context():
+        play_service().start(club, mid, move_seconds=None)
+    a, b = match_codes(SECRET, state(web, club), t.matches[mid])
+    names = [t.players[p].name for p in t.matches[mid].players]
+    mine = phone(web, a)
+    assert take_seat(mine, a).status_code == 303
+    hand = current_hand(web, club, mid)
+    theirs = {c.code for c in hand.state.cards_of(1)}
+    before = state(web, club).version
+    for lang, words in (
+        ("en", f"This phone already holds the other seat of this table ({names[0]})."),
+        ("de", f"Dieses Handy hält schon den anderen Platz dieses Tisches ({names[0]})."),
+    ):
+        opened = mine.get(f"/play/{b}?lang={lang}")
+        taken = take_seat(mine, b, lang)
+        for reply in (opened, taken):
+            html = reply.get_data(as_text=True)
+            assert reply.status_code == 409 and words in html, html
+            assert not cards_in(html) and not any(card in html for card in theirs)
+    assert state(web, club).version == before, "nothing stored"
+    assert mine.get(f"/play/{b}/events").status_code == 409
+    assert take_seat(phone(web, b), b).status_code == 303  # the opponent's own phone
+    assert theirs <= cards_in(page(web, b))
+
+
+def test_opening_a_seat_link_takes_nothing_until_take_my_seat_is_tapped(
+    web: Web, club: str
+) -> None:
+    """AE-1: a link preview or a prefetch (a GET, without the page's button) takes no
+    seat; the player's own phone then takes it with *Take my seat* (a POST)."""
+    t = state(web, club)
+    mid = t.rounds[-1].matches[0]
+    with web.app.app_context():
+        play_service().start(club, mid, move_seconds=None)
+    a, _ = match_codes(SECRET, state(web, club), t.matches[mid])
+    names = [t.players[p].name for p in t.matches[mid].players]
+    before = state(web, club).version
+    preview = web.app.test_client()  # a chat app fetching the shared link
+    for path in (f"/r/{a}", f"/play/{a}", f"/play/{a}?lang=de"):
+        reply = preview.get(path, follow_redirects=True)
+        assert reply.status_code == 200 and not cards_in(reply.get_data(as_text=True))
+    assert state(web, club).version == before and not state(web, club).online[mid].devices
+    html = phone(web, a).get(f"/play/{a}?lang=de").get_data(as_text=True)
+    assert f"Meinen Platz nehmen ({names[0]})" in html and 'method="post"' in html
+    assert take_seat(phone(web, a), a).status_code == 303
+    assert list(state(web, club).online[mid].devices) == [0]
+    assert "Your cards" in page(web, a)
+
+
+def test_a_seat_holder_is_refused_the_room_view_of_its_own_table(web: Web, club: str) -> None:
+    """The room's view of a table (spectator page, projector view, stream) shows more
+    than a seat may: refused to a phone holding a seat there; open to anybody else."""
+    mid, a, _ = online_match(web, club)
+    base = f"/t/{club}/matches/{mid}/table"
+    for path in (base, f"{base}/projector", f"{base}/events", f"{base}?lang=de"):
+        reply = phone(web, a).get(path)
+        assert reply.status_code == 409, path
+        assert not cards_in(reply.get_data(as_text=True))
+    german = phone(web, a).get(f"{base}?lang=de").get_data(as_text=True)
+    assert "Dieses Handy hält einen Platz an diesem Tisch" in german
+    assert web.client.get(f"{base}?lang=en").status_code == 200  # a spectator's phone
+
+
+def release_and_take(web: Web, tid: str, mid: str, code: str, status: list[int]) -> None:
+    """The organiser releases ``code``'s seat and a new phone takes it (the status of
+    the tap into ``status``)."""
+    seat = match_codes(SECRET, state(web, tid), state(web, tid).matches[mid]).index(code)
+    with web.app.app_context():
+        play_service().release_seat(tid, mid, seat, by="Eva")
+    status.append(int(take_seat(web.app.test_client(), code).status_code))
+
+
+def test_a_released_phone_s_live_table_drops_your_turn_P11(web: Web, club: str) -> None:
+    """P11: the old phone's live page, after the organiser released its seat and another
+    phone took it, shows the refusal with its own title and no "Your turn" above it."""
+    mid, a, b = online_match(web, club)
+    before = moment(web, club, mid)
+    assert before.state is not None
+    code = (a, b)[seat_to_act(before.state)]
+    reply = phone(web, code).get(f"/play/{code}/events?lang=en", buffered=False)
+    assert reply.status_code == 200
+    chunks = iter(reply.response)
+    messages: list[str] = []
+    buffer = ""
+    try:
+        while len(messages) < 2:
+            chunk = next(chunks)
+            buffer += chunk.decode() if isinstance(chunk, bytes) else chunk
+            while "\n\n" in buffer:
+                message, buffer = buffer.split("\n\n", 1)
+                if message.startswith("event: table"):
+                    messages.append(message)
+                    if len(messages) == 1:  # the organiser releases; a new phone takes it
+                        # (in a thread of its own: this one is inside the stream's request)
+                        taken: list[int] = []
+                        worker = threading.Thread(
+                            target=release_and_take, args=(web, club, mid, code, taken)
+                        )
+                        worker.start()
+                        worker.join(60)
+                        assert taken == [303]
+    finally:
+        reply.close()
+    assert "Your turn" in messages[0]
+    assert "Your turn" not in messages[1] and "already open on another phone" in messages[1]
+    assert 'data-title="Seat already open"' in messages[1] and not cards_in(messages[1])
+
+
+def test_a_phone_that_took_its_seat_before_the_upgrade_keeps_it(web: Web, club: str) -> None:
+    """An older version gave each seat its own cookie (``seat``, path ``/play/<code>``):
+    a phone holding a seat by it still plays after the upgrade, nothing to take again."""
+    t = state(web, club)
+    mid = t.rounds[-1].matches[0]
+    with web.app.app_context():
+        play_service().start(club, mid, move_seconds=None)
+        old_token = play_service().join(club, mid, 0, None)
+    a, _ = match_codes(SECRET, state(web, club), t.matches[mid])
+    old_phone = web.app.test_client()
+    old_phone.set_cookie("seat", old_token, path=f"/play/{a}")
+    html = old_phone.get(f"/play/{a}?lang=en").get_data(as_text=True)
+    assert "Your cards" in html and len(cards_in(html)) >= 5

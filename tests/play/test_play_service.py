@@ -34,6 +34,7 @@ from tournament.live.hub import LiveHub
 from tournament.play.hub import CHANNEL, RedisAnnouncer, TableHub, table_key
 from tournament.play.service import PlayService
 from tournament.play.stream import table_events
+from tournament.play.sweep import OnlineSweep
 
 TID, MID = "cup", "1.1"
 KEY = table_key(TID, MID)
@@ -256,11 +257,12 @@ def test_the_clock_abandoning_and_stopping(store: SQLEventStore) -> None:
     assert play.tournaments.state(TID).matches[MID].engine.current.scores == (5, 7)
 
 
-def test_a_hand_whose_result_a_crash_kept_from_the_match_is_recorded_by_the_next_reader(
+def test_a_hand_whose_result_a_crash_kept_from_the_match_is_recorded_by_the_sweep_not_a_reader(
     store: SQLEventStore,
 ) -> None:
     """The last move was stored and the process died before the result went into the
-    match: the next reader records it and deals on, as it deals a hand a crash kept back."""
+    match: a reader writes nothing (AE-1); the background sweep records it and deals on,
+    as it deals a hand a crash kept back."""
     play, _, _ = online_table(store)
     rng = random.Random(9)
     moment = play.moment(TID, MID)
@@ -276,6 +278,10 @@ def test_a_hand_whose_result_a_crash_kept_from_the_match_is_recorded_by_the_next
         state = after
     store.append(moment.stream, [action_event(action)], version)  # ... and then the crash
     reader = PlayService(TournamentService(store))
+    before = len(store.read_all())
+    assert reader.moment(TID, MID).number == 1
+    assert len(store.read_all()) == before, "a read wrote nothing"
+    reader.sweep()
     now = reader.moment(TID, MID)
     t = reader.tournaments.state(TID)
     if not after.legal_actions():  # over for good: recorded, and the next hand is dealt
@@ -284,6 +290,34 @@ def test_a_hand_whose_result_a_crash_kept_from_the_match_is_recorded_by_the_next
     else:  # the claim window stays open for the last trick's winner (R16): no result yet
         assert moment.stream not in t.live_results
         assert now.number == 1 and seat_view(now, after.to_act[0])["status"] == "claim"
+
+
+def test_the_background_sweep_repairs_a_table_a_crash_interrupted(store: SQLEventStore) -> None:
+    """AE-1: the sweep thread of a process that showed the table makes good, within
+    seconds, a claim stored without its result: nobody has to move or reload."""
+    play, _, _ = online_table(store)
+    rng = random.Random(5)
+    while True:  # play until a seat may claim 66 (R12a): its claim ends the hand
+        moment = play.moment(TID, MID)
+        assert moment.state is not None and moment.stream is not None
+        claims = [a for a in moment.state.legal_actions() if a.kind == Kind.CLAIM]
+        if claims:
+            break
+        action = choose_action(moment.state, rng)
+        play.act(TID, MID, action.seat, action.to_json(), moment.version)
+    store.append(moment.stream, [action_event(claims[0])], moment.version)  # ... the crash
+    restarted = PlayService(TournamentService(store))
+    assert restarted.moment(TID, MID).number == 1  # a screen reconnects and reads it
+    sweep = OnlineSweep(restarted, every=0.05)
+    sweep.start()
+    try:
+        deadline = time.monotonic() + 20
+        while moment.stream not in restarted.tournaments.state(TID).live_results:
+            assert time.monotonic() < deadline, "the sweep never repaired the table"
+            time.sleep(0.05)
+    finally:
+        sweep.stop()
+    assert restarted.moment(TID, MID).number == 2  # and dealt the next hand
 
 
 def test_a_claim_window_declined_after_the_clock_ran_out_is_refused_T_clock(
@@ -418,11 +452,11 @@ def test_a_quiet_table_with_a_clock_running_is_kept_alive(store: SQLEventStore) 
         tables.close()
 
 
-def test_a_late_claim_a_crash_kept_from_the_match_replaces_the_result_for_the_next_reader(
+def test_a_late_claim_a_crash_kept_from_the_match_replaces_the_result_at_the_next_write(
     store: SQLEventStore,
 ) -> None:
-    """R16: the claim after the tenth trick was stored, its result not: the next reader
-    records the claim's result before dealing on."""
+    """R16: the claim after the tenth trick was stored, its result not: the table's next
+    write (here the sweep's repair) records the claim's result before dealing on."""
     play, _, _ = online_table(store)
     rng = random.Random(10)
     while True:
@@ -437,6 +471,7 @@ def test_a_late_claim_a_crash_kept_from_the_match_replaces_the_result_for_the_ne
     claimed = moment.state.apply(claim).outcome()
     store.append(moment.stream, [action_event(claim)], moment.version)  # ... the crash
     reader = PlayService(TournamentService(store))
+    assert reader.repair(TID, MID)
     now = reader.moment(TID, MID)
     t = reader.tournaments.state(TID)
     _, entry = t.entry(t.live_results[moment.stream])
@@ -478,6 +513,25 @@ def test_the_first_device_keeps_its_seat_and_another_is_refused(store: SQLEventS
     table = play.tournaments.state(TID).online[MID]
     assert token not in json.dumps(table.devices)  # only the token's hash is kept
     assert list(table.devices) == [0]
+
+
+def test_one_device_never_holds_both_seats_of_a_table(store: SQLEventStore) -> None:
+    """P1: both codes lie on one card; the device that holds one seat is refused the
+    other (T-online), so one player can neither see nor play the opponent's hand."""
+    play, _, _ = online_table(store, joined=False)
+    device = play.join(TID, MID, 0, None)
+    before = len(store.read_all())
+    with pytest.raises(ConflictError) as refused:
+        play.join(TID, MID, 1, device)
+    assert (refused.value.code, refused.value.rule) == ("online.both_seats", "T-online")
+    assert len(store.read_all()) == before, "nothing stored"
+    assert list(play.tournaments.state(TID).online[MID].devices) == [0]
+    other = play.join(TID, MID, 1, None)  # the opponent's own phone takes it
+    play.check_seat(TID, MID, 1, other)
+    play.release_seat(TID, MID, 0, by="Organiser")
+    with pytest.raises(ConflictError) as again:  # released seat 0: still not seat 0 for 1's
+        play.join(TID, MID, 0, other)
+    assert again.value.code == "online.both_seats"
 
 
 def test_a_released_seat_is_taken_by_the_next_device(store: SQLEventStore) -> None:

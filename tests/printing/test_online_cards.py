@@ -1,7 +1,7 @@
 """A table card of a match played online (T-online) says under each code that it is that
-player's seat, kept by the first phone that opens it (the QR leads to ``/r/<code>``, which
-opens the game page of an online match), instead of the report wording; a paper match's
-card does not."""
+player's seat, kept by the phone that takes it with *Take my seat* (the QR leads to
+``/r/<code>``, which opens the game page of an online match), instead of the report
+wording; a paper match's card does not."""
 
 from __future__ import annotations
 
@@ -21,14 +21,14 @@ BASE = "http://192.168.1.20:8080/"
 SEAT_LINES = [
     (
         "de",
-        "Dein Platz am Online-Tisch: nur du scannst diesen Code; das erste Handy, das ihn "
-        "öffnet, behält ihn",
+        "Nur du scannst diesen Code, mit deinem eigenen Handy, und tippst auf „Meinen Platz "
+        "nehmen“: dieses Handy behält den Platz",
         "Meldecode",
     ),
     (
         "en",
-        "Your seat at the online table: only you scan this code; the first phone that opens "
-        "it keeps it",
+        "Only you scan this code, on your own phone, and tap “Take my seat”: that phone keeps "
+        "the seat",
         "Report code",
     ),
 ]

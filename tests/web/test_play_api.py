@@ -65,12 +65,14 @@ class Table:
         self.codes = match_codes(SECRET, t, t.matches[self.mid])
         self.base = f"/api/v1/tournaments/{tid}/matches/{self.mid}"
         self.started = web.ok("POST", f"{self.base}/online", {"move_seconds": move_seconds})
-        # Each player opens their seat on their own phone: the first call takes the seat
-        # and gives the device its token (T-online).
+        # Each player takes their seat on their own phone: the POST takes the seat and
+        # gives the device its token (T-online).
         self.tokens = [self.join(seat) for seat in (0, 1)] if join else []
 
-    def join(self, seat: int) -> str:
-        taken = self.web.ok("GET", f"/api/v1/play/{self.codes[seat]}", token=None)
+    def join(self, seat: int, headers: dict[str, str] | None = None) -> str:
+        taken = self.web.ok(
+            "POST", f"/api/v1/play/{self.codes[seat]}/seat", {}, token=None, headers=headers
+        )
         token: str = taken["device_token"]
         return token
 
@@ -481,6 +483,60 @@ def test_the_opponent_with_the_code_is_refused_and_sees_no_card(app: Web) -> Non
             text = reply.get_data(as_text=True)
             assert not any(f'"{card}"' in text for card in cards)
     assert table.view(0)["view"]["hand"]  # the seat's own device still plays
+
+
+def test_a_get_of_a_seat_nobody_holds_takes_nothing_and_names_the_post(app: Web) -> None:
+    """AE-1: a GET changes nothing (a link preview, a prefetch, an old client's first
+    call): 409 ``online.take_seat_first``, no card, no event; the POST takes the seat."""
+    table = Table(app, join=False)
+    t = state(app, table.tid)
+    before = t.version
+    reply = app.get(f"/api/v1/play/{table.codes[0]}", token=None)
+    assert reply.status_code == 409, reply.get_data(as_text=True)
+    problem = reply.get_json()
+    assert (problem["code"], problem["rule"]) == ("online.take_seat_first", "T-online")
+    assert "POST /api/v1/play/{code}/seat" in problem["detail"]
+    assert '"hand"' not in reply.get_data(as_text=True)
+    assert (
+        state(app, table.tid).version == before
+        and not state(app, table.tid).online[table.mid].devices
+    )
+    token = table.join(0)
+    assert app.ok("POST", f"/api/v1/play/{table.codes[0]}/seat", {}, token=None,
+                  headers={"Seat-Token": token})["device_token"] == token  # fmt: skip
+    assert state(app, table.tid).version == before + 1, "taking it again changes nothing"
+
+
+def test_one_client_is_refused_the_other_seat_when_it_sends_its_seat_token(app: Web) -> None:
+    """P1: the client names its device with the Seat-Token of the seat it holds; the
+    table's other seat is refused to it (409 ``online.both_seats``), nothing stored."""
+    table = Table(app, join=False)
+    mine = table.join(0)
+    before = state(app, table.tid).version
+    reply = app.post(
+        f"/api/v1/play/{table.codes[1]}/seat", {}, token=None, headers={"Seat-Token": mine}
+    )
+    assert reply.status_code == 409, reply.get_data(as_text=True)
+    problem = reply.get_json()
+    assert (problem["code"], problem["rule"]) == ("online.both_seats", "T-online")
+    assert '"hand"' not in reply.get_data(as_text=True)
+    assert state(app, table.tid).version == before
+    made_up = app.post(
+        f"/api/v1/play/{table.codes[1]}/seat", {}, token=None, headers={"Seat-Token": "x"}
+    )
+    assert made_up.status_code == 422 and made_up.get_json()["field"] == "Seat-Token"
+    table.tokens = [mine, table.join(1)]  # the opponent's own client
+    assert table.view(1)["seat"] == 1
+
+
+def test_a_seat_s_token_is_refused_the_room_view_of_its_own_table(app: Web) -> None:
+    """The room's view shows more than a seat may see: refused to a caller sending the
+    Seat-Token of a seat at the table (409 ``online.own_table``)."""
+    table = Table(app)
+    for path in (f"{table.base}/table", f"{table.base}/table/live"):
+        reply = app.get(path, token=None, headers=table.device(0))
+        assert reply.status_code == 409 and reply.get_json()["code"] == "online.own_table"
+    assert app.ok("GET", f"{table.base}/table", token=None)["status"]
 
 
 def test_the_organiser_releases_a_seat_and_the_next_device_takes_it(app: Web) -> None:

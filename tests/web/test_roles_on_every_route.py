@@ -24,6 +24,8 @@ OPEN_WRITES = {
     "/setup": "the first organiser's one-time link (the token is the credential)",
     "/api/v1/tokens": "a token for an email and password (the password is the credential)",
     "/r/ACDEFH": "a player's report from the table (the table code is the credential, T-code)",
+    "/api/v1/play/ACDEFH/seat": "a device takes its seat (the table code, T-code)",
+    "/play/ACDEFH/seat": "a player's phone takes its seat (the table code, T-code)",
     "/api/v1/play/ACDEFH/actions": "a move at an online table (the table code, T-code)",
     "/api/v1/play/ACDEFH/no-claim": "no claim after the last trick (the table code, T-code)",
     "/play/ACDEFH/move": "a player's move at an online table (the table code is the credential)",

@@ -235,6 +235,16 @@ TEMPLATES: Final[dict[str, str]] = {
         "this seat is already open on another device: if that was you and your device is "
         "gone, ask the organiser to release the seat"
     ),
+    "online.both_seats": N_(
+        "this device holds the other seat of this table (seat %(seat)s): one device per "
+        "seat, your opponent opens their own code on their own device"
+    ),
+    "online.take_seat_first": N_(
+        "nobody holds this seat yet: take it with POST /api/v1/play/{code}/seat"
+    ),
+    "online.own_table": N_(
+        "this device holds a seat at this table: its own seat page shows what it may see"
+    ),
     "online.waiting_for_players": N_(
         "match %(match_id)s waits until both players have opened their seats"
     ),

@@ -344,7 +344,9 @@ def hand_number(t: Tournament, match_id: str, stream: str) -> int:
 # whose seat it is: the first device that opens a seat keeps it. The edge gives that device
 # a random token and the domain keeps only the token's SHA-256 (``device``); every later
 # view and move of the seat names the same token. The organiser releases a seat whose
-# device is gone; the next device to open the code takes it.
+# device is gone; the next device to open the code takes it. Both codes lie on one card, so
+# one device never holds both seats of a table: the device that holds one is refused the
+# other (``online.both_seats``), or one player could see and play the opponent's hand.
 
 
 def _seat_number(seat: int) -> int:
@@ -367,8 +369,9 @@ def take_seat(
     actor: str | None = None,
 ) -> list[NewEvent]:  # fmt: skip
     """The device ``device_hash`` takes ``seat``: nothing when it holds it already, a
-    refusal when another device does (``online.seat_taken``). The event carries ``at``
-    (``now``): when the second seat is taken, the first hand's clock starts (T-clock)."""
+    refusal when another device does (``online.seat_taken``) or when it holds the table's
+    other seat (``online.both_seats``). The event carries ``at`` (``now``): when the
+    second seat is taken, the first hand's clock starts (T-clock)."""
     table = table_of(t, match_id)
     _seat_number(seat)
     held = table.devices.get(seat)
@@ -376,6 +379,9 @@ def take_seat(
         if secrets.compare_digest(held, device_hash):
             return []
         raise ConflictError("seat", RULE, code="online.seat_taken")
+    other = table.devices.get(1 - seat)
+    if other is not None and secrets.compare_digest(other, device_hash):
+        raise ConflictError("seat", RULE, code="online.both_seats", params={"seat": 1 - seat})
     payload = {"match_id": match_id, "seat": seat, "device": device_hash, "at": now.isoformat()}
     return [ev.make_event(ev.ONLINE_SEAT_TAKEN, payload, actor=actor, source=ev.LIVE)]
 
@@ -395,6 +401,19 @@ def release_seat(
         )
     payload = {"match_id": match_id, "seat": seat, "by": by.strip()}
     return [ev.make_event(ev.ONLINE_SEAT_RELEASED, payload, actor=actor, source=ev.LIVE)]
+
+
+def seat_of_device(t: Tournament, match_id: str, device_hash: str | None) -> int | None:
+    """The seat of the table ``device_hash`` holds (None: none, or not an online table):
+    such a device is refused the room's view of its own table, which shows more than a
+    seat may see."""
+    table = t.online.get(match_id)
+    if table is None or device_hash is None:
+        return None
+    for seat, held in table.devices.items():
+        if secrets.compare_digest(held, device_hash):
+            return seat
+    return None
 
 
 def joined(t: Tournament, match_id: str) -> list[bool]:

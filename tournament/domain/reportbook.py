@@ -26,6 +26,9 @@ class Report:
     texts: tuple[str, ...]  # each Bummerl as the player typed it
     tallies: tuple[Mapping[str, Any], ...]  # each Bummerl as read (match seat order)
     confirmed_by: int | None = None  # the seat that confirmed it
+    #: Where it was sent from: ``device`` (a hash of the browser's device token) and
+    #: ``address`` (a keyed hash of the network address), never the address itself.
+    origin: Mapping[str, str] | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -45,6 +48,9 @@ class MatchReports:
     disputes: list[Dispute] = dataclasses.field(default_factory=list)
     recorded: bool = False  # the confirmed reports were recorded as the result
     settled: str = ""  # how the organiser settled the queue's item ("accepted", "dismissed")
+    #: A confirmation sent from where the report came from (``same_device``,
+    #: ``same_address``): a confirmation that proves no second person, for the organiser.
+    flags: tuple[str, ...] = ()
 
     @property
     def queued(self) -> bool:
@@ -79,7 +85,9 @@ def draw_of(t: Tournament, round_number: int) -> int:
 def on_submitted(t: Tournament, p: Mapping[str, Any]) -> None:
     found = t.reports._for(p)
     seat = p["seat"]
-    found.reports[seat] = Report(seat, p["player_id"], tuple(p["texts"]), tuple(p["tallies"]), None)
+    found.reports[seat] = Report(
+        seat, p["player_id"], tuple(p["texts"]), tuple(p["tallies"]), None, p.get("origin")
+    )
     if found.settled and not found.recorded:  # a new report after the queue was settled
         found.settled = ""
 
@@ -90,6 +98,7 @@ def on_confirmed(t: Tournament, p: Mapping[str, Any]) -> None:
     report = found.reports[other]
     found.reports[other] = dataclasses.replace(report, confirmed_by=p["seat"])
     found.recorded = True
+    found.flags = tuple(p.get("flags", ()))
     if found.disputes and not found.settled:  # the players agreed in the end
         found.settled = "confirmed"
 

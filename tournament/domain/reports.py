@@ -45,6 +45,34 @@ REASON_LIMIT = 500
 #: A Bummerl as the standings read it: the game points each seat struck off.
 BummerlKey = tuple[int, int]
 
+#: Where a report or a confirmation was sent from, as the edge knows it: ``device`` (a
+#: hash of the browser's device token) and ``address`` (a keyed hash of its network
+#: address). Both codes lie on one card, so a confirmation from the reporter's own device
+#: or address proves no second person: it is flagged for the organiser (O-M2).
+Origin = Mapping[str, str]
+SAME_DEVICE = "same_device"
+SAME_ADDRESS = "same_address"
+
+
+def origin_flags(reported: Origin | None, confirmed: Origin | None) -> list[str]:
+    """What a confirmation shares with the report it confirms: ``same_device`` and/or
+    ``same_address`` (nothing known of either: no flag).
+
+    >>> origin_flags({"device": "d1", "address": "a1"}, {"device": "d1", "address": "a1"})
+    ['same_device', 'same_address']
+    >>> origin_flags({"device": "d1", "address": "a1"}, {"device": "d2", "address": "a1"})
+    ['same_address']
+    >>> origin_flags(None, {"device": "d2"})
+    []
+    """
+    if not reported or not confirmed:
+        return []
+    flags = []
+    for key, flag in (("device", SAME_DEVICE), ("address", SAME_ADDRESS)):
+        if reported.get(key) and reported.get(key) == confirmed.get(key):
+            flags.append(flag)
+    return flags
+
 
 def reports_of(t: Tournament, match: MatchState) -> MatchReports:
     """What the players reported of ``match`` (in the draw of its round that stands)."""
@@ -140,7 +168,13 @@ def _payload(t: Tournament, match: MatchState, seat: TableSeat, **more: Any) -> 
 
 
 def submit_report(
-    t: Tournament, secret: bytes, code: str, texts: Sequence[str], *, actor: str | None = None
+    t: Tournament,
+    secret: bytes,
+    code: str,
+    texts: Sequence[str],
+    *,
+    actor: str | None = None,
+    origin: Origin | None = None,
 ) -> list[NewEvent]:
     """A player's report of the whole sheet through their seat's ``code``.
 
@@ -154,9 +188,10 @@ def submit_report(
     seat, match = _open(t, secret, code)
     texts, tallies = read_sheet(t, match, texts)
     book = reports_of(t, match)
+    more: dict[str, Any] = {"origin": dict(origin)} if origin else {}
     submitted = ev.make_event(
         ev.REPORT_SUBMITTED,
-        _payload(t, match, seat, texts=texts, tallies=tallies),
+        _payload(t, match, seat, texts=texts, tallies=tallies, **more),
         actor=actor,
         source=ev.PLAYERS,
     )
@@ -172,16 +207,22 @@ def submit_report(
     if other is None:
         return [submitted]
     if sheet_key(other.tallies) == sheet_key(tallies):
-        return [submitted, *_record(t, match, seat, other, actor)]
+        return [submitted, *_record(t, match, seat, other, actor, origin)]
     reason = DIFFERS
     return [submitted, _dispute(t, match, seat, reason, actor, mismatch=True)]
 
 
 def confirm_report(
-    t: Tournament, secret: bytes, code: str, *, actor: str | None = None
+    t: Tournament,
+    secret: bytes,
+    code: str,
+    *,
+    actor: str | None = None,
+    origin: Origin | None = None,
 ) -> list[NewEvent]:
     """The opponent confirms the report of the other seat through their own ``code``: the
-    result is recorded (``source: players``). Confirmed already: nothing new."""
+    result is recorded (``source: players``). Confirmed already: nothing new. Sent from
+    where the report came from (``origin``), the confirmation is flagged (O-M2)."""
     seat, match = _open(t, secret, code)
     book = reports_of(t, match)
     other = book.reports.get(1 - seat.seat)
@@ -195,7 +236,7 @@ def confirm_report(
         raise ConflictError(
             "code", RULE, code="reports.entered_at_desk", params={"table": match.table}
         )
-    return _record(t, match, seat, other, actor)
+    return _record(t, match, seat, other, actor, origin)
 
 
 def dispute_report(
@@ -218,10 +259,19 @@ def dispute_report(
 
 
 def _record(
-    t: Tournament, match: MatchState, seat: TableSeat, other: Report, actor: str | None
+    t: Tournament,
+    match: MatchState,
+    seat: TableSeat,
+    other: Report,
+    actor: str | None,
+    origin: Origin | None = None,
 ) -> list[NewEvent]:
+    more: dict[str, Any] = {"origin": dict(origin)} if origin else {}
+    flags = origin_flags(other.origin, origin)
+    if flags:
+        more["flags"] = flags
     confirmed = ev.make_event(
-        ev.REPORT_CONFIRMED, _payload(t, match, seat), actor=actor, source=ev.PLAYERS
+        ev.REPORT_CONFIRMED, _payload(t, match, seat, **more), actor=actor, source=ev.PLAYERS
     )
     recorded = record_tallies(
         t, match.match_id, list(other.tallies), actor=actor, source=ev.PLAYERS
@@ -301,6 +351,17 @@ def revoke_codes(
     if match_id is not None:
         payload["match_id"] = match_id
     return [ev.make_event(ev.CODES_REVOKED, payload, actor=actor)]
+
+
+def flagged_confirmations(t: Tournament) -> list[tuple[MatchState, MatchReports]]:
+    """Results the players "confirmed" from the device or address that reported them
+    (O-M2): recorded, but worth a look at the paper sheet; by round and table."""
+    out = []
+    for match in t.matches.values():
+        book = reports_of(t, match)
+        if book.flags and book.recorded and match.entries:
+            out.append((match, book))
+    return sorted(out, key=lambda pair: (pair[0].round, pair[0].table))
 
 
 def queue(t: Tournament) -> list[tuple[MatchState, MatchReports]]:

@@ -21,7 +21,7 @@ import logging
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -41,6 +41,8 @@ log = logging.getLogger(__name__)
 
 Metadata = Mapping[str, Any]
 NOT_A_MOVE = "a move is an action object or its notation"
+#: Sweeps in a row a table may fail (its store away) before the sweep forgets it.
+SWEEP_TRIES = 3
 
 
 @dataclasses.dataclass(frozen=True)
@@ -108,29 +110,82 @@ class PlayService:
         self.announce = announce or (lambda key: None)
         self.now = now
         self.hands = HandCache()
+        #: The tables this process has shown or moved (the sweep's round): a table in play
+        #: has its phones' live streams open here, which reconnect after a crash.
+        self._tables: dict[tuple[str, str], None] = {}
+        self._tables_lock = threading.Lock()
+        self._failures: dict[tuple[str, str], int] = {}
 
     # --- reading ------------------------------------------------------------------------
     def moment(self, tournament_id: str, match_id: str) -> TableMoment:
-        """The table now; deals its next hand first if it waits for one (a deal that a
-        crash interrupted is made good by the next reader)."""
+        """The table now, as stored. A read never writes: a hand a crash left unrecorded,
+        or a deal it kept back, is made good by the table's next write (:meth:`repair`
+        first thing in every move and decision) or by the background sweep
+        (:meth:`sweep`), never by a reader (a link preview must change nothing)."""
+        t = self.tournaments.state(tournament_id)
+        online.table_of(t, match_id)
+        with self._tables_lock:
+            self._tables[(tournament_id, match_id)] = None
+        return self._moment(t, match_id, self._current(t, match_id))
+
+    def repair(self, tournament_id: str, match_id: str, metadata: Metadata | None = None) -> bool:
+        """Make good what a crash interrupted at the table: the hand's last move stored
+        and its result not (recorded now, as the move's own request would have), or the
+        next hand not dealt (dealt now). Whether it wrote anything. Refused (the match
+        moved on meanwhile), the table is left as it is."""
+        meta = {"source": ev.LIVE, "match_id": match_id, **(metadata or {})}
         t = self.tournaments.state(tournament_id)
         online.table_of(t, match_id)
         hand = self._current(t, match_id)
+        wrote = False
         if hand is not None and _unsettled(t, hand):
-            # The hand's last move was stored and its result not (a crash between the
-            # two): recorded now, as the move's own request would have. Refused (the
-            # match moved on meanwhile), the table is shown as it is: a reader never fails.
             try:
-                self._settle(tournament_id, match_id, hand.stream, {})
+                self._settle(tournament_id, match_id, hand.stream, meta)
+                wrote = True
             except DomainError as error:
                 log.warning("play: hand %s not recorded: %s", hand.stream, error)
             t = self.tournaments.state(tournament_id)
             hand = self._current(t, match_id)
         if online.needs_deal(t, match_id, hand.state if hand else None):
-            self._deal(tournament_id, match_id, hand, {})
-            t = self.tournaments.state(tournament_id)
-            hand = self._current(t, match_id)
-        return self._moment(t, match_id, hand)
+            self._deal(tournament_id, match_id, hand, meta)
+            wrote = True
+        if wrote:
+            self.announce(table_key(tournament_id, match_id))
+        return wrote
+
+    def sweep(self) -> list[str]:
+        """Repair every online table this process has shown that is still in play (the
+        background sweep, every few seconds: a hand a crash interrupted is never left
+        waiting for a write that cannot come, as when the hand is over and nobody may
+        move). After a restart a table is known again as soon as a screen reads it (the
+        phones' live streams reconnect by themselves). The tables repaired, as
+        ``tournament/match``; finished ones are forgotten."""
+        with self._tables_lock:
+            tables = list(self._tables)
+        repaired = []
+        for tid, mid in tables:
+            try:
+                t = self.tournaments.state(tid)
+                table = online.table_of(t, mid)
+                match = t.matches[mid]
+                if table.stopped or match.decided:
+                    with self._tables_lock:
+                        self._tables.pop((tid, mid), None)
+                    continue
+                if self.repair(tid, mid, {"via": "sweep"}):
+                    repaired.append(f"{tid}/{mid}")
+            except Exception as error:  # the store away, the tournament gone: try again,
+                # a few times; then forget it until a screen reads it again
+                failed = self._failures.get((tid, mid), 0) + 1
+                self._failures[(tid, mid)] = failed
+                if failed >= SWEEP_TRIES:
+                    with self._tables_lock:
+                        self._tables.pop((tid, mid), None)
+                    self._failures.pop((tid, mid), None)
+                log.warning("play: table %s/%s not repaired: %s", tid, mid, error)
+            else:
+                self._failures.pop((tid, mid), None)
+        return repaired
 
     def hand_at(self, tournament_id: str, match_id: str, number: int) -> tuple[Tournament, Hand]:
         """Hand ``number`` (1-based) of the table, for its record and replay."""
@@ -171,6 +226,7 @@ class PlayService:
         """``seat`` plays ``action`` (a record action object, or its notation ``1:AH``)
         on the hand at ``expected_version``; the table afterwards."""
         meta = {"source": ev.LIVE, "match_id": match_id, **(metadata or {})}
+        self.repair(tournament_id, match_id, meta)  # the write path makes good a crash
         moment = self.moment(tournament_id, match_id)
         if moment.stream is None or moment.state is None:
             raise ConflictError(
@@ -199,6 +255,7 @@ class PlayService:
     ) -> TableMoment:  # fmt: skip
         """After the last trick its winner claims nothing (R16): the next hand is dealt."""
         meta = {"source": ev.LIVE, **(metadata or {})}
+        self.repair(tournament_id, match_id, meta)
         moment = self.moment(tournament_id, match_id)
         stream, state = moment.stream, moment.state
         if stream is None or state is None:
@@ -255,27 +312,45 @@ class PlayService:
         self, tournament_id: str, match_id: str, seat: int, token: str | None,
         metadata: Metadata | None = None,
     ) -> str:  # fmt: skip
-        """The device with ``token`` (None: a device new here) opens ``seat``: it takes the
-        seat if nobody holds it (a new token, stored only as its hash), or proves it holds
-        it; another device is refused (409 ``online.seat_taken``). The token to keep."""
+        """The device with ``token`` (None: a device new here, given a fresh one) takes
+        ``seat`` if nobody holds it (the tournament keeps only the token's hash), or
+        proves it holds it. Refused: another device holds it (409 ``online.seat_taken``),
+        or this device holds the table's other seat (409 ``online.both_seats``). Only a
+        write calls this (a POST): opening a link takes nothing. The token to keep."""
         t = self.tournaments.state(tournament_id)
         if token is not None and online.seat_device_ok(t, match_id, seat, device_hash(token)):
             return token
-        fresh = secrets.token_urlsafe(24)
+        mine = token or secrets.token_urlsafe(24)
         now = self.now()
+        meta = {"source": ev.LIVE, **(metadata or {})}
+        self.repair(tournament_id, match_id, meta)
         self.tournaments.execute(
             tournament_id,
-            lambda t: online.take_seat(t, match_id, seat, device_hash(fresh), now=now),
-            metadata={"source": ev.LIVE, **(metadata or {})},
+            lambda t: online.take_seat(t, match_id, seat, device_hash(mine), now=now),
+            metadata=meta,
         )
         self.announce(table_key(tournament_id, match_id))
-        return fresh
+        return mine
 
-    def check_seat(self, tournament_id: str, match_id: str, seat: int, token: str | None) -> None:
-        """Refused (409 ``online.seat_taken``) unless ``token`` is the device holding ``seat``."""
+    def holds(
+        self, tournament_id: str, match_id: str, seat: int, tokens: Sequence[str | None]
+    ) -> bool:
+        """Whether one of ``tokens`` (a device may send its device token and an older
+        seat token) is the device that holds ``seat``."""
         t = self.tournaments.state(tournament_id)
-        hashed = device_hash(token) if token else None
-        if not online.seat_device_ok(t, match_id, seat, hashed):
+        return any(
+            online.seat_device_ok(t, match_id, seat, device_hash(token))
+            for token in tokens
+            if token
+        )
+
+    def check_seat(
+        self, tournament_id: str, match_id: str, seat: int, token: str | None,
+        *more: str | None,
+    ) -> None:  # fmt: skip
+        """Refused (409 ``online.seat_taken``) unless ``token`` (or one of ``more``) is
+        the device holding ``seat``."""
+        if not self.holds(tournament_id, match_id, seat, (token, *more)):
             raise ConflictError("seat", online.RULE, code="online.seat_taken")
 
     def release_seat(

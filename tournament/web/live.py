@@ -15,6 +15,8 @@ Settings (``app.config``):
 - ``LIVE_MAX_STREAMS``: live streams one process holds (env ``SCHNAPSEN_LIVE_MAX_STREAMS``).
 - ``LIVE_KEEPALIVE``: seconds between keep-alive comments on a quiet stream (15).
 - ``PROJECTION_WAIT``: how long a read right after a write waits for its projection (1 s).
+- ``ONLINE_SWEEP_SECONDS``: how often the online tables a crash interrupted are repaired
+  (:mod:`tournament.play.sweep`; 3 s).
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from tournament.play.hub import CHANNEL as TABLES_CHANNEL
 from tournament.play.hub import RedisAnnouncer, TableHub
 from tournament.play.service import PlayService
 from tournament.play.stream import Render, table_events
+from tournament.play.sweep import SWEEP_SECONDS, OnlineSweep
 from tournament.projections.inprocess import InProcessProjections
 from tournament.projections.runner import Projector
 from tournament.web import metrics
@@ -54,9 +57,14 @@ class Live:
     #: The online tables' screens in this process, and the service their moves go through.
     tables: TableHub = dataclasses.field(default_factory=TableHub)
     play: PlayService | None = None
+    #: Repairs the tables a crash interrupted (started with the first live stream).
+    sweep: OnlineSweep | None = None
 
     def listen(self) -> None:
-        """Make sure announcements arrive (the subscription starts on first need)."""
+        """Make sure announcements arrive (the subscription starts on first need), and
+        that the online tables' repair sweep runs."""
+        if self.sweep is not None:
+            self.sweep.start()
         if self.subscriber is not None:
             self.subscriber.start()
         elif self.projections is not None:
@@ -65,6 +73,8 @@ class Live:
     def stop(self) -> None:
         self.hub.close()  # the streams end, and free their threads
         self.tables.close()
+        if self.sweep is not None:
+            self.sweep.stop()
         if self.subscriber is not None:
             self.subscriber.stop()
         if self.projections is not None:
@@ -95,6 +105,9 @@ def install(app: Flask, found: Services) -> Live:
         live = Live(hub, "embedded", projections, projections=projections)
     found.tournaments.committed.append(live.nudges.nudge)
     live.play = PlayService(found.tournaments, announce=_announcer(live.tables, redis_url))
+    live.sweep = OnlineSweep(
+        live.play, float(app.config.get("ONLINE_SWEEP_SECONDS") or SWEEP_SECONDS)
+    )
     app.extensions[KEY] = live
     counted = metrics.of(app)
     if counted is not None:

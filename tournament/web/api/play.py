@@ -27,13 +27,13 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from flask import Response, g, request
+from flask import Response, g
 from flask_openapi3.blueprint import APIBlueprint
 from flask_openapi3.models.tag import Tag
 
 from tournament.accounts.roles import Role
 from tournament.domain import online
-from tournament.domain.errors import DomainError, NotFoundError
+from tournament.domain.errors import ConflictError, DomainError, NotFoundError
 from tournament.domain.hands import hand_record
 from tournament.domain.matchref import resolve_match
 from tournament.domain.onlineview import TableMoment, seat_view, spectator_view, status
@@ -41,6 +41,11 @@ from tournament.domain.tablecodes import TableSeat
 from tournament.live.hub import Full
 from tournament.play.service import PlayService, device_hash
 from tournament.play.stream import Render
+from tournament.web.api.play_devices import (
+    not_a_seat_here,
+    sent_token,
+    token_to_take_with,
+)
 from tournament.web.api.play_models import (
     ClockIn,
     CodePath,
@@ -54,6 +59,7 @@ from tournament.web.api.play_models import (
     StopIn,
     TableOut,
     TablePath,
+    TakeIn,
     VersionIn,
 )
 from tournament.web.auth import ANYONE, requires
@@ -96,17 +102,9 @@ def _seat(code: str) -> tuple[str, TableSeat]:
     return tid, seat
 
 
-#: The header a seat's device sends its token in (given by the call that took the seat).
-SEAT_TOKEN = "Seat-Token"
-
-
-def _token() -> str | None:
-    return request.headers.get(SEAT_TOKEN) or None
-
-
 def _check(tid: str, seat: TableSeat) -> None:
     """Refused (409 ``online.seat_taken``) unless the caller's device holds the seat."""
-    play_service().check_seat(tid, seat.match_id, seat.seat, _token())
+    play_service().check_seat(tid, seat.match_id, seat.seat, sent_token())
 
 
 def _player_metadata(seat: TableSeat) -> dict[str, Any]:
@@ -126,25 +124,49 @@ def _json(body: Any, status: int = 200) -> Response:
     "/play/<code>",
     summary="A seat's view of its online table, opened by its table code (public)",
     description="What the seat sees now (`status` says what it waits for; `view.hand` its "
-    "own cards, `view.legal_actions` what it may do). Never the other seat's cards, the "
-    "talon or the other seat's code. 404 for an unknown code (T-code) or a match not "
-    "played online (T-online); 409 for a revoked code. No account: the code opens the "
-    "seat; wrong codes are rate-limited (429). The first call of a seat nobody holds "
-    "takes it for the calling device: its answer carries `device_token`, which every "
-    "later call of the seat sends as header `Seat-Token`; another device is refused "
-    "(409 `online.seat_taken`, T-online) and sees nothing of the seat.",
+    "own cards, `view.legal_actions` what it may do), for the device holding the seat: "
+    "header `Seat-Token`. Never the other seat's cards, the talon or the other seat's "
+    "code. A GET changes nothing: a seat is taken with `POST /api/v1/play/{code}/seat` "
+    "(a seat nobody holds answers 409 `online.take_seat_first`; clients of the first "
+    "version took the seat with this GET and must now POST first). 404 for an unknown "
+    "code (T-code) or a match not played online (T-online); 409 for a revoked code, and "
+    "`online.seat_taken` for a device not holding the seat. No account: the code opens "
+    "the seat; wrong codes are rate-limited (429).",
     responses={200: SeatOut, **CODE_PROBLEMS},
 )
 def seat(path: CodePath) -> Response:
     tid, found = _seat(path.code)
     play = play_service()
-    sent = _token()
+    if not play.holds(tid, found.match_id, found.seat, (sent_token(),)):
+        t = services().tournaments.state(tid)
+        if online.table_of(t, found.match_id).devices.get(found.seat) is None:
+            raise ConflictError("seat", online.RULE, code="online.take_seat_first")
+        raise ConflictError("seat", online.RULE, code="online.seat_taken")
+    return _json(seat_view(play.moment(tid, found.match_id), found.seat))
+
+
+@api.post(
+    "/play/<code>/seat",
+    summary="The calling device takes the seat its table code names (public)",
+    description="T-online: the first device to take a seat keeps it. The answer is the "
+    "seat's view (as `GET /api/v1/play/{code}`) with `device_token`: send it as header "
+    "`Seat-Token` on every later call of the seat. A client that already holds a seat "
+    "sends that seat's `Seat-Token` here too: it names the device, so the seat is taken "
+    "for the same token, and the table's other seat is refused to it (409 "
+    "`online.both_seats`: one device per seat). Taking a seat the device holds again "
+    "changes nothing. 409 `online.seat_taken` when another device holds the seat; 422 "
+    "for a `Seat-Token` shorter than 32 characters (made up rather than given).",
+    responses={200: SeatOut, **MOVE_PROBLEMS},
+)
+@requires(ANYONE)  # the code is the credential (T-code); wrong ones are rate-limited
+def take_seat(path: CodePath, body: TakeIn) -> Response:
+    tid, found = _seat(path.code)
+    sent = token_to_take_with()
+    play = play_service()
     token = play.join(tid, found.match_id, found.seat, sent, _player_metadata(found))
-    moment = play.moment(tid, found.match_id)
-    body = seat_view(moment, found.seat)
-    if token != sent:
-        body["device_token"] = token
-    return _json(body)
+    view = seat_view(play.moment(tid, found.match_id), found.seat)
+    view["device_token"] = token
+    return _json(view)
 
 
 @api.post(
@@ -209,7 +231,7 @@ def seat_stream(path: CodePath) -> Response:
     play_service().moment(tid, found.match_id)  # the table is there (else 404 now)
     _check(tid, found)
     number = found.seat
-    held = device_hash(_token() or "")
+    held = device_hash(sent_token() or "")
 
     def render(moment: TableMoment) -> tuple[str, str]:
         if not online.seat_device_ok(moment.t, found.match_id, number, held):
@@ -236,11 +258,14 @@ def _match_id(tid: str, text: str) -> str:
     "`points`. While the hand is played the room sees only what both players may see "
     "(T-watch): `tricks` is [] (the last trick is `last_trick` while it lies open), "
     "`tricks_shown` false and `points` null; once the hand is over, every trick and the "
-    "points. 404 when the match is not played online (T-online).",
-    responses={200: TableOut, **documented([404])},
+    "points. 404 when the match is not played online (T-online); 409 `online.own_table` "
+    "for a caller sending the `Seat-Token` of a seat at this table (a player follows "
+    "the table on their seat's view).",
+    responses={200: TableOut, **documented([404, 409])},
 )
 def table(path: TablePath) -> Response:
     mid = _match_id(path.tid, path.mid)
+    not_a_seat_here(path.tid, mid)
     return _json(spectator_view(play_service().moment(path.tid, mid)))
 
 
@@ -249,14 +274,16 @@ def table(path: TablePath) -> Response:
     summary="The room's view of an online table as it changes (Server-Sent Events)",
     description="`text/event-stream`: `event: table` with `data:` the room's view as JSON "
     "(as `GET .../table`), at once and each time it changes. Over the process's cap of "
-    "streams: 503 with `Retry-After`. Public.",
+    "streams: 503 with `Retry-After`. Public; 409 `online.own_table` for a seat's "
+    "`Seat-Token` of this table.",
     responses={
         200: {"content": {STREAM: {"schema": {"type": "string"}}}},
-        **documented([404, 503]),
+        **documented([404, 409, 503]),
     },
 )
 def table_stream(path: TablePath) -> Response:
     mid = _match_id(path.tid, path.mid)
+    not_a_seat_here(path.tid, mid)
 
     def render(moment: TableMoment) -> tuple[str, str]:
         return "table", json.dumps(spectator_view(moment), ensure_ascii=False)
@@ -488,7 +515,7 @@ def release(path: TablePath, body: ReleaseIn) -> Response:
 
 
 # --- wrong codes, limited ----------------------------------------------------------------
-CODE_ENDPOINTS = ("seat", "act", "no_claim", "seat_stream")
+CODE_ENDPOINTS = ("seat", "take_seat", "act", "no_claim", "seat_stream")
 
 
 api.record_once(

@@ -50,6 +50,13 @@ class MoveIn(BaseModel):
     )
 
 
+class TakeIn(BaseModel):
+    """Taking a seat says nothing more than the code and the device (header
+    ``Seat-Token``): the body is ``{}`` (JSON, as every write of a script)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
 class VersionIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import re
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, Final
@@ -75,6 +76,8 @@ ORIGINS: Final[dict[str, LazyString]] = {
     "import": _l("import"),
     "system": _l("system"),
     "page": _l("desk page"),
+    "phone": _l("player's phone (table code)"),
+    "sweep": _l("repair after a crash"),
     "api": _l("API"),
     "cli": _l("command line"),
 }
@@ -169,10 +172,29 @@ def covering_seal(seals: Sequence[Seal], position: int) -> Seal | None:
     return seals[at] if at < len(seals) else None
 
 
+#: How the table-code pages name a player in an event's actor (stored in English).
+BY_CODE: Final = re.compile(r"player (\d+) \(table code\)")
+#: What a confirmation shares with the report it confirms (O-M2).
+FLAGS: Final[dict[str, LazyString]] = {
+    "same_device": _l("confirmed from the reporting phone"),
+    "same_address": _l("confirmed from the reporting address"),
+}
+
+
 def _line(t: Tournament, e: StoredEvent, seals: Sequence[Seal]) -> AuditLine:
     meta = e.metadata
     who = str(meta.get("account") or meta.get("actor") or "–")
-    origin = [str(ORIGINS.get(str(meta[k]), meta[k])) for k in ("source", "via") if meta.get(k)]
+    via = meta.get("via")
+    by_code = BY_CODE.fullmatch(who)
+    if by_code is not None:  # a player by their table code: their name, in the page's words
+        pid = int(by_code.group(1))
+        name = t.players[pid].name if pid in t.players else by_code.group(1)
+        who = str(gettext("%(name)s (table code)", name=name))
+        if via == "page":  # older events: the phone's pages said "page" like the desk's
+            via = "phone"
+    found = {**meta, "via": via}
+    origin = [str(ORIGINS.get(str(found[k]), found[k])) for k in ("source", "via") if found.get(k)]
+    origin += [str(FLAGS[f]) for f in (e.payload or {}).get("flags", ()) if f in FLAGS]
     seal = covering_seal(seals, e.position)
     return AuditLine(
         position=e.position,

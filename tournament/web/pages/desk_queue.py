@@ -62,6 +62,17 @@ class Item:
 
 
 @dataclasses.dataclass(frozen=True)
+class Doubtful:
+    """A result the players "confirmed" from the reporting phone or address (O-M2)."""
+
+    match_id: str
+    round: int
+    table: int
+    names: tuple[str, str]
+    why: list[str]
+
+
+@dataclasses.dataclass(frozen=True)
 class CodeLine:
     match_id: str
     table: int
@@ -128,6 +139,7 @@ def _page(tid: str, *, error: str | None = None, status: int = 200) -> Response:
     key = tablecodes.secret()
     with service.reading():
         items = [_item(t, m, book) for m, book in rp.queue(t)]
+        doubtful = [_doubtful(t, m, book) for m, book in rp.flagged_confirmations(t)]
         codes = _codes(t, key)
         current = t.current_round
         open_now = bool(current) and round_open(t, current)
@@ -138,6 +150,7 @@ def _page(tid: str, *, error: str | None = None, status: int = 200) -> Response:
             tid,
             area="queue",
             items=items,
+            doubtful=doubtful,
             codes=codes,
             current=current,
             codes_open=open_now,
@@ -171,6 +184,19 @@ def _item(t: Tournament, match: MatchState, book: MatchReports) -> Item:
         list(match.flags),
         match.decided,
     )
+
+
+def _doubtful(t: Tournament, match: MatchState, book: MatchReports) -> Doubtful:
+    names = (t.players[match.players[0]].name, t.players[match.players[1]].name)
+    words = {
+        rp.SAME_DEVICE: gettext("report and confirmation came from the same phone"),
+        rp.SAME_ADDRESS: gettext(
+            "report and confirmation came from the same network address (on the club's "
+            "Wi-Fi many phones share one)"
+        ),
+    }
+    why = [words[f] for f in book.flags if f in words]
+    return Doubtful(match.match_id, match.round, match.table, names, why)
 
 
 def _codes(t: Tournament, key: bytes) -> list[CodeLine]:

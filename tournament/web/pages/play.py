@@ -25,7 +25,6 @@ from typing import Any
 
 from flask import (
     Response,
-    current_app,
     g,
     redirect,
     render_template,
@@ -34,7 +33,6 @@ from flask import (
 )
 from flask_babel import gettext
 from flask_wtf.csrf import generate_csrf
-from markupsafe import escape
 from werkzeug.wrappers import Response as BaseResponse
 
 from engine.cards import Card
@@ -46,14 +44,24 @@ from tournament.domain.tablecodes import TableSeat, normalized
 from tournament.live.hub import Full
 from tournament.play.service import device_hash
 from tournament.web.auth import ANYONE, requires
+from tournament.web.devices import device_token, give_devices, sent_device_hash, sent_tokens
 from tournament.web.i18n import current_language
 from tournament.web.live import play_service, table_event_stream
 from tournament.web.pages.desk import desk_blueprint, refusal
+from tournament.web.pages.play_seats import (
+    BOTH_SEATS,
+    SEAT_TAKEN,
+    both_seats,
+    released_fragment,
+    seat_taken,
+    take_page,
+)
 from tournament.web.play_codes import online_seat
 from tournament.web.problems import request_id
 from tournament.web.tablecodes import wrong_code_limit
 
 pages = desk_blueprint("play", __name__)
+give_devices(pages)
 
 #: Seconds a browser waits before it asks for the stream again when the process is full.
 RETRY_AFTER = 5
@@ -117,35 +125,46 @@ def reason_words() -> dict[str, str]:
 
 @pages.get("/play/<code>")
 def table(code: str) -> Any:
-    """The seat's page. The first device to open a seat nobody holds takes it (T-online):
-    it gets the seat's device token as a cookie scoped to this code's pages; another
-    device gets a friendly refusal and nothing of the seat."""
+    """The seat's page. Opening it changes nothing (AE-1: a chat app's link preview or a
+    prefetch takes no seat): the device that holds the seat sees its table; a seat
+    nobody holds shows its players and *Take my seat* (a POST, :func:`take`); a device
+    holding the table's other seat, or another device holding this one, gets a friendly
+    refusal and nothing of the seat (T-online)."""
     found = _open(code)
     if isinstance(found, BaseResponse):
         return found
-    if code != normalized(code):  # the seat's cookie is scoped to the code as printed
+    if code != normalized(code):  # the page's links are the code as printed
         args: dict[str, Any] = dict(request.args)
         return redirect(url_for("play.table", code=normalized(code), **args), code=303)
-    tid, _, seat = found
-    sent = _cookie(code)
+    tid, t, seat = found
+    play = play_service()
+    if play.holds(tid, seat.match_id, seat.seat, sent_tokens()):
+        return _page(tid, seat, code, note=_note_of(request.args.get("note", "")))
+    if online.table_of(t, seat.match_id).devices.get(seat.seat) is not None:
+        return seat_taken(tid)
+    other = online.seat_of_device(t, seat.match_id, sent_device_hash())
+    if other is not None:
+        return both_seats(tid, t, seat)
+    return take_page(tid, t, seat, code)
+
+
+@pages.post("/play/<code>/seat")
+@requires(ANYONE)  # the code is the credential (T-code); wrong ones are rate-limited
+def take(code: str) -> Any:
+    """*Take my seat*: this browser's device takes the seat (T-online), then its page."""
+    found = _open(code)
+    if isinstance(found, BaseResponse):
+        return found
+    tid, t, seat = found
     try:
-        token = play_service().join(tid, seat.match_id, seat.seat, sent, _metadata(seat))
+        play_service().join(tid, seat.match_id, seat.seat, device_token(), _metadata(seat))
     except ConflictError as error:
+        if error.code == BOTH_SEATS:
+            return both_seats(tid, t, seat)
         if error.code != SEAT_TAKEN:
             raise
-        return _seat_taken(tid)
-    reply = _page(tid, seat, code, note=_note_of(request.args.get("note", "")))
-    if token != sent:
-        reply.set_cookie(
-            SEAT_COOKIE,
-            token,
-            path=url_for("play.table", code=normalized(code)),
-            httponly=True,
-            samesite="Lax",
-            secure=bool(current_app.config.get("SESSION_COOKIE_SECURE")),
-            max_age=60 * 60 * 24 * 30,
-        )
-    return reply
+        return seat_taken(tid)
+    return redirect(url_for("play.table", code=normalized(code)), code=303)
 
 
 @pages.get("/play/<code>/events")
@@ -156,12 +175,13 @@ def events(code: str) -> Any:
         return opened
     tid, seat = opened
     fixed = normalized(code)
-    held = device_hash(_cookie(code) or "")
+    held = [device_hash(token) for token in sent_tokens() if token]
 
     def render(moment: TableMoment) -> tuple[str, str]:
-        if not online.seat_device_ok(moment.t, seat.match_id, seat.seat, held):
-            # Released and taken by another device since: nothing more of the seat here.
-            return "table", f'<p class="problem" role="alert">{escape(_taken_words())}</p>'
+        if not any(online.seat_device_ok(moment.t, seat.match_id, seat.seat, h) for h in held):
+            # Released and taken by another device since: nothing more of the seat here,
+            # and no "Your turn" left above it (P11): the title says so too.
+            return "table", released_fragment()
         return "table", _fragment(moment, seat, fixed)
 
     try:
@@ -212,36 +232,6 @@ def no_claim(code: str) -> Any:
 
 
 # --- helpers ------------------------------------------------------------------------------
-#: The cookie that holds a seat's device token (scoped to ``/play/<code>``, T-online).
-SEAT_COOKIE = "seat"
-SEAT_TAKEN = "online.seat_taken"
-
-
-def _cookie(code: str) -> str | None:
-    return request.cookies.get(SEAT_COOKIE) or None
-
-
-def _taken_words() -> str:
-    return str(
-        gettext(
-            "This seat is already open on another phone. If that was you and your phone is "
-            "gone, ask the organiser to release the seat."
-        )
-    )
-
-
-def _seat_taken(tid: str) -> Response:
-    """The friendly refusal for a device that does not hold the seat: nothing of it."""
-    t = play_service().tournaments.state(tid)
-    settings = t.settings
-    html = render_template(
-        "play/taken.html",
-        tournament=settings.name if settings is not None else tid,
-        words=_taken_words(),
-    )
-    return Response(html, status=409, mimetype="text/html")
-
-
 def _held_here(code: str) -> tuple[str, TableSeat] | BaseResponse:
     """The tournament and seat of ``code`` when this device (its cookie) holds the seat;
     else the answer: the code's refusal (:func:`_open`), or the seat taken elsewhere."""
@@ -250,9 +240,9 @@ def _held_here(code: str) -> tuple[str, TableSeat] | BaseResponse:
         return found
     tid, _, seat = found
     try:
-        play_service().check_seat(tid, seat.match_id, seat.seat, _cookie(code))
+        play_service().check_seat(tid, seat.match_id, seat.seat, *sent_tokens())
     except ConflictError:
-        return _seat_taken(tid)
+        return seat_taken(tid)
     return tid, seat
 
 
@@ -284,7 +274,7 @@ def _version() -> int:
 
 def _metadata(seat: TableSeat) -> dict[str, str]:
     return {
-        "via": "page",
+        "via": "phone",  # a player's phone, by a table code (the audit log says so)
         "request_id": request_id(),
         "correlation_id": request_id(),
         "source": "players",
@@ -461,6 +451,7 @@ def _title(status: str, names: list[str], me: int, turn_name: str, m: dict[str, 
 pages.record_once(
     wrong_code_limit(
         "play.table",
+        "play.take",
         "play.events",
         "play.move",
         "play.no_claim",

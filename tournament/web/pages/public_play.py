@@ -243,6 +243,11 @@ def table_projector(tid: str, mid: str) -> Any:
 
 
 def _table_page(tid: str, mid: str, *, projector: bool) -> Any:
+    from tournament.web.pages.play_seats import own_table_refusal  # (seats, P1)
+
+    refused = own_table_refusal(tid, mid)  # a seat's phone sees its seat's view only
+    if refused is not None:
+        return refused
     moment = _moment(tid, mid)
     if moment is None:
         return _not_a_table(tid, mid)
@@ -261,6 +266,11 @@ def _table_page(tid: str, mid: str, *, projector: bool) -> Any:
 @pages.get("/t/<tid>/matches/<mid>/table/events")
 def table_stream(tid: str, mid: str) -> Any:
     """The table's fragment each time it changes (event ``table``)."""
+    from tournament.web.pages.play_seats import own_table_refusal  # (seats, P1)
+
+    refused = own_table_refusal(tid, mid)
+    if refused is not None:
+        return refused
     if _moment(tid, mid) is None:
         return _not_a_table(tid, mid)
     projector = request.args.get("projector") == "1"

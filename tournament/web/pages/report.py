@@ -31,12 +31,14 @@ from tournament.domain.tally import tally_text
 from tournament.eventstore.api import NewEvent
 from tournament.web import tablecodes
 from tournament.web.auth import ANYONE, requires
+from tournament.web.devices import give_devices, origin
 from tournament.web.pages.desk import desk_blueprint, refusal
 from tournament.web.problems import request_id
 from tournament.web.services import services
 from tournament.web.tablecodes import wrong_code_limit
 
 pages = desk_blueprint("report", __name__)
+give_devices(pages)
 
 #: Wrong codes per address before every code is refused for a while.
 
@@ -81,9 +83,13 @@ def act(code: str) -> Any:
     tid, t, seat = found
     action = request.form.get("action", "")
     key = tablecodes.secret()
+    sent_from = origin()  # the device's and the address's hashes: a confirmation from
+    # the reporter's own phone or address is flagged for the organiser (O-M2)
     commands: dict[str, Callable[[Tournament], list[NewEvent]]] = {
-        "report": lambda s: rp.submit_report(s, key, code, _sheet_lines(), actor=_actor(seat)),
-        "confirm": lambda s: rp.confirm_report(s, key, code, actor=_actor(seat)),
+        "report": lambda s: rp.submit_report(
+            s, key, code, _sheet_lines(), actor=_actor(seat), origin=sent_from
+        ),
+        "confirm": lambda s: rp.confirm_report(s, key, code, actor=_actor(seat), origin=sent_from),
         "dispute": lambda s: rp.dispute_report(
             s, key, code, request.form.get("reason", ""), actor=_actor(seat)
         ),
@@ -120,7 +126,7 @@ def _actor(seat: TableSeat) -> str:
 
 def _metadata() -> dict[str, str]:
     return {
-        "via": "page",
+        "via": "phone",  # a player's phone, by a table code (the audit log says so)
         "request_id": request_id(),
         "correlation_id": request_id(),
         "source": "players",
