@@ -9,7 +9,7 @@ import ast
 from pathlib import Path
 
 from tests.pages.test_catalog import ROOT, german
-from tests.pages.test_desk_sheets import SHEETS, signed_in
+from tests.pages.test_desk_sheets import SHEETS, shown, signed_in
 from tests.pages.test_report import codes, first_match, post
 from tests.web.conftest import Web
 from tests.web.played import state
@@ -61,7 +61,7 @@ def test_a_refused_second_tally_reads_in_german_on_the_report_page(web: Web, clu
 def test_a_refused_second_tally_reads_in_german_at_the_desk(web: Web, club: str) -> None:
     token = signed_in(web)
     before = state(web, club).version
-    sheet = {"csrf_token": token, "key": "b" * 32, "table": "1", **BAD_SECOND}
+    sheet = {"csrf_token": token, "key": "b" * 32, "table": "1", **shown(web, "1"), **BAD_SECOND}
     html = web.client.post(f"{SHEETS}?lang=de", data=sheet).get_data(as_text=True)
     assert "ein Stand läuft von 7 bis 0, nicht 9 (R17)" in html
     assert "a count runs" not in html and "tally 2 of 2" not in html

@@ -155,7 +155,10 @@ def test_during_a_hand_the_room_sees_only_the_last_trick_and_no_points(
     now = moment(web, online)
     assert now.state is not None and now.state.lead_card is None  # the last trick lies open
     html = web.client.get(f"/t/{online}/matches/{MATCH}/table?lang=en").get_data(True)
-    earlier = {c.code for t in now.state.tricks[:-1] for c in (t.lead, t.reply)}
+    # Tricks won before the last are hidden, but a declared marriage's two cards were
+    # shown to both players (R10) and stay on the table's view.
+    declared = {c.code for m in now.state.marriages for c in (m.led, m.shown)}
+    earlier = {c.code for t in now.state.tricks[:-1] for c in (t.lead, t.reply)} - declared
     last = now.state.tricks[-1]
     assert {last.lead.code, last.reply.code} <= cards_shown(html)
     assert_no_hidden_card(html, hidden(web, online) | earlier)

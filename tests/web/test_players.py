@@ -239,12 +239,20 @@ def test_a_bad_list_is_422_naming_each_rows_line_field_and_rule_and_stores_nothi
     assert web.ok("GET", PLAYERS)["players"] == []
 
 
+def test_an_excel_file_in_windows_1252_is_read_as_excel_wrote_it(web: Web) -> None:
+    web.tournament("club")
+    reply = upload(web, "name;club\nJosé Weiß;SC Ödenburg\n".encode("cp1252"))
+    assert reply.status_code == 201, reply.get_data(as_text=True)
+    (player,) = web.ok("GET", PLAYERS)["players"]
+    assert (player["name"], player["club"]) == ("José Weiß", "SC Ödenburg")
+
+
 @pytest.mark.parametrize(
     ("data", "field", "row"),
     [
         (b"", "file", 1),
         (b"club\nSC Ried\n", "header", 1),
-        (b"name\nJos\xe9\n", "file", 2),
+        (b"name\nJos\x81\n", "file", 2),  # neither UTF-8 nor Windows-1252 (0x81 is unused)
         (b'name,club\n"Anna,SC Ried\n', "row", 2),
     ],
 )

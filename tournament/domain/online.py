@@ -28,7 +28,7 @@ import dataclasses
 import secrets
 from collections.abc import Sequence
 from datetime import datetime, timedelta
-from typing import Any, Final
+from typing import Any, Final, NoReturn
 
 from engine import Action, EngineError, HandState
 from tournament.domain import events as ev
@@ -414,6 +414,22 @@ def seat_of_device(t: Tournament, match_id: str, device_hash: str | None) -> int
         if secrets.compare_digest(held, device_hash):
             return seat
     return None
+
+
+def refuse_own_table(t: Tournament, match_id: str, device_hash: str | None) -> None:
+    """The room's view of a table shows more than a seat may see: refused (409
+    ``online.own_table``) to a device that holds a seat at it (P1)."""
+    if seat_of_device(t, match_id, device_hash) is not None:
+        raise ConflictError("seat", RULE, code="online.own_table")
+
+
+def refuse_seat_not_held(t: Tournament, match_id: str, seat: int) -> NoReturn:
+    """A device that does not hold ``seat`` reads nothing of it: 409
+    ``online.take_seat_first`` while nobody holds it (a read takes no seat: taking one is a
+    POST, AE-1), else ``online.seat_taken``."""
+    if table_of(t, match_id).devices.get(seat) is None:
+        raise ConflictError("seat", RULE, code="online.take_seat_first")
+    raise ConflictError("seat", RULE, code="online.seat_taken")
 
 
 def joined(t: Tournament, match_id: str) -> list[bool]:

@@ -33,7 +33,7 @@ from flask_openapi3.models.tag import Tag
 
 from tournament.accounts.roles import Role
 from tournament.domain import online
-from tournament.domain.errors import ConflictError, DomainError, NotFoundError
+from tournament.domain.errors import DomainError, NotFoundError
 from tournament.domain.hands import hand_record
 from tournament.domain.matchref import resolve_match
 from tournament.domain.onlineview import TableMoment, seat_view, spectator_view, status
@@ -138,10 +138,7 @@ def seat(path: CodePath) -> Response:
     tid, found = _seat(path.code)
     play = play_service()
     if not play.holds(tid, found.match_id, found.seat, (sent_token(),)):
-        t = services().tournaments.state(tid)
-        if online.table_of(t, found.match_id).devices.get(found.seat) is None:
-            raise ConflictError("seat", online.RULE, code="online.take_seat_first")
-        raise ConflictError("seat", online.RULE, code="online.seat_taken")
+        online.refuse_seat_not_held(services().tournaments.state(tid), found.match_id, found.seat)
     return _json(seat_view(play.moment(tid, found.match_id), found.seat))
 
 

@@ -14,7 +14,6 @@ from typing import Final
 from flask import request
 
 from tournament.domain import online
-from tournament.domain.errors import ConflictError
 from tournament.play.service import device_hash
 from tournament.web.problems import Problem
 from tournament.web.services import services
@@ -50,5 +49,5 @@ def not_a_seat_here(tid: str, mid: str) -> None:
     (409 ``online.own_table``): its own seat's view is what it may see (T-online)."""
     token = sent_token()
     t = services().tournaments.state(tid)
-    if token and online.seat_of_device(t, mid, device_hash(token)) is not None:
-        raise ConflictError("seat", online.RULE, code="online.own_table")
+    if token:
+        online.refuse_own_table(t, mid, device_hash(token))

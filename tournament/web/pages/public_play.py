@@ -50,6 +50,7 @@ from tournament.live.hub import Full
 from tournament.play.service import Hand
 from tournament.web.i18n import current_language
 from tournament.web.live import play_service, table_event_stream
+from tournament.web.pages.play_seats import own_table_refusal
 from tournament.web.pages.public_parts import header, not_found
 from tournament.web.services import services
 
@@ -243,8 +244,6 @@ def table_projector(tid: str, mid: str) -> Any:
 
 
 def _table_page(tid: str, mid: str, *, projector: bool) -> Any:
-    from tournament.web.pages.play_seats import own_table_refusal  # (seats, P1)
-
     refused = own_table_refusal(tid, mid)  # a seat's phone sees its seat's view only
     if refused is not None:
         return refused
@@ -266,8 +265,6 @@ def _table_page(tid: str, mid: str, *, projector: bool) -> Any:
 @pages.get("/t/<tid>/matches/<mid>/table/events")
 def table_stream(tid: str, mid: str) -> Any:
     """The table's fragment each time it changes (event ``table``)."""
-    from tournament.web.pages.play_seats import own_table_refusal  # (seats, P1)
-
     refused = own_table_refusal(tid, mid)
     if refused is not None:
         return refused
