@@ -16,7 +16,7 @@ from tournament.domain import events as ev
 from tournament.domain import reportbook
 from tournament.domain.matchstate import Entry, MatchState, Summary
 from tournament.domain.messages import english
-from tournament.domain.parts import OnlineTable, Player, Round, Stats
+from tournament.domain.parts import OnlineTable, Player, Round, SeatFlag, Stats
 from tournament.domain.settings import Settings
 from tournament.domain.text import printable
 
@@ -301,13 +301,25 @@ def _clock_restarted(t: Tournament, p: Mapping[str, Any]) -> None:
 
 def _seat_taken(t: Tournament, p: Mapping[str, Any]) -> None:
     table = t.online[p["match_id"]]
-    table.devices[int(p["seat"])] = p["device"]
+    seat = int(p["seat"])
+    table.devices[seat] = p["device"]
     if table.joined_at is None and len(table.devices) == 2:
         table.joined_at = p.get("at")
+    table.origins.pop(seat, None)  # older events carry no origin: nothing to compare
+    if p.get("origin"):
+        table.origins[seat] = dict(p["origin"])
+    table.released_in_hand.pop(seat, None)
+    for flag in p.get("flags") or ():
+        table.flags.append(SeatFlag(seat, flag, p.get("released_by")))
 
 
 def _seat_released(t: Tournament, p: Mapping[str, Any]) -> None:
-    t.online[p["match_id"]].devices.pop(int(p["seat"]), None)
+    table = t.online[p["match_id"]]
+    seat = int(p["seat"])
+    table.devices.pop(seat, None)
+    table.origins.pop(seat, None)
+    if p.get("in_hand"):  # released while a hand was in play: its next taker is flagged
+        table.released_in_hand[seat] = str(p.get("by") or "")
 
 
 def _live_abandoned(t: Tournament, p: Mapping[str, Any]) -> None:

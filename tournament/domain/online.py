@@ -41,7 +41,8 @@ from tournament.domain.live import (
     who_and_why,
 )
 from tournament.domain.matchstate import MatchState
-from tournament.domain.parts import OnlineTable
+from tournament.domain.parts import OnlineTable, SeatFlag
+from tournament.domain.reports import SAME_ADDRESS, SAME_DEVICE, Origin, origin_flags
 from tournament.domain.results import find_match, takes_results
 from tournament.domain.state import Tournament
 from tournament.eventstore.api import NewEvent, StoredEvent
@@ -340,6 +341,17 @@ def hand_number(t: Tournament, match_id: str, stream: str) -> int:
 
 
 # --- seats and devices (T-online) ------------------------------------------------------------
+#: Flags on a seat taken (``match.online_seat_taken``'s ``flags``): both seats of a table
+#: taken from one device or one address prove no second person (the same browser is
+#: refused; a private tab, a second browser or the club's Wi-Fi share the address), and a
+#: seat taken again after a release during a hand in play showed that hand to its taker.
+BOTH_SEATS_SAME_DEVICE: Final = "seats_same_device"
+BOTH_SEATS_SAME_ADDRESS: Final = "seats_same_address"
+RETAKEN_IN_HAND: Final = "seat_retaken_in_hand"
+BOTH_SEATS_FLAGS: Final = {
+    SAME_DEVICE: BOTH_SEATS_SAME_DEVICE,
+    SAME_ADDRESS: BOTH_SEATS_SAME_ADDRESS,
+}
 # A table code is printed on the card between the players, so the code alone is no proof of
 # whose seat it is: the first device that opens a seat keeps it. The edge gives that device
 # a random token and the domain keeps only the token's SHA-256 (``device``); every later
@@ -366,12 +378,18 @@ def seat_device_ok(t: Tournament, match_id: str, seat: int, device_hash: str | N
 
 def take_seat(
     t: Tournament, match_id: str, seat: int, device_hash: str, *, now: datetime,
-    actor: str | None = None,
+    actor: str | None = None, origin: Origin | None = None,
 ) -> list[NewEvent]:  # fmt: skip
     """The device ``device_hash`` takes ``seat``: nothing when it holds it already, a
     refusal when another device does (``online.seat_taken``) or when it holds the table's
     other seat (``online.both_seats``). The event carries ``at`` (``now``): when the
-    second seat is taken, the first hand's clock starts (T-clock)."""
+    second seat is taken, the first hand's clock starts (T-clock).
+
+    ``origin`` (the device's and the address's hashes, as a report keeps them) is kept
+    with the seat. What is not refused is flagged for the organiser (:func:`seat_flags`):
+    both seats taken from one address -- a private tab or a second browser on one phone,
+    or two phones on the club's Wi-Fi -- and a seat taken again after the organiser
+    released it during a hand in play (its new device sees that hand)."""
     table = table_of(t, match_id)
     _seat_number(seat)
     held = table.devices.get(seat)
@@ -382,7 +400,21 @@ def take_seat(
     other = table.devices.get(1 - seat)
     if other is not None and secrets.compare_digest(other, device_hash):
         raise ConflictError("seat", RULE, code="online.both_seats", params={"seat": 1 - seat})
-    payload = {"match_id": match_id, "seat": seat, "device": device_hash, "at": now.isoformat()}
+    payload: dict[str, Any] = {
+        "match_id": match_id, "seat": seat, "device": device_hash, "at": now.isoformat(),
+    }  # fmt: skip
+    flags = []
+    if origin:
+        payload["origin"] = dict(origin)
+        if other is not None:
+            shared = origin_flags(table.origins.get(1 - seat), origin)
+            flags += [BOTH_SEATS_FLAGS[f] for f in shared]
+    released_by = table.released_in_hand.get(seat)
+    if released_by is not None:
+        flags.append(RETAKEN_IN_HAND)
+        payload["released_by"] = released_by
+    if flags:
+        payload["flags"] = flags
     return [ev.make_event(ev.ONLINE_SEAT_TAKEN, payload, actor=actor, source=ev.LIVE)]
 
 
@@ -390,7 +422,9 @@ def release_seat(
     t: Tournament, match_id: str, seat: int, *, by: str, actor: str | None = None
 ) -> list[NewEvent]:
     """The organiser frees ``seat`` (its device is gone): the next device to open the
-    code takes it. The clock goes on (the organiser decides on a timeout, T-clock)."""
+    code takes it -- and sees the seat's cards of the hand in play, so a release during a
+    hand is marked (``in_hand``) and the seat's next taker is flagged for the organiser,
+    and named to the other seat (:func:`retaken_by`). The clock goes on (T-clock)."""
     table = table_of(t, match_id)
     _seat_number(seat)
     if not by.strip():
@@ -399,8 +433,33 @@ def release_seat(
         raise ConflictError(
             "seat", RULE, code="online.seat_not_taken", params={"seat": seat, "match_id": match_id}
         )
-    payload = {"match_id": match_id, "seat": seat, "by": by.strip()}
+    payload: dict[str, Any] = {"match_id": match_id, "seat": seat, "by": by.strip()}
+    running = t.live_in_progress(match_id)
+    if running is not None and not table.stopped:
+        payload["in_hand"] = running
     return [ev.make_event(ev.ONLINE_SEAT_RELEASED, payload, actor=actor, source=ev.LIVE)]
+
+
+def seat_flags(t: Tournament, match_id: str) -> list[SeatFlag]:
+    """What the organiser should look at in how ``match_id``'s seats were taken (the desk's
+    online page and queue show it; the audit log shows the events' ``flags``)."""
+    table = t.online.get(match_id)
+    return list(table.flags) if table is not None else []
+
+
+def flagged_tables(t: Tournament) -> list[tuple[str, list[SeatFlag]]]:
+    """Every online table with a seat flag, by round and table."""
+    found = [(mid, seat_flags(t, mid)) for mid in t.online]
+    flagged = [(mid, flags) for mid, flags in found if flags and mid in t.matches]
+    return sorted(flagged, key=lambda x: (t.matches[x[0]].round, t.matches[x[0]].table))
+
+
+def retaken_by(t: Tournament, match_id: str, seat: int) -> list[str]:
+    """Who released ``seat`` during a hand in play before another device took it: the
+    names the *other* seat's page shows (it plays against whoever holds the seat now)."""
+    return [
+        f.by or "" for f in seat_flags(t, match_id) if f.seat == seat and f.flag == RETAKEN_IN_HAND
+    ]
 
 
 def seat_of_device(t: Tournament, match_id: str, device_hash: str | None) -> int | None:

@@ -142,9 +142,12 @@ def _common(moment: TableMoment, seat: int | None) -> dict[str, Any]:
 
 
 def seat_view(moment: TableMoment, seat: int) -> dict[str, Any]:
-    """What ``seat`` sees: its own cards and legal actions, never the other's."""
+    """What ``seat`` sees: its own cards and legal actions, never the other's; and who
+    released the other seat during a hand before another device took it (the player
+    may be playing against someone else now, T-online)."""
     body = _common(moment, seat)
     body["seat"] = seat
+    body["opponent_seat_released_by"] = online.retaken_by(moment.t, moment.match_id, 1 - seat)
     state = moment.state
     if state is None:
         body["view"] = None

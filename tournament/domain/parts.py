@@ -84,3 +84,19 @@ class OnlineTable:
     devices: dict[int, str] = dataclasses.field(default_factory=dict)
     #: when both seats were first taken: the first hand's clock runs from then (T-clock)
     joined_at: str | None = None
+    #: seat -> where its device took it from (device and address hashes, as reports keep)
+    origins: dict[int, dict[str, str]] = dataclasses.field(default_factory=dict)
+    #: seat -> who released it while a hand was in play (until the seat is taken again)
+    released_in_hand: dict[int, str] = dataclasses.field(default_factory=dict)
+    #: what the organiser should look at, oldest first (:mod:`tournament.domain.online`)
+    flags: list[SeatFlag] = dataclasses.field(default_factory=list)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class SeatFlag:
+    """A seat taken in a way that proves no second person, or after a release during a
+    hand (T-online): ``flag`` names it, ``by`` the organiser who released the seat."""
+
+    seat: int
+    flag: str
+    by: str | None = None

@@ -310,23 +310,29 @@ class PlayService:
     # --- seats and devices (T-online) -----------------------------------------------------
     def join(
         self, tournament_id: str, match_id: str, seat: int, token: str | None,
-        metadata: Metadata | None = None,
+        metadata: Metadata | None = None, *, address: str | None = None,
     ) -> str:  # fmt: skip
         """The device with ``token`` (None: a device new here, given a fresh one) takes
         ``seat`` if nobody holds it (the tournament keeps only the token's hash), or
         proves it holds it. Refused: another device holds it (409 ``online.seat_taken``),
         or this device holds the table's other seat (409 ``online.both_seats``). Only a
-        write calls this (a POST): opening a link takes nothing. The token to keep."""
+        write calls this (a POST): opening a link takes nothing. The token to keep.
+
+        ``address`` is the keyed hash of the caller's network address (as a report's
+        origin keeps it): both seats taken from one address are flagged, not refused."""
         t = self.tournaments.state(tournament_id)
         if token is not None and online.seat_device_ok(t, match_id, seat, device_hash(token)):
             return token
         mine = token or secrets.token_urlsafe(24)
+        origin = {"device": device_hash(mine), **({"address": address} if address else {})}
         now = self.now()
         meta = {"source": ev.LIVE, **(metadata or {})}
         self.repair(tournament_id, match_id, meta)
         self.tournaments.execute(
             tournament_id,
-            lambda t: online.take_seat(t, match_id, seat, device_hash(mine), now=now),
+            lambda t: online.take_seat(
+                t, match_id, seat, device_hash(mine), now=now, origin=origin
+            ),
             metadata=meta,
         )
         self.announce(table_key(tournament_id, match_id))

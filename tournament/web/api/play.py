@@ -63,6 +63,7 @@ from tournament.web.api.play_models import (
     VersionIn,
 )
 from tournament.web.auth import ANYONE, requires
+from tournament.web.devices import address_hash
 from tournament.web.live import play_service, table_event_stream
 from tournament.web.play_codes import online_seat
 from tournament.web.problems import Problem, documented
@@ -160,7 +161,9 @@ def take_seat(path: CodePath, body: TakeIn) -> Response:
     tid, found = _seat(path.code)
     sent = token_to_take_with()
     play = play_service()
-    token = play.join(tid, found.match_id, found.seat, sent, _player_metadata(found))
+    token = play.join(
+        tid, found.match_id, found.seat, sent, _player_metadata(found), address=address_hash()
+    )
     view = seat_view(play.moment(tid, found.match_id), found.seat)
     view["device_token"] = token
     return _json(view)
@@ -394,6 +397,10 @@ def _online(moment: TableMoment) -> dict[str, Any]:
         "clock": moment.clock.to_json(),
         "decided": moment.match.decided,
         "joined": online.joined(moment.t, moment.match_id),
+        "seat_flags": [
+            {"seat": f.seat, "flag": f.flag, "released_by": f.by}
+            for f in online.seat_flags(moment.t, moment.match_id)
+        ],
         "tournament_version": moment.t.version,
     }
 
@@ -496,7 +503,11 @@ def abandon(path: TablePath, body: StopIn) -> Response:
 @api.post(
     "/tournaments/<tid>/matches/<mid>/online/release",
     summary="Release a seat whose device is gone: the next device to open its code takes it",
-    description="T-online: a seat is held by the first device that opened it. 409 "
+    description="T-online: a seat is held by the first device that opened it. The next "
+    "device to take the seat sees that seat's hand in play and plays for it: released "
+    "during a hand, the seat taken again is flagged (`seat_flags`: "
+    "`seat_retaken_in_hand`, in the queue and on the desk's online page too) and the "
+    "other seat is told who released it (`opponent_seat_released_by`). 409 "
     "`online.seat_not_taken` when nobody holds the seat; 422 without `by`. The clock "
     "goes on (T-clock).",
     responses={200: OnlineOut, **ORGANISER_PROBLEMS},

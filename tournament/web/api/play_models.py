@@ -117,6 +117,11 @@ class TableOut(BaseModel):
 
 class SeatOut(TableOut):
     seat: int = Field(description="the seat this code plays (0 or 1)", ge=0, le=1)
+    opponent_seat_released_by: list[str] = Field(
+        [],
+        description="who released the other seat while a hand was in play before another "
+        "device took it (each time): that device saw the hand and plays the other seat now",
+    )
     device_token: str | None = Field(
         None,
         description="only in the answer that takes the seat: the device's token, to send "
@@ -141,6 +146,12 @@ class HandLine(BaseModel):
     )
 
 
+class SeatFlagOut(BaseModel):
+    seat: int = Field(description="the seat taken", ge=0, le=1)
+    flag: str = Field(description="what is worth a look (see `seat_flags`)")
+    released_by: str | None = Field(description="who released the seat, for a retaken seat")
+
+
 class OnlineOut(BaseModel):
     """An online table as the organiser sees it: no card."""
 
@@ -155,4 +166,12 @@ class OnlineOut(BaseModel):
     clock: ClockOut
     decided: bool
     joined: list[bool] = Field(description="per seat: a device holds it (T-online)")
+    seat_flags: list[SeatFlagOut] = Field(
+        [],
+        description="what the organiser should look at in how the seats were taken, oldest "
+        "first: `seats_same_address` (both seats from one network address: a private tab, "
+        "a second browser, or two phones on one Wi-Fi), `seats_same_device`, "
+        "`seat_retaken_in_hand` (taken again after a release during a hand in play: the "
+        "new device saw that hand)",
+    )
     tournament_version: int

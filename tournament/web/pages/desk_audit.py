@@ -178,6 +178,10 @@ BY_CODE: Final = re.compile(r"player (\d+) \(table code\)")
 FLAGS: Final[dict[str, LazyString]] = {
     "same_device": _l("confirmed from the reporting phone"),
     "same_address": _l("confirmed from the reporting address"),
+    # Seats of an online table (T-online): what was not refused, but is worth a look.
+    "seats_same_device": _l("both seats taken from one phone"),
+    "seats_same_address": _l("both seats taken from one address"),
+    "seat_retaken_in_hand": _l("seat taken again after a release during a hand"),
 }
 
 

@@ -29,6 +29,7 @@ from flask_babel import lazy_gettext as _l
 from flask_babel.speaklater import LazyString
 
 from tournament.accounts.roles import Role
+from tournament.domain import online
 from tournament.domain.errors import ConflictError, DomainError, NotFoundError
 from tournament.domain.online import MOVE_SECONDS
 from tournament.domain.onlineview import TableMoment, status
@@ -84,6 +85,7 @@ class OnlineLine:
     to_act: tuple[int, ...] = ()  # the seats the hand waits for (none once it is over)
     problem: str | None = None  # the table could not be read (its refusal, in words)
     joined: tuple[bool, bool] = (False, False)  # a device holds the seat (T-online)
+    flags: tuple[str, ...] = ()  # how the seats were taken, worth a look (in words)
 
 
 def line_of(t: Tournament, moment: TableMoment, now: datetime) -> OnlineLine:
@@ -120,7 +122,42 @@ def line_of(t: Tournament, moment: TableMoment, now: datetime) -> OnlineLine:
         in_play=in_play,
         to_act=() if table.stopped or match.decided else acting,
         joined=(0 in table.devices, 1 in table.devices),
+        flags=tuple(seat_flag_words(t, moment.match_id)),
     )
+
+
+def seat_flag_words(t: Tournament, match_id: str) -> list[str]:
+    """The table's seat flags (:func:`tournament.domain.online.seat_flags`) in the desk's
+    words: what was refused is not here, only what proves no second person or showed a
+    hand to a new device."""
+    names = t.matches[match_id].labels
+    out = []
+    for f in online.seat_flags(t, match_id):
+        if f.flag == online.BOTH_SEATS_SAME_DEVICE:
+            out.append(gettext("Both seats were taken from the same phone."))
+        elif f.flag == online.BOTH_SEATS_SAME_ADDRESS:
+            out.append(
+                gettext(
+                    "Both seats were taken from the same network address: perhaps one phone "
+                    "(a private tab or a second browser), perhaps two phones on one Wi-Fi. "
+                    "Check that each player plays on their own phone."
+                )
+            )
+        elif f.flag == online.RETAKEN_IN_HAND:
+            out.append(
+                gettext(
+                    "%(name)s's seat was released by %(by)s during a hand and taken by "
+                    "another phone, which saw that hand's cards.",
+                    name=names[f.seat],
+                    by=f.by or "–",
+                )
+            )
+    return out
+
+
+def flagged_lines(tid: str) -> list[OnlineLine]:
+    """The online tables with a seat flag, for the queue."""
+    return [line for line in online_lines(tid) if line.flags]
 
 
 def online_lines(tid: str) -> list[OnlineLine]:

@@ -30,7 +30,7 @@ from tournament.eventstore.api import NewEvent
 from tournament.web import tablecodes
 from tournament.web.auth import caller, requires
 from tournament.web.pages.desk import desk_blueprint, desk_context, refusal
-from tournament.web.pages.desk_online import timed_out
+from tournament.web.pages.desk_online import flagged_lines, timed_out
 from tournament.web.pages.page_writes import page_metadata
 from tournament.web.services import services
 
@@ -144,6 +144,7 @@ def _page(tid: str, *, error: str | None = None, status: int = 200) -> Response:
         current = t.current_round
         open_now = bool(current) and round_open(t, current)
     timeouts = timed_out(tid)  # online tables whose clock ran out (T-clock)
+    seat_flags = flagged_lines(tid)  # online seats taken in a way worth a look (T-online)
     html = render_template(
         "desk/queue/queue.html",
         **desk_context(
@@ -155,6 +156,7 @@ def _page(tid: str, *, error: str | None = None, status: int = 200) -> Response:
             current=current,
             codes_open=open_now,
             timeouts=timeouts,
+            seat_flags=seat_flags,
             error=error,
         ),
     )

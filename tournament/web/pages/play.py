@@ -44,7 +44,13 @@ from tournament.domain.tablecodes import TableSeat, normalized
 from tournament.live.hub import Full
 from tournament.play.service import device_hash
 from tournament.web.auth import ANYONE, requires
-from tournament.web.devices import device_token, give_devices, sent_device_hash, sent_tokens
+from tournament.web.devices import (
+    address_hash,
+    device_token,
+    give_devices,
+    sent_device_hash,
+    sent_tokens,
+)
 from tournament.web.i18n import current_language
 from tournament.web.live import play_service, table_event_stream
 from tournament.web.pages.desk import desk_blueprint, refusal
@@ -157,7 +163,9 @@ def take(code: str) -> Any:
         return found
     tid, t, seat = found
     try:
-        play_service().join(tid, seat.match_id, seat.seat, device_token(), _metadata(seat))
+        play_service().join(
+            tid, seat.match_id, seat.seat, device_token(), _metadata(seat), address=address_hash()
+        )
     except ConflictError as error:
         if error.code == BOTH_SEATS:
             return both_seats(tid, t, seat)
