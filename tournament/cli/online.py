@@ -216,7 +216,8 @@ def online_stop(match: str, by: str, why: str, tournament_id: str | None, actor:
 @cli_errors
 def online_release(match: str, seat: int, by: str, tournament_id: str | None, actor: str) -> None:
     """Release SEAT of MATCH whose phone is gone: the next phone that opens the seat's
-    code takes it (T-online). The clock goes on (T-clock)."""
+    code takes it, and sees its cards of the hand in play (T-online): taken again, the
+    seat is flagged and the other seat is told who released it. The clock goes on."""
     tid = tournament_id_of(tournament_id)
     mid = _match_id(tid, match)
     play().release_seat(tid, mid, seat, by=by, metadata=event_meta(), actor=actor)

@@ -9,8 +9,11 @@ reports and confirmations carry that hash and a keyed hash of the network addres
 (:func:`origin`), never the address itself. An API client names its device with the
 ``Seat-Token`` header instead (:mod:`tournament.web.api.play`).
 
-The guard stops the honest mistake and the curious player with one phone, not a player
-set on cheating with two browsers: the docs say what a confirmation proves.
+The guard refuses the same browser (the honest mistake, the curious player); a private
+tab or a second browser has a cookie jar of its own and is not refused, but a seat taken
+keeps its origin too, and both seats of a table taken from one address are flagged for
+the organiser (:func:`tournament.domain.online.take_seat`), as a confirmation from the
+reporting address is: the docs say what is refused and what is only flagged.
 """
 
 from __future__ import annotations
