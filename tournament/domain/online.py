@@ -447,13 +447,6 @@ def seat_flags(t: Tournament, match_id: str) -> list[SeatFlag]:
     return list(table.flags) if table is not None else []
 
 
-def flagged_tables(t: Tournament) -> list[tuple[str, list[SeatFlag]]]:
-    """Every online table with a seat flag, by round and table."""
-    found = [(mid, seat_flags(t, mid)) for mid in t.online]
-    flagged = [(mid, flags) for mid, flags in found if flags and mid in t.matches]
-    return sorted(flagged, key=lambda x: (t.matches[x[0]].round, t.matches[x[0]].table))
-
-
 def retaken_by(t: Tournament, match_id: str, seat: int) -> list[str]:
     """Who released ``seat`` during a hand in play before another device took it: the
     names the *other* seat's page shows (it plays against whoever holds the seat now)."""
