@@ -3,11 +3,12 @@ explained, the round's pairings by table and "where do I sit", in German and Eng
 
 from __future__ import annotations
 
+import random
 import re
 
 from tests.pages.markup import elements, unlabelled, words
 from tests.web.conftest import Web
-from tests.web.played import NAMES, register, run, state
+from tests.web.played import NAMES, play_round, register, run, state
 from tournament.domain import events as ev
 from tournament.domain.registration import register_player
 from tournament.domain.rounds import start_round
@@ -99,6 +100,41 @@ def test_a_player_with_the_bye_finds_it_in_where_do_i_sit(web: Web) -> None:
     assert f"{bye.player.name} Freilos in dieser Runde" in [
         words(e.text) for e in elements(page(web, f"/t/{tid}?lang=de")) if e.tag == "li"
     ]
+
+
+def test_the_pairings_page_shows_the_round_asked_for_and_links_every_round(web: Web) -> None:
+    """Trial 4 (N-L4): ``?round=N`` shows round N's tables and results; "where do I sit"
+    belongs to the round being played, not to an earlier one."""
+    tid = web.tournament("three", format="swiss", options={"rounds": 3})
+    register(web, tid, NAMES)
+    rng = random.Random(4)
+    play_round(web, tid, rng)
+    play_round(web, tid, rng)
+    with web.app.app_context():
+        first = round_view(state(web, tid), 1)
+    earlier = page(web, f"/t/{tid}/pairings?round=1&lang=en")
+    assert "Round 1: pairings by table" in earlier and "Where do I sit?" not in earlier
+    rows = [words(e.text) for e in elements(earlier) if e.tag == "tr"]
+    for line in first.tables:
+        a, b = line.players
+        assert b is not None
+        score = f"{line.bummerl[0]}:{line.bummerl[1]}"
+        assert any(a.name in r and b.name in r and r.endswith(score) for r in rows), rows
+    now = page(web, f"/t/{tid}/pairings?lang=en")
+    assert "Round 2: pairings by table" in now and "Where do I sit?" in now
+    links = {e.attrs.get("href") for e in elements(now) if e.tag == "a"}
+    assert {f"/t/{tid}/pairings?round=1", f"/t/{tid}/pairings"} <= links
+
+
+def test_where_do_i_sit_is_gone_once_the_tournament_is_finished(web: Web) -> None:
+    tid = web.tournament("two", format="swiss", options={"rounds": 2})
+    register(web, tid, NAMES)
+    rng = random.Random(5)
+    play_round(web, tid, rng)
+    play_round(web, tid, rng)
+    for path in (f"/t/{tid}?lang=de", f"/t/{tid}/pairings?lang=de"):
+        html = page(web, path)
+        assert "Beendet nach Runde 2" in html and "Wo sitze ich?" not in html
 
 
 def test_where_do_i_sit_sorts_as_a_printed_list() -> None:

@@ -22,6 +22,7 @@ from flask_babel import gettext
 
 from tournament.domain.lives import lives_left
 from tournament.domain.matchview import MatchLine
+from tournament.domain.pairing import finished
 from tournament.domain.roundview import RoundView, round_view
 from tournament.domain.state import Tournament
 from tournament.projections.documents import STANDINGS
@@ -86,6 +87,10 @@ def _page(tid: str, template: str, tab: str) -> Any:
         me = _me(t)
         online = online_tables(t)
         lives = lives_left(t) or {}
+        # The pairings of the round asked for (?round=N, an earlier round's tables and
+        # results); "where do I sit" only for the round being played (O-L4 of trial 4).
+        shown = round_view(t, asked.round) if tab == "pairings" and asked.round else current
+        seated = shown is current and current is not None and not finished(t)
     html = render_template(
         template,
         lives=lives,
@@ -94,9 +99,10 @@ def _page(tid: str, template: str, tab: str) -> Any:
         tab=tab,
         top=header(tid, t),
         stage=_stage(t, current),
-        current=current,
-        tables=_tables(current),
-        seats=_seats(current),
+        current=shown,
+        rounds_drawn=len(t.rounds),
+        tables=_tables(shown),
+        seats=_seats(shown) if seated else [],
         me=me,
         as_of_error=asked.error,
         live_url=url_for("live.live_stream", tid=tid),
@@ -124,7 +130,7 @@ def round_fragment(tid: str) -> Any:
             stage=_stage(t, current),
             current=current,
             tables=_tables(current),
-            seats=_seats(current),
+            seats=[] if finished(t) else _seats(current),
             me=me,
             online=online_tables(t),
         )
@@ -187,8 +193,6 @@ def _stage(t: Tournament, current: RoundView | None) -> str:
     """Where the tournament stands, in the reader's language."""
     if current is None:
         return str(gettext("Registration: no round drawn yet"))
-    from tournament.domain.pairing import finished
-
     if finished(t):
         return str(gettext("Finished after round %(n)s", n=current.number))
     if current.complete:
