@@ -75,3 +75,13 @@ def test_generic_fold_and_load_aggregate(store: SQLEventStore) -> None:
     state, version = load_aggregate(store, "nothing", (0, 0), tally)
     assert (state, version) == ((0, 0), 0)
     assert fold(store.read_stream("m", 2), (0, 0), tally) == (0, 2)
+
+
+def test_a_deal_s_salt_is_optional_and_only_ever_32_hex_digits(store: SQLEventStore) -> None:
+    deck = [card.code for card in next(random_records(seed=2, count=1)).deck]
+    store.append("hand-salted", [dealt_event(deck, 0, salt="0f" * 16)], 0)
+    assert fold_hand(store.read_stream("hand-salted")).to_act is not None
+    for bad in ("0F" * 16, "0f" * 15, 1234):
+        with pytest.raises(MalformedEventError, match="salt"):
+            payload = {"deck": deck, "dealer": 0, "variants": [], "salt": bad}
+            store.append("hand-bad", [NewEvent("hand.dealt", payload)], 0)

@@ -146,3 +146,25 @@ def test_the_machines_backup_holds_no_card_of_a_hand_in_play_and_restores_whole(
     assert refused.exit_code == 1
     assert "withheld under seal key" in refused.output
     assert not (tmp_path / "elsewhere.sqlite3").exists()
+
+
+def test_a_withheld_deal_keeps_a_secret_salt_so_its_hash_tells_nothing(app: Web) -> None:
+    """The hash of a withheld deal stays in the backup; a player who knows their own five
+    cards and the turn-up could try the 14! orders of the rest against it, unless the deal
+    holds a secret no one can guess: 128 random bits, restored with the deal (F2)."""
+    stream, deck = hand_in_play(app)
+    with app.app.app_context():
+        (dealt,) = services().store.read_stream(stream)
+    salt = dealt.payload["salt"]
+    assert isinstance(salt, str) and len(salt) == 32 and int(salt, 16) >= 0
+    # The same deck and dealer dealt again (another tournament, the same seed) gets
+    # another salt: another hash.
+    other, other_deck = hand_in_play(app, "again")
+    with app.app.app_context():
+        (again,) = services().store.read_stream(other)
+    assert other_deck == deck and again.payload["salt"] != salt
+    line = next(
+        json.loads(line) for line in export(app, "live").splitlines()
+        if json.loads(line).get("stream_id") == stream
+    )  # fmt: skip
+    assert salt not in json.dumps(line)  # withheld with the deck, never beside it

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from engine import Action, EngineError, GameRecord, HandState, Ruleset
 from tournament.eventstore.api import EventStore, NewEvent, StoredEvent
@@ -34,12 +34,25 @@ HAND_PREFIX = "hand-"
 HAND_DEALT = "hand.dealt"
 HAND_ACTION = "hand.action"
 _DEALT_KEYS = {"deck", "dealer", "variants"}
+#: A live deal's secret salt: a backup withholds a hand in play but keeps each event's
+#: hash, and a player who knows their own five cards could otherwise try the other
+#: decks' orders against that hash (14! of them); with 128 random bits in the payload
+#: no guess can be checked (F2).
+_DEALT_SALT = "salt"
+SALT_BYTES: Final = 16
 
 
 def _validate_dealt(payload: Mapping[str, Any]) -> None:
-    keys = set(payload)
+    keys = set(payload) - {_DEALT_SALT}
     if keys != _DEALT_KEYS:
         raise ValueError(f"needs exactly the fields {sorted(_DEALT_KEYS)}, not {sorted(keys)}")
+    salt = payload.get(_DEALT_SALT)
+    if salt is not None and not (
+        isinstance(salt, str)
+        and len(salt) == 2 * SALT_BYTES
+        and all(c in "0123456789abcdef" for c in salt)
+    ):
+        raise ValueError(f"'salt' must be {2 * SALT_BYTES} lowercase hex digits")
     if not isinstance(payload["variants"], list) or not all(
         isinstance(v, str) for v in payload["variants"]
     ):
@@ -66,9 +79,13 @@ def dealt_event(
     dealer: int,
     variants: Sequence[str] = (),
     metadata: Mapping[str, Any] | None = None,
+    *,
+    salt: str | None = None,
 ) -> NewEvent:
-    """The first event of a hand stream."""
-    payload = {"deck": list(deck), "dealer": dealer, "variants": list(variants)}
+    """The first event of a hand stream (``salt``: a live deal's secret, see SALT_BYTES)."""
+    payload: dict[str, Any] = {"deck": list(deck), "dealer": dealer, "variants": list(variants)}
+    if salt is not None:
+        payload[_DEALT_SALT] = salt
     return NewEvent(HAND_DEALT, payload, dict(metadata or {}))
 
 

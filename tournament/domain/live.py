@@ -22,7 +22,7 @@ from typing import Any
 from engine.cards import ALL_CARDS
 from tournament.domain import events as ev
 from tournament.domain.errors import ConflictError, DomainError, NotFoundError
-from tournament.domain.hands import dealt_event, fold_hand, new_hand_stream_id
+from tournament.domain.hands import SALT_BYTES, dealt_event, fold_hand, new_hand_stream_id
 from tournament.domain.matchstate import Entry
 from tournament.domain.registration import require_created
 from tournament.domain.results import find_match, new_id, no_live_hand, takes_results
@@ -60,7 +60,8 @@ def deal_live_hand(
         deck = cards
     stream = new_hand_stream_id()
     meta = {"source": "live", "match_id": match_id} | ({"actor": actor} if actor else {})
-    hand = [dealt_event(deck, dealer, settings.variants, meta)]
+    salt = secrets.token_hex(SALT_BYTES)
+    hand = [dealt_event(deck, dealer, settings.variants, meta, salt=salt)]
     started = ev.make_event(
         ev.LIVE_HAND_STARTED,
         {"match_id": match_id, "hand_stream": stream, "dealer": match.players[dealer]},
