@@ -39,6 +39,10 @@ SEAT_TABLE = "#table .seat-table"
 #: A table page's stream is open (its badge says "Live").
 LIVE = "() => document.getElementById('live-badge').dataset.state === 'live'"
 ROOM_TABLE = "#table .table-live"
+#: A seat's table takes taps and keys: no move on its way, and the settle time after a
+#: new moment is over (play.js: a double tap counts once, F1).
+SETTLED = """() => { const t = document.querySelector('#table .seat-table');
+  return t !== null && !('settling' in t.dataset); }"""
 
 
 # --- the tournament ------------------------------------------------------------------------
@@ -256,11 +260,18 @@ def shows_score(page: Page, wins: dict[str, int]) -> bool:
 # --- playing -------------------------------------------------------------------------------
 
 
+def settled(page: Page) -> None:
+    """Wait until the seat's table takes a tap (:data:`SETTLED`), as a player looks before
+    tapping."""
+    wait_for(lambda: bool(page.evaluate(SETTLED)), f"the table to settle on {page.url}")
+
+
 def make_a_move(page: Page, rng: random.Random, claims: float = 1.0) -> str:
     """Click a button the page offers, or press its key. A claim of 66 in the middle of a
     hand is kept among the choices with the odds ``claims`` (a random claim is mostly
     false and ends the hand, R13, R15): lower odds let more hands reach their last trick
     and its winner's choice, claim or no claim (R16)."""
+    settled(page)
     buttons = page.locator("#table button[data-key]:not([disabled])")
     keys = [str(buttons.nth(n).get_attribute("data-key")) for n in range(buttons.count())]
     assert keys, "the seat to act is offered nothing"
@@ -285,7 +296,7 @@ def play_until(
     *,
     followers: Sequence[Page] = (),
     claims: float = 1.0,
-    seconds: float = 50,
+    seconds: float = 90,  # each move waits for the table to settle (play.js, F1)
 ) -> list[str]:
     """The seats' pages move at random until ``done()``: after each move the actor's page
     shows its answer and every other page (the other seat's, the ``followers``) the same

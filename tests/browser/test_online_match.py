@@ -64,7 +64,7 @@ def test_two_seats_play_a_bummerl_the_room_watches_and_nobody_sees_a_hidden_card
         seen_by_room.add(moment_of(room))
         return all(status_of(page) == "over" for page in seats)
 
-    moves = play_until(seats, over, random.Random(12), followers=[room], claims=0.1, seconds=90)
+    moves = play_until(seats, over, random.Random(12), followers=[room], claims=0.1, seconds=150)
 
     done = state(web, "club").matches[mid]
     assert done.decided and room.locator("#table-status").get_attribute("data-status") == "over"

@@ -24,6 +24,7 @@ from tests.browser.online_steps import (
     online_match,
     play_until,
     seat_pages,
+    settled,
     shows_score,
     status_of,
     take_seat,
@@ -159,6 +160,7 @@ def test_one_phone_holds_one_seat_in_german_and_a_released_phone_drops_its_turn(
     take_seat(opponent)
     wait_for(lambda: status_of(mine) in ("turn", "wait"), "the table to start")
     if status_of(mine) == "wait":  # make it seat 0's turn: the opponent leads a card
+        settled(opponent)
         opponent.locator("#table button[data-key]:not([disabled])").first.click()
         wait_for(lambda: status_of(mine) == "turn", "seat 0's turn")
     assert mine.title().startswith("Du bist dran")

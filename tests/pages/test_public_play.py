@@ -181,6 +181,40 @@ def test_once_the_hand_is_over_the_room_sees_every_trick_and_the_points(
     assert replay.status_code == 200
 
 
+def test_while_the_last_tricks_winner_may_still_claim_the_room_shows_no_outcome(
+    web: Web, online: str
+) -> None:
+    """F3: after the last trick its winner may still claim 66 (R16): nobody knows the
+    hand's result yet, so the room's JSON, page and live fragment show no outcome (api.md:
+    the outcome appears once nobody is left to act); once the winner said "no claim", the
+    finished hand's outcome is there."""
+
+    def claim_window() -> bool:
+        state = moment(web, online).state
+        return state is not None and state.is_over and bool(state.to_act)
+
+    while not claim_window():
+        step(web, online)
+    now = moment(web, online)
+    assert now.state is not None and len(now.state.to_act) == 1  # the R16 window
+    winner = now.state.to_act[0]
+    room = web.client.get(f"/api/v1/tournaments/{online}/matches/{MATCH}/table").get_json()
+    assert (room["status"], room["final"]) == ("wait", False)
+    assert room["view"]["to_act"] == [winner] and room["view"]["outcome"] is None
+    assert room["view"]["points"] is None
+    html = web.client.get(f"/t/{online}/matches/{MATCH}/table?lang=en").get_data(True)
+    fragment = next(sse_messages(web, online, 1))
+    for shown in (html, fragment):
+        assert "may still claim 66 (R12a, R16)" in shown
+        assert "This hand: won by" not in shown and "game points:" not in shown
+    german = web.client.get(f"/t/{online}/matches/{MATCH}/table?lang=de").get_data(True)
+    assert "R16" in german
+    with web.app.app_context():
+        play_service().decline_claim(online, MATCH, winner, now.version)
+    hands = web.client.get(f"/api/v1/tournaments/{online}/matches/{MATCH}/hands").get_json()
+    assert hands[0]["final"] and hands[0]["outcome"]["winner"] == winner
+
+
 def test_the_live_fragment_holds_no_hidden_card_either(web: Web, online: str) -> None:
     first = next(sse_messages(web, online, 1))
     assert 'class="table-live"' in first

@@ -173,7 +173,9 @@ def spectator_view(moment: TableMoment) -> dict[str, Any]:
     see -- the turn-up, the talon's count, the card led, the last trick while it lies
     open, declared marriages, how many tricks each seat won -- and no won trick beyond
     the last, no points: ``tricks`` is [] and ``points`` None (``tricks_shown`` false).
-    Once the hand is over, every trick and the points. Never a hand, never the talon."""
+    Once the hand is over, every trick, the points and the outcome: no outcome while
+    anyone may still act (the R16 window after the last trick, F3). Never a hand, never
+    the talon."""
     body = _common(moment, None)
     state = moment.state
     if state is None:
@@ -187,9 +189,7 @@ def spectator_view(moment: TableMoment) -> dict[str, Any]:
     ]
     view["tricks_shown"] = over
     view["points"] = list(state.points) if over else None
-    if not over:  # (after the tenth trick the winner may still claim, R16: not yet)
-        outcome = view.get("outcome")
-        if isinstance(outcome, dict) and "points" in outcome:
-            outcome["points"] = None
+    if not over:  # after the last trick its winner may still claim (R16): no outcome yet
+        view["outcome"] = None
     body["view"] = view
     return body

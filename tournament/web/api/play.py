@@ -257,10 +257,11 @@ def _match_id(tid: str, text: str) -> str:
     description="`view` is the engine's table view plus `tricks`, `tricks_shown` and "
     "`points`. While the hand is played the room sees only what both players may see "
     "(T-watch): `tricks` is [] (the last trick is `last_trick` while it lies open), "
-    "`tricks_shown` false and `points` null; once the hand is over, every trick and the "
-    "points. 404 when the match is not played online (T-online); 409 `online.own_table` "
-    "for a caller sending the `Seat-Token` of a seat at this table (a player follows "
-    "the table on their seat's view).",
+    "`tricks_shown` false and `points` null; `outcome` is null until nobody is left to "
+    "act (after the last trick its winner may still claim, R16); once the hand is over, "
+    "every trick, the points and the outcome. 404 when the match is not played online "
+    "(T-online); 409 `online.own_table` for a caller sending the `Seat-Token` of a seat "
+    "at this table (a player follows the table on their seat's view).",
     responses={200: TableOut, **documented([404, 409])},
 )
 def table(path: TablePath) -> Response:

@@ -7,11 +7,71 @@
 // the page does not offer), counts the clock down from data-deadline, says whether the
 // stream is live (the extension reconnects by itself; the first message after a
 // reconnect is the newest table), and puts whose turn it is into the title.
+//
+// A double tap counts once (trial 7, F1): the table is swapped whole after a move, so the
+// second tap of a double tap would land on whatever replaced the card -- the next card to
+// lead, or the claim buttons after the last trick -- and be a move of its own. So while a
+// move is on its way, and for SETTLE_MS after the table shows a new moment (hand, version,
+// status), a tap, click or key on the table's controls does nothing. The same table sent
+// again (a reconnect) is no new moment and blocks nothing. While it settles the table
+// carries data-settling (the browser tests wait on it, as a player's eyes do).
 (function () {
   "use strict";
+  var SETTLE_MS = 600;
   var marriage = false;
+  var sending = false;
+  var shownMoment = null;
+  var shownAt = -Infinity;
 
   function root() { return document.querySelector("#table .seat-table"); }
+
+  function settling() { return sending || performance.now() - shownAt < SETTLE_MS; }
+
+  function mark() {
+    var r = root();
+    if (!r) { return; }
+    if (settling()) { r.dataset.settling = ""; } else { delete r.dataset.settling; }
+  }
+
+  // After each swap: a new moment starts the settle time.
+  function shown() {
+    var r = root();
+    var now = r ? [r.dataset.hand, r.dataset.version, r.dataset.status].join(".") : "";
+    if (now !== shownMoment) {
+      shownMoment = now;
+      shownAt = performance.now();
+      window.setTimeout(mark, SETTLE_MS + 10);
+    }
+    mark();
+  }
+
+  // Capturing, so nothing of the page (htmx) sees a click the table is not ready for.
+  function guard(event) {
+    var target = event.target;
+    var control = target && target.closest ? target.closest("#table button, #table form") : null;
+    if (control && settling()) {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+    }
+  }
+  document.addEventListener("click", guard, true);
+  document.addEventListener("submit", guard, true);
+
+  // A move's form answers into #table (hx-target). Its request's own end clears
+  // "sending": the live stream may swap the table (and the form) before the answer comes,
+  // and htmx's events of a form no longer on the page do not reach the document.
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var detail = event.detail || {};
+    var target = detail.target;
+    if (!target || target.id !== "table") { return; }
+    sending = true;
+    mark();
+    if (detail.xhr) {
+      detail.xhr.addEventListener("loadend", function () { sending = false; shown(); });
+    } else {
+      sending = false;
+    }
+  });
 
   function press(key) {
     var button = document.querySelector('#table button[data-key="' + key + '"]');
@@ -24,6 +84,7 @@
     var target = event.target;
     if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA")) { return; }
     var key = (event.key || "").toLowerCase();
+    if (event.repeat) { return; }  // a key held down is one press
     if (marriage && key >= "1" && key <= "5") {
       marriage = false;
       if (press("m" + key)) { event.preventDefault(); }
@@ -94,11 +155,11 @@
 
   document.addEventListener("htmx:sseOpen", function () { badge("live"); });
   document.addEventListener("htmx:sseError", function () { badge("offline"); });
-  document.addEventListener("htmx:afterSwap", function () { retitle(); tick(); announce(); dock(); });
-  document.addEventListener("htmx:sseMessage", function () { retitle(); tick(); announce(); dock(); });
+  document.addEventListener("htmx:afterSwap", function () { shown(); retitle(); tick(); announce(); dock(); });
+  document.addEventListener("htmx:sseMessage", function () { shown(); retitle(); tick(); announce(); dock(); });
   window.addEventListener("resize", dock);
   window.setInterval(tick, 1000);
-  document.addEventListener("DOMContentLoaded", function () { retitle(); tick(); announce(); dock(); });
+  document.addEventListener("DOMContentLoaded", function () { shown(); retitle(); tick(); announce(); dock(); });
   // Leaving the page: close the stream first, so the browser cutting it is no error.
   window.addEventListener("pagehide", function () {
     document.querySelectorAll("[sse-connect]").forEach(function (el) {
