@@ -73,7 +73,7 @@ def test_find_me_on_a_phone_lands_on_where_i_sit_next(browse: Browse, site: Site
     assert within_screen(page, "#me"), "where I sit is on the first screen"
     shot(page, "find-me-lands-on-where-i-sit-de-phone", full_page=False)
     # My row is marked, one tap away; the column heads come along when it is far down.
-    me.get_by_role("link", name="Ihre Zeile in der Tabelle").click()
+    me.get_by_role("link", name="deine Zeile in der Tabelle").click()
     row = page.locator(f"#standing-{pid}")
     assert row.get_attribute("aria-current") == "true"
     page.wait_for_function(
