@@ -168,8 +168,30 @@ def test_a_stray_key_on_undo_only_asks_and_keep_undoes_nothing(page: Page, site:
     cursor_in(page, "undo-keep")
     assert "Undo table 6:" in page.locator("#undo-confirm").inner_text()
     assert match_at(site, 6)[:2] == (True, 2)
-    keys(page, " 4 1 0", 150)  # typed on: a Space on a link does nothing
+    keys(page, " 4 1 0/7 6", 150)  # typed on: a Space on a link does nothing
     assert focused(page).startswith("a#undo-keep")
+    page.keyboard.press("Tab")  # the next Bummerl, as the typist thinks: away from Undo
+    keys(page, "7 5 2 0/7 6 5", 150)
+    assert page.locator("#undo-confirm").count() == 1 and "undone=" not in page.url
+    assert match_at(site, 6)[:2] == (True, 2)
+    page.locator("#undo-keep").focus()
     with page.expect_navigation(timeout=PATIENCE):
         page.keyboard.press("Enter")
+    in_table(page)
     assert match_at(site, 6)[:2] == (True, 2)
+
+
+def test_a_space_or_slash_typed_into_table_is_not_kept(page: Page, site: Site) -> None:
+    """*Table* takes digits only: a space or ``/`` there is refused and said so, and the
+    digits after it are not taken either (they belong to a tally)."""
+    evening(site)
+    signed_in_at_sheets(page, site)
+    page.keyboard.press("Control+a")
+    page.keyboard.press("Backspace")
+    keys(page, " /7 6", 150)
+    held_in_table(page, "")
+    page.keyboard.press("Escape")
+    keys(page, "4", 150)
+    cursor_in(page, "bummerl-1")  # table 4 is on: nothing of before is kept
+    assert page.locator("#sheet-table").input_value() == "4"
+    assert page.locator("#bummerl-1").input_value() == ""

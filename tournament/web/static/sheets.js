@@ -75,7 +75,7 @@
     // What "Table" would hold if the key were let in (a selection is replaced).
     var start = field.selectionStart === null ? field.value.length : field.selectionStart;
     var end = field.selectionEnd === null ? start : field.selectionEnd;
-    return (field.value.slice(0, start) + key + field.value.slice(end)).trim();
+    return field.value.slice(0, start) + key + field.value.slice(end);  // a space counts
   }
 
   function moveOn() {
