@@ -111,6 +111,9 @@ def test_a_typo_is_named_as_typed_and_undo_takes_the_last_sheet_back(
     undo.focus()
     with page.expect_navigation():
         page.keyboard.press("Enter")
+    assert state_of(site).matches["3.1"].decided  # it only asks (N-H1)
+    with page.expect_navigation():
+        page.get_by_role("button", name="Rückgängig", exact=True).click()
     assert not state_of(site).matches["3.1"].decided
 
 

@@ -54,3 +54,22 @@ def test_the_crosstable_pdf_is_printed_from_the_desk(web: Web, club: str) -> Non
     status, text = printed(web, club, "crosstable", "en")
     assert "Crosstable (PDF)" in status and "round" not in status.split("pack-status")[1][:200]
     assert "Anna Huber" in text
+
+
+def test_the_print_page_has_the_printout_language_beside_its_buttons(web: Web, club: str) -> None:
+    """N-L5 (organisers.md §6): a German desk prints an English standings list."""
+    signed_in(web)
+    html = page(web, f"/desk/t/{club}/rounds/print?lang=de")
+    select = next(e for e in elements(html) if e.attrs.get("id") == "print-lang")
+    assert select.attrs.get("name") == "lang" and "Sprache des Ausdrucks" in html
+    form = html[html.index('id="print-form"') :]
+    form = form[: form.index("</form>")]  # one form: the language goes with every button
+    assert 'id="print-lang"' in form and 'value="standings"' in form and 'value="pairings"' in form
+    form_data = {"csrf_token": csrf_of(html), "kind": "standings", "lang": "en"}
+    reply = web.client.post(f"/desk/t/{club}/rounds/print?lang=de", data=form_data)
+    assert reply.status_code == 303
+    status = page(web, reply.headers["Location"] + "?lang=de")
+    link = next(e for e in elements(status) if e.attrs.get("id") == "pack-pdf")
+    pdf = web.client.get(link.attrs["href"]).data
+    text = "\n".join(p.extract_text() for p in pypdf.PdfReader(io.BytesIO(pdf)).pages)
+    assert "Standings" in text and "Tabelle" not in text

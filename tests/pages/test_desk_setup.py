@@ -4,6 +4,7 @@ beside the field with nothing stored, and the overview of a tournament."""
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 from tests.pages.markup import unlabelled
@@ -203,3 +204,19 @@ def test_the_pages_speak_german_when_asked(web: Web) -> None:
     page = web.client.get("/desk/new?lang=de").get_data(as_text=True)
     assert "Neues Turnier" in page and "Best-of" in page
     assert "Anmelden" in web.client.get("/login?lang=de").get_data(as_text=True)
+
+
+def test_the_suggested_date_is_in_the_page_s_own_form_and_both_forms_are_taken(
+    web: Web,
+) -> None:
+    """N-L1: a German page suggests today as 07.12.2026 (not ISO, which a German
+    organiser would type after), an English one as ISO; the server takes either."""
+    csrf = signed_in(web)
+    today = datetime.date.today()
+    german = web.client.get("/desk/new?lang=de").get_data(as_text=True)
+    assert f'value="{today.day:02d}.{today.month:02d}.{today.year}"' in german
+    english = web.client.get("/desk/new?lang=en").get_data(as_text=True)
+    assert f'value="{today.isoformat()}"' in english
+    assert create(web, csrf, id="dotted", date="07.12.2026").status_code == 303
+    assert create(web, csrf, id="iso", date="2026-12-07").status_code == 303
+    assert {"dotted", "iso"} <= set(stored_ids(web))

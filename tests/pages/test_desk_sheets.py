@@ -149,11 +149,29 @@ def test_undo_voids_the_last_sheet_by_corrections_and_reopens_the_match(
     t = state(web, club)
     assert t.matches["3.4"].decided
     corrections = len(t.corrections)  # the service's state: read now, it moves on
-    undone = web.client.post(f"{SHEETS}/undo", data={"csrf_token": token, "version": t.version})
+    undone = web.client.post(f"{SHEETS}/undo", data={"csrf_token": token, "version": t.version,
+                                                     "confirm": "yes"})  # fmt: skip
     assert undone.status_code == 303 and undone.headers["Location"].endswith("?table=4&undone=3.4")
     after = state(web, club)
     assert not after.matches["3.4"].decided
     assert len(after.corrections) == corrections + 2  # nothing deleted: corrected
+
+
+def test_undo_without_its_confirmation_stores_nothing_and_asks_by_name(web: Web, club: str) -> None:
+    """N-H1: a stray key on Undo only asks, naming the table and players; the store is
+    unchanged until "confirm" comes."""
+    token = signed_in(web)
+    web.client.post(SHEETS, data={"csrf_token": token, "key": "d" * 32, "table": "4",
+                                  **shown(web, "4"), "bummerl_1": STRAIGHT,
+                                  "bummerl_2": STRAIGHT})  # fmt: skip
+    before = versions(web)
+    asked = web.client.post(f"{SHEETS}/undo?lang=en", data={"csrf_token": token,
+                                                             "version": before})  # fmt: skip
+    html = asked.get_data(as_text=True)
+    assert asked.status_code == 200 and 'id="undo-confirm"' in html
+    assert "Undo table 4:" in html and 'name="confirm" value="yes"' in html
+    assert versions(web) == before
+    assert state(web, club).matches["3.4"].decided
 
 
 def test_undo_on_a_page_shown_before_another_entry_undoes_nothing(web: Web, club: str) -> None:
@@ -213,7 +231,8 @@ def test_a_scorer_enters_sheets_but_corrections_and_the_audit_log_are_the_organi
     assert web.client.get(f"{SHEETS}/3.1/correct").status_code == 403
     assert web.client.get("/desk/t/club/audit").status_code == 403
     version = versions(web)  # the scorer takes back their own entry
-    undone = web.client.post(f"{SHEETS}/undo", data={"csrf_token": token, "version": version})
+    undone = web.client.post(f"{SHEETS}/undo", data={"csrf_token": token, "version": version,
+                                                     "confirm": "yes"})  # fmt: skip
     assert undone.status_code == 303
     assert state(web, club).matches["3.1"].summary.bummerl == (0, 0)
 

@@ -64,3 +64,12 @@ def test_the_standings_pdf_marks_the_no_show(web: Web) -> None:
     signed_in(web)
     _, text = printed(web, tid, "standings", "en")
     assert "Hans Hofer (did not play)" in " ".join(text.split())
+
+
+def test_the_crosstable_pdf_ranks_the_no_show_with_a_dash_never_none(web: Web) -> None:
+    """N-L2: the crosstable PDF gave the no-show's rank as ``None``; the page says ``–``."""
+    tid = with_a_no_show(web)
+    signed_in(web)
+    _, text = printed(web, tid, "crosstable", "en")
+    line = next(x for x in text.splitlines() if "Hans Hofer" in x)
+    assert "None" not in text and line.split()[0] == "–", line

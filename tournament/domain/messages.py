@@ -626,6 +626,8 @@ TEMPLATES: Final[dict[str, str]] = {
 #: any other param (a name, a number, what the organiser typed) is shown as it is.
 WORDS: Final[frozenset[str]] = frozenset(
     {
+        # the reason an undo at the scoresheet desk gives (web/pages/desk_undo.py)
+        N_("undone at the scoresheet desk"),
         N_("the first column's player"),
         N_("the second column's player"),
         # what tournament.domain.text checks (its ``what``), and its hint

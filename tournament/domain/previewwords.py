@@ -45,10 +45,16 @@ def listed(items: Sequence[Param]) -> Param:
     return Phrase("preview.list", {"first": items[0], "rest": listed(items[1:])})
 
 
+def players_of(players: str) -> Param:
+    """``Anna v Berta`` (as preview words a match's players) as a phrase: ``v`` is English."""
+    a, v, b = players.partition(" v ")
+    return Phrase("preview.players", {"a": a, "b": b}) if v else players
+
+
 def match_line(m: Mapping[str, Any]) -> Phrase:
     """A touched match: its result before and after (the same: ``unchanged``)."""
     after = read_back(m["after"], RESULT_TEMPLATES)
-    where: dict[str, Param] = {"match_id": m["match_id"], "players": m["players"]}
+    where: dict[str, Param] = {"match_id": m["match_id"], "players": players_of(m["players"])}
     if m["before"] == m["after"]:
         return Phrase("preview.match_unchanged", {**where, "after": after})
     before = read_back(m["before"], RESULT_TEMPLATES)
@@ -58,7 +64,9 @@ def match_line(m: Mapping[str, Any]) -> Phrase:
 def flag_line(match_id: str, players: str, flag: str) -> Phrase:
     """A later match that would be flagged, and why (R17)."""
     why = read_back(flag, FLAG_TEMPLATES)
-    return Phrase("preview.flag", {"match_id": match_id, "players": players, "flag": why})
+    return Phrase(
+        "preview.flag", {"match_id": match_id, "players": players_of(players), "flag": why}
+    )
 
 
 def standing_line(s: Mapping[str, Any]) -> Phrase:

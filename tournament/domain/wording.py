@@ -139,6 +139,7 @@ PREVIEW_TEMPLATES: Final[dict[str, str]] = {
     # the standings
     "preview.standing": N_("%(name)s (%(player_id)s): %(changes)s"),
     "preview.field": N_("%(what)s %(before)s -> %(after)s"),
+    "preview.players": N_("%(a)s v %(b)s"),
     "preview.new_at_rank": N_("new in the standings at rank %(rank)s"),
     "preview.list": N_("%(first)s, %(rest)s"),
     "preview.one_moves": N_("%(count)s other player moves %(by)s"),
@@ -164,6 +165,14 @@ FIELD_WORDS: Final[frozenset[str]] = frozenset(
         N_("Buchholz cut 1"),
         N_("median Buchholz"),
         N_("Sonneborn-Berger"),
+        # the other tie-breaks: their id in words (preview._row_fields)
+        N_("bummerl diff"),
+        N_("game point diff"),
+        N_("direct encounter"),
+        N_("wins"),
+        N_("schneider"),
+        N_("seed"),
+        N_("lot"),
     }
 )
 

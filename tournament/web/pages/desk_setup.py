@@ -10,6 +10,7 @@ the reader's language, and nothing is stored.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 from typing import Any
 
@@ -23,7 +24,7 @@ from tournament.domain.overview import progress, slug
 from tournament.domain.settings import parse_date
 from tournament.domain.state import Tournament
 from tournament.web.auth import ACCOUNT, caller, requires
-from tournament.web.i18n import local_date
+from tournament.web.i18n import current_language, local_date
 from tournament.web.pages import setup_words
 from tournament.web.pages.desk import desk_blueprint, desk_context
 from tournament.web.pages.page_writes import field_errors, page_metadata
@@ -90,7 +91,7 @@ def _date(iso: str) -> str:
 @requires(ACCOUNT)
 def new_tournament() -> Any:
     if request.method == "GET":
-        return _new_form(NewTournament.blank())
+        return _new_form(_in_local_form(NewTournament.blank()))
     form = NewTournament.read(request.form)
     if request.form.get("move"):
         return _new_form(form, focus=form.move(request.form["move"]))
@@ -110,6 +111,16 @@ def new_tournament() -> Any:
     assert created
     flash(gettext("Tournament %(name)s created.", name=form.name.strip()), "ok")
     return redirect(f"/desk/t/{tid}", code=303)
+
+
+def _in_local_form(form: NewTournament) -> NewTournament:
+    """Today's date as the reader types it (N-L1): ``07.12.2026`` on a German page, ISO on
+    an English one (the forms :func:`parse_date` reads); selected on focus (desk-setup.js),
+    so a date typed replaces it."""
+    if current_language() != "de" or not form.date:
+        return form
+    day = datetime.date.fromisoformat(form.date)
+    return dataclasses.replace(form, date=f"{day.day:02d}.{day.month:02d}.{day.year}")
 
 
 def _new_form(

@@ -39,7 +39,8 @@ def undo(tid: str) -> Any:
     """Void the last entry's results by correction events (T-correction): they stay in
     the log, struck through. A scorer undoes their own entry; another's takes an
     organiser. The page's version guards it: an entry made since the page was shown is
-    not undone blind."""
+    not undone blind. Without ``confirm=yes`` it only asks, naming the table and players
+    (the page's "Keep" focused): nothing is stored until the second press."""
     service = services().tournaments
     t = service.state(tid)
     group = last_entry(t, service.events(tid))
@@ -55,6 +56,10 @@ def undo(tid: str) -> Any:
     if problem is not None:
         html = render_template("desk/sheets/page.html", **page_values(tid, t, "", error=problem))
         return html, 409
+    if request.form.get("confirm") != "yes":
+        # The first press only asks (N-H1): a stray key on the button undoes nothing.
+        values = page_values(tid, t, "", focus="undo")
+        return render_template("desk/sheets/page.html", confirm_undo=True, **values)
     ids = [str(e.payload["result_id"]) for e in group]
 
     def command(state: Tournament) -> list[NewEvent]:

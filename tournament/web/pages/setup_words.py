@@ -29,7 +29,10 @@ SETTINGS: Final[dict[str, tuple[LazyString, LazyString]]] = {
     ),
     "variants": (
         _l("Rules variants"),
-        _l("Each changes one rule of RULES.md; none is the standard."),
+        _l(
+            "Each changes one rule of the game for this tournament (the rule number is the"
+            " rulebook's); none ticked: the standard rules."
+        ),
     ),
     "tiebreaks": (
         _l("Tie-breaks"),

@@ -17,6 +17,14 @@
   var id = form.querySelector("#id");
   var name = form.querySelector("#name");
   var date = form.querySelector("#date");
+  // Today's date is suggested: selected as the cursor arrives, a date typed replaces it
+  // instead of being appended to it (N-L1).
+  date.addEventListener("focus", function () { date.select(); });
+  date.addEventListener("mouseup", function (event) {
+    if (date.dataset.picked !== "yes") event.preventDefault();  // the click keeps the selection
+    date.dataset.picked = "yes";
+  });
+  date.addEventListener("blur", function () { date.dataset.picked = ""; });
   function isoDate(text) {
     var t = text.trim();
     if (/^\d{4}-\d{2}-\d{2}$/.test(t)) return t;

@@ -8,11 +8,21 @@
 // - Enter in an empty Bummerl stores nothing.
 // - No input is switched off or hidden while a line is typed: a Bummerl beyond the one that
 //   decides the match is only marked "not needed" (the server refuses it if typed).
+// - "Table" takes only what can be a table of the round (N-H1). A key that cannot (a space,
+//   "/", a digit making a number no table has), or Enter/Tab on a table with no open match
+//   (decided, or none), holds the field: it says so and takes no key until Escape,
+//   Backspace or Enter/Tab; the tally typed on goes nowhere, never into "Table" and never
+//   to a control beyond it.
+// - Typing never Tabs onto a control that acts (Undo, the signature, a forfeit): Tab goes
+//   Table -> Bummerl 1 -> ... -> the last Bummerl -> "Store" and no further (N-H1, N-M1).
+//   Escape first lets Tab leave the sheet.
 (function () {
   "use strict";
   var pending = false;  // asked to move on to Bummerl 1; the typed table's match is on its way
   var buffer = [];      // keys typed meanwhile, for Bummerl 1
   var sent = false;     // the form is on its way: a second Enter sends nothing
+  var held = false;     // "Table" names no open match here and the typist typed on: nothing taken
+  var leaving = false;  // Escape pressed: the next Tab may leave the sheet
 
   function table() { return document.getElementById("sheet-table"); }
   function panel() { return document.getElementById("sheet-panel"); }
@@ -35,12 +45,49 @@
 
   function cancel() { pending = false; buffer = []; }
 
+  function hold() {
+    // Nothing typed from now on is kept; the note says why and what to do.
+    cancel();
+    held = true;
+    var note = document.getElementById("sheet-held");
+    if (note) note.hidden = false;
+    table().setAttribute("aria-invalid", "true");
+  }
+
+  function release() {
+    held = false;
+    var note = document.getElementById("sheet-held");
+    if (note) note.hidden = true;
+    var field = table();
+    if (field) field.removeAttribute("aria-invalid");
+  }
+
+  function possible(text) {
+    // Digits that are, or may still become, a table of the round ("1" among 1-12; not "17").
+    if (!/^\d*$/.test(text)) return false;
+    if (!text) return true;
+    var tables = (table().dataset.tables || "").split(" ").filter(Boolean);
+    if (!tables.length) return true;
+    return tables.some(function (t) { return t.indexOf(text) === 0; });
+  }
+
+  function afterKey(field, key) {
+    // What "Table" would hold if the key were let in (a selection is replaced).
+    var start = field.selectionStart === null ? field.value.length : field.selectionStart;
+    var end = field.selectionEnd === null ? start : field.selectionEnd;
+    return field.value.slice(0, start) + key + field.value.slice(end);  // a space counts
+  }
+
   function moveOn() {
     // To Bummerl 1 of the match shown, then the keys typed while it was on its way.
     var keys = buffer;
     cancel();
     var first = tallies()[0];
-    if (!shown() || !first) return;  // no sheet to type here: the panel says why
+    if (!shown() || !first) {
+      // No sheet to type here (the panel says why): the keys typed on go nowhere.
+      if (keys.length || document.activeElement === table()) hold();
+      return;
+    }
     first.focus();
     first.setSelectionRange(first.value.length, first.value.length);
     keys.forEach(replay);
@@ -51,7 +98,7 @@
     if (!isTally(input)) return;
     if (key === "Tab") {
       var all = tallies();
-      var next = all[all.indexOf(input) + 1] || document.querySelector("#sheet-panel input[name=signed]");
+      var next = all[all.indexOf(input) + 1] || storeButton();
       if (next) next.focus();
     } else if (key === "Enter") {
       store(input);
@@ -72,9 +119,29 @@
     if (form.requestSubmit) form.requestSubmit(); else form.submit();
   }
 
+  function storeButton() { return document.getElementById("sheet-store"); }
+
   function onTableKey(event) {
     if (event.ctrlKey || event.metaKey || event.altKey || event.isComposing) return;
     var key = event.key;
+    if (key === "Escape") {
+      release();
+      cancel();
+      leaving = true;  // a deliberate step: the next Tab may leave the sheet
+      event.target.select();
+      return;
+    }
+    if (key === "Tab" && leaving) return;
+    leaving = false;
+    if (held) {
+      if (key === "Backspace" || key === "Delete" || (key === "Tab" && event.shiftKey)) {
+        release();
+        return;
+      }
+      // Enter and Tab too: the table shown is not the one the typist meant.
+      if (key.length === 1 || key === "Enter" || key === "Tab") event.preventDefault();
+      return;
+    }
     if (pending) {
       if (key === "Escape" || (key === "Tab" && event.shiftKey) || (key === "Backspace" && !buffer.length)) {
         cancel();
@@ -90,16 +157,25 @@
       }
       return;
     }
+    if (key.length === 1) {
+      // Only what can be a table number is let into "Table".
+      if (!possible(afterKey(event.target, key))) {
+        event.preventDefault();
+        hold();
+      }
+      return;
+    }
     if (key !== "Enter" && !(key === "Tab" && !event.shiftKey)) return;
     if (key === "Enter") event.preventDefault();  // Enter in "Table" never stores anything
+    if (!typedTable()) return;  // an empty "Table": Tab moves on as anywhere
+    event.preventDefault();  // never past "Table" but to Bummerl 1
     if (shown()) {
-      if (tallies().length) {
-        event.preventDefault();
-        moveOn();
-      }
-    } else if (typedTable() && !settled()) {
-      event.preventDefault();
+      if (tallies().length) moveOn();
+      else hold();  // a decided table: the panel says so, the tally typed on goes nowhere
+    } else if (!settled()) {
       pending = true;  // the match of this number comes: then on to Bummerl 1
+    } else {
+      hold();  // no match has this number: the panel says why
     }
   }
 
@@ -110,6 +186,19 @@
   }
 
   function onTallyKey(event) {
+    if (event.key === "Escape") { leaving = true; return; }
+    if (event.key === "Tab" && !event.shiftKey && !leaving) {
+      // The typing Tab order ends at "Store": never onto the signature or a forfeit.
+      var all = tallies();
+      if (isTally(event.target) && event.target === all[all.length - 1] && storeButton()) {
+        event.preventDefault();
+        storeButton().focus();
+      } else if (event.target === storeButton()) {
+        event.preventDefault();
+      }
+      return;
+    }
+    if (event.key === "Tab") { leaving = false; return; }
     if (event.key !== "Enter" || !isTally(event.target)) return;
     event.preventDefault();
     if (event.repeat) return;
