@@ -195,3 +195,30 @@ def test_a_space_or_slash_typed_into_table_is_not_kept(page: Page, site: Site) -
     cursor_in(page, "bummerl-1")  # table 4 is on: nothing of before is kept
     assert page.locator("#sheet-table").input_value() == "4"
     assert page.locator("#bummerl-1").input_value() == ""
+
+
+def test_escape_lets_a_keyboard_user_sign_on_purpose(page: Page, site: Site) -> None:
+    """The signature is out of the typing Tab order, but not out of reach: Escape, then
+    Shift+Tab from "Store" reaches it, and a deliberate Space ticks it."""
+    evening(site)
+    signed_in_at_sheets(page, site)
+    keys(page, "8", 150)
+    cursor_in(page, "bummerl-1")
+    keys(page, SHEET[0], 120)
+    page.keyboard.press("Tab")
+    keys(page, SHEET[1], 120)
+    for _ in range(2):  # past Bummerl 3 (not needed) to "Store"
+        page.keyboard.press("Tab")
+    cursor_in(page, "sheet-store")
+    page.keyboard.press("Escape")
+    page.keyboard.press("Shift+Tab")
+    page.wait_for_function(
+        "() => document.activeElement && document.activeElement.name === 'signed'",
+        timeout=PATIENCE,
+    )
+    page.keyboard.press("Space")
+    assert page.locator("input[name=signed]").is_checked()
+    checked(page, "bummerl-2", SHEET[1])
+    with page.expect_navigation(timeout=PATIENCE):
+        page.keyboard.press("Enter")
+    assert match_at(site, 8)[:2] == (True, 2) and len(match_at(site, 8)[2]) == 2

@@ -15,7 +15,7 @@
 //   to a control beyond it.
 // - Typing never Tabs onto a control that acts (Undo, the signature, a forfeit): Tab goes
 //   Table -> Bummerl 1 -> ... -> the last Bummerl -> "Store" and no further (N-H1, N-M1).
-//   Escape first lets Tab leave the sheet.
+//   Escape first lets Tab leave the sheet, and puts the signature in the Tab order.
 (function () {
   "use strict";
   var pending = false;  // asked to move on to Bummerl 1; the typed table's match is on its way
@@ -120,6 +120,16 @@
   }
 
   function storeButton() { return document.getElementById("sheet-store"); }
+  function signedBox() { return document.querySelector("#sheet-form input[name=signed]"); }
+
+  // Escape is the deliberate step out of typing: only then may Tab leave the sheet, and
+  // the signature box joins the Tab order (a keyboard user signs with Escape, Tab or
+  // Shift+Tab, Space) until the cursor is back in a line being typed (N-M1).
+  function letOut() {
+    leaving = true;
+    var box = signedBox();
+    if (box) box.tabIndex = 0;
+  }
 
   function onTableKey(event) {
     if (event.ctrlKey || event.metaKey || event.altKey || event.isComposing) return;
@@ -127,7 +137,7 @@
     if (key === "Escape") {
       release();
       cancel();
-      leaving = true;  // a deliberate step: the next Tab may leave the sheet
+      letOut();  // a deliberate step: the next Tab may leave the sheet
       event.target.select();
       return;
     }
@@ -186,7 +196,7 @@
   }
 
   function onTallyKey(event) {
-    if (event.key === "Escape") { leaving = true; return; }
+    if (event.key === "Escape") { letOut(); return; }
     if (event.key === "Tab" && !event.shiftKey && !leaving) {
       // The typing Tab order ends at "Store": never onto the signature or a forfeit.
       var all = tallies();
@@ -238,6 +248,8 @@
     form.addEventListener("focusin", function (event) {
       var typing = document.getElementById("sheet-typing");
       if (typing) typing.value = isTally(event.target) ? event.target.id.replace("bummerl-", "") : "";
+      var box = signedBox();
+      if (box && (isTally(event.target) || event.target === table())) box.tabIndex = -1;
     });
     form.addEventListener("focusout", function (event) {
       var typing = document.getElementById("sheet-typing");
