@@ -13,7 +13,14 @@ from typing import TYPE_CHECKING
 
 from tests.browser.conftest import Browse, Site
 from tests.browser.desk_steps import phone
-from tests.browser.harness import PHONE, assert_accessible, fits_width, shot, type_text
+from tests.browser.harness import (
+    PHONE,
+    assert_accessible,
+    fits_width,
+    projected,
+    shot,
+    type_text,
+)
 from tests.web.conftest import Web
 from tests.web.played import play_round, register, run, state
 from tournament.domain.rounds import start_round
@@ -43,6 +50,9 @@ def an_evening(site: Site) -> Web:
     for _ in range(2):
         play_round(web, "club", rng)
     run(web, "club", lambda t: start_round(t))
+    # The page is looked at once the projections hold every result: a standings update
+    # arriving while a test measures the table would swap it away under the measurement.
+    projected(web, "club")
     return web
 
 
