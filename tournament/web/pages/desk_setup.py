@@ -65,7 +65,9 @@ def desk() -> str:
     return render_template("desk/setup/desk.html", **desk_context(None, rows=rows, area="desk"))
 
 
-def _summary(tid: str, t: Tournament, role: Role) -> dict[str, Any]:
+def tournament_row(tid: str, t: Tournament) -> dict[str, Any]:
+    """A tournament as a line of a list (the desk's, the start page's): its name, date in
+    the reader's form, players and where it stands."""
     assert t.settings is not None
     p = progress(t)
     return {
@@ -73,18 +75,25 @@ def _summary(tid: str, t: Tournament, role: Role) -> dict[str, Any]:
         "name": t.settings.name,
         "date_iso": t.settings.date,
         "date": _date(t.settings.date),
-        "format": FORMATS.get(t.settings.format, t.settings.format),
         "players": p["players"],
         "round": p["round"],
         "finished": p["status"] == "finished",
+    }
+
+
+def _summary(tid: str, t: Tournament, role: Role) -> dict[str, Any]:
+    assert t.settings is not None
+    return tournament_row(tid, t) | {
+        "format": FORMATS.get(t.settings.format, t.settings.format),
         "role": str(ROLE_WORDS.get(role, ROLE_WORDS[Role.OWNER])),
     }
 
 
 def _date(iso: str) -> str:
-    if not iso:
-        return ""
-    return local_date(datetime.date.fromisoformat(iso), "medium")
+    try:
+        return local_date(datetime.date.fromisoformat(iso), "medium") if iso else ""
+    except ValueError:
+        return iso
 
 
 @pages.route("/desk/new", methods=["GET", "POST"])

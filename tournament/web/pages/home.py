@@ -9,16 +9,14 @@ its language (:func:`tournament.web.problems`), a JSON client keeps problem+json
 
 from __future__ import annotations
 
-import datetime
 from typing import Any
 
 from flask import render_template
 
 from tournament.domain.errors import NotFoundError
-from tournament.domain.overview import progress
 from tournament.web.auth import caller
-from tournament.web.i18n import local_date
 from tournament.web.pages.desk import desk_blueprint
+from tournament.web.pages.desk_setup import tournament_row
 from tournament.web.services import services
 
 pages = desk_blueprint("home", __name__)
@@ -34,25 +32,7 @@ def start_page() -> Any:
         except NotFoundError:
             continue
         with found.reading():
-            assert t.settings is not None
-            p = progress(t)
-            rows.append(
-                {
-                    "tid": tid,
-                    "name": t.settings.name,
-                    "date_iso": t.settings.date,
-                    "date": _date(t.settings.date),
-                    "round": p["round"],
-                    "finished": p["status"] == "finished",
-                }
-            )
+            rows.append(tournament_row(tid, t))
     rows.sort(key=lambda row: (row["date_iso"], row["name"]), reverse=True)
     signed_in = caller().account_id is not None
     return render_template("home/start.html", rows=rows, signed_in=signed_in)
-
-
-def _date(iso: str) -> str:
-    try:
-        return local_date(datetime.date.fromisoformat(iso), "medium") if iso else ""
-    except ValueError:
-        return iso
