@@ -11,11 +11,12 @@ every problem body.
 
 from __future__ import annotations
 
+import itertools
 import logging
+import os
 import re
 import sys
 import time
-import uuid
 from typing import Any, TextIO, cast
 
 import structlog
@@ -66,9 +67,26 @@ def _first_line(error: Exception) -> str:
     return f"{type(error).__name__}: {text[0] if text else ''}"[:300]
 
 
+#: A new request id: this process's random prefix and a count, as unique as a uuid4 and
+#: 32 hex digits like one, for a fraction of its cost (uuid4 was 4.5 % of a standings
+#: GET, trial 9 P1). The prefix is drawn again in a forked child (gunicorn's workers).
+_ids: list[Any] = []
+
+
+def _new_id_source() -> None:
+    _ids[:] = [os.urandom(8).hex(), itertools.count(1), os.getpid()]
+
+
+def new_request_id() -> str:
+    if not _ids or _ids[2] != os.getpid():
+        _new_id_source()
+    prefix, counter, _ = _ids
+    return f"{prefix}{next(counter):016x}"
+
+
 def _start() -> None:
     sent = request.headers.get("X-Request-ID", "")
-    g.request_id = sent if _SANE_ID.match(sent) else uuid.uuid4().hex
+    g.request_id = sent if _SANE_ID.match(sent) else new_request_id()
     g.started = time.perf_counter()
     structlog.contextvars.clear_contextvars()
     structlog.contextvars.bind_contextvars(request_id=g.request_id)
@@ -82,7 +100,7 @@ def _finish(response: Response) -> Response:
     if counted is not None:
         counted.observe(request, response.status_code, seconds)
     who = getattr(g, "caller", None)
-    structlog.get_logger("schnapsen.request").info(
+    _access_log().info(
         "request",
         method=request.method,
         path=request.path,
@@ -92,6 +110,17 @@ def _finish(response: Response) -> Response:
         remote=request.remote_addr,
     )
     return response
+
+
+_access: list[Any] = []
+
+
+def _access_log() -> Any:
+    """The access log's logger, made once per configuration (a fresh proxy per request
+    bound itself anew each time: about half of the line's cost)."""
+    if not _access:
+        _access.append(structlog.get_logger("schnapsen.request").bind())
+    return _access[0]
 
 
 class _Stderr:
@@ -127,6 +156,7 @@ def configure_logging(level: int = logging.INFO) -> None:
         logger_factory=structlog.PrintLoggerFactory(STDERR),
         cache_logger_on_first_use=True,
     )
+    _access.clear()  # bound again under this configuration
 
 
 def json_stdlib_logging(level: int = logging.INFO) -> None:
