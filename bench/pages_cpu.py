@@ -96,8 +96,9 @@ def main() -> None:
             _, token = accounts.create_token("organiser@bench.test", "bench")
         pages = {
             "public_standings": loader(app, f"/t/{TID}", {}),
-            "desk_rounds": loader(app, f"/desk/t/{TID}/rounds",
-                                  {"Authorization": f"Bearer {token}"}),  # fmt: skip
+            "desk_rounds": loader(
+                app, f"/desk/t/{TID}/rounds", {"Authorization": f"Bearer {token}"}
+            ),
         }
         import io
 
@@ -141,7 +142,8 @@ def report(args: argparse.Namespace, checked: dict[str, tuple[float, int, int]],
         }
     print(f"\nload before: {before}\nload after:  {after}")
     print(f"{args.players} players, {args.played} rounds played; server CPU per page "
-          f"(time.process_time around the WSGI call), median of {args.loads} loads in turns")  # fmt: skip
+          f"(time.process_time around the WSGI call), median of {args.loads} loads "
+          "in turns")  # fmt: skip
     for name, f in figures.items():
         print(f"  {name:18s} status {f['status']}  {f['bytes']:7d} bytes  first "
               f"{f['first_load_ms']:7.2f} ms  median {f['median_ms']:7.2f} ms  max "

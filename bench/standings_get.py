@@ -150,11 +150,14 @@ def report(args: argparse.Namespace, client: str, runs: dict[str, list[dict[str,
         "standings_vs_blob": ratios(runs, "standings", "blob"),
     }
     medians = {name: round(statistics.median(v), 3) if v else None for name, v in per_round.items()}
-    met = medians["standings_vs_hello"] is not None and medians["standings_vs_hello"] >= TARGET_RATIO
+    met = (
+        medians["standings_vs_hello"] is not None and medians["standings_vs_hello"] >= TARGET_RATIO
+    )
     print(f"\nload before: {before}\nload after:  {after}")
     print(f"gunicorn {args.workers} gthread workers x {args.threads} threads each; {client}, "
           f"{args.connections} connections, {args.runs} rounds x {args.seconds:g} s per case; "
-          f"{args.players} players, {args.played} rounds played, body {body_bytes} bytes")  # fmt: skip
+          f"{args.players} players, {args.played} rounds played, body {body_bytes} "
+          "bytes")  # fmt: skip
     for name, f in figures.items():
         print(f"  {name:14s} (status {f['status']}) {f['requests_per_s']:8.0f} req/s  "
               f"p50 {f['p50_ms']:7.2f} ms  p99 {f['p99_ms']:7.2f} ms  errors {f['errors']}  "

@@ -257,7 +257,7 @@ def _probe_and_documents() -> tuple[VersionProbe, Documents]:
             if found is None:
                 found = (VersionProbe(services().store.engine), Documents())
                 current_app.extensions["schnapsen_documents"] = found
-    return found  # type: ignore[no-any-return]
+    return found
 
 
 def _read_known(tid: str, name: str) -> Reading | None:
@@ -265,9 +265,11 @@ def _read_known(tid: str, name: str) -> Reading | None:
     is still at the version it was read at (one cheap lookup instead of the body)."""
     probe, documents = _probe_and_documents()
     versions = probe(tid)
-    if versions is None or versions[0] is None or not versions[1]:
-        return _read(tid, name)  # no answer, not projected yet, or no such tournament
+    if versions is None:
+        return _read(tid, name)  # no answer: the long way says why
     projected, newest = versions
+    if projected is None or not newest:
+        return _read(tid, name)  # not projected yet, or no such tournament
     held = documents.get(tid, name, projected)
     if held is not None:
         return Reading(held.version, max(newest, held.version), held.body, held.projected_at)

@@ -17,13 +17,12 @@ import re
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from flask import Flask, g, redirect, render_template, request, session, url_for
+from flask import Flask, Request, g, redirect, render_template, request, session, url_for
+from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from flask_babel import gettext
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
-from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from flask_wtf.csrf import generate_csrf
-from werkzeug.wrappers import Request
 from werkzeug.wrappers import Response
 
 from tournament.accounts.errors import AccountError

@@ -29,6 +29,7 @@ from flask_babel.speaklater import LazyString
 from tournament.accounts.roles import Role
 from tournament.domain import commands as c
 from tournament.domain.errors import DomainError
+from tournament.domain.events import stream_id as events_stream
 from tournament.domain.matchview import PlayerRef, player_ref
 from tournament.domain.roundview import (
     DrawRecord,
@@ -44,7 +45,6 @@ from tournament.domain.state import Tournament
 from tournament.eventstore.api import NewEvent, StoredEvent
 from tournament.web.auth import caller, requires
 from tournament.web.i18n import local_datetime
-from tournament.domain.events import stream_id as events_stream
 from tournament.web.pages.desk import desk_blueprint, desk_context, refusal
 from tournament.web.pages.fragments import fragment
 from tournament.web.pages.messages import page_error, say

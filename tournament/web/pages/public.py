@@ -27,6 +27,7 @@ from tournament.domain.pairing import finished
 from tournament.domain.roundview import RoundView, round_view
 from tournament.domain.state import Tournament
 from tournament.projections.documents import STANDINGS
+from tournament.web.pages.fragments import fragment
 from tournament.web.pages.public_parts import (
     alphabetical,
     header,
@@ -35,7 +36,6 @@ from tournament.web.pages.public_parts import (
     opponent_of,
     reading,
 )
-from tournament.web.pages.fragments import fragment
 from tournament.web.pages.public_play import online_tables
 from tournament.web.pages.public_standings import AsOf, asked_round, now_table, round_table
 from tournament.web.projected import Reading, read_document
