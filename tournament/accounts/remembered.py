@@ -1,13 +1,13 @@
-"""What a process remembers briefly of its accounts: whose a token is, an account's role
-in a tournament, an account's session generation. Every API request asked the database
-twice (the token, then the role) before its own work began: 21 % of a result POST's CPU
-(trial 9, P1/P2).
+"""What a process remembers briefly of its accounts: whose a token is, and an account's
+role in a tournament (never a session's generation: a sign-out counts at once). Every
+API request asked the database twice (the token, then the role) before its own work
+began: 21 % of a result POST's CPU (trial 9, P1/P2).
 
 How long a change takes to reach a process that remembers:
 
-- in the process that made it (a revoked token, a role granted or taken back, a sign-out,
-  a new password through the same :class:`~tournament.accounts.service.Accounts`): at
-  once, since every write forgets everything remembered;
+- in the process that made it (a revoked token, a role granted or taken back through the
+  same :class:`~tournament.accounts.service.Accounts`): at once, since every write
+  forgets everything remembered;
 - in another process (another gunicorn worker or host, the ``tournament`` command): at
   most ``seconds`` later (the web app's ``AUTH_CACHE_SECONDS``, 5 by default; 0 turns
   remembering off).

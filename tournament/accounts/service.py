@@ -34,8 +34,8 @@ write lock (``BEGIN IMMEDIATE``), on PostgreSQL an advisory transaction lock of 
 schema's accounts table. Account writes are rare; the one frequent write, a token's
 ``last_used_at``, takes no lock and happens at most once a minute per token.
 
-With ``cache_seconds`` (the web app's ``AUTH_CACHE_SECONDS``) a token's account, an
-account's role in a tournament and an account itself are remembered that long
+With ``cache_seconds`` (the web app's ``AUTH_CACHE_SECONDS``) a token's account and an
+account's role in a tournament are remembered that long
 (:mod:`tournament.accounts.remembered`): every write through this object forgets them at
 once; a write by another process is seen within ``cache_seconds``.
 """
@@ -231,17 +231,11 @@ class Accounts:
     def get(self, account_id: int) -> AccountInfo | None:
         if not _is_id(account_id):
             return None
-        key = ("account", account_id)
-        known: AccountInfo | None = self.remembered.get(key)
-        if known is not None:
-            return known
-        generation = self.remembered.generation
+        # Never remembered: a session's generation is checked on every request, so a
+        # sign-out ends every copy of the cookie at once, in every process.
         with self._read() as session:
             row = session.get(Account, account_id)
-            found = None if row is None else account_info(row)
-        if found is not None:
-            self.remembered.put(key, found, generation)
-        return found
+            return None if row is None else account_info(row)
 
     def by_email(self, email: str) -> AccountInfo | None:
         """The account with ``email`` (any case, spaces around it); None if there is none
