@@ -6,6 +6,8 @@ an old body as fresh after a result stored by another process on the same databa
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,6 +20,7 @@ from tests.web.conftest import Web, make_web
 from tests.web.helpers import execute, tally
 from tournament.domain import commands as c
 from tournament.domain.service import TournamentService
+from tournament.web.projected import SharedProbes
 from tournament.web.services import services
 
 STANDINGS = "/api/v1/tournaments/{}/standings"
@@ -145,3 +148,42 @@ def test_a_player_found_is_marked_only_on_their_own_page(web: Web) -> None:
     assert 'id="standing-1" class=" me" aria-current="true"' in mine
     assert 'aria-current="true"' not in plain.split('class="standings-body"')[1]
     assert 'id="standing-1" class=" me" aria-current="true"' in again
+
+
+def test_a_shared_lookup_is_taken_only_by_requests_that_arrived_before_it_began() -> None:
+    """SharedProbes: a request that arrives while a lookup runs must not take that
+    lookup's answer (it may predate a write committed just before the request came), but
+    the next one's; requests that wait together share that next one."""
+    asked: list[int] = []
+    first_running, release_first = threading.Event(), threading.Event()
+
+    def lookup(tid: str) -> tuple[int, int]:
+        asked.append(len(asked) + 1)
+        number = len(asked)
+        if number == 1:
+            first_running.set()
+            assert release_first.wait(30)
+        return number, number
+
+    shared = SharedProbes(lookup)  # type: ignore[arg-type]  # a stand-in for the lookup
+    answers: dict[str, Any] = {}
+
+    def ask(name: str) -> None:
+        answers[name] = shared("cup")
+
+    first = threading.Thread(target=ask, args=("first",))
+    first.start()
+    assert first_running.wait(30)
+    later = [threading.Thread(target=ask, args=(f"later-{n}",)) for n in range(3)]
+    for thread in later:
+        thread.start()
+    # Every later request is waiting (none may run a lookup while the first runs).
+    until = time.monotonic() + 30
+    while shared._state["cup"][4] < 3 and time.monotonic() < until:
+        time.sleep(0.005)
+    release_first.set()
+    for thread in (first, *later):
+        thread.join(30)
+    assert answers["first"] == (1, 1)
+    assert {answers[f"later-{n}"] for n in range(3)} == {(2, 2)}  # one lookup, after
+    assert asked == [1, 2]

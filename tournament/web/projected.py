@@ -245,17 +245,66 @@ class VersionProbe:
         )
 
 
+Versions = tuple[int | None, int | None] | None
+
+
+class SharedProbes:
+    """:class:`VersionProbe` shared by the requests that wait for it at the same time:
+    a request takes the answer of a lookup that *began after it arrived* (so it sees
+    every write committed before it arrived, as with a lookup of its own), and requests
+    arriving while a lookup runs share the next one. Under load (16 threads of a worker
+    asking for the same standings) one round trip answers many requests.
+    """
+
+    def __init__(self, probe: VersionProbe) -> None:
+        self.probe = probe
+        self._lock = threading.Lock()
+        #: Per tournament: [lookups begun, lookups done, the last answer, its Condition].
+        self._state: dict[str, list[Any]] = {}
+
+    def __call__(self, tid: str) -> Versions:
+        with self._lock:
+            state = self._state.get(tid)
+            if state is None:
+                if len(self._state) > 1000:
+                    self._state = {k: v for k, v in self._state.items() if v[4]}
+                state = self._state[tid] = [0, 0, None, threading.Condition(self._lock), 0]
+            began, _, _, changed, _ = state
+            wanted = began + 1  # a lookup that begins from now on
+            state[4] += 1  # waiting or asking
+            try:
+                while True:
+                    if state[1] >= wanted:
+                        answer: Versions = state[2]
+                        return answer
+                    if state[0] == state[1]:  # none running: this request asks
+                        state[0] += 1
+                        number = state[0]
+                        break
+                    changed.wait()
+            finally:
+                state[4] -= 1
+        answer = None
+        try:
+            answer = self.probe(tid)
+        finally:
+            with self._lock:
+                state[1], state[2] = number, answer
+                changed.notify_all()
+        return answer
+
+
 _made_lock = threading.Lock()
 
 
-def _probe_and_documents() -> tuple[VersionProbe, Documents]:
+def _probe_and_documents() -> tuple[SharedProbes, Documents]:
     """The app's probe and documents (each app its own: its own store)."""
     found = current_app.extensions.get("schnapsen_documents")
     if found is None:
         with _made_lock:
             found = current_app.extensions.get("schnapsen_documents")
             if found is None:
-                found = (VersionProbe(services().store.engine), Documents())
+                found = (SharedProbes(VersionProbe(services().store.engine)), Documents())
                 current_app.extensions["schnapsen_documents"] = found
     return found
 
