@@ -10,9 +10,9 @@ Swiss of 200 players, 7 rounds played, round 8 drawn) is stored through the app'
 service, which projects it. Each load is the WSGI call itself, timed with
 ``time.process_time`` (the CPU this process spent: the load of a shared machine disturbs
 it much less than the wall clock), the pages taking turns; the first loads are not
-counted. For each page: the median and the slowest, against the target (< 20 ms). The
-public page is loaded both as a phone's first visit and again after a result (the
-cached parts made again once). The last line is JSON.
+counted. For each page: the median and the slowest, against the target (< 20 ms), and
+the first load (templates compiled, nothing rendered yet: what the first phone after a
+result pays, roughly). The last line is JSON.
 """
 
 from __future__ import annotations
