@@ -1,9 +1,10 @@
 """What an operator watches: ``/healthz``, ``/readyz``, ``/metrics`` and one JSON log line
 per request, each with the request's id.
 
-``/healthz`` answers while the process runs; ``/readyz`` only when the database answers
-and is migrated (and Redis, when one is configured), so a load balancer sends no
-request to a process that would fail it: otherwise 503, problem+json naming each cause.
+``/healthz`` answers while the process runs; ``/readyz`` only when the database answers,
+is migrated and has room, so a load balancer sends no request to a process that would
+fail it: otherwise 503, problem+json naming each cause. Without the configured Redis it
+answers 200 ``degraded`` (:mod:`tournament.web.readiness`).
 The request id is the caller's ``X-Request-ID`` when it sends a sane one (a proxy's),
 else a new one; it is answered in ``X-Request-ID``, logged with every line and quoted in
 every problem body.
@@ -22,6 +23,7 @@ import structlog
 from flask import Blueprint, Flask, Response, current_app, g, jsonify, request
 
 from tournament.web import metrics as prometheus
+from tournament.web import readiness
 from tournament.web.problems import Problem
 from tournament.web.services import services
 
@@ -37,27 +39,18 @@ def healthz() -> Response:
 
 @ops.get("/readyz")
 def readyz() -> Response:
-    checks: dict[str, str] = {}
-    try:
-        from tournament.eventstore import migrate
-
-        # A probe only looks: it neither creates nor migrates (the start did that).
-        migrate.ensure_current(services().url, may_upgrade=False, may_create=False)
-        checks["database"] = "ok"
-    except Exception as error:  # any failure means: not ready, and why
-        checks["database"] = _first_line(error)
+    # tournament.web.readiness says what each check looks at, and why Redis only degrades.
+    checks: dict[str, str] = {"database": readiness.database(services())}
     redis_url = current_app.config.get("REDIS_URL")
     if redis_url:
-        try:
-            import redis
-
-            redis.Redis.from_url(redis_url, socket_timeout=1, socket_connect_timeout=1).ping()
-            checks["redis"] = "ok"
-        except Exception as error:
-            checks["redis"] = _first_line(error)
+        checks["redis"] = readiness.redis(redis_url)
     failed = [f"{name}: {state}" for name, state in checks.items() if state != "ok"]
+    degraded = [line for line in failed if line.startswith("redis: ")]
+    failed = [line for line in failed if line not in degraded]
     if failed:
         raise Problem(503, "Not ready", "; ".join(failed), kind="not-ready", checks=checks)
+    if degraded:  # still serving: results are stored, the standings say they are stale
+        return jsonify(status="degraded", checks=checks, degraded=degraded)
     return jsonify(status="ready", checks=checks)
 
 
