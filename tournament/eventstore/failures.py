@@ -213,6 +213,8 @@ def outage(error: BaseException) -> str | None:
     text = str(error).lower()
     if "could not extend file" in text or "no space left on device" in text:
         return DISK_FULL
+    if "too many clients" in text or "connection slots" in text:  # at connect: no SQLSTATE
+        return NO_CONNECTION
     if isinstance(error, psycopg.OperationalError) and (state is None or state[:2] == "08"):
         return UNREACHABLE  # refused, lost, timed out: the client's own, or class 08
     if isinstance(error, psycopg.InterfaceError) and "connection" in text:
