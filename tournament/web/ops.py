@@ -146,6 +146,7 @@ def install(app: Flask, *, metrics: bool = True) -> None:
     app.before_request(_start)
     app.after_request(_finish)
     app.register_blueprint(ops)
+    readiness.install(app)
     if metrics:
         prometheus.install(app)
 

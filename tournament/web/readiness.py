@@ -17,7 +17,7 @@ import os
 import time
 from typing import Any
 
-from flask import Flask, current_app
+from flask import Flask, Response, current_app, request
 
 from tournament.db import sqlite_path
 from tournament.eventstore.failures import DISK_FULL, explain
@@ -29,9 +29,22 @@ _KEY = "schnapsen_write_failures"
 
 
 def note_outage(app: Flask, cause: str) -> None:
-    """Remember a write that failed for ``cause`` (:mod:`tournament.eventstore.failures`)."""
+    """Remember a request that failed for ``cause`` (:mod:`tournament.eventstore.failures`)."""
     if cause == DISK_FULL:
         app.extensions.setdefault(_KEY, {})[DISK_FULL] = time.monotonic()
+
+
+def install(app: Flask) -> None:
+    """Forget a full disk as soon as a write succeeds again (the operator made room)."""
+
+    def _written(response: Response) -> Response:
+        failures = app.extensions.get(_KEY)
+        written = request.method not in ("GET", "HEAD", "OPTIONS")
+        if failures and written and 200 <= response.status_code < 300:
+            failures.pop(DISK_FULL, None)
+        return response
+
+    app.after_request(_written)
 
 
 def database(found: Services) -> str:
