@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import os
 import re
+import select
 import sqlite3
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -242,15 +243,20 @@ def _refuse_dead_connection(dbapi_connection: Any, _record: Any, _proxy: Any) ->
     request after a restart succeeds instead of failing on a dead socket (attack F7).
 
     The test costs no round trip (``pool_pre_ping`` would cost one per checkout, a second
-    one for every single append): an idle connection has nothing to read, so a socket
-    that is readable holds the server's goodbye or its end of file.
+    one for every single append, 0.3-0.5 ms on the loopback; this test costs microseconds): an
+    idle connection has nothing to read, so a socket that is readable holds the server's
+    goodbye or its end of file.
     """
-    import select
+    gone = _gone(dbapi_connection)
+    if gone is not None:
+        import sqlalchemy as sa
 
-    import sqlalchemy as sa
+        raise sa.exc.DisconnectionError(gone)
 
+
+def _gone(dbapi_connection: Any) -> str | None:
     if dbapi_connection.closed or dbapi_connection.broken:
-        raise sa.exc.DisconnectionError("the connection was closed")
+        return "the connection was closed"
     try:
         fd = dbapi_connection.fileno()
         if hasattr(select, "poll"):  # any descriptor (not under gevent, which removes it)
@@ -260,11 +266,10 @@ def _refuse_dead_connection(dbapi_connection: Any, _record: Any, _proxy: Any) ->
         else:
             readable = bool(select.select([fd], [], [], 0)[0])
     except ValueError:  # a descriptor beyond select()'s range: a failure says it later
-        return
+        return None
     except OSError as error:
-        raise sa.exc.DisconnectionError(f"the connection's socket failed: {error}") from None
-    if readable:
-        raise sa.exc.DisconnectionError("the server ended the connection (a restart?)")
+        return f"the connection's socket failed: {error}"
+    return "the server ended the connection (a restart?)" if readable else None
 
 
 def _sqlite_engine(url: sa.URL, **kwargs: Any) -> sa.Engine:
