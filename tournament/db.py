@@ -259,7 +259,7 @@ def _gone(dbapi_connection: Any) -> str | None:
         return "the connection was closed"
     try:
         fd = dbapi_connection.fileno()
-        if hasattr(select, "poll"):  # any descriptor (not under gevent, which removes it)
+        if hasattr(select, "poll"):  # any descriptor number (select() only below 1024)
             poller = select.poll()
             poller.register(fd, select.POLLIN | select.POLLERR | select.POLLHUP)
             readable = bool(poller.poll(0))
