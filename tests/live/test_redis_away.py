@@ -55,6 +55,8 @@ def test_results_are_stored_while_redis_is_away_the_standings_say_stale_and_catc
     assert stopped - timedelta(seconds=1) <= since <= datetime.now(UTC)
     assert sum(points(body).values()) == 1  # the table shows what was projected
 
+    page = http.call("GET", "/t/cup", Accept="text/html", Accept_Language="en")  # the page too
+    assert page.status == 200 and "Not up to date:" in page.text
     ready = http.call("GET", "/readyz")  # still served (operator F4): degraded
     assert ready.status == 200
     body = ready.json()
