@@ -13,7 +13,24 @@ Flask's documented pattern), made when Celery first asks for ``workers.app``. Wi
 
 from __future__ import annotations
 
+import sys
 from typing import Any
+
+from tournament import metrics_dir
+
+
+def _worker_figures() -> None:
+    """A worker (``celery ... worker``, not beat nor ``inspect``) writes its figures to
+    the host's metrics folder (``SCHNAPSEN_METRICS_DIR/worker``, emptied as it starts:
+    :mod:`tournament.metrics_dir`); before prometheus_client is imported, which reads
+    the folder once."""
+    if "worker" in sys.argv[1:]:
+        path = metrics_dir.use("worker")
+        if path is not None:
+            metrics_dir.wipe(path)
+
+
+_worker_figures()
 
 
 def __getattr__(name: str) -> Any:
@@ -22,6 +39,7 @@ def __getattr__(name: str) -> Any:
     if name in ("app", "celery"):
         from tournament.web import create_app
 
-        flask_app = create_app()
+        # No /metrics of its own: a worker serves no HTTP (its figures: workers.metrics).
+        flask_app = create_app({"METRICS": False})
         return flask_app.extensions["celery"]
     raise AttributeError(name)

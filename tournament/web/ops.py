@@ -19,8 +19,9 @@ import uuid
 from typing import Any, TextIO, cast
 
 import structlog
-from flask import Blueprint, Flask, Response, current_app, g, jsonify, request
+from flask import Blueprint, Flask, Request, Response, current_app, g, jsonify, request
 
+from tournament.json_logs import CODE, redact_path
 from tournament.web import metrics as prometheus
 from tournament.web.problems import Problem
 from tournament.web.services import services
@@ -85,13 +86,24 @@ def _finish(response: Response) -> Response:
     structlog.get_logger("schnapsen.request").info(
         "request",
         method=request.method,
-        path=request.path,
+        path=loggable_path(request),
         status=response.status_code,
         ms=round(seconds * 1000, 1) if seconds is not None else None,
         account=getattr(who, "email", None),
         remote=request.remote_addr,
     )
     return response
+
+
+def loggable_path(asked: Request) -> str:
+    """The request's path without a table code (a seat's credential, operator F14): the
+    route's ``code`` argument, and any seat or report path no route took, say
+    ``<code>``. The query string is never logged (a ``/setup?token=`` secret)."""
+    path = asked.path
+    code = (asked.view_args or {}).get("code")
+    if isinstance(code, str) and code:
+        path = "/".join(CODE if part == code else part for part in path.split("/"))
+    return redact_path(path)
 
 
 class _Stderr:
