@@ -24,8 +24,9 @@ from datetime import UTC, datetime
 from typing import Any
 
 #: The paths that carry a table code in their first segment after the prefix: a seat's API
-#: and pages, and the report page of a table card's QR code.
-_CODE_PATH = re.compile(r"(/api/v1/play/|/play/|/r/)[^/\s?#\"']+")
+#: and pages, and the report page of a table card's QR code; where a path starts (the
+#: text's start, after a space, a quote or a URL's host), not inside another path.
+_CODE_PATH = re.compile(r"((?:^|[\s\"'(=]|://[^/\s\"']+)(?:/api/v1/play/|/play/|/r/))[^/\s?#\"']+")
 #: What stands in for a code.
 CODE = "<code>"
 
