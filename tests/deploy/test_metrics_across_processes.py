@@ -6,6 +6,7 @@ per-process gauges go with it."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -47,7 +48,7 @@ def test_gunicorns_workers_add_up_to_one_host_and_counters_never_go_down_operato
         cwd=REPO,
         env=env,
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stderr=(tmp_path / "gunicorn.err").open("wb"),
         start_new_session=True,
     )
     base = f"http://127.0.0.1:{port}"
@@ -106,3 +107,8 @@ def test_gunicorns_workers_add_up_to_one_host_and_counters_never_go_down_operato
         assert samples(scrape(), "schnapsen_http_requests_total")[HEALTHZ] == answered
     finally:
         stop(server)
+    # gunicorn's own lines (operator F11) and the app's, one JSON object each.
+    lines = [json.loads(line) for line in (tmp_path / "gunicorn.err").read_text().splitlines()]
+    assert {"Starting gunicorn", "Booting worker", "Worker exiting"} <= {
+        " ".join(line["event"].split()[:2]) for line in lines if line["logger"] == "gunicorn.error"
+    }

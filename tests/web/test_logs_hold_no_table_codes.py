@@ -38,6 +38,9 @@ def test_a_request_to_a_seat_route_logs_no_table_code_operator_f14(
     assert CODE not in err
     lines = [json.loads(line) for line in err.splitlines() if line.strip()]
     logged = {line["path"] for line in lines if line["event"] == "request"}
+    # The keys every process's lines have (gunicorn's and Celery's too: tournament.json_logs).
+    assert all({"event", "level", "timestamp", "logger"} <= set(line) for line in lines)
+    assert {line["logger"] for line in lines if line["event"] == "request"} == {"schnapsen.request"}
     assert logged == {
         "/api/v1/play/<code>",
         "/api/v1/play/<code>/live",

@@ -126,17 +126,38 @@ _SHARED: list[Any] = [
 ]
 
 
+class _NamedPrintLogger(structlog.PrintLogger):
+    """structlog's printing logger, with the name it was asked for: each line says its
+    ``logger`` like the standard library's lines (gunicorn's, Celery's) do."""
+
+    def __init__(self, file: TextIO, name: str) -> None:
+        super().__init__(file)
+        self.name = name
+
+
+def _named(*args: Any) -> _NamedPrintLogger:
+    return _NamedPrintLogger(STDERR, str(args[0]) if args else "schnapsen")
+
+
+def _logger_name(logger: Any, method: str, event: Any) -> Any:
+    event.setdefault("logger", getattr(logger, "name", "schnapsen"))
+    return event
+
+
 def configure_logging(level: int = logging.INFO) -> None:
     """JSON lines on stderr, each with the request id bound for the request; an
-    exception's traceback is the line's ``exception`` field (one line, not twenty)."""
+    exception's traceback is the line's ``exception`` field (one line, not twenty). The
+    keys are those of every other process's lines (tournament.json_logs): ``event``,
+    ``level``, ``timestamp``, ``logger`` and the line's own."""
     structlog.configure(
         processors=[
             *_SHARED,
+            _logger_name,
             structlog.processors.format_exc_info,
             structlog.processors.JSONRenderer(),
         ],
         wrapper_class=structlog.make_filtering_bound_logger(level),
-        logger_factory=structlog.PrintLoggerFactory(STDERR),
+        logger_factory=_named,
         cache_logger_on_first_use=True,
     )
 
