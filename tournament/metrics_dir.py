@@ -21,8 +21,10 @@ Standard library only: gunicorn's master runs it (``deploy/gunicorn/*.py``).
 from __future__ import annotations
 
 import glob
+import json
 import os
 import shutil
+import sys
 
 HOST_ENV = "SCHNAPSEN_METRICS_DIR"
 OWN_ENV = "PROMETHEUS_MULTIPROC_DIR"
@@ -46,6 +48,24 @@ def use(kind: str) -> str | None:
     if host is None:
         return None
     path = os.path.join(host, kind)
+    try:
+        os.makedirs(path, exist_ok=True)
+        writable = os.access(path, os.W_OK)
+    except OSError:
+        writable = False
+    if not writable:  # figures per process rather than no service: say so, and go on
+        sys.stderr.write(
+            json.dumps(
+                {
+                    "event": f"{HOST_ENV}: cannot write {path}; each process answers "
+                    "/metrics with its own figures",
+                    "level": "warning",
+                    "logger": __name__,
+                }
+            )
+            + "\n"
+        )
+        return None
     os.environ[OWN_ENV] = path
     return path
 

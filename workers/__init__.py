@@ -1,14 +1,15 @@
 """The Celery workers: projections (standings, brackets, outstanding matches, per-player
 summaries), their sweep and reconciliation, and live announcements.
 
-    celery -A workers worker --pool prefork --concurrency 2 --loglevel INFO
-    celery -A workers beat --loglevel INFO
+    celery --quiet -A workers worker --pool prefork --concurrency 2 --loglevel INFO
+    celery --quiet -A workers beat --loglevel INFO
 
 ``REDIS_URL`` (the broker) and ``DATABASE_URL`` configure both, as they configure the web
 app: the Celery app is built from the Flask app's settings (:func:`celery_init_app`,
 Flask's documented pattern), made when Celery first asks for ``workers.app``. Without
 ``REDIS_URL`` there are no workers: the web process runs the same projections itself
-(:mod:`tournament.projections.inprocess`).
+(:mod:`tournament.projections.inprocess`). ``--quiet`` leaves out Celery's start banner,
+the one line that would not be JSON (:mod:`workers.log_setup`).
 """
 
 from __future__ import annotations

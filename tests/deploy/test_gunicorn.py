@@ -136,7 +136,7 @@ def test_gunicorns_own_lines_are_json_and_the_metrics_folder_is_kept_per_kind(
     assert loaded["logger_class"] == "tournament.gunicorn_logging.JsonLogger"
     folder = tmp_path / path.stem
     assert os.environ["PROMETHEUS_MULTIPROC_DIR"] == str(folder)
-    folder.mkdir()
+    assert folder.is_dir()  # made when the config is loaded
     (folder / "counter_7.db").write_text("stale")
     loaded["on_starting"](None)
     assert list(folder.iterdir()) == []
