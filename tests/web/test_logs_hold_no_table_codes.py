@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 import logging
+import re
+from pathlib import Path
 
 import pytest
 
@@ -85,3 +87,28 @@ def test_redaction_leaves_look_alike_paths_alone() -> None:
     assert (
         redact_path("card: https://club.at:8443/r/FNUHUY") == "card: https://club.at:8443/r/<code>"
     )
+
+
+def test_the_proxys_access_log_leaves_out_codes_and_query_strings() -> None:
+    """deploy/nginx.conf logs its own ``$schnapsen_log_path``, never ``$request``: the map's
+    pattern (PCRE, read here as Python's) replaces the code as the app does."""
+    conf = (Path(__file__).resolve().parents[2] / "deploy" / "nginx.conf").read_text()
+    log_format = conf[
+        conf.index("log_format schnapsen") : conf.index(";", conf.index("log_format"))
+    ]
+    assert "$schnapsen_log_path" in log_format
+    assert not re.search(r"\$request\b|\$request_uri|\$args|\$query_string", log_format)
+    rule = re.search(r'"~(\^.*?)" "(.*?)";', conf[conf.index("map $uri $schnapsen_log_path") :])
+    assert rule is not None
+    pattern = re.compile(rule.group(1).replace("(?<", "(?P<"))
+
+    def logged(path: str) -> str:
+        found = pattern.match(path)
+        if found is None:
+            return path
+        return re.sub(r"\$\{(\w+)\}", lambda name: found.group(name.group(1)), rule.group(2))
+
+    assert logged(f"/api/v1/play/{CODE}/live") == "/api/v1/play/<code>/live"
+    assert logged(f"/play/{CODE}") == "/play/<code>"
+    assert logged(f"/r/{CODE}") == "/r/<code>"
+    assert logged("/t/play/matches") == "/t/play/matches"
