@@ -51,4 +51,7 @@ def projection_lag(engine: sa.Engine, now: datetime | None = None) -> tuple[int,
             oldest = recorded if oldest is None else min(oldest, recorded)
     if oldest is None:
         return len(lagging), 0.0
-    return len(lagging), max(0.0, ((now or datetime.now(UTC)) - oldest).total_seconds())
+    now = now or datetime.now(UTC)
+    if now.tzinfo is None:
+        now = now.replace(tzinfo=UTC)
+    return len(lagging), max(0.0, (now - oldest).total_seconds())
