@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gunicorn.glogging import Logger
+from gunicorn.glogging import Logger  # type: ignore[import-untyped]
 
 from tournament.json_logs import JsonFormatter
 

@@ -32,8 +32,9 @@ that is stuck. On SIGTERM the workers stop accepting and their streams end after
 other process, or to this one restarted) with ``Last-Event-ID`` and resumes.
 
 Loaded by gunicorn in its master process before gevent patches the standard library in
-each worker: it imports nothing but the standard library, and the app is loaded in the
-workers after the patch (no ``preload_app``).
+each worker: it imports nothing but the standard library (and tournament.metrics_dir,
+which imports only that), and the app is loaded in the workers after the patch (no
+``preload_app``).
 """
 
 from __future__ import annotations

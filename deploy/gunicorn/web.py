@@ -34,10 +34,11 @@ Settings from the environment (deploy/env.example):
   threads the pages need; over the cap the app answers 503 with ``Retry-After``.
 
 No access log: the app logs one JSON line per request itself (docs/operations.md), with
-its request id; gunicorn's own lines (start, stop, a worker killed) go to stderr.
+its request id; gunicorn's own lines (start, stop, a worker killed) go to stderr as JSON
+lines of the same form (``logger_class``, at the end).
 
 Loaded by gunicorn in its master process, before any worker exists: it imports nothing
-but the standard library.
+but the standard library (and tournament.metrics_dir, which imports only that).
 """
 
 from __future__ import annotations

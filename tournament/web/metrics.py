@@ -130,7 +130,10 @@ class _HostFiles(Collector):
         return ()  # read at each scrape only (not when registered)
 
     def collect(self) -> Iterable[Metric]:
-        return MultiProcessCollector.merge(metrics_dir.files(), accumulate=True)
+        merged: Iterable[Metric] = MultiProcessCollector.merge(  # type: ignore[no-untyped-call]
+            metrics_dir.files(), accumulate=True
+        )
+        return merged
 
 
 #: Addresses of the machine itself.
