@@ -92,13 +92,16 @@ def mark_process_dead(pid: int, path: str) -> None:
             os.remove(found)
 
 
-def files() -> list[str]:
-    """Every figure file of the host (all kinds), or of this process's own folder."""
+def files_by_kind() -> dict[str, list[str]]:
+    """The figure files of the host by kind (``web``, ``live``, ``worker``), or those of
+    this process's own folder (named as the folder)."""
     host = host_dir()
-    if host is not None:
-        return sorted(glob.glob(os.path.join(host, "*", "*.db")))
     own = os.environ.get(OWN_ENV, "").strip()
-    return sorted(glob.glob(os.path.join(own, "*.db"))) if own else []
+    folders = sorted(glob.glob(os.path.join(host, "*", ""))) if host else [own] if own else []
+    return {
+        os.path.basename(os.path.normpath(folder)): sorted(glob.glob(os.path.join(folder, "*.db")))
+        for folder in folders
+    }
 
 
 def shared() -> bool:

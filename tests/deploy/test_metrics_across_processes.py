@@ -17,7 +17,7 @@ from tests.deploy.files import DEPLOY, REPO
 from tests.deploy.processes import free_port, get, samples, stop, wait_for
 from tournament.eventstore import migrate
 
-HEALTHZ = (("method", "GET"), ("route", "/healthz"), ("status", "200"))
+HEALTHZ = (("kind", "web"), ("method", "GET"), ("route", "/healthz"), ("status", "200"))
 
 
 def test_gunicorns_workers_add_up_to_one_host_and_counters_never_go_down_operator_f5(

@@ -124,16 +124,30 @@ class Metrics:
 class _HostFiles(Collector):
     """The figures every process of the host wrote (:mod:`tournament.metrics_dir`), read
     afresh at each scrape: a process started since is counted, and a dead one's counters
-    stay in the sums."""
+    stay in the sums. Each sample is labelled with its ``kind`` (``web``, ``live``,
+    ``worker``): the kinds' processes may share pids (containers), and an operator wants
+    the stream processes' requests apart from the pages'."""
 
     def describe(self) -> Iterable[Metric]:
         return ()  # read at each scrape only (not when registered)
 
     def collect(self) -> Iterable[Metric]:
-        merged: Iterable[Metric] = MultiProcessCollector.merge(  # type: ignore[no-untyped-call]
-            metrics_dir.files(), accumulate=True
-        )
-        return merged
+        families: dict[str, Metric] = {}
+        for kind, files in metrics_dir.files_by_kind().items():
+            merged: Iterable[Metric] = MultiProcessCollector.merge(  # type: ignore[no-untyped-call]
+                files, accumulate=True
+            )
+            for metric in merged:
+                family = families.get(metric.name)
+                if family is None:
+                    family = families[metric.name] = Metric(
+                        metric.name, metric.documentation, metric.type
+                    )
+                family.samples.extend(
+                    sample._replace(labels={**sample.labels, "kind": kind})
+                    for sample in metric.samples
+                )
+        return families.values()
 
 
 #: Addresses of the machine itself.
