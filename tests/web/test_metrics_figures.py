@@ -54,6 +54,12 @@ def test_a_process_that_has_not_served_a_stream_is_no_bus_alarm_operator_f5(
         listen(web)
         wait_for("the subscription", lambda: figures(web)["schnapsen_live_bus_subscribed"] == 1)
         assert figures(web)["schnapsen_live_bus_connected"] == 1
+        with web.app.app_context():
+            hub = live().hub
+        slot = hub.subscribe("club")  # a stream opens: the gauge follows (written on change)
+        assert figures(web)["schnapsen_live_streams"] == 1
+        slot.close()
+        assert figures(web)["schnapsen_live_streams"] == 0
     finally:
         live_state = web.app.extensions["schnapsen_live"]
         live_state.stop()
