@@ -131,7 +131,9 @@ def test_gunicorns_own_lines_are_json_and_the_metrics_folder_is_kept_per_kind(
     """Operator F5, F11: the logger class writes JSON; the hooks empty this kind's folder
     at the start and drop a dead worker's per-process gauges (its counters stay)."""
     monkeypatch.setenv("SCHNAPSEN_METRICS_DIR", str(tmp_path))
-    monkeypatch.delenv("PROMETHEUS_MULTIPROC_DIR", raising=False)
+    # Empty counts as unset; set through monkeypatch, the value the config writes is undone
+    # after the test (else every later app in this process would think it shares files).
+    monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", "")
     loaded = config(path)
     assert loaded["logger_class"] == "tournament.gunicorn_logging.JsonLogger"
     folder = tmp_path / path.stem
