@@ -30,8 +30,9 @@ _CODE_PATH = re.compile(r"((?:^|[\s\"'(=]|://[^/\s\"']+)(?:/api/v1/play/|/play/|
 #: What stands in for a code.
 CODE = "<code>"
 
-#: The periodic sweep (beat, every few seconds): its "sending", "received" and
-#: "succeeded" lines say nothing at INFO; the sweep logs by itself when it finds work.
+#: The periodic sweep (beat, every few seconds): its "sending", "received", "succeeded"
+#: and "discarding" (expired) lines say nothing at INFO; the sweep logs by itself when it
+#: finds work.
 QUIET_TASKS = frozenset({"workers.tasks.sweep_projections"})
 
 
@@ -82,5 +83,12 @@ def _names_quiet_task(args: object) -> bool:
     return False
 
 
-#: The loggers that write Celery's per-task lines.
-CELERY_TASK_LOGGERS = ("celery.beat", "celery.worker.strategy", "celery.app.trace")
+#: The loggers that write Celery's per-task lines; ``celery.worker.request`` says
+#: "Discarding revoked task" for a sweep that expired in the queue (a worker slow to start
+#: finds dozens: harmless, the next sweep follows two seconds later).
+CELERY_TASK_LOGGERS = (
+    "celery.beat",
+    "celery.worker.strategy",
+    "celery.app.trace",
+    "celery.worker.request",
+)

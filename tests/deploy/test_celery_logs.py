@@ -19,7 +19,7 @@ import pytest
 from tests.deploy.files import REPO
 from tests.deploy.processes import file_samples, stop, wait_for
 from tournament.eventstore import migrate
-from tournament.json_logs import QuietPeriodic
+from tournament.json_logs import CELERY_TASK_LOGGERS, QuietPeriodic
 
 SWEEP = "workers.tasks.sweep_projections"
 KEYS = {"event", "level", "timestamp", "logger"}
@@ -94,8 +94,16 @@ def test_worker_and_beat_write_json_lines_and_no_line_per_sweep_at_info_operator
         assert SWEEP not in line["event"] and "Sending due task" not in line["event"], line
 
 
-def test_the_sweeps_lines_come_back_at_debug() -> None:
-    logger = logging.getLogger("celery.beat")
+@pytest.mark.parametrize(
+    "name,message",
+    [
+        ("celery.beat", "Scheduler: Sending due task %s (%s)"),
+        ("celery.worker.request", "Discarding revoked task: %s[%s]"),  # an expired sweep
+    ],
+)
+def test_the_sweeps_lines_come_back_at_debug(name: str, message: str) -> None:
+    assert name in CELERY_TASK_LOGGERS  # the worker and beat filter it (workers/log_setup.py)
+    logger = logging.getLogger(name)
     records: list[logging.LogRecord] = []
 
     class Keep(logging.Handler):
@@ -108,8 +116,8 @@ def test_the_sweeps_lines_come_back_at_debug() -> None:
     try:
         for level in (logging.INFO, logging.DEBUG):
             logger.setLevel(level)
-            logger.info("Scheduler: Sending due task %s (%s)", "sweep-projections", SWEEP)
-            logger.info("Scheduler: Sending due task %s (%s)", "reconcile", "workers.tasks.x")
+            logger.info(message, "sweep-projections", SWEEP)
+            logger.info(message, "reconcile", "workers.tasks.x")
     finally:
         logger.removeFilter(quiet)
         logger.removeHandler(keep)
