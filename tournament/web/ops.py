@@ -20,8 +20,9 @@ import uuid
 from typing import Any, TextIO, cast
 
 import structlog
-from flask import Blueprint, Flask, Response, current_app, g, jsonify, request
+from flask import Blueprint, Flask, Request, Response, current_app, g, jsonify, request
 
+from tournament.json_logs import CODE, redact_path
 from tournament.web import metrics as prometheus
 from tournament.web import readiness
 from tournament.web.problems import Problem
@@ -78,13 +79,24 @@ def _finish(response: Response) -> Response:
     structlog.get_logger("schnapsen.request").info(
         "request",
         method=request.method,
-        path=request.path,
+        path=loggable_path(request),
         status=response.status_code,
         ms=round(seconds * 1000, 1) if seconds is not None else None,
         account=getattr(who, "email", None),
         remote=request.remote_addr,
     )
     return response
+
+
+def loggable_path(asked: Request) -> str:
+    """The request's path without a table code (a seat's credential, operator F14): the
+    route's ``code`` argument, and any seat or report path no route took, say
+    ``<code>``. The query string is never logged (a ``/setup?token=`` secret)."""
+    path = asked.path
+    code = (asked.view_args or {}).get("code")
+    if isinstance(code, str) and code:
+        path = "/".join(CODE if part == code else part for part in path.split("/"))
+    return redact_path(path)
 
 
 class _Stderr:
@@ -107,17 +119,38 @@ _SHARED: list[Any] = [
 ]
 
 
+class _NamedPrintLogger(structlog.PrintLogger):
+    """structlog's printing logger, with the name it was asked for: each line says its
+    ``logger`` like the standard library's lines (gunicorn's, Celery's) do."""
+
+    def __init__(self, file: TextIO, name: str) -> None:
+        super().__init__(file)
+        self.name = name
+
+
+def _named(*args: Any) -> _NamedPrintLogger:
+    return _NamedPrintLogger(STDERR, str(args[0]) if args else "schnapsen")
+
+
+def _logger_name(logger: Any, method: str, event: Any) -> Any:
+    event.setdefault("logger", getattr(logger, "name", "schnapsen"))
+    return event
+
+
 def configure_logging(level: int = logging.INFO) -> None:
     """JSON lines on stderr, each with the request id bound for the request; an
-    exception's traceback is the line's ``exception`` field (one line, not twenty)."""
+    exception's traceback is the line's ``exception`` field (one line, not twenty). The
+    keys are those of every other process's lines (tournament.json_logs): ``event``,
+    ``level``, ``timestamp``, ``logger`` and the line's own."""
     structlog.configure(
         processors=[
             *_SHARED,
+            _logger_name,
             structlog.processors.format_exc_info,
             structlog.processors.JSONRenderer(),
         ],
         wrapper_class=structlog.make_filtering_bound_logger(level),
-        logger_factory=structlog.PrintLoggerFactory(STDERR),
+        logger_factory=_named,
         cache_logger_on_first_use=True,
     )
 
