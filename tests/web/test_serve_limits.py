@@ -19,14 +19,14 @@ from tests.web.test_serve import REPO, Served, clean_environment
 from tournament.web.serve_limits import GrowingDispatcher
 
 SLOW = 300
+SWISS = ("--format", "swiss", "--best-of", "3", "--option", "rounds=5")
 HEAD_TIMEOUT = 8.0
 
 
 def create_tournament(instance: Path) -> str:
     env = {**clean_environment(), "SCHNAPSEN_INSTANCE": str(instance)}
     done = subprocess.run(
-        [sys.executable, "-m", "tournament", "create", "Hall", "--date", "2026-12-07"]
-        + ["--format", "swiss", "--best-of", "3", "--option", "rounds=5"],
+        [sys.executable, "-m", "tournament", "create", "Hall", "--date", "2026-12-07", *SWISS],
         cwd=REPO,
         env=env,
         capture_output=True,

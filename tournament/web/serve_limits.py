@@ -104,9 +104,7 @@ class LimitedServer(TcpWSGIServer):  # type: ignore[misc]
 
     channel_class = LimitedChannel
 
-    def __init__(
-        self, *args: Any, per_address: int, head_seconds: float, **kwargs: Any
-    ) -> None:
+    def __init__(self, *args: Any, per_address: int, head_seconds: float, **kwargs: Any) -> None:
         self.per_address: Counter[str] = Counter()
         self.per_address_cap = per_address
         self.head_seconds = head_seconds
