@@ -143,8 +143,9 @@ def test_slow_connections_from_one_address_do_not_take_the_lan_server_off_the_ai
 def fetch_quickly(port: int, path: str) -> tuple[int, str]:
     """A GET from another device (127.0.0.2) that must be answered in 5 s (the finding's
     phones waited 20 s in vain)."""
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-    connection.source_address = ("127.0.0.2", 0)
+    connection = http.client.HTTPConnection(
+        "127.0.0.1", port, timeout=5, source_address=("127.0.0.2", 0)
+    )
     try:
         connection.request("GET", path)
         reply = connection.getresponse()

@@ -69,7 +69,7 @@ class LimitedChannel(HTTPChannel):  # type: ignore[misc]
         if data and self.head_since is None and self.request is None:
             self.head_since = time.monotonic()
         done: bool = super().received(data)
-        request = self.request
+        request: Any = self.request
         if request is None or request.headers_finished or request.error:
             self.head_since = None
         elif self.head_since is None:  # a pipelined request's head begins in this data
@@ -84,8 +84,9 @@ class LimitedChannel(HTTPChannel):  # type: ignore[misc]
             self.current_outbuf_count += len(TOO_SLOW)
             self.total_outbufs_len += len(TOO_SLOW)
         with self.requests_lock:
-            if self.request is not None:
-                self.request.close()
+            unfinished: Any = self.request
+            if unfinished is not None:
+                unfinished.close()
                 self.request = None
             self.close_when_flushed = True
 
