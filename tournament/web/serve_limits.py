@@ -84,7 +84,7 @@ class LimitedChannel(HTTPChannel):  # type: ignore[misc]
             self.current_outbuf_count += len(TOO_SLOW)
             self.total_outbufs_len += len(TOO_SLOW)
         with self.requests_lock:
-            unfinished: Any = self.request
+            unfinished: Any = getattr(self, "request", None)
             if unfinished is not None:
                 unfinished.close()
                 self.request = None
