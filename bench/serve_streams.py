@@ -76,9 +76,7 @@ class Stream(asyncio.Protocol):
             head, found, _ = bytes(self.buffer).partition(b"\r\n\r\n")
             if found:
                 code = head.split(b" ", 2)[1].decode()
-                if code != "200":
-                    self.status.set_result(code)
-                elif b"event: standings" in self.buffer:  # the snapshot: it follows
+                if code != "200" or b"event: standings" in self.buffer:
                     self.status.set_result(code)
             return
         if self.result_at is None and b"event: result" in self.buffer:
