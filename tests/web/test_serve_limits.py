@@ -212,3 +212,44 @@ def test_stream_threads_start_only_when_streams_need_them() -> None:
     finally:
         release.set()
         dispatcher.shutdown(timeout=10)
+
+
+def test_the_epoll_loop_asks_what_waitress_asks_of_a_connection() -> None:
+    """Speed P5: the I/O loop reads a connection's interest from its fields; it must be
+    what waitress's readable() and writable() say, in every state a connection has."""
+    from tournament.web.serve_limits import create_server
+    from tournament.web.serve_loop import READ, WRITE, interest
+
+    server = create_server(
+        lambda environ, start: [],
+        per_address=4,
+        head_seconds=5.0,
+        host="127.0.0.1",
+        port=0,
+        channel_request_lookahead=1,  # as serve has it
+    )
+    client = socket.create_connection(("127.0.0.1", int(server.effective_port)))
+    try:
+        server.handle_accept()
+        (channel,) = server.active_channels.values()
+        lookahead = server.adj.channel_request_lookahead
+
+        def waitress_says() -> int:
+            flags = READ if channel.readable() else 0
+            return flags | (WRITE if channel.writable() else 0)
+
+        states = []
+        for requests, pending, closing in (
+            ([], 0, False), ([object()], 0, False), ([object()] * (lookahead + 2), 0, False),
+            ([object()], 10, False), ([], 0, True),
+        ):  # fmt: skip
+            channel.requests, channel.total_outbufs_len = requests, pending
+            channel.will_close = closing
+            states.append(interest(channel, lookahead))
+            assert states[-1] == waitress_says(), (requests, pending, closing)
+        assert states == [READ, READ, 0, WRITE, WRITE]
+        assert interest(server, lookahead) == READ  # the listener: new connections
+    finally:
+        client.close()
+        server.close()
+        server.task_dispatcher.shutdown(timeout=5)

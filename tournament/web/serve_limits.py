@@ -149,6 +149,16 @@ class LimitedServer(TcpWSGIServer):  # type: ignore[misc]
                 self.per_address_cap,
             )
 
+    def run(self) -> None:
+        """Serve until Ctrl-C, on :mod:`tournament.web.serve_loop` (as waitress's
+        ``run``, its loop kept on epoll)."""
+        from tournament.web.serve_loop import loop
+
+        try:
+            loop(self._map, self.adj.asyncore_loop_timeout, self.adj.channel_request_lookahead)
+        except (SystemExit, KeyboardInterrupt):
+            self.task_dispatcher.shutdown()
+
     def maintenance(self, now: float) -> None:
         super().maintenance(now)  # idle sockets past channel_timeout
         if not self.head_seconds:

@@ -21,7 +21,7 @@ from flask_openapi3.utils import parse_parameters
 _documenting = threading.Lock()
 
 
-class APIBlueprint(DocumentedBlueprint):  # type: ignore[misc]
+class APIBlueprint(DocumentedBlueprint):
     """An :class:`flask_openapi3.blueprint.APIBlueprint` that keeps what its decorators
     say for the document and works the operations out in :meth:`document`."""
 
