@@ -63,7 +63,44 @@ class LimitedChannel(HTTPChannel):  # type: ignore[misc]
         self.head_since: float | None = None
         self._counted = True
         server.per_address[self.client_address] += 1
+        self.server = server
         super().__init__(server, sock, addr, adj, map=map)
+        server.touched.add(self)
+
+    # What the I/O loop polls a connection for depends on these three fields and on its
+    # requests (tournament.web.serve_loop): a change marks the connection for the loop's
+    # next turn, before waitress wakes the loop for it.
+    @property
+    def total_outbufs_len(self) -> int:
+        return int(self.__dict__.get("_pending", 0))
+
+    @total_outbufs_len.setter
+    def total_outbufs_len(self, value: int) -> None:
+        self.__dict__["_pending"] = value
+        self.server.touched.add(self)
+
+    @property
+    def will_close(self) -> bool:
+        return bool(self.__dict__.get("_will_close", False))
+
+    @will_close.setter
+    def will_close(self, value: bool) -> None:
+        self.__dict__["_will_close"] = value
+        self.server.touched.add(self)
+
+    @property
+    def close_when_flushed(self) -> bool:
+        return bool(self.__dict__.get("_close_when_flushed", False))
+
+    @close_when_flushed.setter
+    def close_when_flushed(self, value: bool) -> None:
+        self.__dict__["_close_when_flushed"] = value
+        self.server.touched.add(self)
+
+    def service(self) -> None:
+        super().service()  # a request done: its place under the lookahead is free
+        self.server.touched.add(self)
+        self.server.pull_trigger()
 
     def received(self, data: bytes) -> bool:
         if data and self.head_since is None and self.request is None:
@@ -107,6 +144,8 @@ class LimitedServer(TcpWSGIServer):  # type: ignore[misc]
 
     def __init__(self, *args: Any, per_address: int, head_seconds: float, **kwargs: Any) -> None:
         self.per_address: Counter[str] = Counter()
+        #: Connections whose interest may have changed since the I/O loop's last turn.
+        self.touched: set[Any] = set()
         self.per_address_cap = per_address
         self.head_seconds = head_seconds
         self._logged: dict[str, float] = {}
@@ -155,7 +194,12 @@ class LimitedServer(TcpWSGIServer):  # type: ignore[misc]
         from tournament.web.serve_loop import loop
 
         try:
-            loop(self._map, self.adj.asyncore_loop_timeout, self.adj.channel_request_lookahead)
+            loop(
+                self._map,
+                self.adj.asyncore_loop_timeout,
+                self.adj.channel_request_lookahead,
+                self.touched,
+            )
         except (SystemExit, KeyboardInterrupt):
             self.task_dispatcher.shutdown()
 
