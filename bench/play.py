@@ -259,7 +259,7 @@ def options() -> argparse.Namespace:
     parser.add_argument("--threads", type=int, default=0,
                         help="part 2's serve --threads (0: serve's own)")  # fmt: skip
     parser.add_argument("--connection-limit", type=int, default=0,
-                        help="waitress's open sockets in part 2 at least (0: serve's own)")  # fmt: skip
+                        help="part 2's waitress sockets at least (0: serve's)")  # fmt: skip
     parser.add_argument("--profile", action="store_true", help="cProfile part 2's server")
     parser.add_argument("--project-every", type=float, default=0.0, metavar="S",
                         help="part 2's variant: a projection run at most every S s")  # fmt: skip

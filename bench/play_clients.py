@@ -327,9 +327,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     tables: list[list[str]] = json.loads(Path(args.tables).read_text())
     rng = random.Random(args.seed)
     seats = [
-        (Seat(args.host, args.port, a, phone(2 * n)), Seat(args.host, args.port, b, phone(2 * n + 1)))
+        (Seat(args.host, args.port, a, phone(2 * n)),
+         Seat(args.host, args.port, b, phone(2 * n + 1)))
         for n, (a, b) in enumerate(tables)
-    ]
+    ]  # fmt: skip
     outcomes: dict[str, int] = {}
     began = time.perf_counter()
     gate = asyncio.Semaphore(args.parallel)
