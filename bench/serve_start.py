@@ -142,8 +142,10 @@ def main() -> None:
         ("fresh", "tournament serve, fresh instance (store created)"),
         ("hello", "a trivial Flask app under waitress-serve"),
     ):
-        ratio = "" if case == "hello" else (
-            f"  x{figures[f'{case}_wall_ratio']} wall, x{figures[f'{case}_cpu_ratio']} CPU"
+        ratio = (
+            ""
+            if case == "hello"
+            else (f"  x{figures[f'{case}_wall_ratio']} wall, x{figures[f'{case}_cpu_ratio']} CPU")
         )
         print(f"  {label}: {figures[f'{case}_wall_s']} s wall, {figures[f'{case}_cpu_s']} s CPU"
               f"{ratio}")  # fmt: skip
