@@ -3,9 +3,11 @@
     gunicorn -c deploy/gunicorn/live.py tournament.web.wsgi:app
 
 The same app as the pages (``deploy/gunicorn/web.py``), but the proxy
-(``deploy/nginx.conf``) sends it only ``GET /api/v1/tournaments/<tid>/live``:
-Server-Sent Events that stay open for hours, a keep-alive comment every 15 s, and an
-event whenever the tournament's standings move. **gthread for pages and API, gevent for
+(``deploy/nginx.conf``) sends it only the Server-Sent Events streams: the tournament's
+``/api/v1/tournaments/<tid>/live``, the online tables' ``.../matches/<mid>/table/live`` and
+``/api/v1/play/<code>/live``, and the seat's and spectator's pages' ``/play/<code>/events``
+and ``/t/<tid>/matches/<mid>/table/events`` (docs/deploy.md, "Routing"). Each stays open
+for hours, with a keep-alive comment every 15 s and an event whenever what it shows moves. **gthread for pages and API, gevent for
 the streams**: under gevent a waiting stream costs a greenlet and a socket, not a thread,
 so one process holds thousands; the CPU work that would stall a gevent loop (sign-ins,
 folding a log) stays in the gthread processes. psycopg 3 cooperates with gevent by

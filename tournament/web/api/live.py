@@ -31,6 +31,7 @@ from flask_openapi3.models.tag import Tag
 from tournament.domain.errors import NotFoundError
 from tournament.live.change import KINDS, Change
 from tournament.live.hub import Full, LiveHub
+from tournament.web.streaming import event_stream
 from tournament.web.api.models import TournamentPath
 from tournament.web.live import live
 from tournament.web.problems import Problem, documented
@@ -63,6 +64,7 @@ RETRY_AFTER = 10
         **documented([404, 503]),
     },
 )
+@event_stream
 def live_stream(path: TournamentPath) -> Response:
     tid = path.tid
     where = versions(tid)

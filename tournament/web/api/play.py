@@ -41,6 +41,7 @@ from tournament.domain.tablecodes import TableSeat
 from tournament.live.hub import Full
 from tournament.play.service import PlayService, device_hash
 from tournament.play.stream import Render
+from tournament.web.streaming import event_stream
 from tournament.web.api.play_devices import (
     not_a_seat_here,
     sent_token,
@@ -226,6 +227,7 @@ def no_claim(path: CodePath, body: VersionIn) -> Response:
         **documented([404, 409, 429, 503]),
     },
 )
+@event_stream
 def seat_stream(path: CodePath) -> Response:
     tid, found = _seat(path.code)
     play_service().moment(tid, found.match_id)  # the table is there (else 404 now)
@@ -282,6 +284,7 @@ def table(path: TablePath) -> Response:
         **documented([404, 409, 503]),
     },
 )
+@event_stream
 def table_stream(path: TablePath) -> Response:
     mid = _match_id(path.tid, path.mid)
     not_a_seat_here(path.tid, mid)

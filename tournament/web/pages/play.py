@@ -43,6 +43,7 @@ from tournament.domain.state import Tournament
 from tournament.domain.tablecodes import TableSeat, normalized
 from tournament.live.hub import Full
 from tournament.play.service import device_hash
+from tournament.web.streaming import event_stream
 from tournament.web.auth import ANYONE, requires
 from tournament.web.devices import (
     address_hash,
@@ -176,6 +177,7 @@ def take(code: str) -> Any:
 
 
 @pages.get("/play/<code>/events")
+@event_stream
 def events(code: str) -> Any:
     """The table as Server-Sent Events: event ``table``, data the fragment for this seat."""
     opened = _held_here(code)

@@ -48,6 +48,7 @@ from tournament.domain.onlineview import TableMoment, spectator_view
 from tournament.domain.state import Tournament
 from tournament.live.hub import Full
 from tournament.play.service import Hand
+from tournament.web.streaming import event_stream
 from tournament.web.i18n import current_language
 from tournament.web.live import play_service, table_event_stream
 from tournament.web.pages.play_seats import own_table_refusal
@@ -263,6 +264,7 @@ def _table_page(tid: str, mid: str, *, projector: bool) -> Any:
 
 
 @pages.get("/t/<tid>/matches/<mid>/table/events")
+@event_stream
 def table_stream(tid: str, mid: str) -> Any:
     """The table's fragment each time it changes (event ``table``)."""
     refused = own_table_refusal(tid, mid)
