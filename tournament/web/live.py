@@ -85,7 +85,9 @@ class Live:
 
 
 def install(app: Flask, found: Services) -> Live:
-    cap = int(app.config.get("LIVE_MAX_STREAMS") or 0) or 200
+    configured = app.config.get("LIVE_MAX_STREAMS")
+    # 0 is a cap too (no streams at all: every page polls), not "unset".
+    cap = 200 if configured is None or configured == "" else int(configured)
     hub = LiveHub(cap=cap)
     redis_url = app.config.get("REDIS_URL")
     live: Live
