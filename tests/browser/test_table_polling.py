@@ -54,8 +54,6 @@ def refusing(tmp_path: Path) -> Iterator[Site]:
     found.close()
 
 
-
-
 def test_operator_f1_refused_streams_leave_the_seat_and_room_pages_polling_then_live_again(
     browse: Browse, refusing: Site
 ) -> None:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 from flask import Response, current_app, request
@@ -30,12 +30,13 @@ from flask_openapi3.models.tag import Tag
 
 from tournament.domain.errors import NotFoundError
 from tournament.live.change import KINDS, Change
+from tournament.live.departure import Departure, departure_of
 from tournament.live.hub import Full, LiveHub
-from tournament.web.streaming import event_stream
 from tournament.web.api.models import TournamentPath
 from tournament.web.live import live
 from tournament.web.problems import Problem, documented
 from tournament.web.projected import versions
+from tournament.web.streaming import event_stream
 
 api = APIBlueprint(
     "live",
@@ -85,19 +86,22 @@ def live_stream(path: TournamentPath) -> Response:
     last = _last_event_id()
     keepalive = float(current_app.config.get("LIVE_KEEPALIVE", 15))
     app = current_app._get_current_object()  # type: ignore[attr-defined]
-    # waitress (with channel_request_lookahead) says when the client has gone, so its
-    # thread and its place under the cap are free at once, not after the next write
-    # fails; elsewhere (gevent) a write to a closed socket ends the stream.
-    gone: Callable[[], bool] = request.environ.get("waitress.client_disconnected", lambda: False)
+    # A client gone frees its place under the cap (and its thread) within a second, not
+    # at the next keep-alive (tournament.live.departure).
+    departure = departure_of(request.environ)
 
     def stream() -> Iterator[str]:
         with listener, app.app_context():
-            yield f"retry: {2000}\n\n"
-            version, newest, has_bracket = where
-            if last != version:
-                kinds = ("bracket", "standings") if has_bracket else ("standings",)
-                yield from _events(tid, version, newest, kinds, ())
-            yield from _follow(state.hub, listener, tid, version, keepalive, gone)
+            stop_watching = departure.watch(listener.wake)
+            try:
+                yield f"retry: {2000}\n\n"
+                version, newest, has_bracket = where
+                if last != version:
+                    kinds = ("bracket", "standings") if has_bracket else ("standings",)
+                    yield from _events(tid, version, newest, kinds, ())
+                yield from _follow(state.hub, listener, tid, version, keepalive, departure)
+            finally:
+                stop_watching()
 
     response = Response(stream(), mimetype=STREAM)
     response.call_on_close(listener.close)  # also when the stream never started
@@ -112,15 +116,16 @@ def _follow(
     tid: str,
     version: int,
     keepalive: float,
-    gone: Callable[[], bool] | None,
+    departure: Departure,
 ) -> Iterator[str]:
     """Events from the hub as they come, comments when quiet, and the projection looked
-    at while the hub is cut off; until the client is ``gone`` or the hub closes."""
+    at while the hub is cut off; until the client is gone or the hub closes."""
     quiet_since = time.monotonic()
     was_cut_off = False
-    # Where the server tells, look for a client gone every second; else a write fails.
-    tick = min(keepalive, 1.0 if gone is not None else 5.0)
-    while not hub.closed and not (gone is not None and gone()):
+    # Look for a client gone as often as the server needs (a watcher that wakes the
+    # listener needs no looks); else a failing write ends the stream.
+    tick = min(keepalive, departure.look_every or 5.0)
+    while not hub.closed and not departure.gone():
         cut_off = hub.down_since is not None
         changes = listener.get(POLL_WHILE_CUT_OFF if cut_off else tick)
         if cut_off or was_cut_off:  # while cut off, and once after: look

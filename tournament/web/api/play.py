@@ -41,7 +41,6 @@ from tournament.domain.tablecodes import TableSeat
 from tournament.live.hub import Full
 from tournament.play.service import PlayService, device_hash
 from tournament.play.stream import Render
-from tournament.web.streaming import event_stream
 from tournament.web.api.play_devices import (
     not_a_seat_here,
     sent_token,
@@ -69,6 +68,7 @@ from tournament.web.live import play_service, table_event_stream
 from tournament.web.play_codes import online_seat
 from tournament.web.problems import Problem, documented
 from tournament.web.services import services
+from tournament.web.streaming import event_stream
 from tournament.web.tablecodes import wrong_code_limit
 from tournament.web.writes import actor, etag, metadata
 

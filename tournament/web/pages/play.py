@@ -44,7 +44,6 @@ from tournament.domain.state import Tournament
 from tournament.domain.tablecodes import TableSeat, normalized
 from tournament.live.hub import Full
 from tournament.play.service import device_hash
-from tournament.web.streaming import event_stream
 from tournament.web.auth import ANYONE, requires
 from tournament.web.devices import (
     address_hash,
@@ -66,6 +65,7 @@ from tournament.web.pages.play_seats import (
 )
 from tournament.web.play_codes import online_seat
 from tournament.web.problems import request_id
+from tournament.web.streaming import event_stream
 from tournament.web.tablecodes import wrong_code_limit
 
 pages = desk_blueprint("play", __name__)

@@ -48,12 +48,12 @@ from tournament.domain.onlineview import TableMoment, spectator_view
 from tournament.domain.state import Tournament
 from tournament.live.hub import Full
 from tournament.play.service import Hand
-from tournament.web.streaming import event_stream
 from tournament.web.i18n import current_language
 from tournament.web.live import play_service, table_event_stream
 from tournament.web.pages.play_seats import own_table_refusal
 from tournament.web.pages.public_parts import header, not_found
 from tournament.web.services import services
+from tournament.web.streaming import event_stream
 
 pages = Blueprint("public_play", __name__)
 
