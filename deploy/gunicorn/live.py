@@ -8,8 +8,8 @@ The same app as the pages (``deploy/gunicorn/web.py``), but the proxy
 ``/api/v1/play/<code>/live``, and the seat's and spectator's pages' ``/play/<code>/events``
 and ``/t/<tid>/matches/<mid>/table/events`` (docs/deploy.md, "Routing"). Each stays open
 for hours, with a keep-alive comment every 15 s and an event whenever what it shows
-moves. **gthread for pages and API, gevent for the streams**: under gevent a waiting stream costs a greenlet and a socket, not a thread,
-so one process holds thousands; the CPU work that would stall a gevent loop (sign-ins,
+moves. **gthread for pages and API, gevent for the streams**: under gevent a waiting
+stream costs a greenlet and a socket, not a thread, so one process holds thousands; the CPU work that would stall a gevent loop (sign-ins,
 folding a log) stays in the gthread processes. psycopg 3 cooperates with gevent by
 itself (3.1.14 and later), so a stream's snapshot read does not block the loop.
 
