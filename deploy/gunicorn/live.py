@@ -4,14 +4,15 @@
 
 The same app as the pages (``deploy/gunicorn/web.py``), but the proxy
 (``deploy/nginx.conf``) sends it only the Server-Sent Events streams: the tournament's
-``/api/v1/tournaments/<tid>/live``, the online tables' ``.../matches/<mid>/table/live`` and
-``/api/v1/play/<code>/live``, and the seat's and spectator's pages' ``/play/<code>/events``
-and ``/t/<tid>/matches/<mid>/table/events`` (docs/deploy.md, "Routing"). Each stays open
-for hours, with a keep-alive comment every 15 s and an event whenever what it shows
-moves. **gthread for pages and API, gevent for the streams**: under gevent a waiting
-stream costs a greenlet and a socket, not a thread, so one process holds thousands; the CPU work that would stall a gevent loop (sign-ins,
-folding a log) stays in the gthread processes. psycopg 3 cooperates with gevent by
-itself (3.1.14 and later), so a stream's snapshot read does not block the loop.
+``/api/v1/tournaments/<tid>/live``, the online tables' ``.../matches/<mid>/table/live``
+and ``/api/v1/play/<code>/live``, and the seat's and spectator's pages'
+``/play/<code>/events`` and ``/t/<tid>/matches/<mid>/table/events`` (docs/deploy.md,
+"Routing"). Each stays open for hours, with a keep-alive comment every 15 s and an event
+whenever what it shows moves. **gthread for pages and API, gevent for the streams**:
+under gevent a waiting stream costs a greenlet and a socket, not a thread, so one
+process holds thousands; the CPU work that would stall a gevent loop (sign-ins, folding
+a log) stays in the gthread processes. psycopg 3 cooperates with gevent by itself
+(3.1.14 and later), so a stream's snapshot read does not block the loop.
 
 Settings from the environment (deploy/env.example):
 
