@@ -68,10 +68,10 @@ RETRY_AFTER = 10
 @event_stream
 def live_stream(path: TournamentPath) -> Response:
     tid = path.tid
-    where = versions(tid)
+    state = live()
+    where = _where_on_connect(state.hub, tid)
     if where is None:
         raise NotFoundError("tournament", "T-settings", f"there is no tournament {tid!r}")
-    state = live()
     try:
         listener = state.hub.subscribe(tid)
     except Full as error:
@@ -82,6 +82,8 @@ def live_stream(path: TournamentPath) -> Response:
             headers={"Retry-After": str(RETRY_AFTER)},
             kind="live-full",
         ) from None
+    if state.hub.announced(tid) > where[0]:  # announced before this one listened: read again
+        where = versions(tid) or where
     state.listen()
     last = _last_event_id()
     keepalive = float(current_app.config.get("LIVE_KEEPALIVE", 15))
@@ -144,6 +146,41 @@ def _follow(
         elif time.monotonic() - quiet_since >= keepalive:
             yield ": keep-alive\n\n"
             quiet_since = time.monotonic()
+
+
+#: How long a connecting stream may take another's reading of the versions, while no
+#: announcement of the tournament came in between: a room of phones connecting at once
+#: (2,000 after a restart) costs one query, not one each (trial 9, P6).
+CONNECT_READING_SECONDS = 1.0
+READINGS = "schnapsen_live_readings"
+
+
+def _where_on_connect(hub: LiveHub, tid: str) -> tuple[int, int, bool] | None:
+    """:func:`~tournament.web.projected.versions` for a stream that connects, shared by
+    the streams of the same second. A reading is taken again once an announcement of a
+    newer version came (``hub.announced``), and always while announcements do not arrive
+    (Redis away). Per app (its own store, its own hub)."""
+    if hub.down_since is not None:
+        return versions(tid)
+    readings: dict[str, tuple[int, float, tuple[int, int, bool] | None]]
+    readings = current_app.extensions.setdefault(READINGS, {})
+    with _shared_guard:
+        lock = _shared_locks.setdefault(f"connect:{tid}", threading.Lock())
+    with lock:  # one reading at a time per tournament: the others wait for it, then take it
+        announced = hub.announced(tid)
+        found = readings.get(tid)
+        if (
+            found is not None
+            and found[0] == announced
+            and time.monotonic() - found[1] < CONNECT_READING_SECONDS
+        ):
+            return found[2]
+        taken = time.monotonic()
+        where = versions(tid)
+        if len(readings) > 10_000:
+            readings.clear()
+        readings[tid] = (announced, taken, where)
+        return where
 
 
 _shared: dict[str, tuple[float, tuple[int, int, bool] | None]] = {}
