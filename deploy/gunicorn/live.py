@@ -68,6 +68,11 @@ bind = [os.environ.get("LIVE_BIND", "").strip() or "127.0.0.1:8001"]
 worker_class = "gevent"
 workers = _number("LIVE_CONCURRENCY", min(2, _cpus()))
 worker_connections = streams + HEADROOM
+# The listening socket's queue of connections not yet accepted: when a stream process
+# restarts, its thousands of clients reconnect within seconds (to the other process, or
+# to this one), and a full queue drops their SYNs, each then waiting 1 s, 3 s, 7 s ... to
+# try again. The kernel caps it at net.core.somaxconn (4096 on Linux 5.4 and later).
+backlog = max(2048, worker_connections)
 raw_env = [f"SCHNAPSEN_LIVE_MAX_STREAMS={streams}"]
 preload_app = False  # the app is imported after gevent's patch, in each worker
 

@@ -18,6 +18,7 @@ projection is behind the log.
 
 from __future__ import annotations
 
+import functools
 import json
 import threading
 import time
@@ -206,6 +207,21 @@ def _where_shared(tid: str) -> tuple[int, int, bool] | None:
 
 
 def _events(
+    tid: str, version: int, log_version: int, kinds: tuple[str, ...], matches: tuple[str, ...]
+) -> Iterator[str]:
+    yield from _event_texts(tid, version, log_version, kinds, matches)
+
+
+@functools.lru_cache(maxsize=1024)
+def _event_texts(
+    tid: str, version: int, log_version: int, kinds: tuple[str, ...], matches: tuple[str, ...]
+) -> tuple[str, ...]:
+    """A change's events as sent, made once for all the streams of its tournament (one
+    announcement reaches thousands of them at once)."""
+    return tuple(_event_lines(tid, version, log_version, kinds, matches))
+
+
+def _event_lines(
     tid: str, version: int, log_version: int, kinds: tuple[str, ...], matches: tuple[str, ...]
 ) -> Iterator[str]:
     base = f"/api/v1/tournaments/{tid}"
