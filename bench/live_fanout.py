@@ -100,7 +100,8 @@ def main() -> None:
     print(f"one gevent stream process (deploy/gunicorn/live.py, 1 worker), {args.clients} clients:")
     for name, fan in found.items():
         print(
-            f"  {name:8s} held {fan['held']} ({fan['outcomes']}); connects {fan['connect_wall_s']} s"
+            f"  {name:8s} held {fan['held']} ({fan['outcomes']});"
+            f" connects {fan['connect_wall_s']} s"
             f" (p95 {fan['connect_p95_ms']} ms, stream process CPU {fan['connect_cpu_ms']} ms"
             f" each, RSS {fan['server_rss_mb']} MB); publish -> last event p50 {fan['p50_ms']}"
             f" ms p95 {fan['p95_ms']} ms max {fan['max_ms']} ms, missed {fan['missed']}"

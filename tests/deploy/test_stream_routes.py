@@ -187,3 +187,11 @@ def test_the_stream_processes_are_the_gevent_ones_in_compose_and_systemd() -> No
     }
     assert upstreams["schnapsen_live"][0].split(":")[1] == live["bind"][0].split(":")[1]  # type: ignore[index]
     assert upstreams["schnapsen_web"][0].split(":")[1] == web["bind"][0].split(":")[1]  # type: ignore[index]
+
+
+def test_a_room_reconnecting_at_once_fits_the_stream_processes_listen_queue() -> None:
+    """Trial 9, P6: a stream process that restarts sends its thousands of clients back at
+    once; its listening socket queues as many as it holds, so none waits for a SYN's
+    retransmission (1 s, 3 s, 7 s ...) to get in."""
+    live = runpy.run_path(str(DEPLOY / "gunicorn" / "live.py"))
+    assert live["backlog"] >= live["worker_connections"] > live["streams"]
