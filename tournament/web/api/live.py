@@ -26,13 +26,13 @@ from collections.abc import Iterator
 from typing import Any
 
 from flask import Response, current_app, request
-from flask_openapi3.blueprint import APIBlueprint
 from flask_openapi3.models.tag import Tag
 
 from tournament.domain.errors import NotFoundError
 from tournament.live.change import KINDS, Change
 from tournament.live.departure import Departure, departure_of
 from tournament.live.hub import Full, LiveHub
+from tournament.web.api.blueprint import APIBlueprint
 from tournament.web.api.models import TournamentPath
 from tournament.web.live import live
 from tournament.web.problems import Problem, documented
