@@ -19,6 +19,7 @@ import pytest
 
 from tests.deploy.files import DEPLOY, REPO, Block, command, nginx, services, unit
 from tests.web.conftest import make_web
+from tournament.web.docs_ui import api_document
 from tournament.web.streaming import EVENT_STREAM, is_event_stream
 
 LIVE = "http://schnapsen_live"
@@ -130,7 +131,7 @@ def test_the_app_marks_its_streams_and_has_the_five_of_the_finding(app: Any) -> 
 def test_every_api_operation_documented_as_a_stream_is_marked(app: Any) -> None:
     """The OpenAPI document says which operations answer text/event-stream: each of them
     carries the mark the routing is checked by (a stream route cannot hide from it)."""
-    doc = app.api_doc
+    doc = api_document(app)
     documented = {
         re.sub(r"\{([^}]+)\}", r"<\1>", path)
         for path, operations in doc["paths"].items()
