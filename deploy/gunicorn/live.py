@@ -3,13 +3,16 @@
     gunicorn -c deploy/gunicorn/live.py tournament.web.wsgi:app
 
 The same app as the pages (``deploy/gunicorn/web.py``), but the proxy
-(``deploy/nginx.conf``) sends it only ``GET /api/v1/tournaments/<tid>/live``:
-Server-Sent Events that stay open for hours, a keep-alive comment every 15 s, and an
-event whenever the tournament's standings move. **gthread for pages and API, gevent for
-the streams**: under gevent a waiting stream costs a greenlet and a socket, not a thread,
-so one process holds thousands; the CPU work that would stall a gevent loop (sign-ins,
-folding a log) stays in the gthread processes. psycopg 3 cooperates with gevent by
-itself (3.1.14 and later), so a stream's snapshot read does not block the loop.
+(``deploy/nginx.conf``) sends it only the Server-Sent Events streams: the tournament's
+``/api/v1/tournaments/<tid>/live``, the online tables' ``.../matches/<mid>/table/live``
+and ``/api/v1/play/<code>/live``, and the seat's and spectator's pages'
+``/play/<code>/events`` and ``/t/<tid>/matches/<mid>/table/events`` (docs/deploy.md,
+"Routing"). Each stays open for hours, with a keep-alive comment every 15 s and an event
+whenever what it shows moves. **gthread for pages and API, gevent for the streams**:
+under gevent a waiting stream costs a greenlet and a socket, not a thread, so one
+process holds thousands; the CPU work that would stall a gevent loop (sign-ins, folding
+a log) stays in the gthread processes. psycopg 3 cooperates with gevent by itself
+(3.1.14 and later), so a stream's snapshot read does not block the loop.
 
 Settings from the environment (deploy/env.example):
 
@@ -66,6 +69,11 @@ bind = [os.environ.get("LIVE_BIND", "").strip() or "127.0.0.1:8001"]
 worker_class = "gevent"
 workers = _number("LIVE_CONCURRENCY", min(2, _cpus()))
 worker_connections = streams + HEADROOM
+# The listening socket's queue of connections not yet accepted: when a stream process
+# restarts, its thousands of clients reconnect within seconds (to the other process, or
+# to this one), and a full queue drops their SYNs, each then waiting 1 s, 3 s, 7 s ... to
+# try again. The kernel caps it at net.core.somaxconn (4096 on Linux 5.4 and later).
+backlog = max(2048, worker_connections)
 raw_env = [f"SCHNAPSEN_LIVE_MAX_STREAMS={streams}"]
 preload_app = False  # the app is imported after gevent's patch, in each worker
 

@@ -5,11 +5,11 @@
 **gthread for pages and API, gevent for the streams.** A page or an API call takes
 milliseconds and then frees its thread, so it runs here: a few processes (each its own
 interpreter, so that one busy request does not hold the others up behind the GIL), each
-with a pool of threads. A live stream (``GET /api/v1/tournaments/<tid>/live``,
-Server-Sent Events) stays open for hours; here each would hold one of the threads, so the
-streams run in a process of their own under gevent (``deploy/gunicorn/live.py``), where a
-stream costs a greenlet and a socket. The proxy (``deploy/nginx.conf``) sends the streams
-there and everything else here.
+with a pool of threads. A live stream (``GET /api/v1/tournaments/<tid>/live``, the
+online tables' and their pages' streams: Server-Sent Events) stays open for hours; here
+each would hold one of the threads, so the streams run in a process of their own under
+gevent (``deploy/gunicorn/live.py``), where a stream costs a greenlet and a socket. The
+proxy (``deploy/nginx.conf``) sends the streams there and everything else here.
 
 Why not gevent for everything: gevent switches only when a greenlet waits on I/O, so CPU
 work blocks every connection of the process for as long as it runs: a sign-in's argon2

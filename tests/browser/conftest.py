@@ -79,7 +79,7 @@ def chromium() -> Iterator[Browser]:
 class Site:
     """The app served over HTTP for one test."""
 
-    def __init__(self, instance: Path, *, with_admin: bool) -> None:
+    def __init__(self, instance: Path, *, with_admin: bool, **config: Any) -> None:
         app = create_app(
             {
                 "DATABASE_URL": f"sqlite:///{instance / 'site.sqlite3'}",
@@ -88,6 +88,7 @@ class Site:
                 "SESSION_COOKIE_SECURE": False,  # plain HTTP on 127.0.0.1
                 # Cheap hashes: the service keeps argon2's defaults (tests/web does so too).
                 "PASSWORD_HASHER": PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1),
+                **config,
             }
         )
         self.app = app

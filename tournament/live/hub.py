@@ -116,6 +116,10 @@ class LiveHub:
                 return
         self._tell()
 
+    def announced(self, tournament_id: str) -> int:
+        """The newest version announced of ``tournament_id`` in this process (0: none)."""
+        return self._versions.get(tournament_id, 0)
+
     def deliver(self, change: Change) -> None:
         """Hand ``change`` to its tournament's listeners and waiting readers."""
         with self._lock:

@@ -16,6 +16,7 @@ from datetime import datetime
 
 from tournament.domain.errors import DomainError
 from tournament.domain.onlineview import TableMoment
+from tournament.live.departure import Departure
 from tournament.play.hub import TableHub, TableListener, table_key
 from tournament.play.service import PlayService
 
@@ -40,17 +41,21 @@ def table_events(
     *,
     keepalive: float = 15.0,
     now: Callable[[], datetime] | None = None,
-    gone: Callable[[], bool] | None = None,
+    departure: Departure | None = None,
 ) -> Iterator[str]:
     """The stream (a generator for a streamed response); ends when the hub closes, or
-    when ``gone()`` says the reader left (waitress tells; elsewhere the next write to a
-    closed connection ends it): a closed tab frees its thread within a second."""
+    when ``departure`` says the reader left (:mod:`tournament.live.departure`; where the
+    server cannot tell, the next write to a closed connection ends it): a closed tab
+    frees its place at once under gevent, within a second under threads."""
     clock = now or play.now
+    departure = departure or Departure()
+    gone = departure.gone
     listener = tables.subscribe(table_key(tournament_id, match_id))
+    stop_watching = departure.watch(listener.wake)
     try:
         yield "retry: 2000\n\n"
         last: tuple[str, str] | None = None
-        while not tables.closed and not (gone is not None and gone()):
+        while not tables.closed and not gone():
             try:
                 moment = play.moment(tournament_id, match_id)
             except DomainError as error:  # the table is gone (round cancelled, say)
@@ -64,26 +69,30 @@ def table_events(
             deadline = moment.clock.deadline
             if deadline is not None and not moment.clock.expired:
                 wait = max(0.05, min(wait, (deadline - clock()).total_seconds() + 0.05))
-            woke = _wait(listener, wait, gone)
+            woke = _wait(listener, wait, departure)
+            if gone():
+                return
             # Quiet for a whole ``keepalive``: a comment, also while a clock runs (a
             # deadline minutes away must not starve the connection); woken by the
             # deadline instead, the screen is worked out again at once.
             if not woke and wait >= keepalive:
                 yield ": keep-alive\n\n"
     finally:
+        stop_watching()
         listener.close()
 
 
-def _wait(listener: TableListener, seconds: float, gone: Callable[[], bool] | None) -> bool:
-    """Wait for a wake-up, looking every second whether the reader is still there."""
-    if gone is None:
+def _wait(listener: TableListener, seconds: float, departure: Departure) -> bool:
+    """Wait for a wake-up, looking as often as ``departure`` needs whether the reader
+    is still there."""
+    if departure.look_every is None:
         return listener.wait(seconds)
     left = seconds
     while left > 0:
-        step = min(1.0, left)
+        step = min(departure.look_every, left)
         if listener.wait(step):
             return True
-        if gone():
+        if departure.gone():
             return False
         left -= step
     return False

@@ -25,6 +25,7 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any, Final, TypeVar
 
+import structlog
 from flask import Flask, current_app, g, request, session
 from flask_wtf.csrf import CSRFError, CSRFProtect
 
@@ -179,6 +180,21 @@ def _view() -> Callable[..., Any] | None:
 
 
 def _csrf_problem(error: CSRFError) -> Problem:
+    if _a_browsers_form():
+        # A page in the reader's language with a way back, never problem+json (operator
+        # F2); the reason in English goes to the log for the operator.
+        from flask_babel import gettext
+
+        g.page = g.localized = True
+        structlog.get_logger("schnapsen.csrf").warning(
+            "form refused", reason=error.description, host=request.host
+        )
+        detail = gettext(
+            "This form was not accepted: it did not come from a page of this service as "
+            "the service sees it (the page is too old, or the address differs). Go back, "
+            "reload the page and send the form again."
+        )
+        return Problem(403, "Forbidden", detail, kind="csrf")
     return Problem(
         403,
         "Forbidden",
@@ -186,6 +202,19 @@ def _csrf_problem(error: CSRFError) -> Problem:
         "a token: Authorization: Bearer)",
         kind="csrf",
     )
+
+
+#: What a browser's HTML form sends: anything else (JSON) is a script's.
+FORM_TYPES = frozenset({"application/x-www-form-urlencoded", "multipart/form-data"})
+
+
+def _a_browsers_form() -> bool:
+    """A form posted by a browser to a page (not the API): its refusal is a page."""
+    from tournament.web.pages.desk import is_page
+
+    if request.path.startswith("/api/"):
+        return False
+    return is_page() or request.mimetype in FORM_TYPES
 
 
 def install(app: Flask) -> None:

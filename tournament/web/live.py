@@ -31,6 +31,7 @@ from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
 from tournament.live.bus import LocalBus, RedisSubscriber, redis_client
+from tournament.live.departure import departure_of
 from tournament.live.hub import LiveHub
 from tournament.play.hub import CHANNEL as TABLES_CHANNEL
 from tournament.play.hub import RedisAnnouncer, TableHub
@@ -85,7 +86,9 @@ class Live:
 
 
 def install(app: Flask, found: Services) -> Live:
-    cap = int(app.config.get("LIVE_MAX_STREAMS") or 0) or 200
+    configured = app.config.get("LIVE_MAX_STREAMS")
+    # 0 is a cap too (no streams at all: every page polls), not "unset".
+    cap = 200 if configured is None or configured == "" else int(configured)
     hub = LiveHub(cap=cap)
     redis_url = app.config.get("REDIS_URL")
     live: Live
@@ -166,14 +169,15 @@ def table_event_stream(tournament_id: str, match_id: str, render: Render) -> Res
     slot = state.hub.subscribe(f"table:{tournament_id}/{match_id}")
     state.listen()
     keepalive = float(current_app.config.get("LIVE_KEEPALIVE", 15))
-    gone = request.environ.get("waitress.client_disconnected")
+    departure = departure_of(request.environ)  # a client gone frees its place at once
     play = play_service()
 
     def stream() -> Iterator[str]:
         with slot:
             yield from table_events(
-                play, state.tables, tournament_id, match_id, render, keepalive=keepalive, gone=gone
-            )
+                play, state.tables, tournament_id, match_id, render, keepalive=keepalive,
+                departure=departure,
+            )  # fmt: skip
 
     response = Response(stream_with_context(stream()), mimetype="text/event-stream")
     response.call_on_close(slot.close)  # also when the stream never started

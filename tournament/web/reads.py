@@ -55,7 +55,10 @@ def entity_tag(version: int, variant: str = "") -> str:
 
 
 def not_modified(tag: str) -> bool:
-    return tag.strip('"') in request.if_none_match or "*" in request.if_none_match
+    """Whether ``If-None-Match`` names ``tag``: by the weak comparison (RFC 9110 13.1.2),
+    so ``W/"74-json"`` matches ``"74-json"``. A proxy that compresses (nginx's gzip) makes
+    every tag weak, and its clients send that form back (operator F3). ``*`` matches any."""
+    return request.if_none_match.contains_weak(tag.strip('"'))
 
 
 def versioned(

@@ -18,10 +18,11 @@ projection is behind the log.
 
 from __future__ import annotations
 
+import functools
 import json
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 from flask import Response, current_app, request
@@ -29,12 +30,14 @@ from flask_openapi3.models.tag import Tag
 
 from tournament.domain.errors import NotFoundError
 from tournament.live.change import KINDS, Change
+from tournament.live.departure import Departure, departure_of
 from tournament.live.hub import Full, LiveHub
 from tournament.web.api.blueprint import APIBlueprint
 from tournament.web.api.models import TournamentPath
 from tournament.web.live import live
 from tournament.web.problems import Problem, documented
 from tournament.web.projected import versions
+from tournament.web.streaming import event_stream
 
 api = APIBlueprint(
     "live",
@@ -63,12 +66,13 @@ RETRY_AFTER = 10
         **documented([404, 503]),
     },
 )
+@event_stream
 def live_stream(path: TournamentPath) -> Response:
     tid = path.tid
-    where = versions(tid)
+    state = live()
+    where = _where_on_connect(state.hub, tid)
     if where is None:
         raise NotFoundError("tournament", "T-settings", f"there is no tournament {tid!r}")
-    state = live()
     try:
         listener = state.hub.subscribe(tid)
     except Full as error:
@@ -79,23 +83,28 @@ def live_stream(path: TournamentPath) -> Response:
             headers={"Retry-After": str(RETRY_AFTER)},
             kind="live-full",
         ) from None
+    if state.hub.announced(tid) > where[0]:  # announced before this one listened: read again
+        where = versions(tid) or where
     state.listen()
     last = _last_event_id()
     keepalive = float(current_app.config.get("LIVE_KEEPALIVE", 15))
     app = current_app._get_current_object()  # type: ignore[attr-defined]
-    # waitress (with channel_request_lookahead) says when the client has gone, so its
-    # thread and its place under the cap are free at once, not after the next write
-    # fails; elsewhere (gevent) a write to a closed socket ends the stream.
-    gone: Callable[[], bool] = request.environ.get("waitress.client_disconnected", lambda: False)
+    # A client gone frees its place under the cap (and its thread) within a second, not
+    # at the next keep-alive (tournament.live.departure).
+    departure = departure_of(request.environ)
 
     def stream() -> Iterator[str]:
         with listener, app.app_context():
-            yield f"retry: {2000}\n\n"
-            version, newest, has_bracket = where
-            if last != version:
-                kinds = ("bracket", "standings") if has_bracket else ("standings",)
-                yield from _events(tid, version, newest, kinds, ())
-            yield from _follow(state.hub, listener, tid, version, keepalive, gone)
+            stop_watching = departure.watch(listener.wake)
+            try:
+                yield f"retry: {2000}\n\n"
+                version, newest, has_bracket = where
+                if last != version:
+                    kinds = ("bracket", "standings") if has_bracket else ("standings",)
+                    yield from _events(tid, version, newest, kinds, ())
+                yield from _follow(state.hub, listener, tid, version, keepalive, departure)
+            finally:
+                stop_watching()
 
     response = Response(stream(), mimetype=STREAM)
     response.call_on_close(listener.close)  # also when the stream never started
@@ -110,15 +119,16 @@ def _follow(
     tid: str,
     version: int,
     keepalive: float,
-    gone: Callable[[], bool] | None,
+    departure: Departure,
 ) -> Iterator[str]:
     """Events from the hub as they come, comments when quiet, and the projection looked
-    at while the hub is cut off; until the client is ``gone`` or the hub closes."""
+    at while the hub is cut off; until the client is gone or the hub closes."""
     quiet_since = time.monotonic()
     was_cut_off = False
-    # Where the server tells, look for a client gone every second; else a write fails.
-    tick = min(keepalive, 1.0 if gone is not None else 5.0)
-    while not hub.closed and not (gone is not None and gone()):
+    # Look for a client gone as often as the server needs (a watcher that wakes the
+    # listener needs no looks); else a failing write ends the stream.
+    tick = min(keepalive, departure.look_every or 5.0)
+    while not hub.closed and not departure.gone():
         cut_off = hub.down_since is not None
         changes = listener.get(POLL_WHILE_CUT_OFF if cut_off else tick)
         if cut_off or was_cut_off:  # while cut off, and once after: look
@@ -137,6 +147,41 @@ def _follow(
         elif time.monotonic() - quiet_since >= keepalive:
             yield ": keep-alive\n\n"
             quiet_since = time.monotonic()
+
+
+#: How long a connecting stream may take another's reading of the versions, while no
+#: announcement of the tournament came in between: a room of phones connecting at once
+#: (2,000 after a restart) costs one query, not one each (trial 9, P6).
+CONNECT_READING_SECONDS = 1.0
+READINGS = "schnapsen_live_readings"
+
+
+def _where_on_connect(hub: LiveHub, tid: str) -> tuple[int, int, bool] | None:
+    """:func:`~tournament.web.projected.versions` for a stream that connects, shared by
+    the streams of the same second. A reading is taken again once an announcement of a
+    newer version came (``hub.announced``), and always while announcements do not arrive
+    (Redis away). Per app (its own store, its own hub)."""
+    if hub.down_since is not None:
+        return versions(tid)
+    readings: dict[str, tuple[int, float, tuple[int, int, bool] | None]]
+    readings = current_app.extensions.setdefault(READINGS, {})
+    with _shared_guard:
+        lock = _shared_locks.setdefault(f"connect:{tid}", threading.Lock())
+    with lock:  # one reading at a time per tournament: the others wait for it, then take it
+        announced = hub.announced(tid)
+        found = readings.get(tid)
+        if (
+            found is not None
+            and found[0] == announced
+            and time.monotonic() - found[1] < CONNECT_READING_SECONDS
+        ):
+            return found[2]
+        taken = time.monotonic()
+        where = versions(tid)
+        if len(readings) > 10_000:
+            readings.clear()
+        readings[tid] = (announced, taken, where)
+        return where
 
 
 _shared: dict[str, tuple[float, tuple[int, int, bool] | None]] = {}
@@ -162,6 +207,21 @@ def _where_shared(tid: str) -> tuple[int, int, bool] | None:
 
 
 def _events(
+    tid: str, version: int, log_version: int, kinds: tuple[str, ...], matches: tuple[str, ...]
+) -> Iterator[str]:
+    yield from _event_texts(tid, version, log_version, kinds, matches)
+
+
+@functools.lru_cache(maxsize=1024)
+def _event_texts(
+    tid: str, version: int, log_version: int, kinds: tuple[str, ...], matches: tuple[str, ...]
+) -> tuple[str, ...]:
+    """A change's events as sent, made once for all the streams of its tournament (one
+    announcement reaches thousands of them at once)."""
+    return tuple(_event_lines(tid, version, log_version, kinds, matches))
+
+
+def _event_lines(
     tid: str, version: int, log_version: int, kinds: tuple[str, ...], matches: tuple[str, ...]
 ) -> Iterator[str]:
     base = f"/api/v1/tournaments/{tid}"

@@ -68,6 +68,7 @@ from tournament.web.live import play_service, table_event_stream
 from tournament.web.play_codes import online_seat
 from tournament.web.problems import Problem, documented
 from tournament.web.services import services
+from tournament.web.streaming import event_stream
 from tournament.web.tablecodes import wrong_code_limit
 from tournament.web.writes import actor, etag, metadata
 
@@ -226,6 +227,7 @@ def no_claim(path: CodePath, body: VersionIn) -> Response:
         **documented([404, 409, 429, 503]),
     },
 )
+@event_stream
 def seat_stream(path: CodePath) -> Response:
     tid, found = _seat(path.code)
     play_service().moment(tid, found.match_id)  # the table is there (else 404 now)
@@ -282,6 +284,7 @@ def table(path: TablePath) -> Response:
         **documented([404, 409, 503]),
     },
 )
+@event_stream
 def table_stream(path: TablePath) -> Response:
     mid = _match_id(path.tid, path.mid)
     not_a_seat_here(path.tid, mid)

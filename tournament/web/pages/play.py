@@ -21,6 +21,7 @@ Wrong codes count against the same per-address limit as ``/r`` (:mod:`.report`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from flask import (
@@ -64,6 +65,7 @@ from tournament.web.pages.play_seats import (
 )
 from tournament.web.play_codes import online_seat
 from tournament.web.problems import request_id
+from tournament.web.streaming import event_stream
 from tournament.web.tablecodes import wrong_code_limit
 
 pages = desk_blueprint("play", __name__)
@@ -176,22 +178,14 @@ def take(code: str) -> Any:
 
 
 @pages.get("/play/<code>/events")
+@event_stream
 def events(code: str) -> Any:
     """The table as Server-Sent Events: event ``table``, data the fragment for this seat."""
     opened = _held_here(code)
     if isinstance(opened, BaseResponse):
         return opened
     tid, seat = opened
-    fixed = normalized(code)
-    held = [device_hash(token) for token in sent_tokens() if token]
-
-    def render(moment: TableMoment) -> tuple[str, str]:
-        if not any(online.seat_device_ok(moment.t, seat.match_id, seat.seat, h) for h in held):
-            # Released and taken by another device since: nothing more of the seat here,
-            # and no "Your turn" left above it (P11): the title says so too.
-            return "table", released_fragment()
-        return "table", _fragment(moment, seat, fixed)
-
+    render = _seat_render(seat, normalized(code))
     try:
         return table_event_stream(tid, seat.match_id, render)
     except Full:
@@ -201,6 +195,32 @@ def events(code: str) -> Any:
             mimetype="text/plain",
             headers={"Retry-After": str(RETRY_AFTER)},
         )
+
+
+@pages.get("/play/<code>/table")
+def table_part(code: str) -> Any:
+    """The seat's table once, as the stream sends it: what the page fetches every few
+    seconds while its stream is refused (over a process's cap: 503) or broken."""
+    opened = _held_here(code)
+    if isinstance(opened, BaseResponse):
+        return opened
+    tid, seat = opened
+    _, html = _seat_render(seat, normalized(code))(play_service().moment(tid, seat.match_id))
+    return Response(html, mimetype="text/html", headers={"Cache-Control": "no-store"})
+
+
+def _seat_render(seat: TableSeat, fixed: str) -> Callable[[TableMoment], tuple[str, str]]:
+    """The seat's screen of a moment, for this device (its cookies' tokens)."""
+    held = [device_hash(token) for token in sent_tokens() if token]
+
+    def render(moment: TableMoment) -> tuple[str, str]:
+        if not any(online.seat_device_ok(moment.t, seat.match_id, seat.seat, h) for h in held):
+            # Released and taken by another device since: nothing more of the seat here,
+            # and no "Your turn" left above it (P11): the title says so too.
+            return "table", released_fragment()
+        return "table", _fragment(moment, seat, fixed)
+
+    return render
 
 
 @pages.post("/play/<code>/move")
@@ -339,6 +359,7 @@ def _page(
         "play/page.html",
         tournament=settings.name if settings is not None else tid,
         events_url=url_for("play.events", code=fixed, lang=current_language()),
+        poll_url=url_for("play.table_part", code=fixed, lang=current_language()),
         **values,
     )
     return Response(html, status=status, mimetype="text/html")

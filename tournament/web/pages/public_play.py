@@ -53,6 +53,7 @@ from tournament.web.live import play_service, table_event_stream
 from tournament.web.pages.play_seats import own_table_refusal
 from tournament.web.pages.public_parts import header, not_found
 from tournament.web.services import services
+from tournament.web.streaming import event_stream
 
 pages = Blueprint("public_play", __name__)
 
@@ -258,11 +259,21 @@ def _table_page(tid: str, mid: str, *, projector: bool) -> Any:
         lang=current_language(),
         projector=1 if projector else None,
     )
+    poll = url_for(
+        "public_play.table_part",
+        tid=tid,
+        mid=mid,
+        lang=current_language(),
+        projector=1 if projector else None,
+    )
     template = "public/table_projector.html" if projector else "public/table.html"
-    return render_template(template, top=_top(tid), tab=None, events_url=events, **context)
+    return render_template(
+        template, top=_top(tid), tab=None, events_url=events, poll_url=poll, **context
+    )
 
 
 @pages.get("/t/<tid>/matches/<mid>/table/events")
+@event_stream
 def table_stream(tid: str, mid: str) -> Any:
     """The table's fragment each time it changes (event ``table``)."""
     refused = own_table_refusal(tid, mid)
@@ -281,6 +292,21 @@ def table_stream(tid: str, mid: str) -> Any:
     except Full:
         words = gettext("Too many live streams: the page asks again shortly.")
         return words, 503, {"Retry-After": str(RETRY_AFTER)}
+
+
+@pages.get("/t/<tid>/matches/<mid>/table/part")
+def table_part(tid: str, mid: str) -> Any:
+    """The table's fragment once, as the stream sends it: what the page fetches every
+    few seconds while its stream is refused (over a process's cap: 503) or broken."""
+    refused = own_table_refusal(tid, mid)
+    if refused is not None:
+        return refused
+    moment = _moment(tid, mid)
+    if moment is None:
+        return _not_a_table(tid, mid)
+    context = table_context(tid, mid, moment, projector=request.args.get("projector") == "1")
+    html = render_template("public/table_part.html", **context)
+    return html, 200, {"Cache-Control": "no-store"}
 
 
 # --- a finished hand: replay and record --------------------------------------------------

@@ -1,12 +1,13 @@
-// The table a player plays on (/play/<code>): keys, the clock, the live badge, the title.
+// The table a player plays on (/play/<code>): keys, the clock, the title.
 //
 // htmx-ext-sse keeps the stream and swaps each `table` message into #table; a move's
 // form answers the same fragment. This script only: plays by keys (1-5 a card, M then 1-5
 // a card with its marriage, X exchange, Z close, 6 claim, N no claim: each clicks the
 // button that carries that data-key, so a key does exactly what a click does and nothing
-// the page does not offer), counts the clock down from data-deadline, says whether the
-// stream is live (the extension reconnects by itself; the first message after a
-// reconnect is the newest table), and puts whose turn it is into the title.
+// the page does not offer), counts the clock down from data-deadline, and puts whose turn
+// it is into the title. The live badge, and fetching the table while the stream is
+// refused or broken, are table-poll.js's (the extension reconnects by itself; the first
+// message after a reconnect is the newest table).
 //
 // A double tap counts once (trial 7, F1): the table is swapped whole after a move, so the
 // second tap of a double tap would land on whatever replaced the card -- the next card to
@@ -135,13 +136,6 @@
     announced = words;
   }
 
-  function badge(state) {
-    var b = document.getElementById("live-badge");
-    if (!b) { return; }
-    b.dataset.state = state;
-    b.textContent = state === "live" ? b.dataset.live : b.dataset.offline;
-  }
-
   // On a phone the hand is docked at the bottom of the screen (play.css): the page keeps
   // that much room under itself, so nothing is hidden behind the dock.
   function dock() {
@@ -153,18 +147,9 @@
     }
   }
 
-  document.addEventListener("htmx:sseOpen", function () { badge("live"); });
-  document.addEventListener("htmx:sseError", function () { badge("offline"); });
   document.addEventListener("htmx:afterSwap", function () { shown(); retitle(); tick(); announce(); dock(); });
   document.addEventListener("htmx:sseMessage", function () { shown(); retitle(); tick(); announce(); dock(); });
   window.addEventListener("resize", dock);
   window.setInterval(tick, 1000);
   document.addEventListener("DOMContentLoaded", function () { shown(); retitle(); tick(); announce(); dock(); });
-  // Leaving the page: close the stream first, so the browser cutting it is no error.
-  window.addEventListener("pagehide", function () {
-    document.querySelectorAll("[sse-connect]").forEach(function (el) {
-      var data = el["htmx-internal-data"];
-      if (data && data.sseEventSource) { data.sseEventSource.close(); }
-    });
-  });
 })();
