@@ -23,6 +23,7 @@ from flask import Blueprint, Flask, Response, current_app, g, jsonify, request
 
 from tournament.web import metrics as prometheus
 from tournament.web.problems import Problem
+from tournament.version import describe
 from tournament.web.services import services
 
 _SANE_ID = re.compile(r"^[A-Za-z0-9._-]{8,64}$")
@@ -32,18 +33,25 @@ ops = Blueprint("ops", __name__)
 
 @ops.get("/healthz")
 def healthz() -> Response:
-    return jsonify(status="ok")
+    return jsonify(status="ok", version=describe())
 
 
 @ops.get("/readyz")
 def readyz() -> Response:
     checks: dict[str, str] = {}
+    notes: dict[str, str] = {}
     try:
         from tournament.eventstore import migrate
 
         # A probe only looks: it neither creates nor migrates (the start did that).
         migrate.ensure_current(services().url, may_upgrade=False, may_create=False)
         checks["database"] = "ok"
+    except migrate.NewerSchemaError as error:
+        # A newer release has migrated while this host still runs the previous one (an
+        # upgrade across hosts, docs/deploy.md#upgrading): its migrations only add, so
+        # this process still serves; it stays ready and says so (operator F9).
+        checks["database"] = "ok"
+        notes["database"] = _first_line(error)
     except Exception as error:  # any failure means: not ready, and why
         checks["database"] = _first_line(error)
     redis_url = current_app.config.get("REDIS_URL")
@@ -57,8 +65,12 @@ def readyz() -> Response:
             checks["redis"] = _first_line(error)
     failed = [f"{name}: {state}" for name, state in checks.items() if state != "ok"]
     if failed:
-        raise Problem(503, "Not ready", "; ".join(failed), kind="not-ready", checks=checks)
-    return jsonify(status="ready", checks=checks)
+        raise Problem(
+            503, "Not ready", "; ".join(failed), kind="not-ready", checks=checks,
+            version=describe(),
+        )
+    found = {"notes": notes} if notes else {}
+    return jsonify(status="ready", checks=checks, version=describe(), **found)
 
 
 def _first_line(error: Exception) -> str:
