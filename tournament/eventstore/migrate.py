@@ -194,7 +194,7 @@ def ensure_current(url: str, *, may_upgrade: bool = True, may_create: bool | Non
             raise missing_store(path)
         upgrade(url)
         return
-    known = _known_revisions()
+    known = known_revisions()
     if known and any(revision not in known for revision in found):
         raise NewerSchemaError(
             f"database revision is {', '.join(found)}, newer than this program knows "
@@ -228,7 +228,7 @@ def migrations_head() -> str | None:
     return heads.pop() if len(heads) == 1 else None
 
 
-def _known_revisions() -> set[str]:
+def known_revisions() -> set[str]:
     """Every revision in ``tournament/migrations/``, read from the files without Alembic."""
     found = (dict(_REVISION.findall(f.read_text())) for f in migration_files())
     return {revision for names in found if (revision := names.get("revision"))}
