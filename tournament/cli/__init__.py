@@ -39,7 +39,8 @@ atexit.register(gc.freeze)
 COMMANDS: dict[str, tuple[str, str]] = {
     "accounts": (
         "tournament.cli.accounts",
-        "Organiser accounts: add, list, grant and revoke roles per tournament, passwords.",
+        "Organiser accounts: add, list, grant and revoke roles per tournament, passwords, "
+        "backups (export, import).",
     ),
     "bracket": (
         "tournament.cli.standings",
