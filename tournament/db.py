@@ -35,8 +35,8 @@ from __future__ import annotations
 import os
 import re
 import sqlite3
-from pathlib import Path
 from collections.abc import Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, unquote
 
@@ -73,9 +73,11 @@ def pool_setting(name: str, default: int, environ: Mapping[str, str] | None = No
 
     >>> pool_setting("SCHNAPSEN_DB_POOL_SIZE", 2, {"SCHNAPSEN_DB_POOL_SIZE": "5"})
     5
-    >>> pool_setting("SCHNAPSEN_DB_POOL_SIZE", 2, {"SCHNAPSEN_DB_POOL_SIZE": "lots"})
-    Traceback (most recent call last):
-    tournament.db.DatabaseURLError: SCHNAPSEN_DB_POOL_SIZE is 'lots': a whole number of connections, at least 1
+    >>> try:
+    ...     pool_setting("SCHNAPSEN_DB_MAX_OVERFLOW", 8, {"SCHNAPSEN_DB_MAX_OVERFLOW": "-1"})
+    ... except DatabaseURLError as error:
+    ...     print(error)
+    SCHNAPSEN_DB_MAX_OVERFLOW is '-1': a whole number of connections, at least 0
     """
     text = (os.environ if environ is None else environ).get(name, "").strip()
     if not text:

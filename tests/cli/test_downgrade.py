@@ -59,8 +59,10 @@ def test_down_one_revision_and_up_again_keeps_standings_and_accounts_operator_f9
     down = cli("db", "downgrade", previous)
     assert down.output.strip() == f"database at revision {previous}"
     assert migrate.current(db.schema_url) == previous
-    assert cli("db", "upgrade").output.strip().endswith(
-        f"database at revision {migrate.migrations_head()}"
+    assert (
+        cli("db", "upgrade")
+        .output.strip()
+        .endswith(f"database at revision {migrate.migrations_head()}")
     )
 
     assert cli("standings", "--csv").output == standings

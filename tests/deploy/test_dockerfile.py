@@ -50,8 +50,7 @@ def test_the_dependencies_are_the_locks_exact_versions_checked_by_hash() -> None
     copied = [args for args in arguments("COPY") if "requirements/" in args]
     assert copied == ["requirements/run.txt /tmp/requirements.txt"]
     assert any(
-        "pip install --require-hashes -r /tmp/requirements.txt" in args
-        for args in arguments("RUN")
+        "pip install --require-hashes -r /tmp/requirements.txt" in args for args in arguments("RUN")
     )
     assert "tomllib" not in TEXT  # the old way: pyproject's ranges, resolved at build time
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import contextlib
 import sys
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
 import click
 
@@ -232,7 +232,7 @@ def _write_private(file: str, text: str) -> None:
 @accounts.command("import")
 @click.argument("file", type=click.File("r", encoding="utf-8", lazy=False))
 @cli_errors
-def accounts_import(file: click.utils.LazyFile) -> None:
+def accounts_import(file: TextIO) -> None:
     """Restore FILE (an accounts export) into a store without accounts: the same
     passwords, roles and tokens ('-' for stdin)."""
     import json

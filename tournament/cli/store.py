@@ -117,8 +117,7 @@ def downgrade(revision: str, database_url: str | None) -> None:
         known = migrate.known_revisions()
         if revision not in known:
             raise click.ClickException(
-                f"there is no revision {revision!r}; this release knows "
-                f"{', '.join(sorted(known))}"
+                f"there is no revision {revision!r}; this release knows {', '.join(sorted(known))}"
             )
         migrate.downgrade(url, revision)
         click.echo(f"database at revision {migrate.current(url)}")

@@ -21,9 +21,9 @@ from typing import Any, TextIO, cast
 import structlog
 from flask import Blueprint, Flask, Response, current_app, g, jsonify, request
 
+from tournament.version import describe
 from tournament.web import metrics as prometheus
 from tournament.web.problems import Problem
-from tournament.version import describe
 from tournament.web.services import services
 
 _SANE_ID = re.compile(r"^[A-Za-z0-9._-]{8,64}$")
@@ -66,7 +66,11 @@ def readyz() -> Response:
     failed = [f"{name}: {state}" for name, state in checks.items() if state != "ok"]
     if failed:
         raise Problem(
-            503, "Not ready", "; ".join(failed), kind="not-ready", checks=checks,
+            503,
+            "Not ready",
+            "; ".join(failed),
+            kind="not-ready",
+            checks=checks,
             version=describe(),
         )
     found = {"notes": notes} if notes else {}
