@@ -93,3 +93,16 @@ def test_an_older_release_stays_ready_on_a_newer_schema_and_says_so_operator_f9(
     assert body["status"] == "ready" and body["checks"] == {"database": "ok"}
     assert "database revision is 9999, newer than this program knows" in body["notes"]["database"]
     assert web.get("/api/v1/tournaments").status_code == 200
+
+
+def test_the_previous_release_starts_on_a_newer_schema_operator_f9(tmp_path: Path) -> None:
+    # A web process (or a worker) of the previous release restarted in the window of an
+    # upgrade across hosts: it must come up, not fail to boot.
+    from tests.web.conftest import make_web
+
+    make_web(f"sqlite:///{tmp_path / 'web.sqlite3'}", tmp_path)  # a store at head
+    with sqlite3.connect(tmp_path / "web.sqlite3") as conn:
+        conn.execute("UPDATE alembic_version SET version_num = '9999'")
+    again = make_web(f"sqlite:///{tmp_path / 'web.sqlite3'}", tmp_path)
+    assert again.get("/readyz", token=None).status_code == 200
+    assert again.get("/healthz", token=None).get_json()["status"] == "ok"
