@@ -16,15 +16,16 @@ opponent's next ``table`` event.
 
 1. One table, a few hundred moves (``--moves``), each posted as soon as both screens
    showed the one before; when a match is decided the next table of a small Swiss
-   (8 players) takes over. Stock ``tournament serve`` (64 threads). Target: p95 < 200 ms.
+   (8 players) takes over. Stock ``tournament serve``. Target: p95 < 200 ms.
 2. Many tables at once: a Swiss of ``--players`` (400: 200 tables) drawn, every match
    of round 1 started online (``move_seconds`` null), both seats' streams held (400),
    and at each table a random legal move 2 s after its previous one, for ``--duration``
-   (60 s). ``tournament serve --threads 512`` (496 streams allowed). Targets: >= 200
-   tables held, p95 < 300 ms. ``tournament serve`` lets waitress hold
-   ``tournament.web.server.connection_limit(threads)`` sockets: 2 per thread, at least
-   ``CONNECTION_LIMIT`` (256), so 1024 at 512 threads, enough for 400 streams and their
-   seats' connections; ``--connection-limit N`` raises that floor (0: as served).
+   (60 s). Stock ``tournament serve`` too: 16 request threads and 512 live streams, and
+   waitress holds ``tournament.web.server.connection_limit(16 + 512)`` = 1,056 sockets,
+   enough for 400 streams and their seats' connections. Each seat connects from its own
+   loopback address (127.0.x.y: a phone of its own, under serve's cap per address).
+   Targets: >= 200 tables held, p95 < 300 ms. ``--threads N`` and ``--connection-limit
+   N`` run a variant (0: as served).
 
 The machine is shared: its load is recorded before and after each part, with the
 server's CPU seconds over the moves (hardly changed by the neighbours). The tables are
@@ -87,7 +88,7 @@ def say(text: str) -> None:
 def serve(url: str, folder: str, name: str, threads: int, connection_limit: int,
           profile: str | None, project_every: float = 0.0
           ) -> Iterator[services.Served]:  # fmt: skip
-    """``tournament serve --threads N`` on ``url`` (bench/play_serve.py)."""
+    """``tournament serve`` on ``url`` (bench/play_serve.py), ``--threads N`` unless 0."""
     port = services.free_port()
     settings = {"DATABASE_URL": url, "SECRET_KEY": SECRET}
     if connection_limit:
@@ -99,8 +100,10 @@ def serve(url: str, folder: str, name: str, threads: int, connection_limit: int,
     env = services.environment(folder, **settings)
     env.pop("REDIS_URL", None)
     env.pop("SCHNAPSEN_PROJECTIONS", None)
-    env.pop("SCHNAPSEN_LIVE_MAX_STREAMS", None)  # serve's own: threads - 16
-    command = [sys.executable, str(SERVE), "--port", str(port), "--threads", str(threads)]
+    env.pop("SCHNAPSEN_LIVE_MAX_STREAMS", None)  # serve's own: 512
+    command = [sys.executable, str(SERVE), "--port", str(port)]
+    if threads:
+        command += ["--threads", str(threads)]
     # A stream's thread stays until its next keep-alive finds the client gone (15 s): a
     # short grace, then SIGKILL (the profile is written at SIGTERM, before the threads).
     with services.process(name, command, env, folder, grace=5.0) as child:
@@ -160,13 +163,13 @@ def clients(port: int, pid: int, folder: str, name: str, codes: list[list[str]],
 
 def one_table(args: argparse.Namespace, folder: str, url: str, token: str) -> dict[str, Any]:
     """Part 1: one table at a time on stock ``tournament serve``."""
-    with serve(url, folder, "serve-one", 64, 0, None) as served:
+    with serve(url, folder, "serve-one", 0, 0, None) as served:
         codes, how = start_tables(served.port, url, token, ONE_TID)
         before = stage.uptime()
         found = clients(served.port, served.pid, folder, "one", codes,
                         "--moves", str(args.moves), "--interval", "0",
                         "--duration", "900")  # fmt: skip
-        return {**found, "started_by": how, "threads": 64, "load_before": before,
+        return {**found, "started_by": how, "threads": "serve's", "load_before": before,
                 "load_after": stage.uptime()}  # fmt: skip
 
 
@@ -191,9 +194,9 @@ def many_tables(args: argparse.Namespace, folder: str, url: str, token: str
             while not Path(profile + ".io").exists() and time.monotonic() < deadline:
                 time.sleep(0.2)
             time.sleep(0.5)
-    out = {**found, "started_by": how, "threads": args.threads,
+    out = {**found, "started_by": how, "threads": args.threads or "serve's",
            "project_every_s": args.project_every or None,
-           "connection_limit": args.connection_limit or 256,
+           "connection_limit": args.connection_limit or "serve's",
            "load_before": before, "load_after": after}  # fmt: skip
     if profile and Path(profile + ".io").exists():
         requests, io_loop = load(profile), load(profile + ".io")
@@ -253,9 +256,10 @@ def options() -> argparse.Namespace:
     parser.add_argument("--players", type=int, default=400, help="part 2's Swiss (2 per table)")
     parser.add_argument("--interval", type=float, default=2.0, help="s between a table's moves")
     parser.add_argument("--duration", type=float, default=60.0, help="s of part 2's moves")
-    parser.add_argument("--threads", type=int, default=512, help="part 2's serve --threads")
-    parser.add_argument("--connection-limit", type=int, default=1024,
-                        help="waitress's open sockets in part 2 (0: serve's own, 256)")  # fmt: skip
+    parser.add_argument("--threads", type=int, default=0,
+                        help="part 2's serve --threads (0: serve's own)")  # fmt: skip
+    parser.add_argument("--connection-limit", type=int, default=0,
+                        help="part 2's waitress sockets at least (0: serve's)")  # fmt: skip
     parser.add_argument("--profile", action="store_true", help="cProfile part 2's server")
     parser.add_argument("--project-every", type=float, default=0.0, metavar="S",
                         help="part 2's variant: a projection run at most every S s")  # fmt: skip
@@ -264,7 +268,6 @@ def options() -> argparse.Namespace:
     args = parser.parse_args()
     if args.quick:
         args.moves, args.players, args.duration, args.interval = 30, 8, 4.0, 0.5
-        args.threads = 64
     return args
 
 
@@ -306,14 +309,14 @@ def report(args: argparse.Namespace, one: dict[str, Any] | None, many: dict[str,
     if one is not None:
         print(f"1. one table at a time, {one['moves']} moves posted as soon as both screens "
               f"showed the last ({one['tables_ended']} matches played out; stock serve, "
-              f"64 threads; tables started by {one['started_by']}):")  # fmt: skip
+              f"tables started by {one['started_by']}):")  # fmt: skip
         line(one)
         clean = not one["missed"] and not one["refused"]
         targets["one_table_p95_ms"] = judge(ONE_P95_MS, one["p95_ms"], "<", clean)
     print(f"2. {many['tables']} tables at once, {many['held']} of {many['streams']} streams "
           f"held ({many['outcomes']}, connects {many['connect_wall_s']} s), a move every "
           f"{many['interval_s']:g} s per table for {many['wall_s']} s "
-          f"(serve --threads {many['threads']}, connection limit {many['connection_limit']};"
+          f"(threads {many['threads']}, connection limit {many['connection_limit']};"
           f" tables started by {many['started_by']}):")  # fmt: skip
     line(many)
     print(f"   server CPU {many['server_cpu_s']} s over the moves ({many['server_cpu_share']} "

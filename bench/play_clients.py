@@ -52,8 +52,10 @@ ENDED = ("over", "stopped", "time")
 class Seat:
     """One player's phone: its live stream and its connection for moves."""
 
-    def __init__(self, host: str, port: int, code: str) -> None:
+    def __init__(self, host: str, port: int, code: str, phone: str | None = None) -> None:
         self.host, self.port, self.code = host, port, code
+        #: The phone's own address (127.0.x.y): the server caps connections per address.
+        self.local = None if phone is None else (phone, 0)
         self.view: dict[str, Any] | None = None
         self.count = 0  # table events seen
         self.at = 0.0  # when the last one came
@@ -80,7 +82,9 @@ class Seat:
 
     async def _read(self) -> None:
         try:
-            reader, writer = await asyncio.open_connection(self.host, self.port, limit=1 << 20)
+            reader, writer = await asyncio.open_connection(
+                self.host, self.port, limit=1 << 20, local_addr=self.local
+            )
             self.stream_writer = writer
             writer.write(
                 f"GET /api/v1/play/{self.code}/live HTTP/1.0\r\nHost: {self.host}\r\n"
@@ -164,7 +168,9 @@ class Seat:
         for attempt in range(2):
             try:
                 if self.conn is None:
-                    self.conn = await asyncio.open_connection(self.host, self.port)
+                    self.conn = await asyncio.open_connection(
+                        self.host, self.port, local_addr=self.local
+                    )
                 reader, writer = self.conn
                 sent = time.perf_counter()
                 writer.write(request)
@@ -309,10 +315,22 @@ async def play_table(seats: tuple[Seat, Seat], args: argparse.Namespace, tally: 
             tally.echo.append(echo - sent)
 
 
+def phone(number: int) -> str | None:
+    """Seat ``number``'s own loopback address (Linux answers on all of 127/8), as each
+    player's phone has its own on the hall's network; None where loopback is one address."""
+    if not sys.platform.startswith("linux"):
+        return None
+    return f"127.0.{2 + number // 250}.{1 + number % 250}"
+
+
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     tables: list[list[str]] = json.loads(Path(args.tables).read_text())
     rng = random.Random(args.seed)
-    seats = [(Seat(args.host, args.port, a), Seat(args.host, args.port, b)) for a, b in tables]
+    seats = [
+        (Seat(args.host, args.port, a, phone(2 * n)),
+         Seat(args.host, args.port, b, phone(2 * n + 1)))
+        for n, (a, b) in enumerate(tables)
+    ]  # fmt: skip
     outcomes: dict[str, int] = {}
     began = time.perf_counter()
     gate = asyncio.Semaphore(args.parallel)

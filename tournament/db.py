@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import os
 import re
+import select
 import sqlite3
 from collections.abc import Mapping
 from pathlib import Path
@@ -265,7 +266,43 @@ def make_engine(url: str | sa.URL | None = None, **kwargs: Any) -> sa.Engine:
         dbapi_connection.execute("SET TIME ZONE 'UTC'")
         dbapi_connection.autocommit = autocommit
 
+    sa.event.listen(engine, "checkout", _refuse_dead_connection)
     return engine
+
+
+def _refuse_dead_connection(dbapi_connection: Any, _record: Any, _proxy: Any) -> None:
+    """At checkout, drop a pooled PostgreSQL connection the server has ended (a restart,
+    a failover, an administrator's kill): the pool then opens a new one, so the first
+    request after a restart succeeds instead of failing on a dead socket (attack F7).
+
+    The test costs no round trip (``pool_pre_ping`` would cost one per checkout, a second
+    one for every single append, 0.3-0.5 ms on the loopback; this test costs microseconds): an
+    idle connection has nothing to read, so a socket that is readable holds the server's
+    goodbye or its end of file.
+    """
+    gone = _gone(dbapi_connection)
+    if gone is not None:
+        import sqlalchemy as sa
+
+        raise sa.exc.DisconnectionError(gone)
+
+
+def _gone(dbapi_connection: Any) -> str | None:
+    if dbapi_connection.closed or dbapi_connection.broken:
+        return "the connection was closed"
+    try:
+        fd = dbapi_connection.fileno()
+        if hasattr(select, "poll"):  # any descriptor number (select() only below 1024)
+            poller = select.poll()
+            poller.register(fd, select.POLLIN | select.POLLERR | select.POLLHUP)
+            readable = bool(poller.poll(0))
+        else:
+            readable = bool(select.select([fd], [], [], 0)[0])
+    except ValueError:  # a descriptor beyond select()'s range: a failure says it later
+        return None
+    except OSError as error:
+        return f"the connection's socket failed: {error}"
+    return "the server ended the connection (a restart?)" if readable else None
 
 
 def _sqlite_engine(url: sa.URL, **kwargs: Any) -> sa.Engine:

@@ -90,6 +90,8 @@ def celery_init_app(app: Flask) -> Celery:
     celery_app.steps["worker"].add(QuickPoolUpkeep)  # a killed child's task requeued at once
     celery_app.flask_app = app  # the worker's children reach it after the fork
     app.extensions["celery"] = celery_app
+    import workers.log_setup
+    import workers.metrics
     import workers.printing
     import workers.tasks  # noqa: F401
 

@@ -32,8 +32,9 @@ that is stuck. On SIGTERM the workers stop accepting and their streams end after
 other process, or to this one restarted) with ``Last-Event-ID`` and resumes.
 
 Loaded by gunicorn in its master process before gevent patches the standard library in
-each worker: it imports nothing but the standard library, and the app is loaded in the
-workers after the patch (no ``preload_app``).
+each worker: it imports nothing but the standard library (and tournament.metrics_dir,
+which imports only that), and the app is loaded in the workers after the patch (no
+``preload_app``).
 """
 
 from __future__ import annotations
@@ -82,3 +83,25 @@ worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
 
 # See web.py: no control socket in the home directory.
 control_socket_disable = True
+
+# --- Figures and log lines (docs/operations.md, "Health, readiness, metrics, logs") ----
+# gunicorn's own lines (start, stop, a worker booted or killed) as JSON like the app's;
+# with SCHNAPSEN_METRICS_DIR, /metrics answers for every process of the host:
+# each worker writes its figures to $SCHNAPSEN_METRICS_DIR/live (emptied as the master
+# starts, not on a reload), and a dead worker's per-process gauges are dropped while its
+# counters stay in the sums. metrics_dir imports only the standard library; the logger
+# class is loaded by gunicorn itself (it imports gunicorn and the standard library).
+from tournament import metrics_dir  # noqa: E402
+
+logger_class = "tournament.gunicorn_logging.JsonLogger"
+_figures = metrics_dir.use("live")
+
+
+def on_starting(server: object) -> None:
+    if _figures is not None:
+        metrics_dir.wipe(_figures)
+
+
+def child_exit(server: object, worker: object) -> None:
+    if _figures is not None:
+        metrics_dir.mark_process_dead(getattr(worker, "pid", 0), _figures)

@@ -34,10 +34,11 @@ Settings from the environment (deploy/env.example):
   threads the pages need; over the cap the app answers 503 with ``Retry-After``.
 
 No access log: the app logs one JSON line per request itself (docs/operations.md), with
-its request id; gunicorn's own lines (start, stop, a worker killed) go to stderr.
+its request id; gunicorn's own lines (start, stop, a worker killed) go to stderr as JSON
+lines of the same form (``logger_class``, at the end).
 
 Loaded by gunicorn in its master process, before any worker exists: it imports nothing
-but the standard library.
+but the standard library (and tournament.metrics_dir, which imports only that).
 """
 
 from __future__ import annotations
@@ -92,3 +93,25 @@ worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
 # gunicorn 24+ opens a control socket in the user's home by default: the web and the live
 # process of one user would fight over it, and under systemd the home is read-only.
 control_socket_disable = True
+
+# --- Figures and log lines (docs/operations.md, "Health, readiness, metrics, logs") ----
+# gunicorn's own lines (start, stop, a worker booted or killed) as JSON like the app's;
+# with SCHNAPSEN_METRICS_DIR, /metrics answers for every process of the host:
+# each worker writes its figures to $SCHNAPSEN_METRICS_DIR/web (emptied as the master
+# starts, not on a reload), and a dead worker's per-process gauges are dropped while its
+# counters stay in the sums. metrics_dir imports only the standard library; the logger
+# class is loaded by gunicorn itself (it imports gunicorn and the standard library).
+from tournament import metrics_dir  # noqa: E402
+
+logger_class = "tournament.gunicorn_logging.JsonLogger"
+_figures = metrics_dir.use("web")
+
+
+def on_starting(server: object) -> None:
+    if _figures is not None:
+        metrics_dir.wipe(_figures)
+
+
+def child_exit(server: object, worker: object) -> None:
+    if _figures is not None:
+        metrics_dir.mark_process_dead(getattr(worker, "pid", 0), _figures)

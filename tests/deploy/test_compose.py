@@ -47,7 +47,8 @@ def test_live_streams_run_under_gunicorn_gevent_with_the_live_config() -> None:
 
 def test_the_worker_uses_the_prefork_pool_never_gevent() -> None:
     words = command(services()["worker"])
-    assert words[:4] == ["celery", "-A", "workers", "worker"]
+    # --quiet: no start banner in plain text among the JSON lines (operator F11)
+    assert words[:5] == ["celery", "--quiet", "-A", "workers", "worker"]
     assert words[words.index("--pool") + 1] == "prefork"
     assert "--concurrency" in words
     assert not {"gevent", "eventlet", "-P"} & set(words)
@@ -59,7 +60,7 @@ def test_exactly_one_beat_keeping_its_schedule_in_the_instance_volume() -> None:
     assert beats == ["beat"]
     beat = services()["beat"]
     words = command(beat)
-    assert words[:4] == ["celery", "-A", "workers", "beat"]
+    assert words[:5] == ["celery", "--quiet", "-A", "workers", "beat"]
     assert words[words.index("--schedule") + 1].startswith("/var/lib/schnapsen/")
     assert "instance:/var/lib/schnapsen" in beat["volumes"]
     assert beat.get("deploy", {}).get("replicas", 1) == 1

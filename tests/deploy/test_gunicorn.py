@@ -99,16 +99,53 @@ def test_gunicorn_has_the_worker_class_each_config_names(path: Path) -> None:
     assert load_class(config(path)["worker_class"]).__module__.startswith("gunicorn.workers.")
 
 
-@pytest.mark.parametrize("path", [WEB, LIVE])
-def test_the_configs_import_only_the_standard_library(path: Path) -> None:
-    # gunicorn loads them in the master, before gevent patches a worker.
+def _imports(path: Path) -> set[str]:
     modules = set()
     for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.Import):
-            modules |= {alias.name.split(".")[0] for alias in node.names}
+            modules |= {alias.name for alias in node.names}
         elif isinstance(node, ast.ImportFrom):
-            modules.add((node.module or "").split(".")[0])
-    assert modules <= {"os", "__future__"}
+            names = {f"{node.module}.{alias.name}" for alias in node.names}
+            modules |= {name for name in names if name.startswith("tournament.")} or {
+                node.module or ""
+            }
+    return modules
+
+
+@pytest.mark.parametrize("path", [WEB, LIVE])
+def test_the_configs_import_only_the_standard_library(path: Path) -> None:
+    # gunicorn loads them in the master, before gevent patches a worker: the standard
+    # library, and the package's metrics folder helper, itself standard library only.
+    imported = _imports(path)
+    ours = {name for name in imported if name.startswith("tournament")}
+    assert ours <= {"tournament.metrics_dir"}
+    helper = REPO / "tournament" / "metrics_dir.py"
+    for name in (imported - ours) | _imports(helper):
+        assert name.split(".")[0] in sys.stdlib_module_names, name
+
+
+@pytest.mark.parametrize("path", [WEB, LIVE])
+def test_gunicorns_own_lines_are_json_and_the_metrics_folder_is_kept_per_kind(
+    path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Operator F5, F11: the logger class writes JSON; the hooks empty this kind's folder
+    at the start and drop a dead worker's per-process gauges (its counters stay)."""
+    monkeypatch.setenv("SCHNAPSEN_METRICS_DIR", str(tmp_path))
+    # Empty counts as unset; set through monkeypatch, the value the config writes is undone
+    # after the test (else every later app in this process would think it shares files).
+    monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", "")
+    loaded = config(path)
+    assert loaded["logger_class"] == "tournament.gunicorn_logging.JsonLogger"
+    folder = tmp_path / path.stem
+    assert os.environ["PROMETHEUS_MULTIPROC_DIR"] == str(folder)
+    assert folder.is_dir()  # made when the config is loaded
+    (folder / "counter_7.db").write_text("stale")
+    loaded["on_starting"](None)
+    assert list(folder.iterdir()) == []
+    (folder / "counter_8.db").write_text("")
+    (folder / "gauge_liveall_8.db").write_text("")
+    loaded["child_exit"](None, type("Worker", (), {"pid": 8})())
+    assert sorted(found.name for found in folder.iterdir()) == ["counter_8.db"]
 
 
 @pytest.mark.parametrize("path", [WEB, LIVE])

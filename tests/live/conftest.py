@@ -103,14 +103,21 @@ def worker_environ(
 
 @pytest.fixture
 def start_workers_mode(pg_db: Database, own_redis: RedisServer, tmp_path: Path) -> Iterator[Any]:
-    """``start(worker_env={...}, **config)``: the whole server, stopped after the test."""
+    """``start(worker_env={...}, worker_options={...}, **config)``: the whole server,
+    stopped after the test (``worker_options``: :class:`CeleryWorker`'s own)."""
     from tournament.web import create_app
 
     made: list[WorkersMode] = []
 
-    def start(worker_env: dict[str, str] | None = None, **config: Any) -> WorkersMode:
+    def start(
+        worker_env: dict[str, str] | None = None,
+        worker_options: dict[str, Any] | None = None,
+        **config: Any,
+    ) -> WorkersMode:
         worker = CeleryWorker(
-            tmp_path / "worker", worker_environ(pg_db, own_redis, tmp_path, **(worker_env or {}))
+            tmp_path / "worker",
+            worker_environ(pg_db, own_redis, tmp_path, **(worker_env or {})),
+            **(worker_options or {}),
         )
         worker.start()
         app = create_app(web_config(pg_db, tmp_path, REDIS_URL=own_redis.url, **config))

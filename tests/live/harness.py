@@ -20,7 +20,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -105,11 +105,20 @@ class RedisServer:
 
 class CeleryWorker:
     """``celery -A workers worker --pool prefork --concurrency 1`` in a session of its
-    own, so that the test's end kills it with every process it started."""
+    own, so that the test's end kills it with every process it started. ``concurrency``
+    and ``include`` (further task modules, ``--include``) for the tests that need them."""
 
-    def __init__(self, folder: Path, environ: Mapping[str, str]) -> None:
+    def __init__(
+        self,
+        folder: Path,
+        environ: Mapping[str, str],
+        concurrency: int = 1,
+        include: Sequence[str] = (),
+    ) -> None:
         self.folder = folder
         self.environ = dict(environ)
+        self.concurrency = concurrency
+        self.include = list(include)
         self.process: subprocess.Popen[bytes] | None = None
         self.log_path = folder / "worker.log"
         self.started = 0
@@ -123,8 +132,9 @@ class CeleryWorker:
         log = open(self.log_path, "ab")  # noqa: SIM115  (the process keeps it)
         self.process = subprocess.Popen(
             [str(Path(sys.executable).parent / "celery"), "-A", "workers", "worker",
-             "--pool", "prefork", "--concurrency", "1", "--loglevel", "INFO",
-             "--hostname", f"live-{os.getpid()}-{id(self)}@%h"],
+             "--pool", "prefork", "--concurrency", str(self.concurrency), "--loglevel", "INFO",
+             "--hostname", f"live-{os.getpid()}-{id(self)}@%h",
+             *(["--include", ",".join(self.include)] if self.include else [])],
             cwd=REPO, env=self.environ, stdout=log, stderr=subprocess.STDOUT,
             start_new_session=True,
         )  # fmt: skip

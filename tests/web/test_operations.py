@@ -126,9 +126,11 @@ def own_redis(tmp_path: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
         process.wait(10)
 
 
-def test_readyz_checks_a_configured_redis_and_is_503_naming_it_when_it_is_down(
+def test_readyz_stays_ready_but_degraded_naming_redis_while_it_is_down(
     tmp_path: Path, own_redis: tuple[str, subprocess.Popen[bytes]]
 ) -> None:
+    """Operator F4: results are stored without Redis, so a load balancer must keep
+    sending requests; /readyz says what is missing in its body."""
     url, redis_server = own_redis
     web = make_web(
         f"sqlite:///{tmp_path / 'web.sqlite3'}",
@@ -138,17 +140,23 @@ def test_readyz_checks_a_configured_redis_and_is_503_naming_it_when_it_is_down(
     )
     ready = web.get("/readyz", token=None)
     assert ready.status_code == 200
-    assert ready.get_json()["checks"] == {"database": "ok", "redis": "ok"}
+    assert ready.get_json() == {
+        "status": "ready",
+        "checks": {"database": "ok", "redis": "ok"},
+        "version": describe(),
+    }
 
     redis_server.terminate()
     redis_server.wait(10)
     down = web.get("/readyz", token=None)
-    assert down.status_code == 503
-    problem = down.get_json()
-    assert problem["checks"]["database"] == "ok"
-    assert problem["checks"]["redis"].startswith("ConnectionError: ")
-    assert f"127.0.0.1:{urlparse(url).port}" in problem["checks"]["redis"]
-    assert problem["detail"].startswith("redis: ConnectionError")
+    assert down.status_code == 200
+    body = down.get_json()
+    assert body["status"] == "degraded"
+    assert body["checks"]["database"] == "ok"
+    assert body["checks"]["redis"].startswith("ConnectionError: ")
+    assert f"127.0.0.1:{urlparse(url).port}" in body["checks"]["redis"]
+    assert body["degraded"] == [f"redis: {body['checks']['redis']}"]
+    assert web.get("/healthz", token=None).get_json()["status"] == "ok"  # unchanged
 
 
 # -- metrics --------------------------------------------------------------------------

@@ -600,3 +600,27 @@ def test_an_open_stream_of_a_released_seat_stops_showing_it_once_another_device_
         assert '"hand"' not in after and "online.seat_taken" in after
     finally:
         screen.close()
+
+
+def test_the_code_index_works_the_codes_out_again_only_when_they_change(app: Web) -> None:
+    """Speed P5: a seat taken or a move played moves the tournament's version but no
+    code, so the index of codes is not worked out again (200 tables' seats taken one
+    after the other made 400 HMACs each); a revocation changes them, and is seen."""
+    from tournament.web.tablecodes import index
+
+    table = Table(app)
+    with app.app.test_request_context():
+        assert index().tournament_of(table.codes[0]) == table.tid
+        known = index()._codes[table.tid]
+    seat = table.seat_to_act()
+    view = table.view(seat)
+    assert table.move(seat, view["view"]["legal_actions"][0], view["version"]).status_code == 200
+    with app.app.test_request_context():
+        assert index().tournament_of(table.codes[1]) == table.tid
+        assert index()._codes[table.tid] is known  # the same codes, not worked out again
+    run(app, table.tid, lambda t: revoke_codes(t, match_id=table.mid))
+    with app.app.test_request_context():
+        index().tournament_of(table.codes[0])  # still known: revoked, which resolve() tells
+        assert index()._codes[table.tid] is not known
+    refused = app.get(f"/api/v1/play/{table.codes[0]}", token=None, headers=table.device(0))
+    assert refused.status_code in (404, 409)

@@ -24,7 +24,8 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import Web
-from tournament.web.server import THREADS, lan_address, qr_code, setup_link
+from tournament.web.serve_limits import HEAD_SECONDS, PER_ADDRESS
+from tournament.web.server import STREAMS, THREADS, lan_address, qr_code, setup_link
 
 REPO = Path(__file__).resolve().parents[2]
 BASE = "http://127.0.0.1:8080/"
@@ -120,11 +121,15 @@ def test_the_qr_code_is_a_compact_block_picture_for_a_terminal() -> None:
     assert len(rows) < len(rows[0])  # compact: two modules per character row
 
 
-def test_the_default_threads_are_the_documented_ones() -> None:
+def test_the_default_threads_and_streams_are_the_documented_ones() -> None:
+    """Speed P12: 16 request threads and a budget of 512 live streams of their own."""
     from tournament.cli.serve import serve
 
-    threads = next(p for p in serve.params if p.name == "threads")
-    assert threads.default == THREADS == 64
+    defaults = {p.name: p.default for p in serve.params}
+    assert defaults["threads"] == THREADS == 16
+    assert defaults["streams"] == STREAMS == 512
+    assert defaults["max_per_address"] == PER_ADDRESS == 32
+    assert defaults["head_timeout"] == HEAD_SECONDS == 10.0
 
 
 # -- a real server --------------------------------------------------------------------

@@ -33,16 +33,22 @@ while there is none; a token's name is free) hold one lock to their commit: SQLi
 write lock (``BEGIN IMMEDIATE``), on PostgreSQL an advisory transaction lock of the
 schema's accounts table. Account writes are rare; the one frequent write, a token's
 ``last_used_at``, takes no lock and happens at most once a minute per token.
+
+With ``cache_seconds`` (the web app's ``AUTH_CACHE_SECONDS``) a token's account and an
+account's role in a tournament are remembered that long
+(:mod:`tournament.accounts.remembered`): every write through this object forgets them at
+once; a write by another process is seen within ``cache_seconds``.
 """
 
 from __future__ import annotations
 
 import builtins
 import contextlib
+import dataclasses
 import secrets
 import threading
 from collections.abc import Iterator
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 import sqlalchemy as sa
@@ -50,6 +56,7 @@ from sqlmodel import Session, col, func, select
 
 from tournament.accounts.errors import AccountError
 from tournament.accounts.passwords import MAX_LENGTH, Passwords, check_policy
+from tournament.accounts.remembered import Remembered
 from tournament.accounts.roles import Role
 from tournament.accounts.tables import (
     EMAIL_LIMIT,
@@ -89,6 +96,15 @@ _PG_LOCK = "SELECT pg_advisory_xact_lock((1633903476::bigint << 32) | "
 _PG_LOCK += "('acct_accounts'::regclass::oid)::bigint)"
 
 
+@dataclasses.dataclass
+class _LiveToken:
+    """A live token as remembered: its id, its account, when it was last noted used."""
+
+    token_id: int
+    account: AccountInfo
+    last_used_at: datetime | None
+
+
 def _is_id(value: object) -> bool:
     """Whether ``value`` can be an id (a session may hand in anything): a whole number
     a database integer holds."""
@@ -98,9 +114,13 @@ def _is_id(value: object) -> bool:
 class Accounts:
     """Accounts, roles and tokens in the database at ``url`` (see the module)."""
 
-    def __init__(self, url: str, *, hasher: PasswordHasher | None = None) -> None:
+    def __init__(
+        self, url: str, *, hasher: PasswordHasher | None = None, cache_seconds: float = 0.0
+    ) -> None:
         self.url = url
         self.passwords = Passwords(hasher)
+        #: Tokens, roles and accounts remembered for ``cache_seconds`` (0: never).
+        self.remembered = Remembered(cache_seconds)
         self._engine: sa.Engine | None = None
         self._engine_lock = threading.Lock()
 
@@ -129,16 +149,22 @@ class Accounts:
             yield session
 
     @contextlib.contextmanager
-    def _write(self, *, locked: bool = True) -> Iterator[Session]:
+    def _write(self, *, locked: bool = True, forgets: bool = True) -> Iterator[Session]:
         """One transaction, committed at the end; ``locked``: under the accounts' lock
-        from its start (see the module), so what it read stays true to its commit."""
+        from its start (see the module), so what it read stays true to its commit.
+        ``forgets``: what this process remembers is forgotten once it ends (a revoked
+        token, a role taken back stop at once here)."""
         engine = self.engine
         if locked:
             engine = engine.execution_options(sqlite_begin="IMMEDIATE")
-        with Session(engine, expire_on_commit=False) as session, session.begin():
-            if locked and engine.dialect.name == "postgresql":
-                session.execute(sa.text(_PG_LOCK))
-            yield session
+        try:
+            with Session(engine, expire_on_commit=False) as session, session.begin():
+                if locked and engine.dialect.name == "postgresql":
+                    session.execute(sa.text(_PG_LOCK))
+                yield session
+        finally:
+            if forgets:
+                self.remembered.forget()
 
     @staticmethod
     def _row(session: Session, email: str) -> Account | None:
@@ -205,6 +231,8 @@ class Accounts:
     def get(self, account_id: int) -> AccountInfo | None:
         if not _is_id(account_id):
             return None
+        # Never remembered: a session's generation is checked on every request, so a
+        # sign-out ends every copy of the cookie at once, in every process.
         with self._read() as session:
             row = session.get(Account, account_id)
             return None if row is None else account_info(row)
@@ -287,6 +315,11 @@ class Accounts:
         none (or there is no such account)."""
         if not _is_id(account_id):
             return Role.PUBLIC
+        key = ("role", account_id, tournament_id)
+        known: Role | None = self.remembered.get(key)
+        if known is not None:
+            return known
+        generation = self.remembered.generation
         with self._read() as session:
             found = session.exec(
                 select(Account.admin, TournamentRole.role)
@@ -303,7 +336,9 @@ class Accounts:
         if found is None:
             return Role.PUBLIC
         admin, role = found
-        return Role.OWNER if admin else Role(role or 0)
+        held = Role.OWNER if admin else Role(role or 0)
+        self.remembered.put(key, held, generation)
+        return held
 
     def roles(self, account_id: int) -> dict[str, Role]:
         """The roles granted to the account, by tournament (an admin's OWNER everywhere
@@ -368,22 +403,32 @@ class Accounts:
             return None
         if len(secret) > SECRET_LIMIT:
             return None
-        with self._read() as session:
-            found = session.exec(
-                select(ApiToken, Account)
-                .join(Account, col(Account.id) == col(ApiToken.account_id))
-                .where(ApiToken.token_hash == token_hash(secret))
-            ).first()
-        if found is None or found[0].revoked_at is not None:
-            return None
-        token, account = found
+        hashed = token_hash(secret)
+        key = ("token", hashed)
+        known: _LiveToken | None = self.remembered.get(key)
+        if known is None:
+            generation = self.remembered.generation
+            with self._read() as session:
+                found = session.exec(
+                    select(ApiToken, Account)
+                    .join(Account, col(Account.id) == col(ApiToken.account_id))
+                    .where(ApiToken.token_hash == hashed)
+                ).first()
+            if found is None or found[0].revoked_at is not None:
+                return None  # not remembered: a token made meanwhile works at once
+            token, account = found
+            assert token.id is not None
+            known = _LiveToken(token.id, account_info(account), token.last_used_at)
+            self.remembered.put(key, known, generation)
         moment = now()
-        if token.last_used_at is None or moment - utc(token.last_used_at) >= TOUCH_EVERY:
-            with self._write(locked=False) as session:
+        if known.last_used_at is None or moment - utc(known.last_used_at) >= TOUCH_EVERY:
+            known.last_used_at = moment
+            token_id = known.token_id
+            with self._write(locked=False, forgets=False) as session:
                 # Another thread may have noted it meanwhile: then this writes nothing.
                 session.execute(
                     sa.update(ApiToken)
-                    .where(col(ApiToken.id) == token.id)
+                    .where(col(ApiToken.id) == token_id)
                     .where(
                         sa.or_(
                             col(ApiToken.last_used_at).is_(None),
@@ -392,7 +437,7 @@ class Accounts:
                     )
                     .values(last_used_at=moment)
                 )
-        return account_info(account)
+        return known.account
 
     def tokens(self, email: str | None = None) -> builtins.list[TokenInfo]:
         """The account's tokens (every account's without ``email``), revoked ones too,

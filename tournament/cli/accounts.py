@@ -336,7 +336,7 @@ def tokens_list(email: str | None) -> None:
 @cli_errors
 def tokens_revoke(email: str, name_or_id: str) -> None:
     """Revoke EMAIL's API token NAME_OR_ID (its name or its id, see `tokens list`): it
-    stops working at once."""
+    stops working within SCHNAPSEN_AUTH_CACHE_SECONDS (5 s) in a running web service."""
     with _accounts(write=True) as store:
         token = store.revoke_token(email, name_or_id)
         account = store.get(token.account_id)

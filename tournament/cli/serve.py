@@ -38,16 +38,49 @@ from tournament.cli import main
 @click.option(
     "--threads",
     type=click.IntRange(1, 1024),
-    default=64,
+    default=16,
     show_default=True,
-    help="worker threads (each live stream holds one; streams take at most all but 16)",
+    help="worker threads for requests (live streams get threads of their own: --streams)",
+)
+@click.option(
+    "--streams",
+    type=click.IntRange(1, 8192),
+    default=512,
+    envvar="SCHNAPSEN_LIVE_MAX_STREAMS",
+    show_default=True,
+    help="live streams held at once, a thread each (or SCHNAPSEN_LIVE_MAX_STREAMS)",
+)
+@click.option(
+    "--max-per-address",
+    type=click.IntRange(0, 100_000),
+    default=32,
+    envvar="SCHNAPSEN_SERVE_MAX_PER_ADDRESS",
+    show_default=True,
+    help="open connections one client address may hold (0: no cap)",
+)
+@click.option(
+    "--head-timeout",
+    type=click.FloatRange(0, 3600),
+    default=10.0,
+    envvar="SCHNAPSEN_SERVE_HEAD_TIMEOUT",
+    show_default=True,
+    help="seconds a client has to send a request's headers once begun (0: no deadline)",
 )
 @click.option(
     "--secure-cookies",
     is_flag=True,
     help="mark the session cookie Secure (behind a TLS proxy; plain http loses it)",
 )
-def serve(host: str | None, port: int, lan: bool, threads: int, secure_cookies: bool) -> None:
+def serve(
+    host: str | None,
+    port: int,
+    lan: bool,
+    threads: int,
+    streams: int,
+    max_per_address: int,
+    head_timeout: float,
+    secure_cookies: bool,
+) -> None:
     """Start the web service (API, docs, sign-in) on http://127.0.0.1:8080."""
     from tournament.cli.common import one_line_errors
     from tournament.web.server import DEFAULT_HOST, ServeError
@@ -62,6 +95,9 @@ def serve(host: str | None, port: int, lan: bool, threads: int, secure_cookies: 
                 port=port,
                 lan=lan,
                 threads=threads,
+                streams=streams,
+                per_address=max_per_address,
+                head_timeout=head_timeout,
                 secure_cookies=secure_cookies,
                 out=sys.stdout,
             )

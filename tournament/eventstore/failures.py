@@ -17,6 +17,7 @@ been raised, so a command on SQLite through ``sqlite3`` loads neither to explain
 
 from __future__ import annotations
 
+import errno
 import os
 import sqlite3
 import sys
@@ -151,3 +152,71 @@ def _postgres(error: Exception, url: str | None) -> str:
     if "read-only transaction" in text:
         return f"{at} is read-only (a standby?); nothing stored"
     return f"database {safe_url(url or '')}: {first_line(error)}"
+
+
+#: The database is away or cannot take more: causes :func:`outage` names.
+UNREACHABLE = "unreachable"
+NO_CONNECTION = "no connection free"
+DISK_FULL = "disk full"
+READ_ONLY = "read-only"
+DISK_ERROR = "disk error"
+
+#: PostgreSQL's SQLSTATEs of an outage: the server going down or starting up, its
+#: connection slots, its disk, a standby after a failover.
+_PG_OUTAGES = {
+    "57P01": UNREACHABLE,  # admin_shutdown: terminating connection (a fast shutdown)
+    "57P02": UNREACHABLE,  # crash_shutdown (an immediate shutdown, a crash)
+    "57P03": UNREACHABLE,  # cannot_connect_now: starting up or shutting down
+    "53300": NO_CONNECTION,  # too_many_connections: "sorry, too many clients already"
+    "53100": DISK_FULL,  # disk_full: "could not extend file"
+    "25006": READ_ONLY,  # read_only_sql_transaction: a standby
+}
+
+
+def outage(error: BaseException) -> str | None:
+    """The cause when ``error`` says the database cannot serve now (away, restarting,
+    out of connections or disk, read-only), rather than that a request or the program
+    is wrong: one of the constants above, or None. Such a failure stored nothing and
+    heals by itself or by the operator's hand; the web answers 503 with Retry-After.
+
+        >>> import sqlite3
+        >>> outage(sqlite3.OperationalError("database or disk is full"))
+        'disk full'
+        >>> outage(sqlite3.OperationalError("no such table: es_events")) is None
+        True
+    """
+    sa = sys.modules.get("sqlalchemy")
+    if sa is not None:
+        if isinstance(error, sa.exc.TimeoutError):  # the pool's: every connection in use
+            return NO_CONNECTION
+        if isinstance(error, sa.exc.DBAPIError) and error.orig is not None:
+            if error.connection_invalidated:
+                return UNREACHABLE
+            error = error.orig
+    if isinstance(error, sqlite3.Error):
+        text = str(error).lower()
+        if "disk is full" in text:
+            return DISK_FULL
+        if "disk i/o error" in text:
+            return DISK_ERROR
+        if "readonly" in text or "read-only" in text:
+            return READ_ONLY
+        return None
+    if isinstance(error, OSError) and error.errno == errno.ENOSPC:
+        return DISK_FULL
+    psycopg = sys.modules.get("psycopg")
+    if psycopg is None or not isinstance(error, psycopg.Error):
+        return None
+    state = getattr(error, "sqlstate", None)
+    if state in _PG_OUTAGES:
+        return _PG_OUTAGES[state]
+    text = str(error).lower()
+    if "could not extend file" in text or "no space left on device" in text:
+        return DISK_FULL
+    if "too many clients" in text or "connection slots" in text:  # at connect: no SQLSTATE
+        return NO_CONNECTION
+    if isinstance(error, psycopg.OperationalError) and (state is None or state[:2] == "08"):
+        return UNREACHABLE  # refused, lost, timed out: the client's own, or class 08
+    if isinstance(error, psycopg.InterfaceError) and "connection" in text:
+        return UNREACHABLE  # "the connection is closed" (it was lost before)
+    return None

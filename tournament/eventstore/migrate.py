@@ -170,7 +170,13 @@ def alembic_heads() -> str | None:
     return ScriptDirectory.from_config(alembic_config()).get_current_head()
 
 
-def ensure_current(url: str, *, may_upgrade: bool = True, may_create: bool | None = None) -> None:
+def ensure_current(
+    url: str,
+    *,
+    may_upgrade: bool = True,
+    may_create: bool | None = None,
+    engine: sa.Engine | None = None,
+) -> None:
     """Make sure the store at ``url`` is at the newest migration before a command uses it.
 
     At head this costs a file read and one ``SELECT`` (no Alembic). On SQLite a store
@@ -180,12 +186,14 @@ def ensure_current(url: str, *, may_upgrade: bool = True, may_create: bool | Non
     instead of leaving an empty one behind. PostgreSQL is never migrated here (its owner
     role migrates it as a deploy step, docs/operations.md). Otherwise a store behind
     raises :class:`NotMigratedError`; a missing file :class:`StoreMissingError`; a file
-    that is not a tournament store :class:`NotAStoreError` (never migrated).
+    that is not a tournament store :class:`NotAStoreError` (never migrated). ``engine``:
+    PostgreSQL is asked through this pool (a web process's own, for ``/readyz``) instead
+    of a connection of its own.
     """
     create = may_upgrade if may_create is None else may_create
     head = migrations_head()
     path = sqlite_path(url)
-    found = _sqlite_revisions(path) if path is not None else _revisions(url)
+    found = _sqlite_revisions(path) if path is not None else _revisions(url, engine)
     if head is not None and found == [head]:
         return
     if found is None:  # no such file
@@ -276,14 +284,15 @@ def _sqlite_revisions(path: Path) -> list[str] | None:
     )
 
 
-def _revisions(url: str) -> list[str]:
+def _revisions(url: str, pooled: sa.Engine | None = None) -> list[str]:
     import sqlalchemy as sa
 
-    engine = make_engine(url)
+    engine = pooled or make_engine(url)
     try:
         with engine.connect() as conn:
             if not sa.inspect(conn).has_table("alembic_version"):
                 return []
             return list(conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalars())
     finally:
-        engine.dispose()
+        if pooled is None:
+            engine.dispose()

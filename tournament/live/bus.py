@@ -95,6 +95,11 @@ class RedisSubscriber:
             self._thread.start()
         tried.wait(self.FIRST_WAIT)
 
+    @property
+    def started(self) -> bool:
+        """Whether :meth:`start` was called: the process needed announcements."""
+        return self._thread is not None
+
     def stop(self) -> None:
         self._stop.set()
 

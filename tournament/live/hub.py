@@ -16,6 +16,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from datetime import UTC, datetime
 
 from tournament.live.change import Change
@@ -85,6 +86,9 @@ class LiveHub:
         self.down_since: datetime | None = None
         #: Set by :meth:`close`: every stream ends (the server is stopping).
         self.closed = False
+        #: Told after the streams' count or the bus's state changed (``/metrics``'s gauges
+        #: of this process: under several processes they are written when they change).
+        self.watch: Callable[[LiveHub], None] | None = None
 
     @property
     def streams(self) -> int:
@@ -97,7 +101,8 @@ class LiveHub:
             listener = Listener(self, tournament_id)
             self._listeners[tournament_id].add(listener)
             self._count += 1
-            return listener
+        self._tell()
+        return listener
 
     def unsubscribe(self, listener: Listener) -> None:
         with self._lock:
@@ -107,6 +112,9 @@ class LiveHub:
                 self._count -= 1
                 if not found:
                     del self._listeners[listener.tournament_id]
+            else:
+                return
+        self._tell()
 
     def deliver(self, change: Change) -> None:
         """Hand ``change`` to its tournament's listeners and waiting readers."""
@@ -146,3 +154,8 @@ class LiveHub:
             self.down_since = None
         elif self.down_since is None:
             self.down_since = datetime.now(UTC)
+        self._tell()
+
+    def _tell(self) -> None:
+        if self.watch is not None:
+            self.watch(self)

@@ -89,8 +89,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> OpenAPI:
     sessions.limit_logins(
         app, ("sessions.login", "sessions.setup", "account.password", "tokens.create_token")
     )
-    app.register_blueprint(docs_ui.docs_ui)
-    docs_ui.finish_document(app)
+    app.register_blueprint(docs_ui.docs_ui)  # its document is made on first need
     hops = int(app.config.get("PROXY_HOPS") or 0)
     if hops:
         from werkzeug.middleware.proxy_fix import ProxyFix

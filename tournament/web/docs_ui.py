@@ -3,7 +3,9 @@ flask-openapi3-swagger wheel, nothing from a CDN (club halls are often offline).
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
+from typing import Any
 
 import flask_openapi3_swagger
 from flask import Blueprint, Response, current_app, jsonify, redirect, render_template_string
@@ -33,6 +35,24 @@ COMMON_PROBLEMS = {
     429: "Too many attempts: wait Retry-After seconds",
     500: "The service failed; quote the request_id",
 }
+
+
+#: Where an app notes that its document is made (app.extensions).
+DOCUMENTED = "schnapsen_openapi_documented"
+_finishing = threading.Lock()
+
+
+def api_document(app: OpenAPI) -> dict[str, Any]:
+    """The app's OpenAPI document, made on first need (speed P10: not at start-up)."""
+    from tournament.web.api.blueprint import document_blueprints
+
+    with _finishing:
+        if not app.extensions.get(DOCUMENTED):
+            document_blueprints(app)
+            finish_document(app)
+            app.extensions[DOCUMENTED] = True
+    found: dict[str, Any] = app.api_doc
+    return found
 
 
 def finish_document(app: OpenAPI) -> None:
@@ -68,7 +88,7 @@ def finish_document(app: OpenAPI) -> None:
 
 @docs_ui.get("/openapi.json")
 def openapi_json() -> Response:
-    return jsonify(current_app.api_doc)  # type: ignore[attr-defined]
+    return jsonify(api_document(current_app))  # type: ignore[arg-type]
 
 
 @docs_ui.get("/docs")

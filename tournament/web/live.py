@@ -30,7 +30,7 @@ from flask import Flask, Response, current_app, request, stream_with_context
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
-from tournament.live.bus import LocalBus, RedisSubscriber
+from tournament.live.bus import LocalBus, RedisSubscriber, redis_client
 from tournament.live.hub import LiveHub
 from tournament.play.hub import CHANNEL as TABLES_CHANNEL
 from tournament.play.hub import RedisAnnouncer, TableHub
@@ -111,8 +111,27 @@ def install(app: Flask, found: Services) -> Live:
     app.extensions[KEY] = live
     counted = metrics.of(app)
     if counted is not None:
-        counted.registry.register(_LiveCollector(live, found))
+        _watch(live, counted)
+        counted.registry.register(_LiveCollector(live, found, redis_url))
     return live
+
+
+def _watch(live: Live, counted: metrics.Metrics) -> None:
+    """Keep this process's gauges as its streams and its subscription change (under
+    several processes a scrape reaches one of them: each writes its own when it changes).
+    ``schnapsen_live_bus_connected`` is 0 only while a subscription this process needs is
+    cut off: one that was never needed (no stream yet) is no alarm (operator F5)."""
+    subscriber = live.subscriber
+
+    def tell(hub: LiveHub) -> None:
+        cut_off = hub.down_since is not None
+        needed = subscriber is None or subscriber.started
+        counted.live_streams.set(hub.streams)
+        counted.bus_subscribed.set(1 if needed and not cut_off else 0)
+        counted.bus_connected.set(0 if needed and cut_off else 1)
+
+    live.hub.watch = tell
+    tell(live.hub)
 
 
 def _announcer(tables: TableHub, redis_url: str | None) -> Callable[[str], None]:
@@ -169,26 +188,24 @@ def live() -> Live:
 
 
 class _LiveCollector(Collector):
-    """``/metrics``: live streams held, and the reconciliations' alarm."""
+    """``/metrics``: what is worked out when asked (the same on every process of a host):
+    the projections' lag and alarm from the database, the Celery queue from Redis. Each
+    part fails soft: a store or a Redis away leaves its figures out, not the scrape."""
 
-    def __init__(self, live: Live, found: Services) -> None:
+    def __init__(self, live: Live, found: Services, redis_url: str | None) -> None:
         self.live = live
         self.services = found
+        self.redis_url = redis_url
+        self._redis: Any = None
 
     def collect(self) -> Iterator[GaugeMetricFamily]:
-        from tournament.projections.upkeep import behind, mismatches
+        yield from self._queue()
+        from tournament.projections.lag import projection_lag
+        from tournament.projections.upkeep import mismatches
 
-        yield GaugeMetricFamily(
-            "schnapsen_live_streams", "Live (SSE) streams this process holds", self.live.hub.streams
-        )
-        yield GaugeMetricFamily(
-            "schnapsen_live_bus_connected",
-            "1 while announcements arrive (the Redis subscription stands, or in-process)",
-            0 if self.live.hub.down_since is not None else 1,
-        )
         try:
             count = mismatches(self.services.store.engine)
-            lagging = len(behind(self.services.store.engine))
+            lagging, seconds = projection_lag(self.services.store.engine)
         except Exception:  # the database away: the other figures still count
             return
         yield GaugeMetricFamily(
@@ -200,4 +217,34 @@ class _LiveCollector(Collector):
             "schnapsen_projections_behind",
             "Tournaments whose projection is behind their log (for long: no worker runs)",
             lagging,
+        )
+        yield GaugeMetricFamily(
+            "schnapsen_projection_lag_seconds",
+            "Age of the oldest event no projection has applied yet (0: all current)",
+            seconds,
+        )
+
+    def _queue(self) -> Iterator[GaugeMetricFamily]:
+        """The broker's queue (``LLEN``), asked with a short timeout: tasks waiting for a
+        worker. Without Redis configured (a laptop) there is none to report."""
+        if not self.redis_url:
+            return
+        from workers.celery_app import QUEUE
+
+        try:
+            if self._redis is None:
+                self._redis = redis_client(self.redis_url, socket_timeout=0.5)
+            depth = int(self._redis.llen(QUEUE))
+        except Exception:  # Redis away: say so, and leave the depth out
+            yield GaugeMetricFamily(
+                "schnapsen_redis_up", "1 when Redis answered this scrape (broker, live bus)", 0
+            )
+            return
+        yield GaugeMetricFamily(
+            "schnapsen_redis_up", "1 when Redis answered this scrape (broker, live bus)", 1
+        )
+        yield GaugeMetricFamily(
+            "schnapsen_celery_queue_length",
+            f"Tasks waiting in the broker's queue '{QUEUE}' for a worker",
+            depth,
         )

@@ -8,25 +8,38 @@ Methods outside HTTP's usual ones count as ``OTHER`` for the same reason.
 
 Each app keeps its figures in a registry of its own (not prometheus_client's global
 one), so a second app in the same process -- the test suite makes hundreds -- counts
-its own requests. Under several worker processes (gunicorn) each worker answers its
-own figures; Prometheus adds them up per instance.
+its own requests.
+
+Under gunicorn with ``SCHNAPSEN_METRICS_DIR`` (:mod:`tournament.metrics_dir`) every
+process writes its figures to files, and ``/metrics`` answers the host's: counters and
+histograms summed over the web, stream and worker processes (the dead ones' too, so a
+counter never goes down before a restart), the per-process gauges labelled with the
+``pid`` of each living process. The process collectors (CPU, memory, open files, garbage
+collection) describe only the process that answers, so they are left out there.
 """
 
 from __future__ import annotations
 
 import hmac
+from collections.abc import Iterable
 
 from flask import Flask, Request, Response, current_app, request
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
     CollectorRegistry,
     Counter,
+    Gauge,
     GCCollector,
     Histogram,
     PlatformCollector,
     ProcessCollector,
     generate_latest,
 )
+from prometheus_client.metrics_core import Metric
+from prometheus_client.multiprocess import MultiProcessCollector
+from prometheus_client.registry import Collector
+
+from tournament import metrics_dir
 
 KEY = "metrics"
 UNMATCHED = "<unmatched>"
@@ -39,22 +52,52 @@ class Metrics:
     """The app's registry and the two request series."""
 
     def __init__(self) -> None:
+        #: What ``/metrics`` answers: the figures worked out when asked (the collectors
+        #: registered here), and this process's own (single process) or the host's files.
         self.registry = CollectorRegistry(auto_describe=True)
-        ProcessCollector(registry=self.registry)
-        PlatformCollector(registry=self.registry)
-        GCCollector(registry=self.registry)
+        self.shared = metrics_dir.shared()
+        own: CollectorRegistry | None = None
+        if self.shared:
+            self.registry.register(_HostFiles())
+        else:
+            own = self.registry
+            ProcessCollector(registry=own)
+            PlatformCollector(registry=own)
+            GCCollector(registry=own)
         self.requests = Counter(
             "schnapsen_http_requests",
             "HTTP requests answered, by method, route and status",
             ("method", "route", "status"),
-            registry=self.registry,
+            registry=own,
         )
         self.duration = Histogram(
             "schnapsen_http_request_duration_seconds",
             "Time from a request's start to its response, by method and route",
             ("method", "route"),
             buckets=_BUCKETS,
-            registry=self.registry,
+            registry=own,
+        )
+        # A figure of each living process (label ``pid`` under several processes).
+        self.live_streams = Gauge(
+            "schnapsen_live_streams",
+            "Live (SSE) streams this process holds",
+            registry=own,
+            multiprocess_mode="liveall",
+        )
+        self.bus_subscribed = Gauge(
+            "schnapsen_live_bus_subscribed",
+            "1 while this process's subscription to the live announcements stands (Redis), "
+            "or they are in-process; 0 before its first stream or read-after-write needs it, "
+            "or while it is cut off",
+            registry=own,
+            multiprocess_mode="liveall",
+        )
+        self.bus_connected = Gauge(
+            "schnapsen_live_bus_connected",
+            "0 while this process's subscription to the live announcements is cut off "
+            "(Redis away): its streams miss changes; 1 otherwise, also before it was needed",
+            registry=own,
+            multiprocess_mode="liveall",
         )
 
     def observe(self, request: Request, status: int, seconds: float | None) -> None:
@@ -76,6 +119,35 @@ class Metrics:
                 "Bearer <token>'",
             )
         return Response(generate_latest(self.registry), content_type=CONTENT_TYPE_LATEST)
+
+
+class _HostFiles(Collector):
+    """The figures every process of the host wrote (:mod:`tournament.metrics_dir`), read
+    afresh at each scrape: a process started since is counted, and a dead one's counters
+    stay in the sums. Each sample is labelled with its ``kind`` (``web``, ``live``,
+    ``worker``): the kinds' processes may share pids (containers), and an operator wants
+    the stream processes' requests apart from the pages'."""
+
+    def describe(self) -> Iterable[Metric]:
+        return ()  # read at each scrape only (not when registered)
+
+    def collect(self) -> Iterable[Metric]:
+        families: dict[str, Metric] = {}
+        for kind, files in metrics_dir.files_by_kind().items():
+            merged: Iterable[Metric] = MultiProcessCollector.merge(  # type: ignore[no-untyped-call]
+                files, accumulate=True
+            )
+            for metric in merged:
+                family = families.get(metric.name)
+                if family is None:
+                    family = families[metric.name] = Metric(
+                        metric.name, metric.documentation, metric.type
+                    )
+                family.samples.extend(
+                    sample._replace(labels={**sample.labels, "kind": kind})
+                    for sample in metric.samples
+                )
+        return families.values()
 
 
 #: Addresses of the machine itself.

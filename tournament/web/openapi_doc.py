@@ -19,6 +19,7 @@ DOC = Path(__file__).resolve().parent.parent.parent / "docs" / "openapi.json"
 def document() -> dict[str, Any]:
     """The document the app serves at /openapi.json (made on a throw-away store)."""
     from tournament.web import create_app
+    from tournament.web.docs_ui import api_document
 
     with tempfile.TemporaryDirectory() as folder:
         app = create_app(
@@ -29,7 +30,7 @@ def document() -> dict[str, Any]:
                 "METRICS": False,
             }
         )
-        found: dict[str, Any] = app.api_doc
+        found = api_document(app)
         app.extensions["schnapsen"].store.close()
         return found
 

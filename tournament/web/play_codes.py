@@ -19,7 +19,7 @@ from tournament.domain.reportbook import draw_of
 from tournament.domain.state import Tournament
 from tournament.domain.tablecodes import TableSeat, code_for, normalized, resolve
 from tournament.web.services import services
-from tournament.web.tablecodes import index, secret
+from tournament.web.tablecodes import codes_stamp, index, secret
 
 KEY = "play_codes"
 
@@ -41,7 +41,7 @@ class SeatCache:
         match of the latest two rounds, as :func:`resolve` with ``open_only=False``
         accepts), worked out once per drawing and revocation: a seat's first visit
         costs a look-up, not an HMAC per code of the round (400 at 200 tables)."""
-        key = _codes_stamp(t)
+        key = codes_stamp(t)
         with self._lock:
             known = self._codes.get(t.id)
         if known is not None and known[0] == key:
@@ -99,13 +99,6 @@ def online_seat(code: str) -> tuple[str, Tournament, TableSeat]:
         table_of(t, seat.match_id)
         cache.put(wanted, tid, _stamp(t, seat), seat)
     return tid, t, seat
-
-
-def _codes_stamp(t: Tournament) -> tuple[object, ...]:
-    """What the codes of a tournament's latest two rounds depend on: the rounds drawn
-    (a cancelled and redrawn round counts again) and every match's code generation."""
-    generations = t.reports.generations
-    return (len(t.rounds), len(t.cancellations), tuple(sorted(generations.items())))
 
 
 def _stamp(t: Tournament, seat: TableSeat) -> int:

@@ -19,12 +19,21 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import structlog
-from flask import Flask, Response, g, json, request
+from flask import Flask, Response, current_app, g, json, request
 from pydantic import ValidationError
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from tournament.domain.errors import ConflictError, DomainError, NotFoundError
 from tournament.domain.messages import plain
+from tournament.eventstore.failures import (
+    DISK_ERROR,
+    DISK_FULL,
+    NO_CONNECTION,
+    READ_ONLY,
+    UNREACHABLE,
+    first_line,
+    outage,
+)
 from tournament.eventstore.sqlite_connections import StoreBusyError, is_busy
 
 PROBLEM_JSON = "application/problem+json"
@@ -207,10 +216,61 @@ def busy() -> Problem:
     return Problem(503, "Service busy", detail, headers={"Retry-After": str(BUSY_RETRY_AFTER)})
 
 
+#: Seconds a client is told to wait after a 503 for a database away or full (a restart
+#: takes seconds; a full disk needs the operator, and a retry every half minute is cheap).
+OUTAGE_RETRY_AFTER = {DISK_FULL: 30, READ_ONLY: 30, DISK_ERROR: 30}
+_OUTAGE_DETAILS = {
+    UNREACHABLE: "the database is unreachable (a restart?)",
+    NO_CONNECTION: "the database has no connection free",
+    DISK_FULL: "the database's disk is full",
+    READ_ONLY: "the database is read-only",
+    DISK_ERROR: "the database's disk failed to read or write",
+}
+
+
+def unavailable(cause: str) -> Problem:
+    """The database cannot serve now (:func:`tournament.eventstore.failures.outage`):
+    nothing of the request was stored; try again after Retry-After. A page says it in
+    the reader's language."""
+    from flask_babel import gettext
+
+    from tournament.web.pages.desk import is_page
+
+    detail = f"{_OUTAGE_DETAILS[cause]}; nothing of this request was stored: try again later"
+    if is_page() or _wants_a_page():
+        g.page = g.localized = True
+        pages = {
+            UNREACHABLE: gettext("The database cannot be reached (is it restarting?)."),
+            NO_CONNECTION: gettext("The database has no connection free."),
+            DISK_FULL: gettext("The database's disk is full."),
+            READ_ONLY: gettext("The database is read-only."),
+            DISK_ERROR: gettext("The database's disk failed to read or write."),
+        }
+        detail = (
+            pages[cause]
+            + " "
+            + gettext("Nothing of this request was stored: try again in a moment.")
+        )
+    retry = OUTAGE_RETRY_AFTER.get(cause, 5)
+    return Problem(
+        503, "Database unavailable", detail, kind="unavailable", cause=cause,
+        headers={"Retry-After": str(retry)},
+    )  # fmt: skip
+
+
 def _unexpected(error: Exception) -> Response:
     if is_busy(error):  # SQLite's "database is locked" from any writer: 503, never 500
         structlog.get_logger("schnapsen.error").warning("database busy", error=str(error))
         return response(busy())
+    cause = outage(error)
+    if cause is not None:  # the database away, restarting or full: 503, never 500
+        from tournament.web.readiness import note_outage
+
+        note_outage(current_app, cause)
+        structlog.get_logger("schnapsen.error").warning(
+            "database unavailable", cause=cause, error=first_line(error)
+        )
+        return response(unavailable(cause))
     # One JSON line with the request id and the traceback (ops.configure_logging).
     structlog.get_logger("schnapsen.error").error("unexpected error", exc_info=error)
     return response(

@@ -6,19 +6,23 @@ club network with a QR code for the phones in the room. While the store has no a
 the start prints a one-time link that creates the first organiser.
 
 Threads: waitress reads requests and writes responses in one I/O thread and runs the
-app in a pool of worker threads. A request holds a worker only while the app works on
-it -- a slow phone on the hall's Wi-Fi is buffered by the I/O thread -- but a live
-connection (a page following the standings or a table as it is played) holds one for
-as long as it stays open. :data:`THREADS` = 64, of which at most 48 hold live streams
-(``SCHNAPSEN_LIVE_MAX_STREAMS``; a 49th phone is told to ask instead, and its page
-polls): a projector and a room of forty phones follow live while the scorers' results
-at a round's end still get a worker at once. Writes queue on SQLite's one writer
-whatever the number of threads; a thread waiting on a stream costs only its stack.
+app in worker threads. A request holds a worker only while the app works on it -- a slow
+phone on the hall's Wi-Fi is buffered by the I/O thread -- but a live connection (a page
+following the standings or a table as it is played) holds one for as long as it stays
+open. So the streams get a budget of their own: :data:`THREADS` = 16 workers for the
+requests, and up to :data:`STREAMS` = 512 more threads, one per live stream (a
+Preisschnapsen of 100 players with phones, a projector and the online tables' seats).
+The stream threads start only when streams arrive (:class:`GrowingDispatcher`), so an
+idle laptop runs 16; a thread parked on a stream costs about 60 KB (bench/serve_streams.py).
+Past the cap a phone is told to ask instead (503), and its page polls. Writes queue on
+SQLite's one writer whatever the number of threads.
+
 Waitress stops accepting new sockets past :func:`connection_limit` open ones (phones
 keep theirs open between requests): at least :data:`CONNECTION_LIMIT` = 256, and two per
-worker thread for more threads (an online table's seat holds a stream, which holds a
-thread, and posts its moves on a keep-alive socket of its own: 400 streams and their
-seats' sockets are 800).
+thread (a stream's socket, and its page's or seat's keep-alive socket for its requests).
+One address holds at most ``--max-per-address`` of them, and a request head must arrive
+within ``--head-timeout`` seconds of its first byte (:mod:`tournament.web.serve_limits`):
+one device on the hall's Wi-Fi cannot fill the table with slow sockets.
 """
 
 from __future__ import annotations
@@ -31,10 +35,12 @@ import socket
 from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
-#: Worker threads (see the module's docstring for why 64), and what the live streams
-#: leave free of them.
-THREADS = 64
-FREE_OF_STREAMS = 16
+from tournament.web import serve_limits
+
+#: Worker threads for requests, and live streams (each holds a thread of its own on top):
+#: see the module's docstring.
+THREADS = 16
+STREAMS = 512
 #: Open connections waitress keeps before it stops accepting (keep-alive phones), at
 #: least; :func:`connection_limit` raises it with the threads.
 CONNECTION_LIMIT = 256
@@ -44,8 +50,8 @@ def connection_limit(threads: int) -> int:
     """Waitress's cap of open sockets for ``threads`` workers: a socket for each live
     stream (one per thread at most) and one more for each stream's keep-alive requests.
 
-    >>> connection_limit(64), connection_limit(512)
-    (256, 1024)
+    >>> connection_limit(64), connection_limit(16 + 512)
+    (256, 1056)
     """
     return max(CONNECTION_LIMIT, 2 * threads)
 
@@ -157,15 +163,18 @@ def serve(
     host: str,
     port: int,
     lan: bool,
-    threads: int,
+    threads: int = THREADS,
+    streams: int = STREAMS,
+    per_address: int = serve_limits.PER_ADDRESS,
+    head_timeout: float = serve_limits.HEAD_SECONDS,
     secure_cookies: bool,
     out: TextIO,
     environ: Mapping[str, str] | None = None,
 ) -> None:
     """Start the app and serve until Ctrl-C (or SIGTERM); what to open is printed to
-    ``out``, the request log goes to stderr as JSON lines."""
-    import waitress
-
+    ``out``, the request log goes to stderr as JSON lines. ``threads`` serve requests,
+    up to ``streams`` more hold live streams; ``per_address`` (0: no cap) and
+    ``head_timeout`` (0: none) are :mod:`tournament.web.serve_limits`'."""
     from tournament.web import create_app, ops
     from tournament.web.services import services
     from tournament.web.settings import from_environment
@@ -174,8 +183,7 @@ def serve(
         os.environ if environ is None else environ, secure_cookies=secure_cookies
     )
     config = from_environment(env)
-    if not env.get("SCHNAPSEN_LIVE_MAX_STREAMS"):
-        config["LIVE_MAX_STREAMS"] = max(1, threads - FREE_OF_STREAMS)
+    config["LIVE_MAX_STREAMS"] = streams
     app = create_app(config)
     listen = "0.0.0.0" if lan else host
     # The table cards' QR codes (tournament.web.public_url) use the club-network address
@@ -189,12 +197,15 @@ def serve(
 
     app.extensions[LIVE].listen()  # projections on their timer from the start
     try:
-        server = waitress.create_server(
+        server = serve_limits.create_server(
             app,
+            per_address=per_address,
+            head_seconds=head_timeout,
+            most_threads=threads + streams,
             host=listen,
             port=port,
             threads=threads,
-            connection_limit=connection_limit(threads),
+            connection_limit=connection_limit(threads + streams),
             ident="schnapsen",
             asyncore_use_poll=True,  # no select() limit of 1024 descriptors
             # Read ahead one request, so waitress sees a live stream's client go away

@@ -42,7 +42,13 @@ def open_services(app: Flask, url: str) -> Services:
         app.logger.warning("%s; serving on, as the previous release", error)
     store = SQLEventStore(url, sealing=SealPolicy.from_environment())
     # PASSWORD_HASHER: tests pass cheaper argon2 parameters; the service keeps the defaults.
-    accounts = Accounts(url, hasher=app.config.get("PASSWORD_HASHER"))
+    # AUTH_CACHE_SECONDS: how long a token's account and a role are remembered here (a
+    # change made by another process is seen that much later; tournament.accounts.remembered).
+    accounts = Accounts(
+        url,
+        hasher=app.config.get("PASSWORD_HASHER"),
+        cache_seconds=float(app.config.get("AUTH_CACHE_SECONDS", 5.0)),
+    )
     found = Services(url, store, TournamentService(store), accounts)
     app.extensions[KEY] = found
     return found

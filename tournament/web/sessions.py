@@ -17,7 +17,8 @@ import re
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from flask import Flask, g, redirect, render_template, request, session, url_for
+from flask import Flask, Request, g, redirect, render_template, request, session, url_for
+from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from flask_babel import gettext
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
@@ -180,9 +181,21 @@ def _is_local(form: str) -> bool:
     )
 
 
+class _CookieSessions(SecureCookieSessionInterface):
+    """Flask's signed cookie sessions, without making the cookie's signer for a request
+    that sends no session cookie (a phone polling the standings, a script): its session
+    is empty either way (trial 9, P1)."""
+
+    def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
+        if app.config["SESSION_COOKIE_NAME"] not in request.cookies and app.secret_key:
+            return self.session_class()
+        return super().open_session(app, request)
+
+
 def install(app: Flask) -> None:
     """Register the pages on ``app``, with a limiter of its own (storage from the app's
     config)."""
+    app.session_interface = _CookieSessions()
     limiter = Limiter(
         get_remote_address,
         app=app,

@@ -58,6 +58,10 @@ def from_environment(environ: Mapping[str, str] | None = None) -> dict[str, Any]
         "LIVE_MAX_STREAMS": int(env.get("SCHNAPSEN_LIVE_MAX_STREAMS", "").strip() or 500),
         "LIVE_KEEPALIVE": float(env.get("SCHNAPSEN_LIVE_KEEPALIVE", "").strip() or 15),
         "PROJECTION_WAIT": 1.0,
+        # Seconds a token's account and an account's role are remembered per process: a
+        # revocation through another process (worker, host, the command line) takes that
+        # long at most; 0 asks the database on every request (tournament.accounts.remembered).
+        "AUTH_CACHE_SECONDS": float(env.get("SCHNAPSEN_AUTH_CACHE_SECONDS", "").strip() or 5),
         # Proxies in front (deploy/nginx.conf: 1): the client's address and scheme come
         # from their X-Forwarded-* headers. 0 (a laptop): the headers are ignored.
         "PROXY_HOPS": int(env.get("SCHNAPSEN_PROXY_HOPS", "").strip() or 0),

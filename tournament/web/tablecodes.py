@@ -45,7 +45,8 @@ class CodeIndex:
         self._lock = threading.Lock()
         self._tournaments: list[str] = []
         self._read_at = -TOURNAMENTS_FRESH
-        self._codes: dict[str, tuple[int, frozenset[str]]] = {}  # tid -> (version, codes)
+        # tid -> (what the codes depend on, the codes): see codes_stamp
+        self._codes: dict[str, tuple[tuple[object, ...], frozenset[str]]] = {}
 
     def tournament_of(self, code: str) -> str:
         """The id of the tournament ``code`` belongs to; NotFoundError when none."""
@@ -77,13 +78,23 @@ class CodeIndex:
             except DomainError:
                 continue
             known = self._codes.get(tid)
-            if known is None or known[0] != t.version:
+            stamp = codes_stamp(t)
+            if known is None or known[0] != stamp:
                 with service.reading():
-                    known = (t.version, every_code(secret(), t))
+                    known = (stamp, every_code(secret(), t))
                 self._codes[tid] = known
             if wanted in known[1]:
                 return tid
         return None
+
+
+def codes_stamp(t: Tournament) -> tuple[object, ...]:
+    """What the codes of a tournament's latest two rounds depend on: the rounds drawn (a
+    cancelled and redrawn round counts again) and every match's code generation. Not its
+    version: a seat taken or a move played changes that, and 200 online tables' seats
+    taken one after the other would each work out 400 codes again (speed P5)."""
+    generations = t.reports.generations
+    return (len(t.rounds), len(t.cancellations), tuple(sorted(generations.items())))
 
 
 def every_code(key: bytes, t: Tournament) -> frozenset[str]:

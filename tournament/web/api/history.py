@@ -26,7 +26,6 @@ import io
 from typing import Any
 
 from flask import Response, request
-from flask_openapi3.blueprint import APIBlueprint
 from flask_openapi3.models.tag import Tag
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -50,6 +49,7 @@ from tournament.eventstore.stream_backup import (
     read_streams_backup,
     restore_streams,
 )
+from tournament.web.api.blueprint import APIBlueprint
 from tournament.web.api.models import QueryModel, TournamentPath
 from tournament.web.auth import ADMIN, caller, requires
 from tournament.web.body_caps import BACKUP, accepts_body

@@ -25,12 +25,12 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from flask import Response, current_app, request
-from flask_openapi3.blueprint import APIBlueprint
 from flask_openapi3.models.tag import Tag
 
 from tournament.domain.errors import NotFoundError
 from tournament.live.change import KINDS, Change
 from tournament.live.hub import Full, LiveHub
+from tournament.web.api.blueprint import APIBlueprint
 from tournament.web.api.models import TournamentPath
 from tournament.web.live import live
 from tournament.web.problems import Problem, documented

@@ -15,7 +15,6 @@ from datetime import datetime
 from typing import Any, Literal
 
 from flask import Response
-from flask_openapi3.blueprint import APIBlueprint
 from flask_openapi3.models.tag import Tag
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -25,6 +24,7 @@ from tournament.domain.matchref import resolve_match
 from tournament.domain.matchview import match_lines
 from tournament.domain.roundview import drawn_round
 from tournament.projections.documents import OPEN_MATCHES
+from tournament.web.api.blueprint import APIBlueprint
 from tournament.web.api.models import MatchPath, TournamentPath
 from tournament.web.problems import documented, invalid
 from tournament.web.projected import read_document

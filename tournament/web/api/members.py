@@ -10,11 +10,11 @@ from __future__ import annotations
 from typing import Literal
 
 from flask import Response, jsonify
-from flask_openapi3.blueprint import APIBlueprint
 from flask_openapi3.models.tag import Tag
 from pydantic import BaseModel, ConfigDict, Field
 
 from tournament.accounts.roles import Role
+from tournament.web.api.blueprint import APIBlueprint
 from tournament.web.api.models import TournamentPath
 from tournament.web.auth import caller, requires
 from tournament.web.problems import Problem, documented

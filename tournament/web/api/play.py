@@ -28,7 +28,6 @@ from collections.abc import Callable
 from typing import Any
 
 from flask import Response, g
-from flask_openapi3.blueprint import APIBlueprint
 from flask_openapi3.models.tag import Tag
 
 from tournament.accounts.roles import Role
@@ -41,6 +40,7 @@ from tournament.domain.tablecodes import TableSeat
 from tournament.live.hub import Full
 from tournament.play.service import PlayService, device_hash
 from tournament.play.stream import Render
+from tournament.web.api.blueprint import APIBlueprint
 from tournament.web.api.play_devices import (
     not_a_seat_here,
     sent_token,

@@ -16,7 +16,6 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from flask import Response, json
-from flask_openapi3.blueprint import APIBlueprint
 from flask_openapi3.models.tag import Tag
 
 from tournament.accounts.roles import Role
@@ -27,6 +26,7 @@ from tournament.domain.roster import player_detail, players_json
 from tournament.domain.startnumbers import registered_ids, seeding_request
 from tournament.domain.state import Tournament
 from tournament.eventstore.api import NewEvent, StoredEvent
+from tournament.web.api.blueprint import APIBlueprint
 from tournament.web.api.models import PlayerPath, TournamentPath, WriteQuery
 from tournament.web.api.player_import import IMPORT_BODY, csv_import
 from tournament.web.api.player_models import (

@@ -20,7 +20,6 @@ import threading
 from typing import Literal
 
 from flask import Response, current_app, jsonify
-from flask_openapi3.blueprint import APIBlueprint
 from flask_openapi3.models.tag import Tag
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -30,6 +29,7 @@ from tournament.domain.roundview import drawn_round
 from tournament.printing.language import DEFAULT
 from tournament.printing.packs import ROUND_KINDS
 from tournament.printing.queue import DONE, FAILED, get_pack, pack_pdf, render_pack, request_pack
+from tournament.web.api.blueprint import APIBlueprint
 from tournament.web.api.models import TID, TournamentPath
 from tournament.web.auth import caller, requires
 from tournament.web.i18n import current_language

@@ -15,7 +15,6 @@ from datetime import UTC
 from typing import Any
 
 from flask import Response, json
-from flask_openapi3.blueprint import APIBlueprint
 from flask_openapi3.models.tag import Tag
 
 from tournament.accounts.roles import Role
@@ -37,6 +36,7 @@ from tournament.domain.state import ENTRY_KINDS, Tournament
 from tournament.domain.tally import tally_text
 from tournament.domain.text import plain_text
 from tournament.eventstore.api import NewEvent, StoredEvent
+from tournament.web.api.blueprint import APIBlueprint
 from tournament.web.api.models import MatchPath, ResultPath, WriteQuery
 from tournament.web.api.result_models import (
     Amended,

@@ -15,7 +15,6 @@ from datetime import datetime
 from typing import Annotated, Any
 
 from flask import Response, jsonify
-from flask_openapi3.blueprint import APIBlueprint
 from flask_openapi3.models.tag import Tag
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -33,6 +32,7 @@ from tournament.domain.roundview import (
 from tournament.domain.state import Tournament
 from tournament.domain.text import NAME_LIMIT, plain_text
 from tournament.eventstore.api import NewEvent
+from tournament.web.api.blueprint import APIBlueprint
 from tournament.web.api.matches import MatchLineOut, PlayerOut
 from tournament.web.api.models import RoundPath, Stored, TournamentPath, WriteQuery
 from tournament.web.auth import caller, requires

@@ -17,7 +17,6 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from flask import Response, request
-from flask_openapi3.blueprint import APIBlueprint
 from flask_openapi3.models.tag import Tag
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -36,6 +35,7 @@ from tournament.projections.documents import (
     group_document,
     standings_body,
 )
+from tournament.web.api.blueprint import APIBlueprint
 from tournament.web.api.models import QueryModel, TournamentPath
 from tournament.web.problems import Problem, documented, invalid
 from tournament.web.projected import read_document

@@ -10,10 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Response, jsonify
-from flask_openapi3.blueprint import APIBlueprint
 from flask_openapi3.models.tag import Tag
 from pydantic import BaseModel, ConfigDict, Field
 
+from tournament.web.api.blueprint import APIBlueprint
 from tournament.web.auth import ACCOUNT, ANYONE, caller, requires
 from tournament.web.problems import Problem, documented
 from tournament.web.services import services

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Literal
 
 from flask import Response
-from flask_openapi3.blueprint import APIBlueprint
 from flask_openapi3.models.tag import Tag
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -19,6 +18,7 @@ from tournament.domain.settings import (
     parse_date,
 )
 from tournament.domain.state import Tournament
+from tournament.web.api.blueprint import APIBlueprint
 from tournament.web.api.models import Stored, TournamentPath
 from tournament.web.auth import ACCOUNT, caller, requires
 from tournament.web.problems import documented

@@ -16,6 +16,7 @@ shortcuts in :mod:`.desk_rounds_print`.
 from __future__ import annotations
 
 import dataclasses
+import threading
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any, Final
@@ -28,9 +29,11 @@ from flask_babel.speaklater import LazyString
 from tournament.accounts.roles import Role
 from tournament.domain import commands as c
 from tournament.domain.errors import DomainError
+from tournament.domain.events import stream_id as events_stream
 from tournament.domain.matchview import PlayerRef, player_ref
 from tournament.domain.roundview import (
     DrawRecord,
+    RoundSummary,
     RoundView,
     draw_notice_phrases,
     draw_record,
@@ -43,6 +46,7 @@ from tournament.eventstore.api import NewEvent, StoredEvent
 from tournament.web.auth import caller, requires
 from tournament.web.i18n import local_datetime
 from tournament.web.pages.desk import desk_blueprint, desk_context, refusal
+from tournament.web.pages.fragments import fragment
 from tournament.web.pages.messages import page_error, say
 from tournament.web.pages.page_writes import page_metadata
 from tournament.web.services import services
@@ -168,18 +172,27 @@ def _rounds_page(
     **extra: Any,
 ) -> Any:  # fmt: skip
     service = services().tournaments
-    events = service.events(tid)
+    events = _events_unless_known(tid)
     with service.reading():
         t = service.state(tid)
-        summaries = round_summaries(t, events)
+        summaries = _summaries(tid, t, events)
         current = round_view(t) if t.current_round else None
         # The view's notices in English (as the API gives them); the page says them again.
         notices = [say(p) for p in draw_notice_phrases(t, t.current_round)]
         cannot_cancel = _cancel_refusal(t)
         cannot_draw = draw_refusal_line(t)
         blocking = _blocking(t) if cannot_draw else []
+        version = t.version
     online = {m for m, x in t.online.items() if not x.stopped}
+    organiser = can_organise(tid)
     assert t.settings is not None
+
+    def pairings() -> str:
+        return render_template(
+            "desk/rounds/pairings_table.html", tid=tid, current=current,
+            tables=_by_table(current), organiser=organiser, online=online,
+        ).strip()  # fmt: skip
+
     html = render_template(
         "desk/rounds/rounds.html",
         **desk_context(
@@ -188,10 +201,13 @@ def _rounds_page(
             name=t.settings.name,
             summaries=summaries,
             current=current,
+            pairings_table=fragment(("desk-pairings", tid, version, organiser), pairings)
+            if current is not None
+            else "",
             tables=_by_table(current),
             missing=_missing(current),
             notices=notices,
-            organiser=can_organise(tid),
+            organiser=organiser,
             cannot_draw=cannot_draw,
             cannot_cancel=cannot_cancel,
             cancel_error=cancel_error,
@@ -209,6 +225,40 @@ def _rounds_page(
         ),
     )
     return html, status
+
+
+#: Every round's summary by tournament and version: when and by whom each round was
+#: drawn comes from the log's ``round.started`` events, which a page load read whole
+#: (a third of its CPU at 200 players, trial 9 section 7) though they change only with
+#: the version.
+_SUMMARIES: dict[tuple[str, str, int], list[RoundSummary]] = {}
+_summaries_lock = threading.Lock()
+
+
+def _events_unless_known(tid: str) -> list[StoredEvent] | None:
+    """The tournament's events, unless the summaries of its version now are known."""
+    service = services().tournaments
+    key = (services().url, tid, service.state(tid).version)
+    return None if key in _SUMMARIES else service.events(tid)
+
+
+def _summaries(tid: str, t: Tournament, events: list[StoredEvent] | None) -> list[RoundSummary]:
+    """:func:`round_summaries` of ``t``, kept per version (the caller holds
+    ``reading()``); ``events`` None: known (or read again if it is gone meanwhile)."""
+    key = (services().url, tid, t.version)
+    known = _SUMMARIES.get(key)
+    if known is not None:
+        return known
+    if events is None or not events or events[-1].version != t.version:
+        # Not the events of this version (the log moved between the two reads, or the
+        # summaries were dropped): these, as read now, and not kept.
+        return round_summaries(t, services().store.read_stream(events_stream(tid), 1, t.version))
+    made = round_summaries(t, events)
+    with _summaries_lock:
+        if len(_SUMMARIES) > 256:
+            _SUMMARIES.clear()
+        _SUMMARIES[key] = made
+    return made
 
 
 def render_rounds(tid: str, *, status: int = 200, **extra: Any) -> Any:

@@ -19,6 +19,7 @@ from typing import Any
 
 from flask import Blueprint, render_template, request, url_for
 from flask_babel import gettext
+from markupsafe import Markup
 
 from tournament.domain.lives import lives_left
 from tournament.domain.matchview import MatchLine
@@ -26,6 +27,7 @@ from tournament.domain.pairing import finished
 from tournament.domain.roundview import RoundView, round_view
 from tournament.domain.state import Tournament
 from tournament.projections.documents import STANDINGS
+from tournament.web.pages.fragments import fragment
 from tournament.web.pages.public_parts import (
     alphabetical,
     header,
@@ -36,7 +38,7 @@ from tournament.web.pages.public_parts import (
 )
 from tournament.web.pages.public_play import online_tables
 from tournament.web.pages.public_standings import AsOf, asked_round, now_table, round_table
-from tournament.web.projected import read_document
+from tournament.web.projected import Reading, read_document
 
 pages = Blueprint("public", __name__)
 
@@ -85,6 +87,7 @@ def _page(tid: str, template: str, tab: str) -> Any:
         asked = asked_round(t)
         table = _table(tid, t, document, asked)
         me = _me(t)
+        standings_html = _standings_html(tid, document, table, me, asked)
         online = online_tables(t)
         lives = lives_left(t) or {}
         # The pairings of the round asked for (?round=N, an earlier round's tables and
@@ -108,6 +111,7 @@ def _page(tid: str, template: str, tab: str) -> Any:
         live_url=url_for("live.live_stream", tid=tid),
         fragment_url=url_for("public.standings_fragment", tid=tid),
         round_url=url_for("public.round_fragment", tid=tid, me=me.player_id if me else None),
+        standings_html=standings_html,
         **table,
     )
     return html, 422 if asked.error else 200
@@ -148,9 +152,7 @@ def standings_fragment(tid: str) -> Any:
         asked = asked_round(t)
         table = _table(tid, t, document, asked)
         me = _me(t)
-    html = render_template(
-        "public/standings.html", tid=tid, me=me, as_of_error=asked.error, **table
-    )
+    html = _standings_html(tid, document, table, me, asked)
     headers = {}
     if request.headers.get("HX-Trigger") == "as-of-round" and not asked.error:
         # The slider moved: the address says the round shown, so a reload or a shared
@@ -163,6 +165,26 @@ def standings_fragment(tid: str) -> Any:
         )
         headers["HX-Replace-Url"] = shown
     return html, 422 if asked.error else 200, headers
+
+
+def _standings_html(tid: str, document: Reading, table: dict[str, Any], me: Me | None,
+                    asked: AsOf) -> Markup:  # fmt: skip
+    """The standings table (``public/standings.html``). The table now is rendered once
+    per version of the projection and of the log (whether it is stale, and since when),
+    player found and language (:mod:`.fragments`); a past round's is rendered each time."""
+
+    def render() -> str:
+        return render_template(
+            "public/standings.html", tid=tid, me=me, as_of_error=asked.error, **table
+        )
+
+    if asked.round is not None:
+        return Markup(render())
+    key = (
+        "public-standings", tid, document.version, document.log_version,
+        table["stale_since"], asked.error, me,
+    )  # fmt: skip
+    return fragment(key, render)
 
 
 def _table(tid: str, t: Tournament, document: Any, asked: AsOf) -> dict[str, Any]:

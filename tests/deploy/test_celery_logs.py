@@ -1,0 +1,134 @@
+"""The Celery worker and beat log JSON lines like the web (one object per line, the same
+keys), and nothing per periodic sweep at INFO (operator F11); the worker's figures reach
+the host's metrics folder (operator F5). Real processes, started as the deploy files
+start them, on the shared Redis (the test's own database number)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.deploy.files import REPO
+from tests.deploy.processes import file_samples, stop, wait_for
+from tournament.eventstore import migrate
+from tournament.json_logs import CELERY_TASK_LOGGERS, QuietPeriodic
+
+SWEEP = "workers.tasks.sweep_projections"
+KEYS = {"event", "level", "timestamp", "logger"}
+
+
+def json_lines(text: str) -> list[dict[str, Any]]:
+    lines = [line for line in text.splitlines() if line.strip()]
+    for line in lines:
+        assert line.startswith("{"), f"not a JSON line: {line!r}"
+    parsed = [json.loads(line) for line in lines]
+    for line in parsed:
+        assert set(line) >= KEYS, line
+    return parsed
+
+
+def test_worker_and_beat_write_json_lines_and_no_line_per_sweep_at_info_operator_f11(
+    tmp_path: Path, redis_url: str
+) -> None:
+    url = f"sqlite:///{tmp_path / 'store.sqlite3'}"
+    migrate.ensure_current(url, may_create=True)
+    figures = tmp_path / "metrics"
+    env = {key: value for key, value in os.environ.items() if key != "PROMETHEUS_MULTIPROC_DIR"}
+    env.update(
+        DATABASE_URL=url,
+        REDIS_URL=redis_url,
+        SCHNAPSEN_INSTANCE=str(tmp_path / "instance"),
+        SCHNAPSEN_METRICS_DIR=str(figures),
+        SCHNAPSEN_SWEEP_SECONDS="0.5",
+        # Celery warns in plain text before any logging exists when it runs as root (the
+        # test machine's user); the units run it as the service's own user.
+        PYTHONWARNINGS="ignore:You're running the worker with superuser privileges",
+    )
+    celery = [str(Path(sys.executable).with_name("celery")), "--quiet", "-A", "workers"]
+    logs = {name: (tmp_path / f"{name}.err").open("w+b") for name in ("worker", "beat")}
+    outs = {name: (tmp_path / f"{name}.out").open("w+b") for name in ("worker", "beat")}
+    commands = {
+        "worker": [*celery, "worker", "--pool", "prefork", "--concurrency", "1",
+                   "--loglevel", "INFO"],
+        "beat": [*celery, "beat", "--loglevel", "INFO",
+                 "--schedule", str(tmp_path / "celerybeat-schedule")],
+    }  # fmt: skip
+    started = time.time()
+    processes = {
+        name: subprocess.Popen(
+            command,
+            cwd=REPO,
+            env=env,
+            stdout=outs[name],
+            stderr=logs[name],
+            start_new_session=True,
+        )
+        for name, command in commands.items()
+    }
+    try:
+        succeeded = (("outcome", "succeeded"), ("task", SWEEP))
+        wait_for(
+            "three sweeps run by the worker",
+            lambda: file_samples(figures, "schnapsen_worker_tasks_total").get(succeeded, 0) >= 3,
+        )
+        last = file_samples(figures, "schnapsen_worker_last_success_timestamp_seconds")
+        assert last[(("task", SWEEP),)] >= started
+        written = {name: (tmp_path / f"{name}.err").read_text() for name in logs}
+        printed = {name: (tmp_path / f"{name}.out").read_text() for name in outs}
+    finally:
+        for process in processes.values():
+            stop(process)
+    worker, beat = json_lines(written["worker"]), json_lines(written["beat"])
+    assert printed == {"worker": "", "beat": ""}  # --quiet: no banner
+    assert any(line["event"].endswith("ready.") for line in worker)
+    assert any(line["event"].startswith("beat: Starting") for line in beat)
+    for line in worker + beat:
+        assert SWEEP not in line["event"] and "Sending due task" not in line["event"], line
+
+
+@pytest.mark.parametrize(
+    "name,message",
+    [
+        ("celery.beat", "Scheduler: Sending due task %s (%s)"),
+        ("celery.worker.request", "Discarding revoked task: %s[%s]"),  # an expired sweep
+    ],
+)
+def test_the_sweeps_lines_come_back_at_debug(name: str, message: str) -> None:
+    assert name in CELERY_TASK_LOGGERS  # the worker and beat filter it (workers/log_setup.py)
+    logger = logging.getLogger(name)
+    records: list[logging.LogRecord] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            records.append(record)
+
+    quiet, keep = QuietPeriodic(), Keep()
+    logger.addFilter(quiet)
+    logger.addHandler(keep)
+    try:
+        for level in (logging.INFO, logging.DEBUG):
+            logger.setLevel(level)
+            logger.info(message, "sweep-projections", SWEEP)
+            logger.info(message, "reconcile", "workers.tasks.x")
+    finally:
+        logger.removeFilter(quiet)
+        logger.removeHandler(keep)
+        logger.setLevel(logging.NOTSET)
+    assert [(r.levelname, r.args[1]) for r in records if isinstance(r.args, tuple)] == [
+        ("INFO", "workers.tasks.x"),
+        ("DEBUG", SWEEP),
+        ("INFO", "workers.tasks.x"),
+    ]
+
+
+@pytest.fixture(autouse=True)
+def _no_stray_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("SCHNAPSEN_METRICS_DIR", raising=False)
