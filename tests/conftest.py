@@ -20,6 +20,9 @@ import sqlalchemy as sa
 from tests.databases import Database, sqlite_database
 from tournament.eventstore import SQLEventStore, migrate
 
+#: The suite stays under 40 PostgreSQL connections: checked after each test that uses it.
+pytest_plugins = ["tests.pg_connections"]
+
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared"
 REQUIRE_SERVICES = os.environ.get("SCHNAPSEN_REQUIRE_SERVICES") == "1"

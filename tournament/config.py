@@ -15,11 +15,19 @@ A plain file path is the most natural thing to type, so it is read as a SQLite f
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-#: The instance folder (Flask's convention): ``instance/`` beside the ``tournament`` package.
-DEFAULT_INSTANCE = Path(__file__).resolve().parent.parent / "instance"
+_ROOT = Path(__file__).resolve().parent.parent
+#: The instance folder (Flask's convention): ``instance/`` in the checkout beside the
+#: ``tournament`` package; for an installed wheel, ``<prefix>/var/schnapsen-instance``
+#: (the environment's, not site-packages).
+DEFAULT_INSTANCE = (
+    _ROOT / "instance"
+    if (_ROOT / "pyproject.toml").is_file()
+    else Path(sys.prefix) / "var" / "schnapsen-instance"
+)
 SQLITE_FILE = "tournament.sqlite3"
 
 

@@ -36,6 +36,7 @@ import os
 import re
 import select
 import sqlite3
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, unquote
@@ -56,6 +57,38 @@ _PLAIN_SQLITE = re.compile(r"sqlite(?:\+pysqlite)?:///(?P<database>[^?]*)\Z")
 
 class DatabaseURLError(ValueError):
     """``DATABASE_URL`` (or ``--database-url``) names nothing the event store can run on."""
+
+
+#: PostgreSQL connections each pool keeps open while quiet (a process has two pools: the
+#: log's and the accounts'), and how many more it opens under load, closed again after.
+#: Bounded so that a default deploy leaves a shared server room (docs/deploy.md, "How
+#: many PostgreSQL connections"): 2 + 8 is 10 at most, above the 8 threads of a web
+#: process, so a thread never waits for a connection of its own process.
+POOL_SIZE = 2
+MAX_OVERFLOW = 8
+
+
+def pool_setting(name: str, default: int, environ: Mapping[str, str] | None = None) -> int:
+    """A pool size from the environment: a whole number (at least 1 for the pool, 0 for
+    the overflow), else :class:`DatabaseURLError` naming the variable.
+
+    >>> pool_setting("SCHNAPSEN_DB_POOL_SIZE", 2, {"SCHNAPSEN_DB_POOL_SIZE": "5"})
+    5
+    >>> try:
+    ...     pool_setting("SCHNAPSEN_DB_MAX_OVERFLOW", 8, {"SCHNAPSEN_DB_MAX_OVERFLOW": "-1"})
+    ... except DatabaseURLError as error:
+    ...     print(error)
+    SCHNAPSEN_DB_MAX_OVERFLOW is '-1': a whole number of connections, at least 0
+    """
+    text = (os.environ if environ is None else environ).get(name, "").strip()
+    if not text:
+        return default
+    least = 0 if name.endswith("OVERFLOW") else 1
+    if not (text.isascii() and text.isdigit()) or int(text) < least:
+        raise DatabaseURLError(
+            f"{name} is {text!r:.20}: a whole number of connections, at least {least}"
+        )
+    return int(text)
 
 
 def parse_url(url: str | sa.URL | None = None) -> sa.URL:
@@ -219,8 +252,8 @@ def make_engine(url: str | sa.URL | None = None, **kwargs: Any) -> sa.Engine:
     parsed = parse_url(url)
     if parsed.get_backend_name() == "sqlite":
         return _sqlite_engine(parsed, **kwargs)
-    kwargs.setdefault("pool_size", 10)
-    kwargs.setdefault("max_overflow", 20)
+    kwargs.setdefault("pool_size", pool_setting("SCHNAPSEN_DB_POOL_SIZE", POOL_SIZE))
+    kwargs.setdefault("max_overflow", pool_setting("SCHNAPSEN_DB_MAX_OVERFLOW", MAX_OVERFLOW))
     connect_args = kwargs.pop("connect_args", {})
     connect_args.setdefault("connect_timeout", PG_CONNECT_TIMEOUT)
     engine = sa.create_engine(parsed, connect_args=connect_args, **kwargs)

@@ -74,7 +74,9 @@ def test_help_shows_each_command_with_the_first_sentence_of_its_own_help() -> No
     ).stdout
     for module in command_modules():
         __import__(module)
-    eager = click.Group(name="tournament", commands=dict(main.commands), help=main.help)
+    eager = click.Group(
+        name="tournament", commands=dict(main.commands), help=main.help, params=main.params
+    )
     context = click.Context(eager, info_name="tournament")
     context.help_option_names = ["-h", "--help"]
     assert listed == eager.get_help(context) + "\n"

@@ -92,7 +92,10 @@ def test_web_and_live_are_checked_on_healthz_at_the_port_they_listen_on(
 def test_the_databases_and_the_worker_have_health_checks_and_beat_says_it_has_none() -> None:
     assert "pg_isready" in " ".join(services()["postgres"]["healthcheck"]["test"])
     assert services()["redis"]["healthcheck"]["test"] == ["CMD", "redis-cli", "ping"]
-    assert "inspect ping" in " ".join(services()["worker"]["healthcheck"]["test"])
+    worker = " ".join(services()["worker"]["healthcheck"]["test"])
+    assert "inspect ping" in worker
+    # operator F14: the bare app and the broker's URL, not the project's imports (-A).
+    assert '--broker "$$REDIS_URL"' in worker and "-A" not in worker.split()
     # The image's own check asks port 8000, where beat listens to nothing.
     assert services()["beat"]["healthcheck"] == {"disable": True}
 

@@ -45,13 +45,23 @@ def test_it_installs_psql_and_what_weasyprint_needs_and_no_dev_extras() -> None:
     assert "[dev]" not in TEXT and ".[" not in TEXT
 
 
-def test_the_package_is_installed_in_place_beside_its_migrations() -> None:
-    # `tournament db upgrade` finds alembic.ini and migrations/ beside the package
-    # (tournament/eventstore/migrate.py): copied into site-packages they would be missing.
+def test_the_dependencies_are_the_locks_exact_versions_checked_by_hash() -> None:
+    # operator F7: not whatever is newest on the build day.
+    copied = [args for args in arguments("COPY") if "requirements/" in args]
+    assert copied == ["requirements/run.txt /tmp/requirements.txt"]
+    assert any(
+        "pip install --require-hashes -r /tmp/requirements.txt" in args for args in arguments("RUN")
+    )
+    assert "tomllib" not in TEXT  # the old way: pyproject's ranges, resolved at build time
+
+
+def test_the_package_is_installed_in_place_with_its_migrations_inside() -> None:
+    # operator F10: the migrations travel inside the package (tournament/migrations).
     copied = {source for args in arguments("COPY") for source in args.split()[:-1]}
-    assert {"alembic.ini", "migrations", "tournament", "engine", "workers", "deploy"} <= copied
+    assert {"tournament", "engine", "workers", "deploy", "pyproject.toml", "LICENSE"} <= copied
+    assert "migrations" not in copied
     assert any("pip install --no-deps -e ." in args for args in arguments("RUN"))
-    assert (REPO / "alembic.ini").is_file() and (REPO / "migrations").is_dir()
+    assert (REPO / "tournament" / "migrations" / "env.py").is_file()
 
 
 def test_its_health_check_asks_healthz_with_the_standard_library() -> None:

@@ -114,3 +114,23 @@ def test_enough_connections_for_thousands_of_streams() -> None:
     streams = runpy.run_path(str(DEPLOY / "gunicorn" / "live.py"))["streams"]
     # Each stream holds two connections in nginx: the client's and the upstream's.
     assert int(events.first("worker_connections")[0]) >= 2 * streams  # type: ignore[index]
+
+
+def test_the_guides_sed_rewrites_the_upstreams_and_nothing_else_operator_f14() -> None:
+    import subprocess
+
+    from tests.deploy.files import REPO
+
+    guide = (REPO / "docs" / "deploy.md").read_text()
+    (block,) = re.findall(r"```sh\n(sed -e .*?nginx\.conf)\n", guide, re.S)
+    command = block.replace("/opt/schnapsen/deploy/nginx.conf", str(DEPLOY / "nginx.conf"))
+    command = command.split(" > ")[0]
+    written = subprocess.run(
+        ["sh", "-c", command], capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    before = (DEPLOY / "nginx.conf").read_text().splitlines()
+    changed = [(a.strip(), b.strip()) for a, b in zip(before, written, strict=True) if a != b]
+    assert changed == [
+        ("server web:8000;", "server 127.0.0.1:8000;"),
+        ("server live:8001;", "server 127.0.0.1:8001;"),
+    ]

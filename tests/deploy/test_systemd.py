@@ -5,10 +5,13 @@ compose, as the service's user, confined, restarted, in order after the migratio
 from __future__ import annotations
 
 import runpy
+import shutil
+import subprocess
+from pathlib import Path
 
 import pytest
 
-from tests.deploy.files import DEPLOY, command, service_units, services, unit
+from tests.deploy.files import DEPLOY, REPO, command, service_units, services, unit
 
 VENV_BIN = "/opt/schnapsen/.venv/bin/"
 APP_UNITS = {
@@ -26,13 +29,28 @@ HARDENING = {
 }
 
 
+#: The one-shot jobs their timers start (operator F14): what the docs said "from cron".
+TIMED = {
+    "schnapsen-backup": ["tournament export", "tournament accounts export"],
+    "schnapsen-verify": ["tournament verify"],
+    "schnapsen-expire-keys": ["tournament db expire-keys"],
+}
+
+
 def test_every_process_of_compose_has_a_unit_and_the_migration_too() -> None:
-    assert service_units() == sorted([*APP_UNITS, "schnapsen-migrate.service"])
+    timed = [f"{name}.service" for name in TIMED]
+    assert service_units() == sorted([*APP_UNITS, "schnapsen-migrate.service", *timed])
     assert (DEPLOY / "systemd" / "schnapsen.target").is_file()
 
 
 @pytest.mark.parametrize("name", [*APP_UNITS, "schnapsen-migrate.service"])
 def test_every_unit_runs_as_schnapsen_confined_from_the_checkout(name: str) -> None:
+    confined(name)
+    assert unit(name).value("Install", "WantedBy") == "schnapsen.target"
+    assert unit(name).value("Unit", "PartOf") == "schnapsen.target"
+
+
+def confined(name: str) -> None:
     service = unit(name)
     assert service.value("Service", "User") == "schnapsen"
     assert service.value("Service", "Group") == "schnapsen"
@@ -41,8 +59,6 @@ def test_every_unit_runs_as_schnapsen_confined_from_the_checkout(name: str) -> N
     for key, value in HARDENING.items():
         assert service.value("Service", key) == value, f"{name}: {key}"
     assert service.value("Service", "CapabilityBoundingSet") == ""
-    assert service.value("Install", "WantedBy") == "schnapsen.target"
-    assert service.value("Unit", "PartOf") == "schnapsen.target"
 
 
 @pytest.mark.parametrize("name", APP_UNITS)
@@ -123,3 +139,41 @@ def test_only_a_host_with_the_owners_credentials_migrates() -> None:
         "/etc/schnapsen/owner.env",
     ]
     assert service.value("Unit", "ConditionPathExists") == "/etc/schnapsen/owner.env"
+
+
+@pytest.mark.parametrize("name", TIMED)
+def test_backup_verify_and_expire_keys_ship_as_timers_operator_f14(name: str) -> None:
+    confined(f"{name}.service")
+    service = unit(f"{name}.service")
+    assert service.value("Service", "Type") == "oneshot"
+    assert service.values("Service", "EnvironmentFile") == ["/etc/schnapsen/env"]  # the app's
+    commands = " ".join(service.values("Service", "ExecStart"))
+    for wanted in TIMED[name]:
+        assert wanted.replace("tournament", VENV_BIN + "tournament", 1) in commands
+    timer = unit(f"{name}.timer")
+    assert str(timer.value("Timer", "OnCalendar")).startswith("*-*-* ")
+    assert timer.value("Timer", "Persistent") == "true"  # a night the host was off: at boot
+    assert timer.value("Install", "WantedBy") == "timers.target"
+
+
+def test_the_backup_keeps_both_files_of_a_day_apart_from_the_state() -> None:
+    service = unit("schnapsen-backup.service")
+    commands = service.values("Service", "ExecStart")
+    assert any('"$$BACKUP_DIR/events-$$(date +%%F).jsonl"' in c for c in commands)
+    assert any('"$$BACKUP_DIR/accounts-$$(date +%%F).json"' in c for c in commands)
+    assert "schnapsen/backups" in str(service.value("Service", "StateDirectory")).split()
+
+
+def test_systemd_analyze_verify_finds_nothing_in_the_timed_units(tmp_path: Path) -> None:
+    analyze = shutil.which("systemd-analyze")
+    if analyze is None:
+        pytest.skip("systemd-analyze is not installed")
+    names = [f"{name}.{kind}" for name in TIMED for kind in ("service", "timer")]
+    for name in names:  # the installed paths, as the guide's checkout would have them
+        text = (DEPLOY / "systemd" / name).read_text().replace("/opt/schnapsen", str(REPO))
+        (tmp_path / name).write_text(text)
+    done = subprocess.run(
+        [analyze, "verify", *(f"./{name}" for name in names)],
+        capture_output=True, text=True, cwd=tmp_path, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0 and not (done.stdout + done.stderr).strip(), done.stderr

@@ -19,6 +19,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from tests.conftest import REQUIRE_SERVICES
 from tests.web.conftest import Web, make_web
+from tournament.version import describe
 
 PROBLEM_JSON = "application/problem+json"
 
@@ -46,13 +47,17 @@ def requests_counted(web: Web) -> dict[tuple[str, str, str], float]:
 def test_healthz_answers_while_the_process_runs(web: Web) -> None:
     reply = web.get("/healthz", token=None)
     assert reply.status_code == 200
-    assert reply.get_json() == {"status": "ok"}
+    assert reply.get_json() == {"status": "ok", "version": describe()}
 
 
 def test_readyz_is_200_on_a_migrated_store_without_redis(web: Web) -> None:
     reply = web.get("/readyz", token=None)
     assert reply.status_code == 200
-    assert reply.get_json() == {"status": "ready", "checks": {"database": "ok"}}
+    assert reply.get_json() == {
+        "status": "ready",
+        "checks": {"database": "ok"},
+        "version": describe(),
+    }
 
 
 def test_readyz_is_503_naming_the_database_file_removed_after_the_start(
@@ -135,7 +140,11 @@ def test_readyz_stays_ready_but_degraded_naming_redis_while_it_is_down(
     )
     ready = web.get("/readyz", token=None)
     assert ready.status_code == 200
-    assert ready.get_json() == {"status": "ready", "checks": {"database": "ok", "redis": "ok"}}
+    assert ready.get_json() == {
+        "status": "ready",
+        "checks": {"database": "ok", "redis": "ok"},
+        "version": describe(),
+    }
 
     redis_server.terminate()
     redis_server.wait(10)
@@ -147,7 +156,7 @@ def test_readyz_stays_ready_but_degraded_naming_redis_while_it_is_down(
     assert body["checks"]["redis"].startswith("ConnectionError: ")
     assert f"127.0.0.1:{urlparse(url).port}" in body["checks"]["redis"]
     assert body["degraded"] == [f"redis: {body['checks']['redis']}"]
-    assert web.get("/healthz", token=None).get_json() == {"status": "ok"}  # unchanged
+    assert web.get("/healthz", token=None).get_json()["status"] == "ok"  # unchanged
 
 
 # -- metrics --------------------------------------------------------------------------

@@ -39,7 +39,8 @@ atexit.register(gc.freeze)
 COMMANDS: dict[str, tuple[str, str]] = {
     "accounts": (
         "tournament.cli.accounts",
-        "Organiser accounts: add, list, grant and revoke roles per tournament, passwords.",
+        "Organiser accounts: add, list, grant and revoke roles per tournament, passwords, "
+        "backups (export, import).",
     ),
     "bracket": (
         "tournament.cli.standings",
@@ -165,6 +166,24 @@ def _load(module: str) -> None:
             raise
 
 
+def _print_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    if not value or ctx.resilient_parsing:
+        return
+    from tournament.version import describe  # only when asked: --help stays import-free
+
+    click.echo(f"tournament {describe()}")
+    ctx.exit()
+
+
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option(
+    "-V",
+    "--version",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_print_version,
+    help="Show the release (and the git commit when run from a checkout) and exit.",
+)
 def main() -> None:
     """Run Schnapsen tournaments: events, players, rounds, results, standings."""

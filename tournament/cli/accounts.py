@@ -6,6 +6,8 @@ and tokens").
     printf '%s\\n' "$PW" | tournament accounts add berti@club.at --password-stdin
     tournament accounts grant berti@club.at cup scorer
     tournament tokens create berti@club.at --name scoreboard   # the token is the last line
+    tournament accounts export accounts.json            # the backup: hashes, roles, tokens
+    tournament accounts import accounts.json            # into a store without accounts
 
 A password is never an argument (it would stay in the shell's history and in the process
 list): it is typed at a hidden prompt or read from standard input, and it is never
@@ -19,7 +21,7 @@ from __future__ import annotations
 import contextlib
 import sys
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
 import click
 
@@ -90,7 +92,8 @@ def _password(from_stdin: bool) -> str:
 
 @main.group()
 def accounts() -> None:
-    """Organiser accounts: add, list, grant and revoke roles per tournament, passwords.
+    """Organiser accounts: add, list, grant and revoke roles per tournament, passwords,
+    backups (export, import).
 
     Roles per tournament, each allowing what the ones before it allow: public (reads what
     is published), scorer (enters and signs results), organiser (runs the tournament),
@@ -179,6 +182,73 @@ def accounts_revoke(email: str, tournament: str) -> None:
         click.echo(f"{account.email} has no role in {tournament} now")
     else:
         click.echo(f"{account.email} had no role in {tournament}: nothing changed")
+
+
+@accounts.command("export")
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@cli_errors
+def accounts_export(file: str) -> None:
+    """Write every account, its roles and its tokens to FILE as JSON ('-' for stdout):
+    passwords and tokens only as the store's hashes; the file is readable by you only."""
+    from tournament.accounts.backup import dumps, export_accounts
+
+    with _accounts(write=False) as store:
+        document = export_accounts(store.engine)
+    text = dumps(document)
+    if file == "-":
+        click.echo(text, nl=False)
+    else:
+        _write_private(file, text)
+    found = document["accounts"]
+    roles = sum(len(a["roles"]) for a in found)
+    tokens = sum(len(a["tokens"]) for a in found)
+    click.echo(
+        f"exported {counted(len(found), 'account')}, {counted(roles, 'role')}, "
+        f"{counted(tokens, 'token')}",
+        err=True,
+    )
+
+
+def _write_private(file: str, text: str) -> None:
+    """FILE replaced whole (written beside it, renamed at the end), mode 0600 from the
+    start: it holds the password hashes."""
+    import os
+
+    partial = f"{file}.partial"
+    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.fchmod(fd, 0o600)  # a leftover partial file keeps no wider mode
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(partial, file)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(partial)
+        raise
+
+
+@accounts.command("import")
+@click.argument("file", type=click.File("r", encoding="utf-8", lazy=False))
+@cli_errors
+def accounts_import(file: TextIO) -> None:
+    """Restore FILE (an accounts export) into a store without accounts: the same
+    passwords, roles and tokens ('-' for stdin)."""
+    import json
+
+    from tournament.accounts.backup import AccountsFileError, import_accounts
+
+    try:
+        document = json.load(file)
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise AccountsFileError(f"{file.name}: not JSON ({error})") from None
+    with _accounts(write=True) as store:
+        added, roles, tokens = import_accounts(store.engine, document)
+    click.echo(
+        f"imported {counted(added, 'account')}, {counted(roles, 'role')}, "
+        f"{counted(tokens, 'token')}"
+    )
 
 
 @accounts.command("password")

@@ -276,6 +276,10 @@ def one_line_errors(url: str | None = None) -> Iterator[None]:
         raise click.ClickException(str(error)) from None
     except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
         raise
+    except BrokenPipeError:
+        # The reader went away (`tournament export - | head`): click ends the command
+        # quietly, as any Unix tool ends on SIGPIPE; it is not an error to report.
+        raise
     except Exception as error:
         line = database_line(error, url)
         if line is None:

@@ -2,6 +2,7 @@
 ``import``, ``db expire-keys``.
 
     tournament db upgrade                 # apply the migrations (DATABASE_URL, else SQLite)
+    tournament db downgrade 0006          # back to the previous release's schema
     tournament verify                     # every hash chain and seal; exit 1 at a broken one
     tournament verify --seal '#12 @4211 7KQM-3XJ9'   # ... and a seal printed on a sheet
     tournament seal                       # seal the log now; prints the seal's short form
@@ -94,6 +95,31 @@ def upgrade(revision: str, database_url: str | None) -> None:
         migrate.upgrade(url, revision)  # reinstalls them
         for guard in missing:
             click.echo(f"reinstalled {guard.kind} {guard.name} (it was {guard.problem})")
+        click.echo(f"database at revision {migrate.current(url)}")
+
+
+@db.command()
+@click.argument("revision")
+@database_option
+def downgrade(revision: str, database_url: str | None) -> None:
+    """Undo the migrations after REVISION (the previous release's head, e.g. 0006), to go
+    back to the previous release (docs/deploy.md#upgrading); the log is never touched."""
+    from tournament.db import sqlite_path
+    from tournament.eventstore import migrate
+
+    with _one_line_errors(database_url):
+        url = _url(database_url)
+        path = sqlite_path(url)
+        if path is not None:
+            migrate.refuse_foreign(path)
+        else:
+            _refuse_non_owner(url)
+        known = migrate.known_revisions()
+        if revision not in known:
+            raise click.ClickException(
+                f"there is no revision {revision!r}; this release knows {', '.join(sorted(known))}"
+            )
+        migrate.downgrade(url, revision)
         click.echo(f"database at revision {migrate.current(url)}")
 
 

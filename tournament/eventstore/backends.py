@@ -8,7 +8,7 @@ it runs:
 
 * SQLite: in Python, after ``BEGIN IMMEDIATE`` has taken the database's single write
   lock, which is every stream's lock and the log's; positions are the log's max + 1.
-* PostgreSQL: in the server function ``es_append()`` (migrations/versions/0003), one
+* PostgreSQL: in the server function ``es_append()`` (tournament/migrations/versions/0003), one
   round trip and one implicit transaction: the stream's advisory lock to the commit, the
   append lock only while it takes the transaction's id and its positions from a sequence
   (advisory locks need no privilege, unlike ``LOCK TABLE``). The contract tests run both.

@@ -37,9 +37,11 @@ if TYPE_CHECKING:
     import sqlalchemy as sa
     from alembic.config import Config
 
-REPO = Path(__file__).resolve().parent.parent.parent
-ALEMBIC_INI = REPO / "alembic.ini"
-MIGRATIONS = REPO / "migrations" / "versions"
+#: The Alembic history ships inside the package (``tournament/migrations``), so that an
+#: installed wheel migrates as a checkout does; no alembic.ini is needed to find it.
+SCRIPT_LOCATION = "tournament:migrations"
+MIGRATIONS_FOLDER = Path(__file__).resolve().parent.parent / "migrations"
+MIGRATIONS = MIGRATIONS_FOLDER / "versions"
 _REVISION = re.compile(r"^(down_revision|revision)\b[^=]*=\s*(?:[\"']([^\"']+)[\"']|None)", re.M)
 
 
@@ -47,11 +49,31 @@ class NotMigratedError(EventStoreError):
     """The database is not at the newest migration and this process may not migrate it."""
 
 
+class NewerSchemaError(NotMigratedError):
+    """The database was migrated by a newer release than this program."""
+
+
+class MigrationsMissingError(EventStoreError):
+    """The package's migrations are not installed (a broken or partial install)."""
+
+
+def migration_files() -> list[Path]:
+    """The revision files of ``tournament/migrations/versions``; a missing folder is an
+    install problem, said in one line rather than as Alembic's traceback."""
+    if not (MIGRATIONS_FOLDER / "env.py").is_file() or not MIGRATIONS.is_dir():
+        raise MigrationsMissingError(
+            f"the migrations are not installed: {MIGRATIONS} is missing; reinstall the "
+            "package (pip install schnapsen-tournament, or pip install -e . in a checkout)"
+        )
+    return [file for file in MIGRATIONS.glob("*.py") if not file.name.startswith("__")]
+
+
 def alembic_config(connection: sa.Connection | None = None) -> Config:
     from alembic.config import Config
 
-    config = Config(str(ALEMBIC_INI))
-    config.set_main_option("script_location", str(REPO / "migrations"))
+    migration_files()  # one clear line instead of Alembic's "Path doesn't exist"
+    config = Config()
+    config.set_main_option("script_location", SCRIPT_LOCATION)
     if connection is not None:
         config.attributes["connection"] = connection
     return config
@@ -142,7 +164,7 @@ def current(target: sa.Engine | str | None = None) -> str | None:
 
 
 def alembic_heads() -> str | None:
-    """The newest revision in ``migrations/``."""
+    """The newest revision in ``tournament/migrations/``."""
     from alembic.script import ScriptDirectory
 
     return ScriptDirectory.from_config(alembic_config()).get_current_head()
@@ -180,9 +202,9 @@ def ensure_current(
             raise missing_store(path)
         upgrade(url)
         return
-    known = _known_revisions()
+    known = known_revisions()
     if known and any(revision not in known for revision in found):
-        raise NotMigratedError(
+        raise NewerSchemaError(
             f"database revision is {', '.join(found)}, newer than this program knows "
             f"({head}): update the program"
         )
@@ -203,7 +225,7 @@ def migrations_head() -> str | None:
     revision no other builds on. None when that is not clear-cut (branches, odd files)."""
     revisions: set[str] = set()
     parents: set[str] = set()
-    for file in MIGRATIONS.glob("*.py"):
+    for file in migration_files():
         found = dict(_REVISION.findall(file.read_text()))
         if not found.get("revision"):
             return None
@@ -214,9 +236,9 @@ def migrations_head() -> str | None:
     return heads.pop() if len(heads) == 1 else None
 
 
-def _known_revisions() -> set[str]:
-    """Every revision in ``migrations/``, read from the files without Alembic."""
-    found = (dict(_REVISION.findall(f.read_text())) for f in MIGRATIONS.glob("*.py"))
+def known_revisions() -> set[str]:
+    """Every revision in ``tournament/migrations/``, read from the files without Alembic."""
+    found = (dict(_REVISION.findall(f.read_text())) for f in migration_files())
     return {revision for names in found if (revision := names.get("revision"))}
 
 

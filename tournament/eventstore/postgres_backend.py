@@ -1,6 +1,6 @@
 """The store on PostgreSQL: the append algorithm in the server, ``es_append()``.
 
-A single append is one call of ``es_append()`` (migrations/versions/0003): one round trip
+A single append is one call of ``es_append()`` (tournament/migrations/versions/0003): one round trip
 and one implicit transaction. It holds the stream's advisory lock to its commit, and the
 append lock only while it takes its transaction id and positions, so appends to different
 streams commit side by side and share the disk's flushes. A decision and its append
@@ -263,7 +263,7 @@ class PostgresBackend(Backend):
         now: datetime,
     ) -> AppendResult:
         with self._connect() as conn:
-            # One round trip, one implicit transaction: see migrations/versions/0003.
+            # One round trip, one implicit transaction: see tournament/migrations/versions/0003.
             return _es_append(conn, stream_id, events, expected, key)
 
     @contextlib.contextmanager

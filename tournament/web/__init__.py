@@ -19,6 +19,7 @@ from typing import Any
 from flask_openapi3.models.info import Info
 from flask_openapi3.openapi import OpenAPI
 
+from tournament.version import describe
 from tournament.web import auth, body_caps, headers, ops, problems
 from tournament.web.settings import from_environment, secret_key
 
@@ -64,6 +65,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> OpenAPI:
         app.config["SECRET_KEY"] = secret_key(Path(app.instance_path))
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.json.sort_keys = False  # type: ignore[attr-defined]
+    # The release in every page's footer (operator F12), the one /readyz names too.
+    app.jinja_env.globals["release"] = describe()
 
     from tournament.web import live
     from tournament.web.services import open_services

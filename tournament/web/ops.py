@@ -24,6 +24,7 @@ import structlog
 from flask import Blueprint, Flask, Request, Response, current_app, g, jsonify, request
 
 from tournament.json_logs import CODE, redact_path
+from tournament.version import describe
 from tournament.web import metrics as prometheus
 from tournament.web import readiness
 from tournament.web.problems import Problem
@@ -36,13 +37,14 @@ ops = Blueprint("ops", __name__)
 
 @ops.get("/healthz")
 def healthz() -> Response:
-    return jsonify(status="ok")
+    return jsonify(status="ok", version=describe())
 
 
 @ops.get("/readyz")
 def readyz() -> Response:
     # tournament.web.readiness says what each check looks at, and why Redis only degrades.
-    checks: dict[str, str] = {"database": readiness.database(services())}
+    notes: dict[str, str] = {}  # ready, but the operator should know (a newer schema)
+    checks: dict[str, str] = {"database": readiness.database(services(), notes)}
     redis_url = current_app.config.get("REDIS_URL")
     if redis_url:
         checks["redis"] = readiness.redis(redis_url)
@@ -50,10 +52,20 @@ def readyz() -> Response:
     degraded = [line for line in failed if line.startswith("redis: ")]
     failed = [line for line in failed if line not in degraded]
     if failed:
-        raise Problem(503, "Not ready", "; ".join(failed), kind="not-ready", checks=checks)
+        raise Problem(
+            503,
+            "Not ready",
+            "; ".join(failed),
+            kind="not-ready",
+            checks=checks,
+            version=describe(),
+        )
+    found: dict[str, Any] = {"notes": notes} if notes else {}
     if degraded:  # still serving: results are stored, the standings say they are stale
-        return jsonify(status="degraded", checks=checks, degraded=degraded)
-    return jsonify(status="ready", checks=checks)
+        return jsonify(
+            status="degraded", checks=checks, degraded=degraded, version=describe(), **found
+        )
+    return jsonify(status="ready", checks=checks, version=describe(), **found)
 
 
 def _first_line(error: Exception) -> str:

@@ -47,13 +47,19 @@ def install(app: Flask) -> None:
     app.after_request(_written)
 
 
-def database(found: Services) -> str:
+def database(found: Services, notes: dict[str, str] | None = None) -> str:
     from tournament.eventstore import migrate
 
     try:
         # A probe only looks: it neither creates nor migrates (the start did that).
         engine = None if sqlite_path(found.url) is not None else found.store.engine
         migrate.ensure_current(found.url, may_upgrade=False, may_create=False, engine=engine)
+    except migrate.NewerSchemaError as error:
+        # A newer release migrated while this host still runs the previous one (an
+        # upgrade across hosts, docs/deploy.md#upgrading): its migrations only add, so
+        # this process still serves; ready, and the note says why (operator F9).
+        if notes is not None:
+            notes["database"] = first_line(error)
     except Exception as error:  # any failure means: not ready, and why
         return explain(error, found.url) or first_line(error)
     return disk(found.url)

@@ -33,7 +33,13 @@ def open_services(app: Flask, url: str) -> Services:
     from tournament.eventstore import SQLEventStore, migrate
     from tournament.eventstore.seals import SealPolicy
 
-    migrate.ensure_current(url, may_create=True)
+    try:
+        migrate.ensure_current(url, may_create=True)
+    except migrate.NewerSchemaError as error:
+        # A newer release migrated while this host still runs the previous one (an
+        # upgrade across hosts, docs/deploy.md#upgrading): its migrations only add, so
+        # this process starts and serves; /readyz says so in its notes.
+        app.logger.warning("%s; serving on, as the previous release", error)
     store = SQLEventStore(url, sealing=SealPolicy.from_environment())
     # PASSWORD_HASHER: tests pass cheaper argon2 parameters; the service keeps the defaults.
     # AUTH_CACHE_SECONDS: how long a token's account and a role are remembered here (a

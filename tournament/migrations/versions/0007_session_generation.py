@@ -30,5 +30,7 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("acct_accounts") as batch:
-        batch.drop_column("session_generation")
+    # A plain DROP COLUMN (SQLite 3.35+), not a batch copy: on SQLite the batch drops
+    # and re-creates the table, and dropping it deleted the rows that refer to it
+    # through ON DELETE CASCADE (the roles and tokens of every account; operator F9).
+    op.drop_column("acct_accounts", "session_generation")
