@@ -18,7 +18,7 @@ from typing import Any
 from tournament.domain.bracket_sheet import BracketSheet, current_sheet, no_bracket
 from tournament.domain.csvexport import standings_document
 from tournament.domain.events import EventLike
-from tournament.domain.matchview import MatchLine, match_lines
+from tournament.domain.matchview import MatchLine, PlayerRef, match_lines
 from tournament.domain.standings import Row
 from tournament.domain.standings_view import StandingsView, standings_view
 from tournament.domain.state import Tournament
@@ -72,13 +72,17 @@ def project_documents(tid: str, t: Tournament, events: Events) -> Projected:
     """The projection of tournament ``tid`` in state ``t``."""
     assert t.settings is not None
     view = standings_view(t, events, per_group=True)
-    documents = {STANDINGS: dumps(standings_body(tid, view, t.version))}
+    # Each row of the whole field is encoded once: the same text is the standings
+    # document's row and proj_standings.row (a 1,024-player field encoded twice, through
+    # dataclasses.asdict, was most of a run).
+    row_texts = [dumps(flat_row(row)) for row in view.rows]
+    documents = {STANDINGS: standings_text(tid, view, t.version, row_texts)}
     for number in range(1, len(view.groups) + 1):
         one = standings_view(t, events, group=number)
-        documents[group_document(number)] = dumps(standings_body(tid, one, t.version))
+        documents[group_document(number)] = standings_text(tid, one, t.version)
     for category in sorted({p.category for p in t.players.values() if p.category}):
         one = standings_view(t, events, category=category, per_group=True)
-        documents[category_document(category)] = dumps(standings_body(tid, one, t.version))
+        documents[category_document(category)] = standings_text(tid, one, t.version)
     sheet = current_sheet(t)
     if sheet is not None:
         documents[BRACKET] = dumps(bracket_body(tid, t, sheet))
@@ -88,7 +92,7 @@ def project_documents(tid: str, t: Tournament, events: Events) -> Projected:
             "status": "open",
             "round": None,
             "count": len(open_lines),
-            "matches": [dataclasses.asdict(line) for line in open_lines],
+            "matches": [match_line_json(line) for line in open_lines],
         }
     )
     return Projected(
@@ -102,10 +106,19 @@ def project_documents(tid: str, t: Tournament, events: Events) -> Projected:
             "final": view.final,
         },
         documents=documents,
-        standings=[_standing(place, row) for place, row in enumerate(view.rows, 1)],
+        standings=[
+            _standing(place, row, text)
+            for place, (row, text) in enumerate(zip(view.rows, row_texts, strict=True), 1)
+        ],
         outstanding=[_outstanding(line) for line in open_lines],
         players=_players(t, view.rows, open_lines),
     )
+
+
+def flat_row(row: Row) -> dict[str, Any]:
+    """A standings row as the documents' ``rows`` hold it (the CSV's columns)."""
+    found: dict[str, Any] = standings_document([row])["rows"][0]
+    return found
 
 
 def standings_body(tid: str, view: StandingsView, version: int) -> dict[str, Any]:
@@ -114,28 +127,54 @@ def standings_body(tid: str, view: StandingsView, version: int) -> dict[str, Any
     body = standings_document(
         view.rows, tournament=tid, as_of=view.state.version, category=view.category, seal=None
     )
-    body["version"] = version
-    body["table"] = {
-        "kind": view.kind,
-        "words": view.describe(),
-        "stage": view.heading,
-        "event": view.state.version,
-        "as_of": view.as_of,
-        "round": view.round,
-        "final": view.final,
-        "note": view.note,
-    }
-    body["group"] = view.group
-    body["groups"] = None
-    if view.group_rows:
-        body["groups"] = [
-            {"group": number, "rows": standings_document(rows)["rows"]}
-            for number, rows in enumerate(view.group_rows, 1)
-        ]
+    body.update(_standings_tail(view, version))
     return body
 
 
-def _standing(place: int, row: Row) -> dict[str, Any]:
+def standings_text(
+    tid: str, view: StandingsView, version: int, row_texts: list[str] | None = None
+) -> str:
+    """:func:`standings_body` as JSON text (:func:`dumps`'s exactly), from the rows'
+    texts when they were encoded already."""
+    if row_texts is None:
+        row_texts = [dumps(flat_row(row)) for row in view.rows]
+    head = {"tournament": tid, "as_of": view.state.version, "category": view.category,
+            "seal": None}  # fmt: skip
+    # dumps of a dict is "{" + "key":value joined by "," + "}": the rows joined as they
+    # were encoded give the same text as encoding the whole body at once.
+    parts = [f"{dumps(key)}:{dumps(value)}" for key, value in head.items()]
+    parts.append('"rows":[' + ",".join(row_texts) + "]")
+    parts.extend(
+        f"{dumps(key)}:{dumps(value)}" for key, value in _standings_tail(view, version).items()
+    )
+    return "{" + ",".join(parts) + "}"
+
+
+def _standings_tail(view: StandingsView, version: int) -> dict[str, Any]:
+    """What follows the rows in a standings document."""
+    return {
+        "version": version,
+        "table": {
+            "kind": view.kind,
+            "words": view.describe(),
+            "stage": view.heading,
+            "event": view.state.version,
+            "as_of": view.as_of,
+            "round": view.round,
+            "final": view.final,
+            "note": view.note,
+        },
+        "group": view.group,
+        "groups": [
+            {"group": number, "rows": standings_document(rows)["rows"]}
+            for number, rows in enumerate(view.group_rows, 1)
+        ]
+        if view.group_rows
+        else None,
+    }
+
+
+def _standing(place: int, row: Row, text: str) -> dict[str, Any]:
     return {
         "player_id": row.player_id,
         "place": place,
@@ -144,8 +183,25 @@ def _standing(place: int, row: Row) -> dict[str, Any]:
         "rank": 0 if row.rank is None else row.rank,
         "points": row.points,
         "name": row.name,
-        "row": dumps(standings_document([row])["rows"][0]),
+        "row": text,
     }
+
+
+def match_line_json(line: MatchLine) -> dict[str, Any]:
+    """``dataclasses.asdict(line)`` without its deep copies (tuples stay tuples: JSON
+    writes them as lists)."""
+    return {name: _plain(getattr(line, name)) for name in _LINE_FIELDS}
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, PlayerRef):
+        return {"id": value.id, "name": value.name}
+    if isinstance(value, tuple):
+        return tuple(_plain(one) for one in value)
+    return value
+
+
+_LINE_FIELDS = tuple(field.name for field in dataclasses.fields(MatchLine))
 
 
 def _outstanding(line: MatchLine) -> dict[str, Any]:
