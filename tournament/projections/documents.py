@@ -64,18 +64,37 @@ class Projected:
         }
 
 
+@dataclasses.dataclass
+class Memo:
+    """What the last projection of a tournament encoded, kept by its projector so that
+    the next run encodes only what changed (a hand changes a row or two of 1,024). Each
+    entry is a pure function of its key (the row, the player's fields): whatever version
+    it came from, it is right for an equal key."""
+
+    #: player id -> (standings row, its JSON text)
+    rows: dict[int, tuple[Row, str]] = dataclasses.field(default_factory=dict)
+    #: player id -> (what the summary is made of, the proj_players row)
+    players: dict[int, tuple[tuple[Any, ...], dict[str, Any]]] = dataclasses.field(
+        default_factory=dict
+    )
+
+
 def dumps(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
-def project_documents(tid: str, t: Tournament, events: Events) -> Projected:
-    """The projection of tournament ``tid`` in state ``t``."""
+def project_documents(
+    tid: str, t: Tournament, events: Events, memo: Memo | None = None
+) -> Projected:
+    """The projection of tournament ``tid`` in state ``t`` (with ``memo``: reusing what
+    the last projection encoded of rows that did not change, and remembering this one's)."""
     assert t.settings is not None
+    memo = memo if memo is not None else Memo()
     view = standings_view(t, events, per_group=True)
     # Each row of the whole field is encoded once: the same text is the standings
     # document's row and proj_standings.row (a 1,024-player field encoded twice, through
-    # dataclasses.asdict, was most of a run).
-    row_texts = [dumps(flat_row(row)) for row in view.rows]
+    # dataclasses.asdict, was most of a run); and only when it changed since last time.
+    row_texts = _row_texts(view.rows, memo)
     documents = {STANDINGS: standings_text(tid, view, t.version, row_texts)}
     for number in range(1, len(view.groups) + 1):
         one = standings_view(t, events, group=number)
@@ -111,8 +130,22 @@ def project_documents(tid: str, t: Tournament, events: Events) -> Projected:
             for place, (row, text) in enumerate(zip(view.rows, row_texts, strict=True), 1)
         ],
         outstanding=[_outstanding(line) for line in open_lines],
-        players=_players(t, view.rows, open_lines),
+        players=_players(t, view.rows, open_lines, memo),
     )
+
+
+def _row_texts(rows: list[Row], memo: Memo) -> list[str]:
+    known = memo.rows
+    texts = []
+    for row in rows:
+        found = known.get(row.player_id)
+        if found is not None and found[0] == row:
+            texts.append(found[1])
+            continue
+        text = dumps(flat_row(row))
+        known[row.player_id] = (row, text)
+        texts.append(text)
+    return texts
 
 
 def flat_row(row: Row) -> dict[str, Any]:
@@ -189,19 +222,28 @@ def _standing(place: int, row: Row, text: str) -> dict[str, Any]:
 
 def match_line_json(line: MatchLine) -> dict[str, Any]:
     """``dataclasses.asdict(line)`` without its deep copies (tuples stay tuples: JSON
-    writes them as lists)."""
-    return {name: _plain(getattr(line, name)) for name in _LINE_FIELDS}
+    writes them as lists); tests/projections/test_incremental.py holds it to asdict's."""
+    a, b = line.players
+    return {
+        "match_id": line.match_id,
+        "round": line.round,
+        "table": line.table,
+        "slot": line.slot,
+        "players": (_ref(a), _ref(b)),
+        "first_dealer": _ref(line.first_dealer),
+        "status": line.status,
+        "bummerl": line.bummerl,
+        "winner": _ref(line.winner),
+        "result": line.result,
+        "needs": line.needs,
+        "progress": line.progress,
+        "reopened": line.reopened,
+        "note": line.note,
+    }
 
 
-def _plain(value: Any) -> Any:
-    if isinstance(value, PlayerRef):
-        return {"id": value.id, "name": value.name}
-    if isinstance(value, tuple):
-        return tuple(_plain(one) for one in value)
-    return value
-
-
-_LINE_FIELDS = tuple(field.name for field in dataclasses.fields(MatchLine))
+def _ref(player: PlayerRef | None) -> dict[str, Any] | None:
+    return None if player is None else {"id": player.id, "name": player.name}
 
 
 def _outstanding(line: MatchLine) -> dict[str, Any]:
@@ -217,7 +259,9 @@ def _outstanding(line: MatchLine) -> dict[str, Any]:
     }
 
 
-def _players(t: Tournament, rows: list[Row], open_lines: list[MatchLine]) -> list[dict[str, Any]]:
+def _players(
+    t: Tournament, rows: list[Row], open_lines: list[MatchLine], memo: Memo
+) -> list[dict[str, Any]]:
     """A summary per registered player: rank and record, and where they sit next."""
     next_match: dict[int, MatchLine] = {}
     for line in open_lines:
@@ -226,10 +270,20 @@ def _players(t: Tournament, rows: list[Row], open_lines: list[MatchLine]) -> lis
                 next_match.setdefault(ref.id, line)
     found = []
     ranked = {row.player_id: row for row in rows}
+    known = memo.players
     for pid in sorted(t.players):
         player = t.players[pid]
         row = ranked.get(pid)
         upcoming = next_match.get(pid)
+        key = (
+            player.name, player.club, player.category, row,
+            upcoming.match_id if upcoming is not None else None,
+            upcoming.table if upcoming is not None else None,
+        )  # fmt: skip
+        seen = known.get(pid)
+        if seen is not None and seen[0] == key:
+            found.append(seen[1])
+            continue
         summary = {
             "player_id": pid,
             "name": player.name,
@@ -247,7 +301,9 @@ def _players(t: Tournament, rows: list[Row], open_lines: list[MatchLine]) -> lis
             "next_table": (upcoming.table or None) if upcoming is not None else None,
         }
         row_of_table = {k: v for k, v in summary.items() if k not in ("club", "category")}
-        found.append({**row_of_table, "summary": dumps(summary)})
+        made = {**row_of_table, "summary": dumps(summary)}
+        known[pid] = (key, made)
+        found.append(made)
     return found
 
 

@@ -45,7 +45,7 @@ from tournament.eventstore.checkpoints import get_checkpoint, save_checkpoint
 from tournament.eventstore.store import SQLEventStore
 from tournament.live.change import Change, kinds_of
 from tournament.projections import tables
-from tournament.projections.documents import Projected, project_documents
+from tournament.projections.documents import Memo, Projected, project_documents
 
 log = logging.getLogger(__name__)
 
@@ -93,6 +93,8 @@ class Projector:
         #: Per tournament, what this projector committed last (the rows a next run
         #: compares its own with, to write only what changed).
         self._written: dict[str, _Written] = {}
+        #: Per tournament, the rows' texts the last run encoded (reused when unchanged).
+        self._memos: dict[str, Memo] = {}
 
     def project(self, tournament_id: str) -> Change | None:
         """Bring the tournament's projection up to its log; the change it announced, or
@@ -113,7 +115,10 @@ class Projector:
             with service.reading():
                 t = service.state(tournament_id)
                 projected = project_documents(
-                    tournament_id, t, lambda: service.events(tournament_id)
+                    tournament_id,
+                    t,
+                    lambda: service.events(tournament_id),
+                    self._memos.setdefault(tournament_id, Memo()),
                 )
                 bracket = "bracket" in {*projected.documents}
             if projected.version <= start:
