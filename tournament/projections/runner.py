@@ -163,20 +163,14 @@ class Projector:
         tid = projected.tournament_id
         now = datetime.now(UTC)
         last = self._written.pop(tid, None)
-        header = conn.execute(
-            sa.select(tables.tournaments.c.version, tables.tournaments.c.projected_at).where(
-                tables.tournaments.c.tournament_id == tid
-            )
-        ).first()
         if (
-            last is not None
-            and header is not None
-            and last.projected.version == start == header.version
-            and _same_moment(last.projected_at, header.projected_at)
+            last is None
+            or last.projected.version != start
+            or not _header_moved_on(conn, last, projected, event_at=event_at, now=now)
         ):
-            write_changes(conn, last.projected, projected, event_at=event_at, now=now)
-        else:
             write_rows(conn, projected, event_at=event_at, now=now)
+        else:
+            write_changes(conn, last.projected, projected)
         return _Written(projected, now)
 
     def rebuild(self, tournament_id: str, version: int | None = None) -> Projected | None:
@@ -201,14 +195,23 @@ class _Written:
     projected_at: datetime
 
 
-def _same_moment(ours: datetime, stored_at: datetime | None) -> bool:
-    """Whether the stored ``projected_at`` is ours (SQLite gives it back without its
-    zone, PostgreSQL in the session's)."""
-    if stored_at is None:
-        return False
-    if stored_at.tzinfo is None:
-        return ours.astimezone(UTC).replace(tzinfo=None) == stored_at
-    return ours == stored_at
+def _header_moved_on(
+    conn: sa.Connection, last: _Written, new: Projected, *, event_at: datetime, now: datetime
+) -> bool:
+    """Move the tournament's header to ``new`` if it is still the one ``last`` wrote (its
+    version and ``projected_at``: nobody else wrote since); whether it was. One statement:
+    the check and the write in one round trip."""
+    t = tables.tournaments
+    moved = conn.execute(
+        sa.update(t)
+        .where(
+            t.c.tournament_id == new.tournament_id,
+            t.c.version == last.projected.version,
+            t.c.projected_at == last.projected_at,
+        )
+        .values(**new.header, event_at=event_at, projected_at=now, reconciled_at=None)
+    )
+    return moved.rowcount == 1
 
 
 def write_rows(
@@ -257,17 +260,10 @@ _KEYED = (
 _CHUNK = 500
 
 
-def write_changes(
-    conn: sa.Connection, old: Projected, new: Projected, *, event_at: datetime, now: datetime
-) -> None:
-    """Turn the tournament's rows, which are ``old``'s, into ``new``'s: the header, the
-    documents and rows that differ, and nothing else."""
+def write_changes(conn: sa.Connection, old: Projected, new: Projected) -> None:
+    """Turn the tournament's rows, which are ``old``'s, into ``new``'s: the documents and
+    rows that differ, and nothing else (the header is moved by :func:`_header_moved_on`)."""
     tid = new.tournament_id
-    conn.execute(
-        sa.update(tables.tournaments)
-        .where(tables.tournaments.c.tournament_id == tid)
-        .values(**new.header, event_at=event_at, projected_at=now, reconciled_at=None)
-    )
     docs = tables.documents
     gone = [name for name in old.documents if name not in new.documents]
     if gone:
