@@ -42,6 +42,8 @@ from tournament.domain import events as ev
 from tournament.domain.service import TournamentService
 from tournament.domain.state import Tournament, collector_paused, fold
 from tournament.eventstore.checkpoints import get_checkpoint, save_checkpoint
+from tournament.eventstore.schema import checkpoints
+from tournament.eventstore.schema import events as es_events
 from tournament.eventstore.store import SQLEventStore
 from tournament.live.change import Change, kinds_of
 from tournament.projections import tables
@@ -102,8 +104,8 @@ class Projector:
         stream = ev.stream_id(tournament_id)
         name = checkpoint_name(tournament_id)
         with self.store.engine.connect() as conn:
-            start = get_checkpoint(conn, name)
-        if self.store.stream_version(stream) <= start:
+            start, head = _checkpoint_and_head(conn, name, stream)
+        if head <= start:
             return None
         # The cyclic collector paused: a full collection during a run would walk every
         # tournament state this process keeps (two of 1,024 players: a third of a run).
@@ -185,6 +187,20 @@ class Projector:
         events = self.store.read_stream(ev.stream_id(tournament_id), 1, version)
         t: Tournament = fold(events)
         return project_documents(tournament_id, t, lambda: events)
+
+
+def _checkpoint_and_head(conn: sa.Connection, name: str, stream: str) -> tuple[int, int]:
+    """The checkpoint ``name`` and the version of ``stream``, in one round trip (a run
+    with nothing new asks only this)."""
+    found = conn.execute(
+        sa.select(
+            sa.select(checkpoints.c.position).where(checkpoints.c.name == name).scalar_subquery(),
+            sa.select(sa.func.max(es_events.c.version))
+            .where(es_events.c.stream_id == stream)
+            .scalar_subquery(),
+        )
+    ).one()
+    return int(found[0] or 0), int(found[1] or 0)
 
 
 @dataclasses.dataclass(frozen=True)
