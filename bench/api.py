@@ -20,6 +20,11 @@ for the writes one tournament per run with 2,048 players and round 1 drawn.
   sheet's events from one request (else ``lost`` or ``doubled``), every retry answered with
   ``Idempotent-Replayed: true`` and the first answer's body. Target: >= 300 writes/s.
 
+``--setup workers`` runs the writes as the deploy guide does: gunicorn with ``REDIS_URL``
+(a redis-server of the bench's own) and one Celery worker projecting; ``--setup embedded``
+on the laptop's service (``tournament serve``: waitress, SQLite, projections in a thread),
+whose target is >= 100 writes/s. ``--writes-only`` leaves the standings out.
+
 Figures are the medians of ``--runs`` runs; the machine's load (``uptime``) is recorded
 before and after, since this machine is shared, and so is the CPU the gunicorn workers
 spent per request (from /proc): unlike requests/s, it hardly depends on what else runs,
@@ -52,6 +57,7 @@ sys.path.insert(0, str(ROOT))
 
 import api_load as load  # noqa: E402
 import api_stage as stage  # noqa: E402
+import live_services as services  # noqa: E402
 
 from tournament.domain.service import TournamentService  # noqa: E402
 from tournament.eventstore import SQLEventStore  # noqa: E402
@@ -59,6 +65,7 @@ from tournament.eventstore import SQLEventStore  # noqa: E402
 HOST = "127.0.0.1"
 APP = "tournament.web:create_app()"
 READS_PER_S, READ_P99_MS, WRITES_PER_S = 2000.0, 50.0, 300.0
+EMBEDDED_WRITES_PER_S = 100.0
 
 
 @dataclasses.dataclass(frozen=True)
@@ -67,6 +74,8 @@ class Server:
 
     port: int
     master: int
+    #: Whether the process itself serves (waitress), not only its children (gunicorn's).
+    serves_itself: bool = False
 
     def cpu_seconds(self) -> float | None:
         """CPU seconds (user + system) its workers have used so far: divided by the
@@ -79,7 +88,9 @@ class Server:
                 with contextlib.suppress(OSError):
                     # After the command's closing parenthesis: state, ppid, ... utime, stime.
                     fields = stat.read_text().rpartition(")")[2].split()
-                    if int(fields[1]) == self.master:
+                    if int(fields[1]) == self.master or (
+                        self.serves_itself and stat.parent.name == str(self.master)
+                    ):
                         used += int(fields[11]) + int(fields[12])
             return used / tick
         except (OSError, ValueError):
@@ -100,11 +111,14 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def gunicorn(url: str, folder: str, workers: int, threads: int, app: str) -> Iterator[Server]:
-    """The app under gunicorn on ``url``; yields it once it answers /healthz."""
+def gunicorn(url: str, folder: str, workers: int, threads: int, app: str,
+             redis: str | None = None) -> Iterator[Server]:  # fmt: skip
+    """The app under gunicorn on ``url`` (with ``redis``: its ``REDIS_URL``, the Celery
+    workers project); yields it once it answers /healthz."""
     port = free_port()
     env = {
-        **os.environ,
+        **{k: v for k, v in os.environ.items() if k != "REDIS_URL"},
+        **({"REDIS_URL": redis} if redis else {}),
         "DATABASE_URL": url,
         "SECRET_KEY": secrets.token_urlsafe(32),
         "SCHNAPSEN_INSTANCE": folder,  # its seal key (unless set) and nothing else
@@ -260,6 +274,15 @@ def options() -> argparse.Namespace:
     parser.add_argument("--app", default=APP, help="what gunicorn runs (a variant to compare)")
     parser.add_argument("--client", choices=("auto", "wrk", "python"), default="auto")
     parser.add_argument("--wrk-threads", type=int, default=1, help="wrk shares the 2 cores")
+    parser.add_argument(
+        "--setup",
+        choices=("inprocess", "workers", "embedded"),
+        default="inprocess",
+        help="inprocess: gunicorn, projections in its workers (no REDIS_URL); workers: "
+        "gunicorn with a redis-server of the bench's own and one Celery worker projecting "
+        "(the deploy guide's way); embedded: `tournament serve` (waitress) on SQLite",
+    )
+    parser.add_argument("--writes-only", action="store_true", help="no standings GETs")
     args = parser.parse_args()
     if args.quick:
         args.runs, args.seconds, args.connections = 1, 1.0, 8
@@ -270,34 +293,55 @@ def options() -> argparse.Namespace:
 def main() -> None:
     args = options()
     client = args.client if args.client != "auto" else "wrk" if load.wrk_path() else "python"
-    if client == "python":
+    if client == "python" and not args.writes_only:
         why = "asked for" if args.client == "python" else "wrk is not installed"
         print(f"GETs from Python threads ({why}; slower than wrk)", file=sys.stderr)
     before = stage.uptime()
     read_tid = "bench-standings"
     write_tids = [f"bench-results-{n}" for n in range(1, args.runs + 1)]
-    with tempfile.TemporaryDirectory() as folder, stage.scratch_schema(args.postgres_url) as url:
+    with tempfile.TemporaryDirectory() as folder, contextlib.ExitStack() as stack:
+        if args.setup == "embedded":
+            url = services.sqlite_store(folder)
+        else:
+            url = stack.enter_context(stage.scratch_schema(args.postgres_url))
         print("setting up the tournaments ...", file=sys.stderr, flush=True)
         store = SQLEventStore(url)
         service = TournamentService(store)
-        stage.tournament(service, read_tid, args.players, played=args.rounds, seed=1)
+        if not args.writes_only:
+            stage.tournament(service, read_tid, args.players, played=args.rounds, seed=1)
         matches = {}
         for seed, tid in enumerate(write_tids, 2):
             stage.tournament(service, tid, args.write_players, played=0, seed=seed)
             matches[tid] = stage.open_matches(service, tid)
         store.close()
         token = stage.scorer_token(url, write_tids)
-        with gunicorn(url, folder, args.workers, args.threads, args.app) as server:
-            reads = standings(server, read_tid, args, client)
-            writes = []
-            for seed, tid in enumerate(write_tids):
-                print(f"  results, run {seed + 1} ...", file=sys.stderr, flush=True)
-                writes.append(results(server, url, tid, matches[tid], token, args, seed))
+        server = stack.enter_context(serving(args, url, folder, stack))
+        reads = None if args.writes_only else standings(server, read_tid, args, client)
+        writes = []
+        for seed, tid in enumerate(write_tids):
+            print(f"  results, run {seed + 1} ...", file=sys.stderr, flush=True)
+            writes.append(results(server, url, tid, matches[tid], token, args, seed))
     after = stage.uptime()
     report(args, client, reads, writes, before, after)
 
 
-def report(args: argparse.Namespace, client: str, reads: dict[str, Any],
+@contextlib.contextmanager
+def serving(args: argparse.Namespace, url: str, folder: str, stack: contextlib.ExitStack
+            ) -> Iterator[Server]:  # fmt: skip
+    """The service under test, set up as ``--setup`` says."""
+    if args.setup == "embedded":
+        with services.waitress_serve(url, folder) as served:
+            yield Server(served.port, served.pid, serves_itself=True)
+        return
+    redis = None
+    if args.setup == "workers":
+        redis = stack.enter_context(services.redis_server(folder))
+        stack.enter_context(services.celery_worker("worker", url, redis, folder, 1))
+    with gunicorn(url, folder, args.workers, args.threads, args.app, redis) as server:
+        yield server
+
+
+def report(args: argparse.Namespace, client: str, reads: dict[str, Any] | None,
            writes: list[dict[str, Any]], before: str, after: str) -> None:  # fmt: skip
     def total(key: str) -> int:
         return sum(w[key] for w in writes)
@@ -313,24 +357,29 @@ def report(args: argparse.Namespace, client: str, reads: dict[str, Any],
                                        "lost", "doubled", "others_decided")},
         "runs": writes,
     }  # fmt: skip
-    targets = {
+    targets = {} if reads is None else {
         "standings_per_s": (READS_PER_S, reads["plain"]["requests_per_s"], ">="),
         "standings_p99_ms": (READ_P99_MS, reads["plain"]["p99_ms"], "<"),
         "standings_304_per_s": (READS_PER_S, reads["not_modified"]["requests_per_s"], ">="),
         "standings_304_p99_ms": (READ_P99_MS, reads["not_modified"]["p99_ms"], "<"),
-        "writes_per_s": (WRITES_PER_S, written["writes_per_s"], ">="),
-    }
+    }  # fmt: skip
+    # The laptop (waitress, SQLite, one process) has a target of its own.
+    wanted = EMBEDDED_WRITES_PER_S if args.setup == "embedded" else WRITES_PER_S
+    targets["writes_per_s"] = (wanted, written["writes_per_s"], ">=")
     judged = {
         name: {"target": f"{way} {goal:g}", "value": round(value, 2),
                "pass": value >= goal if way == ">=" else value < goal}
         for name, (goal, value, way) in targets.items()
     }  # fmt: skip
     print(f"\nload before: {before}\nload after:  {after}")
-    print(
-        f"server: gunicorn, {args.workers} gthread workers x {args.threads} threads; GETs by "
-        f"{client}, {args.connections} connections, {args.runs} x {args.seconds:g} s"
-    )
-    for name in ("plain", "not_modified"):
+    if args.setup == "embedded":
+        print("server: tournament serve (waitress, SQLite, projections in a thread)")
+    else:
+        print(f"server: gunicorn, {args.workers} gthread workers x {args.threads} threads"
+              f"{', Redis + 1 Celery worker projecting' if args.setup == 'workers' else ''}; "
+              f"GETs by {client}, {args.connections} connections, {args.runs} x "
+              f"{args.seconds:g} s")  # fmt: skip
+    for name in () if reads is None else ("plain", "not_modified"):
         r = reads[name]
         print(
             f"  standings {name:12s} (status {r['status']}) {r['requests_per_s']:8.0f} req/s  "
@@ -351,12 +400,12 @@ def report(args: argparse.Namespace, client: str, reads: dict[str, Any],
               f"{'met' if t['pass'] else 'MISSED'}")  # fmt: skip
     summary = {
         "bench": "api", "quick": args.quick, "client": client,
-        "server": {"workers": args.workers, "worker_class": "gthread", "threads": args.threads,
-                   "app": args.app},
+        "server": {"setup": args.setup, "workers": args.workers, "worker_class": "gthread",
+                   "threads": args.threads, "app": args.app},
         "load": {"before": before, "after": after, "cpus": os.cpu_count()},
         "standings": {"players": args.players, "rounds_played": args.rounds,
                       "connections": args.connections, "seconds": args.seconds,
-                      "runs": args.runs, **reads},
+                      "runs": args.runs, **(reads or {"skipped": "--writes-only"})},
         "writes": written,
         "lost": written["lost"], "doubled": written["doubled"],
         "targets": judged,

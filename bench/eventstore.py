@@ -49,6 +49,7 @@ import argparse
 import dataclasses
 import json
 import os
+import statistics
 import sys
 from pathlib import Path
 from typing import Any
@@ -107,6 +108,15 @@ def ratio(a: float | None, b: float | None) -> float | None:
     return None if a is None or not b else round(a / b, 3)
 
 
+def round_ratio(store: Json, other: Json) -> float | None:
+    """The median of the per-round ratios (each round measured both side by side), or
+    the ratio of the medians when the rounds are not known."""
+    mine, theirs = store.get("rounds") or [], other.get("rounds") or []
+    if mine and len(mine) == len(theirs) and all(theirs):
+        return round(statistics.median(a / b for a, b in zip(mine, theirs, strict=True)), 3)
+    return ratio(store.get("appends_per_s"), other.get("appends_per_s"))
+
+
 def ratios_of(results: Json) -> dict[str, float | None]:
     out: dict[str, float | None] = {}
     p = results.get("postgresql", {})
@@ -114,8 +124,8 @@ def ratios_of(results: Json) -> dict[str, float | None]:
         store = p["single"]["store"]
         for base in ("raw_insert", "es_default", "es_functions"):
             for n in map(str, WRITERS):
-                other = p["single"].get(base, {}).get(n, {}).get("appends_per_s")
-                out[f"pg_single_{n}w_store_vs_{base}"] = ratio(store[n]["appends_per_s"], other)
+                other = p["single"].get(base, {}).get(n, {})
+                out[f"pg_single_{n}w_store_vs_{base}"] = round_ratio(store[n], other)
         b, r = p["batched"], p["reads"]
         out["pg_batch_store_vs_raw_multirow_insert"] = ratio(
             b["store_batch_events_per_s"], b["raw_multirow_insert_events_per_s"]

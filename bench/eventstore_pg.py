@@ -108,19 +108,33 @@ def scratch(url: str) -> Iterator[Scratch]:
 def concurrent(
     where: Scratch, counts: list[int], seconds: float, repeat: int
 ) -> dict[str, dict[int, writers.Figures]]:
-    """Single appends with each number of writer processes, for every kind of writer."""
+    """Single appends with each number of writer processes, for every kind of writer.
+
+    The kinds take turns (trial 9, P9): each round measures every number of writers of
+    every kind once, then the next round; so a neighbour's load that comes and goes
+    slows every kind alike, and each kind's figures are the medians over the rounds
+    (with each round's appends/s kept, for ratios round by round)."""
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(["eventstore_writers"])
     kinds = list(writers.KINDS)
     if not writers.HAVE_EVENTSOURCING:
         print("eventsourcing is not installed: its recorder is not measured", file=sys.stderr)
         kinds = kinds[:2]
-    out: dict[str, dict[int, writers.Figures]] = {kind: {} for kind in kinds}
-    for count in counts:
-        for kind in kinds:
-            print(f"  postgresql: {kind}, {count} writers ...", file=sys.stderr, flush=True)
-            out[kind][count] = writers.run_writers(context, where.job(kind, seconds, repeat), count)
-    return out
+    rounds: dict[str, dict[int, list[writers.Figures]]] = {
+        kind: {count: [] for count in counts} for kind in kinds
+    }
+    for number in range(1, repeat + 1):
+        for count in counts:
+            for kind in kinds:
+                print(f"  postgresql: round {number}/{repeat}: {kind}, {count} writers ...",
+                      file=sys.stderr, flush=True)  # fmt: skip
+                rounds[kind][count].append(
+                    writers.run_writers(context, where.job(kind, seconds, 1), count)
+                )
+    return {
+        kind: {count: writers.Figures.median_of(found) for count, found in by_count.items()}
+        for kind, by_count in rounds.items()
+    }
 
 
 def batched(where: Scratch, seconds: float, repeat: int) -> dict[str, float]:

@@ -67,6 +67,18 @@ class Figures:
     appends_per_s: float
     p50_ms: float
     p99_ms: float
+    #: Appends/s of each round, in the order the rounds ran (the kinds took turns).
+    rounds: tuple[float, ...] = ()
+
+    @classmethod
+    def median_of(cls, found: list[Figures]) -> Figures:
+        """The medians of rounds measured one at a time."""
+        return cls(
+            statistics.median(f.appends_per_s for f in found),
+            statistics.median(f.p50_ms for f in found),
+            statistics.median(f.p99_ms for f in found),
+            tuple(f.appends_per_s for f in found),
+        )
 
 
 Appender = tuple[Callable[[], None], Callable[[], None]]  # (append one event, close)

@@ -62,9 +62,15 @@ class Row:
     final_points: int | None = None
 
     def to_json(self) -> dict[str, Any]:
-        data = dataclasses.asdict(self)
+        # Not dataclasses.asdict: it deep-copies every value, and every field but the
+        # tie-breaks is a number, a string or None (a third of a 1,024-player projection
+        # run went to it).
+        data = {name: getattr(self, name) for name in _ROW_FIELDS}
         data["tiebreaks"] = dict(self.tiebreaks)
         return data
+
+
+_ROW_FIELDS = tuple(field.name for field in dataclasses.fields(Row))
 
 
 #: With more players touched since the last ranking than this share of the field (and

@@ -18,7 +18,7 @@ from typing import Any
 from tournament.domain.bracket_sheet import BracketSheet, current_sheet, no_bracket
 from tournament.domain.csvexport import standings_document
 from tournament.domain.events import EventLike
-from tournament.domain.matchview import MatchLine, match_lines
+from tournament.domain.matchview import MatchLine, PlayerRef, match_lines
 from tournament.domain.standings import Row
 from tournament.domain.standings_view import StandingsView, standings_view
 from tournament.domain.state import Tournament
@@ -64,21 +64,44 @@ class Projected:
         }
 
 
+@dataclasses.dataclass
+class Memo:
+    """What the last projection of a tournament encoded, kept by its projector so that
+    the next run encodes only what changed (a hand changes a row or two of 1,024). Each
+    entry is a pure function of its key (the row, the player's fields): whatever version
+    it came from, it is right for an equal key."""
+
+    #: player id -> (standings row, its JSON text)
+    rows: dict[int, tuple[Row, str]] = dataclasses.field(default_factory=dict)
+    #: player id -> (what the summary is made of, the proj_players row)
+    players: dict[int, tuple[tuple[Any, ...], dict[str, Any]]] = dataclasses.field(
+        default_factory=dict
+    )
+
+
 def dumps(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
-def project_documents(tid: str, t: Tournament, events: Events) -> Projected:
-    """The projection of tournament ``tid`` in state ``t``."""
+def project_documents(
+    tid: str, t: Tournament, events: Events, memo: Memo | None = None
+) -> Projected:
+    """The projection of tournament ``tid`` in state ``t`` (with ``memo``: reusing what
+    the last projection encoded of rows that did not change, and remembering this one's)."""
     assert t.settings is not None
+    memo = memo if memo is not None else Memo()
     view = standings_view(t, events, per_group=True)
-    documents = {STANDINGS: dumps(standings_body(tid, view, t.version))}
+    # Each row of the whole field is encoded once: the same text is the standings
+    # document's row and proj_standings.row (a 1,024-player field encoded twice, through
+    # dataclasses.asdict, was most of a run); and only when it changed since last time.
+    row_texts = _row_texts(view.rows, memo)
+    documents = {STANDINGS: standings_text(tid, view, t.version, row_texts)}
     for number in range(1, len(view.groups) + 1):
         one = standings_view(t, events, group=number)
-        documents[group_document(number)] = dumps(standings_body(tid, one, t.version))
+        documents[group_document(number)] = standings_text(tid, one, t.version)
     for category in sorted({p.category for p in t.players.values() if p.category}):
         one = standings_view(t, events, category=category, per_group=True)
-        documents[category_document(category)] = dumps(standings_body(tid, one, t.version))
+        documents[category_document(category)] = standings_text(tid, one, t.version)
     sheet = current_sheet(t)
     if sheet is not None:
         documents[BRACKET] = dumps(bracket_body(tid, t, sheet))
@@ -88,7 +111,7 @@ def project_documents(tid: str, t: Tournament, events: Events) -> Projected:
             "status": "open",
             "round": None,
             "count": len(open_lines),
-            "matches": [dataclasses.asdict(line) for line in open_lines],
+            "matches": [match_line_json(line) for line in open_lines],
         }
     )
     return Projected(
@@ -102,10 +125,33 @@ def project_documents(tid: str, t: Tournament, events: Events) -> Projected:
             "final": view.final,
         },
         documents=documents,
-        standings=[_standing(place, row) for place, row in enumerate(view.rows, 1)],
+        standings=[
+            _standing(place, row, text)
+            for place, (row, text) in enumerate(zip(view.rows, row_texts, strict=True), 1)
+        ],
         outstanding=[_outstanding(line) for line in open_lines],
-        players=_players(t, view.rows, open_lines),
+        players=_players(t, view.rows, open_lines, memo),
     )
+
+
+def _row_texts(rows: list[Row], memo: Memo) -> list[str]:
+    known = memo.rows
+    texts = []
+    for row in rows:
+        found = known.get(row.player_id)
+        if found is not None and found[0] == row:
+            texts.append(found[1])
+            continue
+        text = dumps(flat_row(row))
+        known[row.player_id] = (row, text)
+        texts.append(text)
+    return texts
+
+
+def flat_row(row: Row) -> dict[str, Any]:
+    """A standings row as the documents' ``rows`` hold it (the CSV's columns)."""
+    found: dict[str, Any] = standings_document([row])["rows"][0]
+    return found
 
 
 def standings_body(tid: str, view: StandingsView, version: int) -> dict[str, Any]:
@@ -114,28 +160,54 @@ def standings_body(tid: str, view: StandingsView, version: int) -> dict[str, Any
     body = standings_document(
         view.rows, tournament=tid, as_of=view.state.version, category=view.category, seal=None
     )
-    body["version"] = version
-    body["table"] = {
-        "kind": view.kind,
-        "words": view.describe(),
-        "stage": view.heading,
-        "event": view.state.version,
-        "as_of": view.as_of,
-        "round": view.round,
-        "final": view.final,
-        "note": view.note,
-    }
-    body["group"] = view.group
-    body["groups"] = None
-    if view.group_rows:
-        body["groups"] = [
-            {"group": number, "rows": standings_document(rows)["rows"]}
-            for number, rows in enumerate(view.group_rows, 1)
-        ]
+    body.update(_standings_tail(view, version))
     return body
 
 
-def _standing(place: int, row: Row) -> dict[str, Any]:
+def standings_text(
+    tid: str, view: StandingsView, version: int, row_texts: list[str] | None = None
+) -> str:
+    """:func:`standings_body` as JSON text (:func:`dumps`'s exactly), from the rows'
+    texts when they were encoded already."""
+    if row_texts is None:
+        row_texts = [dumps(flat_row(row)) for row in view.rows]
+    head = {"tournament": tid, "as_of": view.state.version, "category": view.category,
+            "seal": None}  # fmt: skip
+    # dumps of a dict is "{" + "key":value joined by "," + "}": the rows joined as they
+    # were encoded give the same text as encoding the whole body at once.
+    parts = [f"{dumps(key)}:{dumps(value)}" for key, value in head.items()]
+    parts.append('"rows":[' + ",".join(row_texts) + "]")
+    parts.extend(
+        f"{dumps(key)}:{dumps(value)}" for key, value in _standings_tail(view, version).items()
+    )
+    return "{" + ",".join(parts) + "}"
+
+
+def _standings_tail(view: StandingsView, version: int) -> dict[str, Any]:
+    """What follows the rows in a standings document."""
+    return {
+        "version": version,
+        "table": {
+            "kind": view.kind,
+            "words": view.describe(),
+            "stage": view.heading,
+            "event": view.state.version,
+            "as_of": view.as_of,
+            "round": view.round,
+            "final": view.final,
+            "note": view.note,
+        },
+        "group": view.group,
+        "groups": [
+            {"group": number, "rows": standings_document(rows)["rows"]}
+            for number, rows in enumerate(view.group_rows, 1)
+        ]
+        if view.group_rows
+        else None,
+    }
+
+
+def _standing(place: int, row: Row, text: str) -> dict[str, Any]:
     return {
         "player_id": row.player_id,
         "place": place,
@@ -144,8 +216,34 @@ def _standing(place: int, row: Row) -> dict[str, Any]:
         "rank": 0 if row.rank is None else row.rank,
         "points": row.points,
         "name": row.name,
-        "row": dumps(standings_document([row])["rows"][0]),
+        "row": text,
     }
+
+
+def match_line_json(line: MatchLine) -> dict[str, Any]:
+    """``dataclasses.asdict(line)`` without its deep copies (tuples stay tuples: JSON
+    writes them as lists); tests/projections/test_incremental.py holds it to asdict's."""
+    a, b = line.players
+    return {
+        "match_id": line.match_id,
+        "round": line.round,
+        "table": line.table,
+        "slot": line.slot,
+        "players": (_ref(a), _ref(b)),
+        "first_dealer": _ref(line.first_dealer),
+        "status": line.status,
+        "bummerl": line.bummerl,
+        "winner": _ref(line.winner),
+        "result": line.result,
+        "needs": line.needs,
+        "progress": line.progress,
+        "reopened": line.reopened,
+        "note": line.note,
+    }
+
+
+def _ref(player: PlayerRef | None) -> dict[str, Any] | None:
+    return None if player is None else {"id": player.id, "name": player.name}
 
 
 def _outstanding(line: MatchLine) -> dict[str, Any]:
@@ -161,7 +259,9 @@ def _outstanding(line: MatchLine) -> dict[str, Any]:
     }
 
 
-def _players(t: Tournament, rows: list[Row], open_lines: list[MatchLine]) -> list[dict[str, Any]]:
+def _players(
+    t: Tournament, rows: list[Row], open_lines: list[MatchLine], memo: Memo
+) -> list[dict[str, Any]]:
     """A summary per registered player: rank and record, and where they sit next."""
     next_match: dict[int, MatchLine] = {}
     for line in open_lines:
@@ -170,10 +270,20 @@ def _players(t: Tournament, rows: list[Row], open_lines: list[MatchLine]) -> lis
                 next_match.setdefault(ref.id, line)
     found = []
     ranked = {row.player_id: row for row in rows}
+    known = memo.players
     for pid in sorted(t.players):
         player = t.players[pid]
         row = ranked.get(pid)
         upcoming = next_match.get(pid)
+        key = (
+            player.name, player.club, player.category, row,
+            upcoming.match_id if upcoming is not None else None,
+            upcoming.table if upcoming is not None else None,
+        )  # fmt: skip
+        seen = known.get(pid)
+        if seen is not None and seen[0] == key:
+            found.append(seen[1])
+            continue
         summary = {
             "player_id": pid,
             "name": player.name,
@@ -191,7 +301,9 @@ def _players(t: Tournament, rows: list[Row], open_lines: list[MatchLine]) -> lis
             "next_table": (upcoming.table or None) if upcoming is not None else None,
         }
         row_of_table = {k: v for k, v in summary.items() if k not in ("club", "category")}
-        found.append({**row_of_table, "summary": dumps(summary)})
+        made = {**row_of_table, "summary": dumps(summary)}
+        known[pid] = (key, made)
+        found.append(made)
     return found
 
 
