@@ -52,7 +52,10 @@ def test_healthz_answers_while_the_process_runs(web: Web) -> None:
 def test_readyz_is_200_on_a_migrated_store_without_redis(web: Web) -> None:
     reply = web.get("/readyz", token=None)
     assert reply.status_code == 200
-    assert reply.get_json() == {"status": "ready", "checks": {"database": "ok"}}
+    assert reply.get_json() == {
+        "status": "ready",
+        "checks": {"database": "ok", "seal key": "ok"},
+    }
 
 
 def test_readyz_is_503_naming_the_database_file_removed_after_the_start(
@@ -133,7 +136,7 @@ def test_readyz_checks_a_configured_redis_and_is_503_naming_it_when_it_is_down(
     )
     ready = web.get("/readyz", token=None)
     assert ready.status_code == 200
-    assert ready.get_json()["checks"] == {"database": "ok", "redis": "ok"}
+    assert ready.get_json()["checks"] == {"database": "ok", "redis": "ok", "seal key": "ok"}
 
     redis_server.terminate()
     redis_server.wait(10)

@@ -55,6 +55,9 @@ def readyz() -> Response:
             checks["redis"] = "ok"
         except Exception as error:
             checks["redis"] = _first_line(error)
+    from tournament.eventstore.seal_keys import configured_key_problem
+
+    checks["seal key"] = configured_key_problem() or "ok"  # attack F11: never unsealed
     failed = [f"{name}: {state}" for name, state in checks.items() if state != "ok"]
     if failed:
         raise Problem(503, "Not ready", "; ".join(failed), kind="not-ready", checks=checks)
