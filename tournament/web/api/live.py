@@ -31,7 +31,7 @@ from flask_openapi3.models.tag import Tag
 from tournament.domain.errors import NotFoundError
 from tournament.live.change import KINDS, Change
 from tournament.live.hub import Full, LiveHub
-from tournament.web.api.models import TournamentPath
+from tournament.web.api.models import TournamentPath, event_stream
 from tournament.web.live import live
 from tournament.web.problems import Problem, documented
 from tournament.web.projected import versions
@@ -59,7 +59,7 @@ RETRY_AFTER = 10
     "when there is one). A comment every 15 s keeps a quiet stream open. Over the "
     "process's cap of streams: 503 with `Retry-After`. Public.",
     responses={
-        200: {"content": {STREAM: {"schema": {"type": "string"}}}},
+        200: event_stream("round, result, bracket or standings"),
         **documented([404, 503]),
     },
 )

@@ -51,10 +51,19 @@ api = APIBlueprint(
 StartNumber = Annotated[int, Field(ge=1, le=1_000_000)]
 
 
+#: ``tables``' keys: start numbers written as JSON object keys (attack F14).
+TABLE_KEYS = "^([1-9][0-9]{0,5}|1000000)$"
+
+
 class DrawRequest(BaseModel):
     """What ``tournament round start`` takes; ``{}`` draws as the format says."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra=lambda schema: schema["properties"]["tables"].update(
+            propertyNames={"pattern": TABLE_KEYS}
+        ),
+    )
 
     pairings: list[tuple[StartNumber, StartNumber]] | None = Field(
         None,
