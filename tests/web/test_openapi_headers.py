@@ -124,3 +124,12 @@ def test_operator_f13_a_replayed_result_carries_the_same_location(web: Web) -> N
     assert again.headers.get("Idempotent-Replayed") == "true"
     assert first.headers["Location"] == again.headers["Location"]
     assert first.headers["Location"] == "/api/v1/tournaments/club/matches/1.2"
+
+
+def test_attack_f14_if_match_takes_ascii_digits_only(web: Web) -> None:
+    drawn(web)
+    a, _ = players_of(web, "1.3")
+    for sent in ('"\xb2"', '"12a"', "W/x"):
+        reply = web.post(results("1.3"), {"forfeit": {"winner": a}}, headers={"If-Match": sent})
+        assert reply.status_code == 422, (sent, reply.status_code)
+        assert reply.get_json()["field"] == "If-Match"
