@@ -133,3 +133,15 @@ def test_attack_f14_if_match_takes_ascii_digits_only(web: Web) -> None:
         reply = web.post(results("1.3"), {"forfeit": {"winner": a}}, headers={"If-Match": sent})
         assert reply.status_code == 422, (sent, reply.status_code)
         assert reply.get_json()["field"] == "If-Match"
+
+
+def test_attack_f14_a_key_used_for_another_tournament_is_refused_not_a_500(web: Web) -> None:
+    drawn(web)
+    web.tournament("other")
+    key = {"Idempotency-Key": "one-key-two-tournaments"}
+    first = web.post("/api/v1/tournaments/other/players", {"name": "Xaver"}, headers=key)
+    assert first.status_code == 201
+    again = web.post("/api/v1/tournaments/club/players", {"name": "Xaver"}, headers=key)
+    assert again.status_code == 422, again.get_data(as_text=True)
+    assert again.get_json()["field"] == "Idempotency-Key"
+    assert "used for another request" in again.get_json()["detail"]
