@@ -73,7 +73,7 @@ def accepts_valid_data_or_refuses_by_a_rule(ctx: Any, response: Any, case: Any) 
 
 @schema.parametrize()
 @settings(
-    max_examples=8,
+    max_examples=6,
     deadline=None,
     suppress_health_check=list(HealthCheck),
     derandomize=True,

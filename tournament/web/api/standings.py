@@ -89,7 +89,10 @@ class StandingsRow(BaseModel):
 
     model_config = ConfigDict(extra="allow")
 
-    rank: int
+    rank: int | None = Field(
+        description="null: a player who never played (no-show, never checked in), listed "
+        "last unranked (docs/standings.md)"
+    )
     player_id: int
     name: str
     club: str
