@@ -2,7 +2,7 @@
 per request, each with the request's id.
 
 ``/healthz`` answers while the process runs; ``/readyz`` only when the database answers
-and is migrated (and Redis, when one is configured), so a load balancer sends no
+and is migrated (and Redis, and the seal key, when configured), so a load balancer sends no
 request to a process that would fail it: otherwise 503, problem+json naming each cause.
 The request id is the caller's ``X-Request-ID`` when it sends a sane one (a proxy's),
 else a new one; it is answered in ``X-Request-ID``, logged with every line and quoted in
