@@ -189,3 +189,19 @@ def test_operator_f8_a_running_service_seals_with_the_rotated_key_without_a_rest
     assert before is not None and after is not None
     assert before.key_id != rotated.key_id
     assert after.key_id == rotated.key_id  # the service read the new file by itself
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="giving a file away needs root")
+def test_operator_f8_seal_key_new_gives_the_file_to_the_services_user(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    import pwd
+
+    path = tmp_path / "etc" / "seal.key"
+    made = cli("seal-key", "new", str(path), "--owner", "nobody")
+    assert f"written to {path} (mode 0600)" in made.output
+    assert path.stat().st_uid == pwd.getpwnam("nobody").pw_uid
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    refused = cli(
+        "seal-key", "new", str(tmp_path / "other.key"), "--owner", "no-such-user-f8", ok=False
+    )
+    assert refused.exit_code == 1 and "cannot give" in refused.output
+    assert not (tmp_path / "other.key").exists()  # no key left behind for the wrong owner

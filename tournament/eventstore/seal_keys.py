@@ -137,7 +137,12 @@ def write_key_file(path: Path, key: SealKey | None = None, owner: str | None = N
 def _chown(path: Path, owner: str) -> None:
     user, _, group = owner.partition(":")
     try:
-        shutil.chown(path, user or None, group or None)
+        if user and group:
+            shutil.chown(path, user, group)
+        elif user:
+            shutil.chown(path, user=user)
+        else:
+            shutil.chown(path, group=group)
     except (LookupError, OSError) as error:
         path.unlink(missing_ok=True)
         raise SealKeyError(f"cannot give {path} to {owner}: {error}") from None
