@@ -49,7 +49,7 @@ def test_verify_without_the_seal_key_says_the_seals_were_not_authenticated(  # t
     assert out.endswith(
         f"all chains verify and every seal matches the log; {n} of {n} seals could not be "
         "authenticated here (their key is not this machine's: SCHNAPSEN_SEAL_KEY_FILE "
-        "names it)\n"
+        "names it, or a retired key in SCHNAPSEN_SEAL_KEYRING_DIR)\n"
     )
 
 

@@ -55,7 +55,7 @@ def test_readyz_is_200_on_a_migrated_store_without_redis(web: Web) -> None:
     assert reply.status_code == 200
     assert reply.get_json() == {
         "status": "ready",
-        "checks": {"database": "ok"},
+        "checks": {"database": "ok", "seal key": "ok"},
         "version": describe(),
     }
 
@@ -142,7 +142,7 @@ def test_readyz_stays_ready_but_degraded_naming_redis_while_it_is_down(
     assert ready.status_code == 200
     assert ready.get_json() == {
         "status": "ready",
-        "checks": {"database": "ok", "redis": "ok"},
+        "checks": {"database": "ok", "redis": "ok", "seal key": "ok"},
         "version": describe(),
     }
 

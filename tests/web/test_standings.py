@@ -143,7 +143,7 @@ def test_as_of_and_round_are_the_past_tables_the_command_line_prints(web: Web, c
         ("?as_of=9999", "query.as_of", "has events 1 to"),
         ("?as_of=0", "query.as_of", "greater than or equal to 1"),
         ("?round=3", "query.round", "has rounds 1 to 2 drawn, not round 3"),
-        ("?as_of=3&round=1", "query", "give round or as_of, not both"),
+        ("?as_of=3&round=1", "query.round", "give round or as_of, not both"),
         ("?category=X", "query.category", "no player has category 'X' (categories here: S, W)"),
         ("?group=1", "query.group", "this tournament has no groups"),
         ("?colour=red", "query.colour", "Extra inputs are not permitted"),

@@ -88,6 +88,11 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "Seal the log now (appends seal it at intervals; rounds and prints, at their end): "
         "prints the seal's short form, to be written down or printed.",
     ),
+    "seal-key": (
+        "tournament.cli.seal_keys",
+        "Make, show and rotate the seal key; retired keys stay in the keyring to "
+        "authenticate old seals.",
+    ),
     "serve": (
         "tournament.cli.serve",
         "Start the web service (API, docs, sign-in) on http://127.0.0.1:8080.",

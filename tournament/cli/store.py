@@ -221,22 +221,36 @@ def _retention_days(default: int) -> int:
     help="a seal's short form as printed on a sheet ('#12 @4211 7KQM-3XJ9'): the log must "
     "still hold that seal (repeatable)",
 )
+@click.option(
+    "--require-authenticated",
+    is_flag=True,
+    help="exit 2 when a seal matches the log but no key here (current or keyring) can "
+    "authenticate it: for cron",
+)
 @database_option
-def verify(printed: tuple[str, ...], database_url: str | None) -> None:
+def verify(printed: tuple[str, ...], require_authenticated: bool, database_url: str | None) -> None:
     """Check every stream's hash chain, every seal of the log (with the seal key) and the
-    append-only guards; report the first broken link of each."""
+    append-only guards; report the first broken link of each.
+
+    Exit status: 0 all verify; 1 a broken link or seal, or a seal key that is configured
+    but cannot be read; 2 (with --require-authenticated) a seal no key here authenticates.
+    """
     from tqdm import tqdm
 
-    from tournament.eventstore.seals import available_key, parse_short
+    from tournament.eventstore.seals import parse_short
     from tournament.eventstore.verify import verify as run_verify
 
     with _one_line_errors(database_url):
         anchors = [parse_short(text) for text in printed]
         store = _store(database_url)
-        key = available_key()
+        key, keyring, key_problems = _verification_keys()
         with tqdm(unit="ev", disable=None, file=sys.stderr) as bar:
-            report = run_verify(store, on_row=lambda: bar.update(), key=key)
+            report = run_verify(store, on_row=lambda: bar.update(), key=key, keyring=keyring)
         seals = {seal.seq: seal for seal in store.seals()} if anchors else {}
+    for problem in key_problems:
+        click.echo(f"SEAL KEY {problem}")
+    for line in _seal_keys_lines(report.made_with, key, keyring):
+        click.echo(line)
     for link in report.broken:
         click.echo(f"BROKEN {link}")
     for guard in report.missing_guards:
@@ -260,16 +274,62 @@ def verify(printed: tuple[str, ...], database_url: str | None) -> None:
         )
     else:
         click.echo("no seal yet: the events are covered by their streams' chains only")
-    if not report.ok or any(mismatched):
+    if not report.ok or any(mismatched) or key_problems:
         raise SystemExit(1)
     if report.unchecked:  # they match the log, but who made them is not known here
         click.echo(
             f"all chains verify and every seal matches the log; {len(report.unchecked)} of "
             f"{counted(report.seals, 'seal')} could not be authenticated here (their key is "
-            "not this machine's: SCHNAPSEN_SEAL_KEY_FILE names it)"
+            "not this machine's: SCHNAPSEN_SEAL_KEY_FILE names it, or a retired key in "
+            "SCHNAPSEN_SEAL_KEYRING_DIR)"
         )
+        if require_authenticated:
+            raise SystemExit(2)
         return
     click.echo("all chains and seals verify" if report.seals else "all chains verify")
+
+
+def _verification_keys() -> tuple[Any, dict[str, Any], list[str]]:
+    """The current seal key (None: none here), the keyring's retired keys, and what is
+    wrong with either: verify goes on without a key it cannot read, and says so."""
+    from tournament.eventstore.seal_keys import retired_keys
+    from tournament.eventstore.seals import SealKeyError, available_key
+
+    problems = []
+    try:
+        key = available_key()
+    except SealKeyError as error:
+        key = None
+        problems.append(f"{error}: seals made with it cannot be authenticated")
+    try:
+        keyring = retired_keys()
+    except SealKeyError as error:
+        keyring = {}
+        problems.append(f"{error}: the keyring is not used")
+    return key, keyring, problems
+
+
+def _seal_keys_lines(
+    made_with: list[tuple[int, str]], key: Any, keyring: dict[str, Any]
+) -> list[str]:
+    """Which key made which seals, one line per run of seals by one key (operator F8)."""
+    runs: list[tuple[int, int, str]] = []
+    for seq, key_id in made_with:
+        if runs and runs[-1][2] == key_id and runs[-1][1] == seq - 1:
+            runs[-1] = (runs[-1][0], seq, key_id)
+        else:
+            runs.append((seq, seq, key_id))
+    lines = []
+    for first, last, key_id in runs:
+        which = f"seal #{first}" if first == last else f"seals #{first}-#{last}"
+        if key is not None and key_id == key.key_id:
+            whose = "the current key"
+        elif key_id in keyring:
+            whose = "a retired key in the keyring"
+        else:
+            whose = "a key not here: not authenticated"
+        lines.append(f"{which} made with key {key_id} ({whose})")
+    return lines
 
 
 def _anchor_problem(anchor: tuple[int, int, str], seals: dict[int, Any]) -> str | None:

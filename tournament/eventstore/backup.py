@@ -72,6 +72,7 @@ from tournament.eventstore.errors import (
 )
 from tournament.eventstore.schema import events as events_table
 from tournament.eventstore.schema import idempotency
+from tournament.eventstore.seal_keys import retired_keys
 from tournament.eventstore.seals import Seal, SealKey, SealKeyError, available_key, load_key
 from tournament.eventstore.store import SQLEventStore
 from tournament.eventstore.verify import VerifyReport, check_rows
@@ -316,7 +317,9 @@ def import_store(
                     flush()
                 yield row
 
-        report = check_rows(checked(), seals=read_back.seals, key=available_key())
+        report = check_rows(
+            checked(), seals=read_back.seals, key=available_key(), keyring=retired_keys()
+        )
         # A file cut short is told as such before what that does to its chains and seals.
         note = _check_complete(fmt, total, report, read_back)
         if not report.ok:

@@ -16,7 +16,8 @@ exported. It holds:
   ``verify`` names the first event that no longer matches;
 * ``mac``: HMAC-SHA256 of all of it with the seal key. The key is never in the database:
   ``SCHNAPSEN_SEAL_KEY`` (64 hex digits), the file ``SCHNAPSEN_SEAL_KEY_FILE``, or
-  ``instance/seal.key`` (made on first use, readable by its owner only).
+  ``instance/seal.key`` (made on first use, readable by its owner only). Retired keys
+  (the keyring) and rotating: :mod:`.seal_keys`.
 
 Its short form (:attr:`Seal.short`, ``#12 @4211 7KQM-3XJ9``) goes on every printed sheet
 and export: a sheet pinned on the wall proves later that the log behind it was not
@@ -93,17 +94,34 @@ def load_key(environ: Mapping[str, str] | None = None, *, create: bool = True) -
     env = os.environ if environ is None else environ
     text = env.get("SCHNAPSEN_SEAL_KEY", "").strip()
     if text:
-        return _parse_key(text, "SCHNAPSEN_SEAL_KEY")
+        return parse_key(text, "SCHNAPSEN_SEAL_KEY")
     named = env.get("SCHNAPSEN_SEAL_KEY_FILE", "").strip()
     path = Path(named).expanduser() if named else instance_path(env) / KEY_FILE
     try:
-        return _parse_key(path.read_text().strip(), str(path))
+        return parse_key(path.read_text().strip(), str(path))
     except FileNotFoundError:
         if named or not create:
             raise SealKeyError(f"the seal key file {path} does not exist") from None
     except OSError as error:
         raise SealKeyError(f"the seal key file {path} cannot be read: {error.strerror}") from None
     return _new_key_file(path)
+
+
+def key_stamp(environ: Mapping[str, str] | None = None) -> tuple[object, ...]:
+    """What :func:`load_key` would read, cheaply: the settings and the key file's identity
+    (inode, change time, size; None: not there). A new stamp means the key may have
+    changed (rotated, removed) and is read again."""
+    from tournament.config import instance_path
+
+    env = os.environ if environ is None else environ
+    text = env.get("SCHNAPSEN_SEAL_KEY", "").strip()
+    named = env.get("SCHNAPSEN_SEAL_KEY_FILE", "").strip()
+    path = Path(named).expanduser() if named else instance_path(env) / KEY_FILE
+    try:
+        seen = path.stat()
+    except OSError:
+        return (text, str(path), None)
+    return (text, str(path), (seen.st_ino, seen.st_mtime_ns, seen.st_ctime_ns, seen.st_size))
 
 
 def available_key(environ: Mapping[str, str] | None = None) -> SealKey | None:
@@ -119,7 +137,8 @@ def available_key(environ: Mapping[str, str] | None = None) -> SealKey | None:
     return None
 
 
-def _parse_key(text: str, where: str) -> SealKey:
+def parse_key(text: str, where: str) -> SealKey:
+    """The key written as hex in ``text`` (``where``: where it was read, for the error)."""
     try:
         secret = bytes.fromhex(text)
     except ValueError:
@@ -134,10 +153,10 @@ def _new_key_file(path: Path) -> SealKey:
     try:  # O_EXCL: two processes starting at once end up with the same key
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:
-        return _parse_key(path.read_text().strip(), str(path))
+        return parse_key(path.read_text().strip(), str(path))
     with os.fdopen(fd, "w") as out:
         out.write(secrets.token_hex(32) + "\n")
-    return _parse_key(path.read_text().strip(), str(path))
+    return parse_key(path.read_text().strip(), str(path))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -239,14 +258,17 @@ def seal(store: SQLEventStore, key: SealKey, reason: str) -> Seal | None:
         last = backend.last_seal()
         after = last.position if last else 0
         rows = backend.read_all(after, MAX_EVENTS)
-        if not rows:
+        if not rows and (last is None or last.key_id == key.key_id):
             return last
+        # No new event but the last seal is another key's (the key was rotated): the same
+        # head sealed again, so that a log at rest carries a seal by the current key.
         head, count, digests = fold(last.head if last else GENESIS, [(r[0], r[10]) for r in rows])
         sealed_at = backend.clock()
         if last is not None and sealed_at < last.sealed_at:
             sealed_at = last.sealed_at  # a clock set back: seals never go back in time
         new = Seal(
-            (last.seq if last else 0) + 1, rows[-1][0], (last.events if last else 0) + count,
+            (last.seq if last else 0) + 1, rows[-1][0] if rows else after,
+            (last.events if last else 0) + count,
             head, digests, sealed_at, reason[:200], key.key_id, "",
         )  # fmt: skip
         new = dataclasses.replace(new, mac=key.mac(new.message()))
@@ -261,17 +283,23 @@ class SealPolicy:
     seconds since the last seal. Remembers the last seal it knows of, so that most
     appends ask the database nothing."""
 
-    #: None: :func:`load_key` when the first seal is due (a read needs no key).
+    #: None: :func:`load_key` when a seal is due (a read needs no key), and again whenever
+    #: the key file changed since (:func:`key_stamp`): a rotated key is used without a
+    #: restart, and a key file removed stops the sealing loudly (warnings, ``/readyz``).
     given_key: SealKey | None = None
     every_events: int = EVERY_EVENTS
     every_seconds: float = EVERY_SECONDS
     _known: tuple[int, float] | None = None  # (position, monotonic time) of the last seal
+    _loaded: tuple[tuple[object, ...], SealKey] | None = None  # (key_stamp, key)
 
     @property
     def key(self) -> SealKey:
-        if self.given_key is None:
-            self.given_key = load_key()
-        return self.given_key
+        if self.given_key is not None:
+            return self.given_key
+        stamp = key_stamp()
+        if self._loaded is None or self._loaded[0] != stamp:
+            self._loaded = (stamp, load_key())
+        return self._loaded[1]
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] | None = None) -> SealPolicy:

@@ -13,7 +13,8 @@ folded over every event up to the seal's position must be the sealed one (where 
 not, the first event that no longer matches the seal's digests is named: changed,
 inserted, missing or renumbered), the digests must be those events' (a seal made with
 another key is not authenticated, but cannot list other events either), and the seal
-must authenticate with the seal key. Seals are numbered 1, 2, 3 … and a hole among them
+must authenticate with the key that made it: the current seal key or a retired one of
+the keyring (:mod:`.seal_keys`). Seals are numbered 1, 2, 3 … and a hole among them
 is reported too. It also reports every
 append-only guard (trigger, PostgreSQL function) that is missing, disabled or changed,
 and (PostgreSQL) a connection that could get past them: such a store is not ``ok`` even
@@ -30,7 +31,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from tournament.eventstore.backends import Row
@@ -75,6 +76,8 @@ class VerifyReport:
     last_seal: Seal | None = None
     #: Seals whose authenticity could not be checked (made with another key).
     unchecked: list[str] = dataclasses.field(default_factory=list)
+    #: ``(seal number, key_id)`` of every seal checked: which key made it (operator F8).
+    made_with: list[tuple[int, str]] = dataclasses.field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -100,9 +103,12 @@ def check_rows(
     on_row: Callable[[], object] | None = None,
     seals: Iterable[Seal] = (),
     key: SealKey | None = None,
+    keyring: Mapping[str, SealKey] | None = None,
 ) -> VerifyReport:
     """Verify rows given in position order (the store's log, or an import file) and the
-    seals over them (authenticated with ``key`` where it is the key they name)."""
+    seals over them (authenticated with ``key``, or a retired key of ``keyring``, where it
+    is the key they name)."""
+    keys = _keys(key, keyring)
     report = VerifyReport()
     heads: dict[str, tuple[int, str]] = {}
     bad: set[str] = set()
@@ -110,7 +116,7 @@ def check_rows(
     sealing: _SealCheck | None = None
     for row in rows:
         if sealing is None:  # an import reads the seals before the first event
-            sealing = _SealCheck(report, list(seals), key)
+            sealing = _SealCheck(report, list(seals), keys, key)
         position, _, stream_id, version, *_rest, prev, digest = row
         if position <= last_position:
             disorder = f"position {position} does not follow {last_position}"
@@ -143,7 +149,7 @@ def check_rows(
             report.broken.append(BrokenLink(stream_id, version, position, problem))
         heads[stream_id] = (version, digest)
     if sealing is None:
-        sealing = _SealCheck(report, list(seals), key)
+        sealing = _SealCheck(report, list(seals), keys, key)
     sealing.before(None)
     report.streams = len(heads)
     return report
@@ -152,10 +158,17 @@ def check_rows(
 class _SealCheck:
     """Checks each seal when the log has been read up to its position."""
 
-    def __init__(self, report: VerifyReport, seals: list[Seal], key: SealKey | None) -> None:
+    def __init__(
+        self,
+        report: VerifyReport,
+        seals: list[Seal],
+        keys: Mapping[str, SealKey],
+        current: SealKey | None,
+    ) -> None:
         self.report = report
         self.pending = sorted(seals, key=lambda s: s.seq)
-        self.key = key
+        self.keys = keys
+        self.current = current
         self.span: list[tuple[int, str, str, int]] = []  # (position, hash, stream, version)
         self.previous: Seal | None = None
         for expected, seal in enumerate(self.pending, start=1):
@@ -182,16 +195,17 @@ class _SealCheck:
         report.last_seal = seal
         sealed_at = format_time(seal.sealed_at)
         name = f"seal #{seal.seq} ({sealed_at}, {seal.short})"
-        authentic = True
-        if self.key is not None and seal.key_id == self.key.key_id:
-            authentic = seal.mac == self.key.mac(seal.message())
-            if not authentic:
+        report.made_with.append((seal.seq, seal.key_id))
+        key = self.keys.get(seal.key_id)
+        if key is not None:
+            if seal.mac != key.mac(seal.message()):
+                which = "the seal key" if key is self.current else f"the retired key {key.key_id}"
                 report.broken.append(
                     BrokenLink("", 0, seal.position, f"{name} does not authenticate with "
-                               "the seal key: the seal was changed or forged", seal.seq)
+                               f"{which}: the seal was changed or forged", seal.seq)
                 )  # fmt: skip
         else:
-            here = self.key.key_id if self.key else "none"
+            here = self.current.key_id if self.current else "none"
             report.unchecked.append(
                 f"{name} was made with key {seal.key_id} (this machine's: {here}): "
                 "not authenticated"
@@ -261,10 +275,18 @@ def hidden_rows(conn: sa.Connection) -> list[BrokenLink]:
     return out
 
 
+def _keys(current: SealKey | None, keyring: Mapping[str, SealKey] | None) -> dict[str, SealKey]:
+    keys = dict(keyring or {})
+    if current is not None:
+        keys[current.key_id] = current
+    return keys
+
+
 def verify(
     store: SQLEventStore,
     on_row: Callable[[], object] | None = None,
     key: SealKey | None = None,
+    keyring: Mapping[str, SealKey] | None = None,
 ) -> VerifyReport:
     """Check every stream of ``store`` and every seal (one pass, memory per stream and
     per seal's span), and that the append-only guards are in place."""
@@ -275,7 +297,7 @@ def verify(
         bypass = bypass_reasons(conn)
         hidden = hidden_rows(conn)
     seals = store.seals()
-    report = check_rows(store.iter_raw(batch_size=5000), on_row, seals, key)
+    report = check_rows(store.iter_raw(batch_size=5000), on_row, seals, key, keyring)
     report.broken.extend(hidden)
     report.missing_guards = missing
     report.bypass = bypass

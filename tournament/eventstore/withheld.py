@@ -84,11 +84,14 @@ def open_payload(
         except SealKeyError as error:
             raise ImportFormatError(line, f"{_why(key_id)}: {error}; nothing imported") from None
     if key is None or key.key_id != key_id:
+        key = _retired(key_id, line) or key  # a backup taken before a rotation (operator F8)
+    if key is None or key.key_id != key_id:
         here = "no seal key here" if key is None else f"the seal key here is {key.key_id}"
         raise ImportFormatError(
             line,
             f"{_why(key_id)}, and {here}: restore it where that key is "
-            "(SCHNAPSEN_SEAL_KEY, SCHNAPSEN_SEAL_KEY_FILE or instance/seal.key); nothing imported",
+            "(SCHNAPSEN_SEAL_KEY, SCHNAPSEN_SEAL_KEY_FILE or instance/seal.key, or its keyring "
+            "SCHNAPSEN_SEAL_KEYRING_DIR); nothing imported",
         )
     if not isinstance(sealed, str):
         raise ImportFormatError(line, "a withheld payload's 'sealed' is hex text")
@@ -99,6 +102,16 @@ def open_payload(
     except ValueError:
         raise ImportFormatError(line, "a withheld payload that does not open") from None
     return text
+
+
+def _retired(key_id: Any, line: int) -> SealKey | None:
+    """The keyring's retired key ``key_id`` (:mod:`.seal_keys`), if it is there."""
+    from tournament.eventstore.seal_keys import retired_keys
+
+    try:
+        return retired_keys().get(str(key_id))
+    except SealKeyError as error:
+        raise ImportFormatError(line, f"{_why(key_id)}: {error}; nothing imported") from None
 
 
 def _why(key_id: Any) -> str:

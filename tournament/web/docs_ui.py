@@ -84,6 +84,10 @@ def finish_document(app: OpenAPI) -> None:
             if operation is not None:
                 operation["security"] = [{"bearer": []}, {"session": []}]
                 operation.setdefault("x-required-role", getattr(need, "name", str(need)).lower())
+    from tournament.web import openapi_headers
+
+    openapi_headers.declare(app.api_doc)  # Idempotency-Key, If-Match, ETag, Location ...
+    openapi_headers.keep_property_names(app.api_doc)
 
 
 @docs_ui.get("/openapi.json")

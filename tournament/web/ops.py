@@ -2,9 +2,10 @@
 per request, each with the request's id.
 
 ``/healthz`` answers while the process runs; ``/readyz`` only when the database answers,
-is migrated and has room, so a load balancer sends no request to a process that would
-fail it: otherwise 503, problem+json naming each cause. Without the configured Redis it
-answers 200 ``degraded`` (:mod:`tournament.web.readiness`).
+is migrated and has room, and the configured seal key can be read, so a load balancer
+sends no request to a process that would fail it: otherwise 503, problem+json naming each
+cause. Without the configured Redis it answers 200 ``degraded``
+(:mod:`tournament.web.readiness`).
 The request id is the caller's ``X-Request-ID`` when it sends a sane one (a proxy's),
 else a new one; it is answered in ``X-Request-ID``, logged with every line and quoted in
 every problem body.
@@ -48,6 +49,9 @@ def readyz() -> Response:
     redis_url = current_app.config.get("REDIS_URL")
     if redis_url:
         checks["redis"] = readiness.redis(redis_url)
+    from tournament.eventstore.seal_keys import configured_key_problem
+
+    checks["seal key"] = configured_key_problem() or "ok"  # attack F11: never unsealed
     failed = [f"{name}: {state}" for name, state in checks.items() if state != "ok"]
     degraded = [line for line in failed if line.startswith("redis: ")]
     failed = [line for line in failed if line not in degraded]

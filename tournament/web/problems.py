@@ -25,6 +25,7 @@ from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from tournament.domain.errors import ConflictError, DomainError, NotFoundError
 from tournament.domain.messages import plain
+from tournament.eventstore.errors import IdempotencyKeyReusedError
 from tournament.eventstore.failures import (
     DISK_ERROR,
     DISK_FULL,
@@ -170,6 +171,16 @@ def invalid(field: str, message: str, *, rule: str | None = None) -> Problem:
     return Problem(422, "Invalid request", f"{field}: {message}", **extra)
 
 
+def key_reused() -> Problem:
+    """An Idempotency-Key a request for another tournament stored: a client's mistake,
+    refused as a reuse for another request is (writes.refuse_other_request), not a 500."""
+    return invalid(
+        "Idempotency-Key",
+        "this key was used for another request (another tournament): use a new key for a "
+        "new request (nothing stored)",
+    )
+
+
 def _http(error: HTTPException) -> Response:
     status = error.code or 500
     headers: dict[str, str] = {}
@@ -289,6 +300,7 @@ def install(app: Flask) -> None:
     app.register_error_handler(DomainError, lambda error: response(from_domain(error)))
     app.register_error_handler(HTTPException, _http)
     app.register_error_handler(StoreBusyError, lambda error: response(busy()))
+    app.register_error_handler(IdempotencyKeyReusedError, lambda error: response(key_reused()))
     app.register_error_handler(Exception, _unexpected)
 
 

@@ -31,8 +31,10 @@ def open_services(app: Flask, url: str) -> Services:
     from tournament.accounts.service import Accounts
     from tournament.domain.service import TournamentService
     from tournament.eventstore import SQLEventStore, migrate
+    from tournament.eventstore.seal_keys import check_at_start
     from tournament.eventstore.seals import SealPolicy
 
+    check_at_start()  # a configured seal key that is missing: refuse, never run unsealed
     try:
         migrate.ensure_current(url, may_create=True)
     except migrate.NewerSchemaError as error:

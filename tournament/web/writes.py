@@ -35,6 +35,8 @@ Answer = Callable[[list[StoredEvent]], Mapping[str, Any]]
 
 #: A key is what a client generates: a UUID, a ULID, a hash; printable ASCII, no spaces.
 _KEY = re.compile(r"^[\x21-\x7e]{1,200}$")
+#: A version as If-Match names it, quotes and W/ taken off (openapi_headers.py's pattern).
+_VERSION = re.compile(r"^[0-9]{1,12}\Z")
 
 
 class StaleVersion(Exception):
@@ -48,7 +50,7 @@ def expected_version() -> int | None:
     if header is None or header.strip() == "*":
         return None
     text = header.strip().removeprefix("W/").strip('"')
-    if not text.isdigit() or len(text) > 12:
+    if not _VERSION.match(text):  # ASCII digits only: "²".isdigit() is true
         raise invalid(
             "If-Match",
             f"{header[:40]!r} is not a version of this service: send the tournament's "

@@ -28,5 +28,8 @@ MODULES = (
 
 
 def register(app: OpenAPI) -> None:
+    from tournament.web.api import created
+
+    created.install(app)  # every 201 says where (Location)
     for name in MODULES:
         app.register_api(importlib.import_module(name).api)

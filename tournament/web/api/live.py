@@ -33,7 +33,7 @@ from tournament.live.change import KINDS, Change
 from tournament.live.departure import Departure, departure_of
 from tournament.live.hub import Full, LiveHub
 from tournament.web.api.blueprint import APIBlueprint
-from tournament.web.api.models import TournamentPath
+from tournament.web.api.models import TournamentPath, event_stream_schema
 from tournament.web.live import live
 from tournament.web.problems import Problem, documented
 from tournament.web.projected import versions
@@ -62,7 +62,7 @@ RETRY_AFTER = 10
     "when there is one). A comment every 15 s keeps a quiet stream open. Over the "
     "process's cap of streams: 503 with `Retry-After`. Public.",
     responses={
-        200: {"content": {STREAM: {"schema": {"type": "string"}}}},
+        200: event_stream_schema("round, result, bracket or standings"),
         **documented([404, 503]),
     },
 )

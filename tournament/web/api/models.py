@@ -23,6 +23,32 @@ TID = Field(
 )
 
 
+def event_stream_schema(events: str) -> dict[str, Any]:
+    """A ``200`` of Server-Sent Events: OpenAPI 3.1 (and schemathesis) read the schema of a
+    sequential media type as that of each event, here ``{event, data, id, retry}``;
+    ``events``: which ones the stream sends, in words (attack F14)."""
+    one_event = {
+        "type": "object",
+        "description": f"one event of the stream: {events}",
+        "required": ["event", "data"],
+        "properties": {
+            "event": {"type": "string", "description": events},
+            "data": {"type": "string", "description": "JSON as the operation describes"},
+            "id": {"type": "string"},
+            "retry": {"type": "integer"},
+        },
+    }
+    return {"content": {"text/event-stream": {"schema": one_event}}}
+
+
+class CodedPhrase(BaseModel):
+    """A param that is a phrase of its own: its code and params, rendered in the same
+    language as the message it fills (docs/api.md#errors)."""
+
+    code: str = Field(description="the phrase's code, e.g. sheet.hand")
+    params: dict[str, str | int | CodedPhrase] = Field(default_factory=dict)
+
+
 class ProblemError(BaseModel):
     field: str | None = None
     row: int | None = None
@@ -31,8 +57,10 @@ class ProblemError(BaseModel):
     code: str | None = Field(
         None, description="the refusal's code, e.g. tally.step_too_large (docs/api.md#errors)"
     )
-    params: dict[str, str | int] | None = Field(
-        None, description='the values the code\'s message is filled with, e.g. {"hand": 2}'
+    params: dict[str, str | int | CodedPhrase] | None = Field(
+        None,
+        description='the values the code\'s message is filled with, e.g. {"hand": 2}; a '
+        "value may be a phrase of its own ({code, params})",
     )
 
 
@@ -51,8 +79,8 @@ class ProblemDetails(BaseModel):
     code: str | None = Field(
         None, description="a refusal's code: the same refusal in any language (docs/api.md)"
     )
-    params: dict[str, str | int] | None = Field(
-        None, description="the values the code's message is filled with"
+    params: dict[str, str | int | CodedPhrase] | None = Field(
+        None, description="the values the code's message is filled with (as in errors[])"
     )
     errors: list[ProblemError] | None = None
     request_id: str = Field(description="quote it to the operator: it names the log line")

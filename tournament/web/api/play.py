@@ -41,6 +41,7 @@ from tournament.live.hub import Full
 from tournament.play.service import PlayService, device_hash
 from tournament.play.stream import Render
 from tournament.web.api.blueprint import APIBlueprint
+from tournament.web.api.models import event_stream_schema
 from tournament.web.api.play_devices import (
     not_a_seat_here,
     sent_token,
@@ -85,7 +86,6 @@ api = APIBlueprint(
     ],
 )
 
-STREAM = "text/event-stream"
 RETRY_AFTER = 10
 #: The code routes: a wrong code counts against the address's limit (429 over it).
 CODE_PROBLEMS = documented([404, 409, 429])
@@ -223,7 +223,7 @@ def no_claim(path: CodePath, body: VersionIn) -> Response:
     "15 s keeps a quiet stream open. Over the process's cap of streams: 503 with "
     "`Retry-After`.",
     responses={
-        200: {"content": {STREAM: {"schema": {"type": "string"}}}},
+        200: event_stream_schema("table, gone or seat_taken"),
         **documented([404, 409, 429, 503]),
     },
 )
@@ -280,7 +280,7 @@ def table(path: TablePath) -> Response:
     "streams: 503 with `Retry-After`. Public; 409 `online.own_table` for a seat's "
     "`Seat-Token` of this table.",
     responses={
-        200: {"content": {STREAM: {"schema": {"type": "string"}}}},
+        200: event_stream_schema("table or gone"),
         **documented([404, 409, 503]),
     },
 )

@@ -9,9 +9,10 @@ bound what no valid request exceeds.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+from pydantic.json_schema import SkipJsonSchema
 
 #: Longer than any valid value (100 characters, T-player): the domain says why.
 TEXT = 400
@@ -40,17 +41,38 @@ class PlayerCreate(BaseModel):
     )
 
 
+#: Text that is changed when sent: null is no text (left out, it stays as it is).
+SentText = Annotated[str, Field(max_length=TEXT)] | SkipJsonSchema[None]
+
+
+def _unsent(schema: dict[str, Any]) -> None:
+    """A field that is left out when unchanged has no default a client could send."""
+    schema.pop("default", None)
+
+
 class PlayerEdit(BaseModel):
     """What ``tournament players edit`` corrects: name, club and category at any time, the
     rating before round 1 (it decides the seeding, T-seeding). Only the fields sent are
     changed; ``"rating": null`` removes the rating."""
 
-    model_config = ConfigDict(extra="forbid")
+    # At least one field; name, club and category are text when sent (null is refused:
+    # '' clears club and category), which the schema says (attack F14).
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"minProperties": 1})
 
-    name: str | None = Field(None, max_length=TEXT, description="the corrected name (T-player)")
-    club: str | None = Field(None, max_length=TEXT, description="the corrected club; '' for none")
-    category: str | None = Field(
-        None, max_length=TEXT, description="the corrected category; '' for none"
+    name: SentText = Field(
+        None,
+        description="the corrected name (T-player)",
+        json_schema_extra=_unsent,
+    )
+    club: SentText = Field(
+        None,
+        description="the corrected club; '' for none",
+        json_schema_extra=_unsent,
+    )
+    category: SentText = Field(
+        None,
+        description="the corrected category; '' for none",
+        json_schema_extra=_unsent,
     )
     rating: int | None = Field(
         None, description="the corrected rating, 0-4000, before round 1 only (T-seeding)"
@@ -75,7 +97,16 @@ class Withdrawal(BaseModel):
 class SeedingRequest(BaseModel):
     """``tournament players seed``: before round 1 only (T-seeding)."""
 
-    model_config = ConfigDict(extra="forbid")
+    # order goes with method manual only (T-seeding), which the schema says (attack F14).
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "anyOf": [
+                {"required": ["method"], "properties": {"method": {"const": "manual"}}},
+                {"properties": {"order": {"type": "null"}}},
+            ]
+        },
+    )
 
     method: Literal["rating", "manual", "draw"] = Field(
         "rating",

@@ -51,7 +51,16 @@ PDF = "application/pdf"
 
 
 class PackRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # A round goes with the kinds of a round only, which the schema says (attack F14).
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "anyOf": [
+                {"required": ["kind"], "properties": {"kind": {"enum": list(ROUND_KINDS)}}},
+                {"properties": {"round": {"type": "null"}}},
+            ]
+        },
+    )
 
     kind: Literal["standings", "pairings", "table-cards", "scoresheets", "crosstable"] = Field(
         description="standings: the table now with its tie-breaks; pairings: a round's "

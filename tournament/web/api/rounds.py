@@ -51,10 +51,23 @@ api = APIBlueprint(
 StartNumber = Annotated[int, Field(ge=1, le=1_000_000)]
 
 
+#: ``tables``' keys: start numbers written as JSON object keys (attack F14).
+TABLE_KEYS = "^([1-9][0-9]{0,5}|1000000)$"
+
+
 class DrawRequest(BaseModel):
     """What ``tournament round start`` takes; ``{}`` draws as the format says."""
 
-    model_config = ConfigDict(extra="forbid")
+    # byes go with pairings (a manual draw), which the schema says (attack F14).
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "anyOf": [
+                {"properties": {"byes": {"maxItems": 0}}},
+                {"required": ["pairings"], "properties": {"pairings": {"type": "array"}}},
+            ]
+        },
+    )
 
     pairings: list[tuple[StartNumber, StartNumber]] | None = Field(
         None,

@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 from flask import Response, request
 from flask_openapi3.models.tag import Tag
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field
 
 from tournament.domain.bracket_sheet import current_sheet, no_bracket
 from tournament.domain.csvexport import flat_standings_csv, standings_csv
@@ -65,14 +65,14 @@ class StandingsQuery(QueryModel):
         ge=1,
         le=2**31 - 1,
         description="as after event N of the tournament (the numbers of GET .../events and "
-        "`tournament log`)",
+        "`tournament log`); not with round",
     )
     round: int | None = Field(
         None,
         ge=1,
         le=10_000,
         description="as at the end of round N: before round N+1 was drawn (now, if it is "
-        "not drawn) (T-round)",
+        "not drawn); not with as_of (T-round)",
     )
     group: int | None = Field(
         None, ge=1, le=10_000, description="only this group of a group format (T-format)"
@@ -80,12 +80,6 @@ class StandingsQuery(QueryModel):
     category: str | None = Field(
         None, min_length=1, max_length=100, description="only this category, e.g. W (T-player)"
     )
-
-    @model_validator(mode="after")
-    def _one_point_in_time(self) -> StandingsQuery:
-        if self.as_of is not None and self.round is not None:
-            raise ValueError("give round or as_of, not both")
-        return self
 
 
 class StandingsRow(BaseModel):
@@ -95,7 +89,10 @@ class StandingsRow(BaseModel):
 
     model_config = ConfigDict(extra="allow")
 
-    rank: int
+    rank: int | None = Field(
+        description="null: a player who never played (no-show, never checked in), listed "
+        "last unranked (docs/standings.md)"
+    )
     player_id: int
     name: str
     club: str
@@ -173,6 +170,9 @@ class Standings(BaseModel):
     responses={200: Standings, 304: None, **documented([404, 406, 422])},
 )
 def get_standings(path: TournamentPath, query: StandingsQuery) -> Response:
+    if query.as_of is not None and query.round is not None:
+        # Refused with its rule: OpenAPI cannot say "not both" of two query parameters.
+        raise invalid("query.round", "give round or as_of, not both", rule="T-round")
     kind = _negotiate()
     asked = (query.as_of, query.round, query.group, query.category)
     name = _document_name(query)
