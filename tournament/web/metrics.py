@@ -102,7 +102,10 @@ class Metrics:
 
     def observe(self, request: Request, status: int, seconds: float | None) -> None:
         route = request.url_rule.rule if request.url_rule is not None else UNMATCHED
-        method = request.method if request.method in _METHODS else "OTHER"
+        self.observe_route(request.method, route, status, seconds)
+
+    def observe_route(self, method: str, route: str, status: int, seconds: float | None) -> None:
+        method = method if method in _METHODS else "OTHER"
         self.requests.labels(method, route, str(status)).inc()
         if seconds is not None:
             self.duration.labels(method, route).observe(seconds)
