@@ -31,6 +31,7 @@ from werkzeug.http import parse_etags
 from tournament.json_logs import redact_path
 from tournament.web import headers as security
 from tournament.web import metrics, ops
+from tournament.web.api.standings import cache_name
 from tournament.web.projected import held_fresh
 from tournament.web.reads import BODIES, JSON, body_key, entity_tag, not_modified_by
 
@@ -40,6 +41,9 @@ ROUTE = "/api/v1/tournaments/<tid>/standings"
 _PATH = re.compile(r"/api/v1/tournaments/([A-Za-z0-9_-]{1,120})/standings")
 #: ``Accept`` values that make the JSON answer (as ``_negotiate`` decides for them).
 _JSON_ACCEPTS = frozenset({"", "*/*", JSON, "application/*"})
+
+#: A plain request's query: no as_of, round, group or category.
+_NOTHING_ASKED = (None, None, None, None)
 
 WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
@@ -87,8 +91,7 @@ class StandingsShortcut:
         if not_modified_by(tag, parse_etags(environ.get("HTTP_IF_NONE_MATCH"))):
             return 304, b"", tag
         found = self.app.extensions.get(BODIES)
-        key = body_key(("standings", tid, None, None, None, None, False), reading.version,
-                       "json", JSON)  # fmt: skip
+        key = body_key(cache_name(tid, _NOTHING_ASKED, False), reading.version, "json", JSON)
         body = found.held(key) if found is not None else None
         if body is None:
             return None  # not made yet for this version: the long way makes it
