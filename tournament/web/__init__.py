@@ -90,6 +90,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> OpenAPI:
         app, ("sessions.login", "sessions.setup", "account.password", "tokens.create_token")
     )
     app.register_blueprint(docs_ui.docs_ui)  # its document is made on first need
+    from tournament.web import standings_shortcut
+
+    standings_shortcut.install(app)  # the hottest read, answered before Flask's request
     hops = int(app.config.get("PROXY_HOPS") or 0)
     if hops:
         from werkzeug.middleware.proxy_fix import ProxyFix

@@ -94,12 +94,18 @@ def new_request_id() -> str:
     return f"{prefix}{next(counter):016x}"
 
 
-def _start() -> None:
-    sent = request.headers.get("X-Request-ID", "")
-    g.request_id = sent if _SANE_ID.match(sent) else new_request_id()
-    g.started = time.perf_counter()
+def request_id_for(sent: str) -> str:
+    """The request's id: the caller's ``X-Request-ID`` when sane, else a new one; bound
+    to every log line of the request from now on."""
+    found = sent if _SANE_ID.match(sent) else new_request_id()
     structlog.contextvars.clear_contextvars()
-    structlog.contextvars.bind_contextvars(request_id=g.request_id)
+    structlog.contextvars.bind_contextvars(request_id=found)
+    return found
+
+
+def _start() -> None:
+    g.request_id = request_id_for(request.headers.get("X-Request-ID", ""))
+    g.started = time.perf_counter()
 
 
 def _finish(response: Response) -> Response:
@@ -110,16 +116,31 @@ def _finish(response: Response) -> Response:
     if counted is not None:
         counted.observe(request, response.status_code, seconds)
     who = getattr(g, "caller", None)
-    _access_log().info(
-        "request",
-        method=request.method,
-        path=loggable_path(request),
-        status=response.status_code,
-        ms=round(seconds * 1000, 1) if seconds is not None else None,
-        account=getattr(who, "email", None),
-        remote=request.remote_addr,
+    access_line(
+        request.method,
+        loggable_path(request),
+        response.status_code,
+        seconds,
+        getattr(who, "email", None),
+        request.remote_addr,
     )
     return response
+
+
+def access_line(
+    method: str, path: str, status: int, seconds: float | None, account: str | None,
+    remote: str | None,
+) -> None:  # fmt: skip
+    """The request's line in the access log (its id is bound: :func:`request_id_for`)."""
+    _access_log().info(
+        "request",
+        method=method,
+        path=path,
+        status=status,
+        ms=round(seconds * 1000, 1) if seconds is not None else None,
+        account=account,
+        remote=remote,
+    )
 
 
 _access: list[Any] = []

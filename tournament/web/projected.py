@@ -30,14 +30,16 @@ from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
-from flask import current_app
+from flask import Flask, current_app
 
 from tournament.domain import events as ev
 from tournament.domain.service import TournamentService
 from tournament.eventstore.schema import events
 from tournament.projections import tables
 from tournament.projections.documents import project_documents
-from tournament.web.live import live
+from tournament.web.live import KEY as LIVE
+from tournament.web.live import Live, live
+from tournament.web.services import KEY as SERVICES
 from tournament.web.services import services
 
 
@@ -297,16 +299,39 @@ class SharedProbes:
 _made_lock = threading.Lock()
 
 
-def _probe_and_documents() -> tuple[SharedProbes, Documents]:
+def _probe_and_documents(app: Flask | None = None) -> tuple[SharedProbes, Documents]:
     """The app's probe and documents (each app its own: its own store)."""
-    found = current_app.extensions.get("schnapsen_documents")
+    app = app or current_app
+    found = app.extensions.get("schnapsen_documents")
     if found is None:
         with _made_lock:
-            found = current_app.extensions.get("schnapsen_documents")
+            found = app.extensions.get("schnapsen_documents")
             if found is None:
-                found = (SharedProbes(VersionProbe(services().store.engine)), Documents())
-                current_app.extensions["schnapsen_documents"] = found
+                engine = app.extensions[SERVICES].store.engine
+                found = (SharedProbes(VersionProbe(engine)), Documents())
+                app.extensions["schnapsen_documents"] = found
     return found
+
+
+def held_fresh(app: Flask, tid: str, name: str) -> Reading | None:
+    """What :func:`read_document` answers when that is a fresh projection whose body
+    this process holds, with the same one lookup; None otherwise (the caller reads the
+    long way, which waits, works out or says why as before). No request context needed:
+    :mod:`tournament.web.standings_shortcut` answers before Flask's."""
+    found_live: Live = app.extensions[LIVE]
+    found_live.listen()  # as read_document does
+    probe, documents = _probe_and_documents(app)
+    versions = probe(tid)
+    if versions is None:
+        return None
+    projected, newest = versions
+    if projected is None or not newest:
+        return None
+    held = documents.get(tid, name, projected)
+    if held is None or held.body is None:
+        return None
+    found = Reading(held.version, max(newest, held.version), held.body, held.projected_at)
+    return None if found.stale else found
 
 
 def _read_known(tid: str, name: str) -> Reading | None:

@@ -15,6 +15,7 @@ from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
 from flask import Response, current_app, json, request
+from werkzeug.datastructures import ETags
 
 from tournament.web.services import services
 
@@ -28,6 +29,11 @@ class BodyCache:
         self.size = size
         self._bodies: OrderedDict[Hashable, bytes] = OrderedDict()
         self._lock = threading.Lock()
+
+    def held(self, key: Hashable) -> bytes | None:
+        """The body made for ``key``, if it is still held."""
+        with self._lock:
+            return self._bodies.get(key)
 
     def get(self, key: Hashable, make: Callable[[], bytes]) -> bytes:
         with self._lock:
@@ -43,10 +49,14 @@ class BodyCache:
         return body
 
 
+#: Where an app keeps its :class:`BodyCache`, in ``app.extensions``.
+BODIES = "schnapsen_bodies"
+
+
 def bodies() -> BodyCache:
     """The app's bodies: each app its own, since each has its own store -- two apps in
     one process (the tests) hold tournaments of the same id at the same version."""
-    cache: BodyCache = current_app.extensions.setdefault("schnapsen_bodies", BodyCache())
+    cache: BodyCache = current_app.extensions.setdefault(BODIES, BodyCache())
     return cache
 
 
@@ -55,10 +65,20 @@ def entity_tag(version: int, variant: str = "") -> str:
 
 
 def not_modified(tag: str) -> bool:
-    """Whether ``If-None-Match`` names ``tag``: by the weak comparison (RFC 9110 13.1.2),
-    so ``W/"74-json"`` matches ``"74-json"``. A proxy that compresses (nginx's gzip) makes
-    every tag weak, and its clients send that form back (operator F3). ``*`` matches any."""
-    return request.if_none_match.contains_weak(tag.strip('"'))
+    return not_modified_by(tag, request.if_none_match)
+
+
+def not_modified_by(tag: str, sent: ETags) -> bool:
+    """Whether ``If-None-Match`` (parsed: ``sent``) names ``tag``: by the weak comparison
+    (RFC 9110 13.1.2), so ``W/"74-json"`` matches ``"74-json"``. A proxy that compresses
+    (nginx's gzip) makes every tag weak, and its clients send that form back (operator F3).
+    ``*`` matches any."""
+    return sent.contains_weak(tag.strip('"'))
+
+
+def body_key(cache: Hashable, version: int, variant: str, mimetype: str) -> Hashable:
+    """What :func:`versioned` keeps a body under in :func:`bodies`."""
+    return (cache, version, variant, mimetype)
 
 
 def versioned(
@@ -86,7 +106,7 @@ def versioned(
             text = render(data) if render else json.dumps(data, ensure_ascii=False)
             return text.encode("utf-8")
 
-        body = bodies().get((cache, version, variant, mimetype), make) if cache else make()
+        body = bodies().get(body_key(cache, version, variant, mimetype), make) if cache else make()
         reply = Response(body, mimetype=mimetype)
     reply.headers["ETag"] = tag
     # Clients may keep it, but ask again each time (a 304 costs next to nothing).

@@ -195,10 +195,15 @@ def get_standings(path: TournamentPath, query: StandingsQuery) -> Response:
         reading.version,
         build,
         variant=("csv" if kind == CSV else "json") + stale,
-        cache=("standings", path.tid, *asked, reading.stale),
+        cache=cache_name(path.tid, asked, reading.stale),
         mimetype=kind,
         render=(lambda data: str(data["csv"])) if kind == CSV else None,
     )
+
+
+def cache_name(tid: str, asked: tuple[Any, ...], stale: bool) -> tuple[Any, ...]:
+    """What the bodies of a projected table are kept under (with the version)."""
+    return ("standings", tid, *asked, stale)
 
 
 def _document_name(query: StandingsQuery) -> str | None:
