@@ -19,12 +19,12 @@ import time
 import uuid
 from typing import Any, TextIO, cast
 
-import structlog
 from flask import Blueprint, Flask, Request, Response, current_app, g, jsonify, request
 
 from tournament.json_logs import CODE, redact_path
 from tournament.web import metrics as prometheus
 from tournament.web import readiness
+from tournament.web.plain_structlog import structlog
 from tournament.web.problems import Problem
 from tournament.web.services import services
 
