@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from flask import Flask, current_app
 
 if TYPE_CHECKING:
+    from tournament.accounts.service import Accounts
     from tournament.domain.service import TournamentService
     from tournament.eventstore import SQLEventStore
 
