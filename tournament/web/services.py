@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import dataclasses
 import threading
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from flask import Flask, current_app
 
@@ -22,8 +23,8 @@ class Services:
     url: str
     store: SQLEventStore
     tournaments: TournamentService
-    #: The Accounts' password hasher (None: argon2's defaults).
-    hasher: Any = None
+    #: Makes the accounts (:attr:`accounts`, on first use).
+    make_accounts: Callable[[], Accounts]
     _accounts: Accounts | None = dataclasses.field(default=None, repr=False)
     _made: threading.Lock = dataclasses.field(default_factory=threading.Lock, repr=False)
 
@@ -34,9 +35,7 @@ class Services:
         if self._accounts is None:
             with self._made:
                 if self._accounts is None:
-                    from tournament.accounts.service import Accounts
-
-                    self._accounts = Accounts(self.url, hasher=self.hasher)
+                    self._accounts = self.make_accounts()
         return self._accounts
 
     def close_accounts(self) -> None:
@@ -55,8 +54,14 @@ def open_services(app: Flask, url: str) -> Services:
 
     migrate.ensure_current(url, may_create=True)
     store = SQLEventStore(url, sealing=SealPolicy.from_environment())
-    # PASSWORD_HASHER: tests pass cheaper argon2 parameters; the service keeps the defaults.
-    found = Services(url, store, TournamentService(store), app.config.get("PASSWORD_HASHER"))
+
+    def accounts() -> Accounts:
+        from tournament.accounts.service import Accounts
+
+        # PASSWORD_HASHER: tests pass cheaper argon2 parameters; the service keeps the defaults.
+        return Accounts(url, hasher=app.config.get("PASSWORD_HASHER"))
+
+    found = Services(url, store, TournamentService(store), accounts)
     app.extensions[KEY] = found
     return found
 

@@ -36,7 +36,7 @@ from tournament.web.pages.public_parts import (
 )
 from tournament.web.pages.public_play import online_tables
 from tournament.web.pages.public_standings import AsOf, asked_round, now_table, round_table
-from tournament.web.projected import read_document
+from tournament.web.projected_reads import read_document
 
 pages = Blueprint("public", __name__)
 
