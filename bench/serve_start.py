@@ -171,7 +171,7 @@ def main() -> None:
 
     def median(case: str, part: int) -> float | None:
         found = [one[part] for one in times[case] if one[part] is not None]
-        return round(statistics.median(found), 3) if found else None  # type: ignore[type-var]
+        return round(statistics.median(found), 3) if found else None  # type: ignore[type-var, arg-type]
 
     figures: dict[str, Any] = {"rounds": args.rounds}
     for case in times:
