@@ -53,6 +53,8 @@ PG_CONNECT_TIMEOUT = 10
 #: A SQLite URL naming a file and nothing else (no host, no options after ``?``): the
 #: URLs :func:`sqlite_file` reads without SQLAlchemy, exactly as ``sa.make_url`` does.
 _PLAIN_SQLITE = re.compile(r"sqlite(?:\+pysqlite)?:///(?P<database>[^?]*)\Z")
+#: A URL of characters SQLAlchemy writes back as they are (it quotes "@", ":", "%", ...).
+_PLAIN_PATH = re.compile(r"[a-z+]+:///[A-Za-z0-9_./ -]*\Z")
 
 
 class DatabaseURLError(ValueError):
@@ -126,7 +128,11 @@ def safe_url(url: str | sa.URL) -> str:
 
     >>> safe_url("postgresql://app:secret@db:port/club")
     "'postgresql://app:***@db:port/club'"
+    >>> safe_url("sqlite:////srv/club/turnier.sqlite3")
+    'sqlite:////srv/club/turnier.sqlite3'
     """
+    if isinstance(url, str) and _PLAIN_SQLITE.match(url) and _PLAIN_PATH.match(url):
+        return url  # no password, nothing SQLAlchemy would write otherwise (serve's start)
     import sqlalchemy as sa
 
     try:

@@ -19,6 +19,7 @@ import pytest
 
 from engine import Kind
 from engine.randomplay import choose_action
+from tournament.domain import events as ev
 from tournament.domain import online
 from tournament.domain.errors import ConflictError, DomainError
 from tournament.domain.hands import action_event
@@ -580,3 +581,50 @@ def test_the_clock_runs_from_the_second_join_not_from_the_deal(store: SQLEventSt
     assert play.moment(TID, MID).clock.expired  # it does run once both are there
     play.release_seat(TID, MID, 0, by="Organiser")  # a released seat does not stop it
     assert play.moment(TID, MID).clock.expired
+
+
+def test_a_move_in_a_request_s_snapshot_reads_the_tournament_and_its_hand_once_speed_P5(
+    store: SQLEventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A move (its seat's check, the repair look, the move, the table it answers) asked
+    the store for new events five times; inside :meth:`PlayService.snapshot` twice: the
+    tournament once and the hand once, the hand then folded on from what was appended."""
+    play, _, _ = online_table(store)
+    moment = play.moment(TID, MID)
+    assert moment.state is not None and moment.stream is not None
+    action = choose_action(moment.state, random.Random(5))
+    asked: list[str] = []
+    real = store.read_stream
+
+    def counted(stream: str, *args: Any, **kwargs: Any) -> Any:
+        asked.append(stream)
+        return real(stream, *args, **kwargs)
+
+    monkeypatch.setattr(store, "read_stream", counted)
+    with play.snapshot():
+        assert play.holds(TID, MID, 0, ()) is False  # (no token: a look at the seats)
+        after = play.act(TID, MID, action.seat, action.to_json(), moment.version)
+    assert sorted(asked) == sorted([ev.stream_id(TID), moment.stream])
+    monkeypatch.undo()
+    fresh = play.moment(TID, MID)  # the answer is the table as stored
+    assert (after.version, after.number, after.state) == (fresh.version, fresh.number, fresh.state)
+    assert after.version == moment.version + 1
+
+
+def test_a_match_played_move_by_move_in_snapshots_is_the_same_as_without_them(
+    store: SQLEventStore,
+) -> None:
+    """Every move and decline in a snapshot of its own (as the API makes them): hands end,
+    results go into the match and the next hands are dealt as without snapshots (the
+    snapshot forgets what it read at every command through the tournament's lock)."""
+    play, _, _ = online_table(store)
+    rng = random.Random(3)
+    while not ((moment := play.moment(TID, MID)).match.decided and moment.final):
+        with play.snapshot():
+            answered = one_move(play, rng)
+        stored = play.moment(TID, MID)
+        assert (answered.stream, answered.version, answered.state) == (
+            stored.stream, stored.version, stored.state,
+        )  # fmt: skip
+    match = play.tournaments.state(TID).matches[MID]
+    assert match.decided and match.winner is not None

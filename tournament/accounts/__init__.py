@@ -10,8 +10,19 @@ Modules: :mod:`roles` (``Role``), :mod:`tables` (the SQLModel tables, ``acct_*``
 (``AccountError``, rule ``T-account``). docs/operations.md, "Accounts, roles and tokens".
 """
 
+from typing import TYPE_CHECKING
+
 from tournament.accounts.errors import AccountError
 from tournament.accounts.roles import Role
-from tournament.accounts.service import AccountInfo, Accounts, TokenInfo
+from tournament.lazy import lazy_names
+
+if TYPE_CHECKING:
+    from tournament.accounts.service import AccountInfo, Accounts, TokenInfo
+
+# The service (SQLModel, SQLAlchemy: a fifth of a second) is imported when first asked
+# for: the web app's start needs only Role (tournament serve's start, speed P10).
+__getattr__ = lazy_names(
+    __name__, dict.fromkeys(("AccountInfo", "Accounts", "TokenInfo"), f"{__name__}.service")
+)
 
 __all__ = ["AccountError", "AccountInfo", "Accounts", "Role", "TokenInfo"]

@@ -15,13 +15,15 @@ reads only the events appended since. Each change calls ``announce`` with the ta
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import dataclasses
 import hashlib
 import logging
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -77,6 +79,13 @@ class HandCache:
         new = store.read_stream(stream, start)
         if known is not None and not new:
             return known
+        return self.extend(stream, known, new)
+
+    def extend(self, stream: str, known: Hand | None, new: Sequence[StoredEvent]) -> Hand:
+        """``known`` (None: the hand from its start) with ``new``, its next events, folded
+        in and kept."""
+        if known is not None and not new:
+            return known
         state = known.state if known else None
         for event in new:
             state = apply_hand_event(state, event)
@@ -94,6 +103,19 @@ class HandCache:
             while len(self._hands) > self.size:
                 self._hands.popitem(last=False)
         return hand
+
+
+@dataclasses.dataclass
+class _Snapshot:
+    """What one request read of the store, and the hands it moved (:meth:`PlayService.snapshot`)."""
+
+    states: dict[str, Tournament] = dataclasses.field(default_factory=dict)
+    hands: dict[str, Hand] = dataclasses.field(default_factory=dict)
+
+
+_SNAPSHOT: contextvars.ContextVar[_Snapshot | None] = contextvars.ContextVar(
+    "play_snapshot", default=None
+)
 
 
 class PlayService:
@@ -117,12 +139,62 @@ class PlayService:
         self._failures: dict[tuple[str, str], int] = {}
 
     # --- reading ------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """Within it (one request: a move, its seat's check and the table it answers),
+        the tournament and each hand are read from the store once, not at every look
+        (a move asked the store five times for new events, speed P5); a hand this
+        service appends to is folded on from what it appended, and every command through
+        the tournament's lock forgets what was read (the next look reads again)."""
+        token = _SNAPSHOT.set(_Snapshot())
+        try:
+            yield
+        finally:
+            _SNAPSHOT.reset(token)
+
+    def _state(self, tournament_id: str) -> Tournament:
+        held = _SNAPSHOT.get()
+        if held is not None and tournament_id in held.states:
+            return held.states[tournament_id]
+        t = self.tournaments.state(tournament_id)
+        if held is not None:
+            held.states[tournament_id] = t
+        return t
+
+    def _hand(self, stream: str, *, settled: bool = False) -> Hand:
+        held = _SNAPSHOT.get()
+        if held is not None and stream in held.hands:
+            return held.hands[stream]
+        hand = self.hands.read(self.store, stream, settled=settled)
+        if held is not None:
+            held.hands[stream] = hand
+        return hand
+
+    def _execute(
+        self, tournament_id: str, command: Callable[[Tournament], Any], *, metadata: Metadata
+    ) -> None:
+        """A command through the tournament's lock; what the request read is forgotten,
+        before (the command decides on what the store holds under the lock, as without a
+        snapshot) and after (its events are read on the next look)."""
+        self._forget()
+        try:
+            self.tournaments.execute(tournament_id, command, metadata=metadata)
+        finally:
+            self._forget()
+
+    @staticmethod
+    def _forget() -> None:
+        held = _SNAPSHOT.get()
+        if held is not None:
+            held.states.clear()
+            held.hands.clear()
+
     def moment(self, tournament_id: str, match_id: str) -> TableMoment:
         """The table now, as stored. A read never writes: a hand a crash left unrecorded,
         or a deal it kept back, is made good by the table's next write (:meth:`repair`
         first thing in every move and decision) or by the background sweep
         (:meth:`sweep`), never by a reader (a link preview must change nothing)."""
-        t = self.tournaments.state(tournament_id)
+        t = self._state(tournament_id)
         online.table_of(t, match_id)
         with self._tables_lock:
             self._tables[(tournament_id, match_id)] = None
@@ -141,7 +213,7 @@ class PlayService:
         """:meth:`repair`, and the tournament and hand it read last (when it wrote
         nothing, they are the table now: a move needs no second look, speed P5)."""
         meta = {"source": ev.LIVE, "match_id": match_id, **(metadata or {})}
-        t = self.tournaments.state(tournament_id)
+        t = self._state(tournament_id)
         online.table_of(t, match_id)
         hand = self._current(t, match_id)
         wrote = False
@@ -151,7 +223,7 @@ class PlayService:
                 wrote = True
             except DomainError as error:
                 log.warning("play: hand %s not recorded: %s", hand.stream, error)
-            t = self.tournaments.state(tournament_id)
+            t = self._state(tournament_id)
             hand = self._current(t, match_id)
         if online.needs_deal(t, match_id, hand.state if hand else None):
             self._deal(tournament_id, match_id, hand, meta)
@@ -172,7 +244,7 @@ class PlayService:
         repaired = []
         for tid, mid in tables:
             try:
-                t = self.tournaments.state(tid)
+                t = self._state(tid)
                 table = online.table_of(t, mid)
                 match = t.matches[mid]
                 if table.stopped or match.decided:
@@ -196,17 +268,17 @@ class PlayService:
 
     def hand_at(self, tournament_id: str, match_id: str, number: int) -> tuple[Tournament, Hand]:
         """Hand ``number`` (1-based) of the table, for its record and replay."""
-        t = self.tournaments.state(tournament_id)
+        t = self._state(tournament_id)
         table = online.table_of(t, match_id)
         if not 1 <= number <= len(table.hands):
             raise ConflictError(
                 "hand", online.RULE, code="online.no_such_hand", params={"match_id": match_id}
             )
-        return t, self.hands.read(self.store, table.hands[number - 1])
+        return t, self._hand(table.hands[number - 1])
 
     def _current(self, t: Tournament, match_id: str) -> Hand | None:
         stream = online.current_hand(t, match_id)
-        return None if stream is None else self.hands.read(self.store, stream)
+        return None if stream is None else self._hand(stream)
 
     def _moment(self, t: Tournament, match_id: str, hand: Hand | None) -> TableMoment:
         table = online.table_of(t, match_id)
@@ -218,7 +290,7 @@ class PlayService:
         number = table.hands.index(hand.stream) + 1
         previous = previous_dealer = None
         if number > 1:
-            before = self.hands.read(self.store, table.hands[number - 2], settled=True)
+            before = self._hand(table.hands[number - 2], settled=True)
             previous, previous_dealer = before.state.outcome(), before.state.dealer
         return TableMoment(
             t, match_id, hand.stream, hand.state, hand.version, number, clock,
@@ -250,12 +322,17 @@ class PlayService:
             expected_version=expected_version, version=moment.version, clock_now=moment.clock,
         )  # fmt: skip
         try:
-            self.store.append(moment.stream, [action_event(move, meta)], moment.version)
+            stored = self.store.append(moment.stream, [action_event(move, meta)], moment.version)
         except ConcurrencyError:
             raise ConflictError(
                 "version", online.RULE, code="online.table_moved_on",
                 params={"expected": expected_version, "version": moment.version + 1},
             ) from None  # fmt: skip
+        held = _SNAPSHOT.get()
+        if held is not None:  # the hand as this move left it, without reading it back
+            known = held.hands.get(moment.stream)
+            if known is not None and known.version == moment.version:
+                held.hands[moment.stream] = self.hands.extend(moment.stream, known, stored)
         if after.is_over and not online.claim_window(after):
             self._settle(tournament_id, match_id, moment.stream, meta)
         self.announce(table_key(tournament_id, match_id))
@@ -279,30 +356,30 @@ class PlayService:
                 "version", online.RULE, code="online.table_moved_on",
                 params={"expected": expected_version, "version": moment.version},
             )  # fmt: skip
-        self.tournaments.execute(
+        self._execute(
             tournament_id,
             lambda t: online.decline_claim(
-                t, match_id, stream, self.hands.read(self.store, stream).events, seat=seat,
+                t, match_id, stream, self._hand(stream).events, seat=seat,
                 clock_now=moment.clock,
             ),
             metadata=meta,
         )  # fmt: skip
-        hand = self.hands.read(self.store, stream)
+        hand = self._hand(stream)
         self._deal(tournament_id, match_id, hand, meta)
         self.announce(table_key(tournament_id, match_id))
         return self.moment(tournament_id, match_id)
 
     def _settle(self, tournament_id: str, match_id: str, stream: str, meta: Metadata) -> None:
         """The hand's result into the match (as a paper result), then the next deal."""
-        self.tournaments.execute(
+        self._execute(
             tournament_id,
-            lambda t: record_live_hand(t, stream, self.hands.read(self.store, stream).events),
+            lambda t: record_live_hand(t, stream, self._hand(stream).events),
             metadata=meta,
         )
-        self._deal(tournament_id, match_id, self.hands.read(self.store, stream), meta)
+        self._deal(tournament_id, match_id, self._hand(stream), meta)
 
     def _deal(self, tournament_id: str, match_id: str, hand: Hand | None, meta: Metadata) -> None:
-        t = self.tournaments.state(tournament_id)
+        t = self._state(tournament_id)
         state = hand.state if hand else None
         if not online.needs_deal(t, match_id, state):
             return
@@ -317,7 +394,7 @@ class PlayService:
                 return []
             return started
 
-        self.tournaments.execute(tournament_id, start, metadata=meta)
+        self._execute(tournament_id, start, metadata=meta)
 
     # --- seats and devices (T-online) -----------------------------------------------------
     def join(
@@ -332,7 +409,7 @@ class PlayService:
 
         ``address`` is the keyed hash of the caller's network address (as a report's
         origin keeps it): both seats taken from one address are flagged, not refused."""
-        t = self.tournaments.state(tournament_id)
+        t = self._state(tournament_id)
         if token is not None and online.seat_device_ok(t, match_id, seat, device_hash(token)):
             return token
         mine = token or secrets.token_urlsafe(24)
@@ -340,7 +417,7 @@ class PlayService:
         now = self.now()
         meta = {"source": ev.LIVE, **(metadata or {})}
         self.repair(tournament_id, match_id, meta)
-        self.tournaments.execute(
+        self._execute(
             tournament_id,
             lambda t: online.take_seat(
                 t, match_id, seat, device_hash(mine), now=now, origin=origin
@@ -355,7 +432,7 @@ class PlayService:
     ) -> bool:
         """Whether one of ``tokens`` (a device may send its device token and an older
         seat token) is the device that holds ``seat``."""
-        t = self.tournaments.state(tournament_id)
+        t = self._state(tournament_id)
         return any(
             online.seat_device_ok(t, match_id, seat, device_hash(token))
             for token in tokens
@@ -376,7 +453,7 @@ class PlayService:
         metadata: Metadata | None = None, actor: str | None = None,
     ) -> None:  # fmt: skip
         """The organiser frees ``seat``: the next device that opens its code takes it."""
-        self.tournaments.execute(
+        self._execute(
             tournament_id,
             lambda t: online.release_seat(t, match_id, seat, by=by, actor=actor),
             metadata=dict(metadata or {}),
@@ -389,7 +466,7 @@ class PlayService:
         metadata: Metadata | None = None, actor: str | None = None,
     ) -> TableMoment:  # fmt: skip
         meta = dict(metadata or {})
-        self.tournaments.execute(
+        self._execute(
             tournament_id,
             lambda t: online.start_online(t, match_id, move_seconds=move_seconds, actor=actor),
             metadata=meta,
@@ -402,7 +479,7 @@ class PlayService:
         self, tournament_id: str, match_id: str, *, by: str, reason: str,
         metadata: Metadata | None = None, actor: str | None = None,
     ) -> None:  # fmt: skip
-        self.tournaments.execute(
+        self._execute(
             tournament_id,
             lambda t: online.stop_online(t, match_id, by=by, reason=reason, actor=actor),
             metadata=dict(metadata or {}),
@@ -414,7 +491,7 @@ class PlayService:
         metadata: Metadata | None = None, actor: str | None = None,
     ) -> None:  # fmt: skip
         now = self.now()
-        self.tournaments.execute(
+        self._execute(
             tournament_id,
             lambda t: online.restart_clock(t, match_id, now=now, by=by, actor=actor),
             metadata=dict(metadata or {}),
@@ -427,7 +504,7 @@ class PlayService:
     ) -> TableMoment:  # fmt: skip
         """The hand in play never counts; the same dealer deals again (R18)."""
         meta = dict(metadata or {})
-        t = self.tournaments.state(tournament_id)
+        t = self._state(tournament_id)
         if online.table_of(t, match_id).stopped:  # the rest is on paper: nothing to abandon
             raise ConflictError(
                 "match", online.RULE, code="online.not_online", params={"match_id": match_id}
@@ -437,12 +514,12 @@ class PlayService:
             raise ConflictError(
                 "hand", online.RULE, code="online.no_deal_now", params={"match_id": match_id}
             )
-        self.tournaments.execute(
+        self._execute(
             tournament_id,
             lambda now: abandon_live_hand(now, stream, by=by, reason=reason, actor=actor),
             metadata=meta,
         )
-        self._deal(tournament_id, match_id, self.hands.read(self.store, stream), meta)
+        self._deal(tournament_id, match_id, self._hand(stream), meta)
         self.announce(table_key(tournament_id, match_id))
         return self.moment(tournament_id, match_id)
 

@@ -21,6 +21,7 @@ from flask_openapi3.openapi import OpenAPI
 
 from tournament.version import describe
 from tournament.web import auth, body_caps, headers, ops, problems
+from tournament.web.lazy_routes import LazyBuildRule
 from tournament.web.settings import from_environment, secret_key
 
 API_VERSION = "1.0.0"
@@ -60,6 +61,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> OpenAPI:
         instance_path=str(Path(settings["INSTANCE_PATH"]).absolute()),
         instance_relative_config=False,
     )
+    # url_for's builders are compiled on first use, not for every route at start.
+    app.url_rule_class = LazyBuildRule
     app.config.update(settings)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = secret_key(Path(app.instance_path))

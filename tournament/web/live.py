@@ -23,8 +23,9 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import threading
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask import Flask, Response, current_app, request, stream_with_context
 from prometheus_client.core import GaugeMetricFamily
@@ -38,10 +39,11 @@ from tournament.play.hub import RedisAnnouncer, TableHub
 from tournament.play.service import PlayService
 from tournament.play.stream import Render, table_events
 from tournament.play.sweep import SWEEP_SECONDS, OnlineSweep
-from tournament.projections.inprocess import InProcessProjections
-from tournament.projections.runner import Projector
 from tournament.web import metrics
 from tournament.web.services import Services
+
+if TYPE_CHECKING:
+    from tournament.projections.inprocess import InProcessProjections
 
 KEY = "schnapsen_live"
 log = logging.getLogger(__name__)
@@ -52,14 +54,35 @@ class Live:
     hub: LiveHub
     #: ``embedded`` (projections in this process) or ``workers`` (Celery, Redis).
     mode: str
-    nudges: Any  # InProcessProjections | CeleryNudges: .nudge(tid)
+    #: The workers' queue (CeleryNudges: .nudge(tid)); None when embedded.
+    nudges: Any
     subscriber: RedisSubscriber | None = None
-    projections: InProcessProjections | None = None
+    #: Embedded: makes the projections on first need (:attr:`projections`).
+    make_projections: Callable[[], InProcessProjections] | None = None
     #: The online tables' screens in this process, and the service their moves go through.
     tables: TableHub = dataclasses.field(default_factory=TableHub)
     play: PlayService | None = None
     #: Repairs the tables a crash interrupted (started with the first live stream).
     sweep: OnlineSweep | None = None
+
+    _projections: InProcessProjections | None = dataclasses.field(default=None, repr=False)
+    _made: threading.Lock = dataclasses.field(default_factory=threading.Lock, repr=False)
+
+    @property
+    def projections(self) -> InProcessProjections | None:
+        """The projections run in this process (embedded; None with workers), made on
+        first need: their modules (SQLAlchemy, the projector) are a third of a second of
+        a start that /healthz does not need (speed P10)."""
+        if self._projections is None and self.make_projections is not None:
+            with self._made:
+                if self._projections is None:
+                    self._projections = self.make_projections()
+        return self._projections
+
+    def nudge(self, tournament_id: str) -> None:
+        """A tournament's log grew: its projections run (here, or by a worker)."""
+        found = self.projections
+        (found if found is not None else self.nudges).nudge(tournament_id)
 
     def listen(self) -> None:
         """Make sure announcements arrive (the subscription starts on first need), and
@@ -78,8 +101,8 @@ class Live:
             self.sweep.stop()
         if self.subscriber is not None:
             self.subscriber.stop()
-        if self.projections is not None:
-            self.projections.stop()
+        if self._projections is not None:
+            self._projections.stop()
         stop = getattr(self.nudges, "stop", None)
         if stop is not None:
             stop()
@@ -101,12 +124,17 @@ def install(app: Flask, found: Services) -> Live:
         subscriber = RedisSubscriber(redis_url, hub, others={TABLES_CHANNEL: tables.deliver})
         live = Live(hub, "workers", CeleryNudges(redis_url), subscriber, tables=tables)
     else:
-        projector = Projector(found.store, found.tournaments, publish=LocalBus(hub).publish)
-        projections = InProcessProjections(
-            projector, mode=str(app.config.get("PROJECTIONS") or "thread")
-        )
-        live = Live(hub, "embedded", projections, projections=projections)
-    found.tournaments.committed.append(live.nudges.nudge)
+        mode = str(app.config.get("PROJECTIONS") or "thread")
+
+        def make_projections() -> InProcessProjections:
+            from tournament.projections.inprocess import InProcessProjections
+            from tournament.projections.runner import Projector
+
+            projector = Projector(found.store, found.tournaments, publish=LocalBus(hub).publish)
+            return InProcessProjections(projector, mode=mode)
+
+        live = Live(hub, "embedded", None, make_projections=make_projections)
+    found.tournaments.committed.append(live.nudge)
     live.play = PlayService(found.tournaments, announce=_announcer(live.tables, redis_url))
     live.sweep = OnlineSweep(
         live.play, float(app.config.get("ONLINE_SWEEP_SECONDS") or SWEEP_SECONDS)
@@ -191,6 +219,16 @@ def live() -> Live:
     return found
 
 
+#: What :class:`_LiveCollector` may report.
+DESCRIBED = (
+    "schnapsen_projection_mismatches",
+    "schnapsen_projections_behind",
+    "schnapsen_projection_lag_seconds",
+    "schnapsen_redis_up",
+    "schnapsen_celery_queue_length",
+)
+
+
 class _LiveCollector(Collector):
     """``/metrics``: what is worked out when asked (the same on every process of a host):
     the projections' lag and alarm from the database, the Celery queue from Redis. Each
@@ -201,6 +239,13 @@ class _LiveCollector(Collector):
         self.services = found
         self.redis_url = redis_url
         self._redis: Any = None
+
+    def describe(self) -> Iterator[GaugeMetricFamily]:
+        """The names collected, told without asking the database or Redis: the registry
+        asks at registration, and would otherwise run :meth:`collect` (the projections'
+        modules and an engine at every start, speed P10)."""
+        for name in DESCRIBED:
+            yield GaugeMetricFamily(name, name)
 
     def collect(self) -> Iterator[GaugeMetricFamily]:
         yield from self._queue()

@@ -21,13 +21,13 @@ import sys
 import time
 from typing import Any, TextIO, cast
 
-import structlog
 from flask import Blueprint, Flask, Request, Response, current_app, g, jsonify, request
 
 from tournament.json_logs import CODE, redact_path
 from tournament.version import describe
 from tournament.web import metrics as prometheus
 from tournament.web import readiness
+from tournament.web.plain_structlog import structlog
 from tournament.web.problems import Problem
 from tournament.web.services import services
 

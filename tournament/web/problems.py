@@ -18,7 +18,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import structlog
 from flask import Flask, Response, current_app, g, json, request
 from pydantic import ValidationError
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
@@ -36,6 +35,7 @@ from tournament.eventstore.failures import (
     outage,
 )
 from tournament.eventstore.sqlite_connections import StoreBusyError, is_busy
+from tournament.web.plain_structlog import structlog
 
 PROBLEM_JSON = "application/problem+json"
 #: ``type`` URIs of the problems (documented in docs/api.md; never fetched by a client).

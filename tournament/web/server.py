@@ -32,6 +32,7 @@ import ipaddress
 import os
 import signal
 import socket
+import threading
 from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
@@ -44,6 +45,9 @@ STREAMS = 512
 #: Open connections waitress keeps before it stops accepting (keep-alive phones), at
 #: least; :func:`connection_limit` raises it with the threads.
 CONNECTION_LIMIT = 256
+#: Seconds after the start that the projections' timer and the online tables' repair
+#: sweep begin (sooner if a request needs them): the first requests come first.
+LISTEN_AFTER = 1.0
 
 
 def connection_limit(threads: int) -> int:
@@ -140,9 +144,34 @@ def setup_link(app: Any, base: str) -> str | None:
     (None once there is one)."""
     from tournament.web.services import services
 
+    if _has_an_account(str(app.config["DATABASE_URL"])):
+        return None
     with app.app_context():
         secret = services().accounts.setup_token()
     return None if secret is None else f"{base.rstrip('/')}/setup?token={secret}"
+
+
+def _has_an_account(url: str) -> bool:
+    """Whether a SQLite store has an account, asked through ``sqlite3``: a start that
+    prints no setup link leaves the accounts' SQLModel and SQLAlchemy unloaded (a fifth
+    of a second, speed P10). False when it cannot tell so (another database, no table
+    yet): the accounts answer then."""
+    import sqlite3
+
+    from tournament.db import connect_sqlite, sqlite_path
+
+    path = sqlite_path(url) if url.startswith("sqlite:") else None
+    if path is None or not path.exists():
+        return False
+    try:
+        connection = connect_sqlite(path)
+        try:
+            found = connection.execute("SELECT EXISTS (SELECT 1 FROM acct_accounts)").fetchone()
+        finally:
+            connection.close()
+    except sqlite3.Error:
+        return False
+    return bool(found[0])
 
 
 def qr_code(url: str) -> str:
@@ -195,7 +224,11 @@ def serve(
     ops.json_stdlib_logging()
     from tournament.web.live import KEY as LIVE
 
-    app.extensions[LIVE].listen()  # projections on their timer from the start
+    # Projections on their timer from the start -- a moment after it: their first sweep
+    # (and their modules, SQLAlchemy) would otherwise hold the interpreter while the
+    # first requests wait (speed P10). A request that needs them makes them at once.
+    listening = threading.Timer(LISTEN_AFTER, app.extensions[LIVE].listen)
+    listening.daemon = True
     try:
         server = serve_limits.create_server(
             app,
@@ -215,6 +248,7 @@ def serve(
     except OSError as error:
         raise ServeError(f"cannot listen on {url_of(listen, port)}: {_reason(error)}") from None
     previous = signal.signal(signal.SIGTERM, _interrupt)
+    listening.start()
     try:
         _announce(app, listen, int(server.effective_port), lan=lan, out=out)
         server.run()  # returns on Ctrl-C, having stopped the worker threads
@@ -222,13 +256,15 @@ def serve(
         pass
     finally:
         signal.signal(signal.SIGTERM, previous)
+        listening.cancel()
+        listening.join()
         app.extensions[LIVE].stop()  # live streams end now, not when their phones leave
         # Requests still running get up to 5 s to finish; then the sockets close.
         server.task_dispatcher.shutdown()
         server.close()
         with app.app_context():
             services().store.close()
-            services().accounts.close()
+            services().close_accounts()
     out.write("Stopped.\n")
     out.flush()
 

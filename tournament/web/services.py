@@ -4,6 +4,8 @@ service (which keeps each tournament's folded state between requests) and the ac
 from __future__ import annotations
 
 import dataclasses
+import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from flask import Flask, current_app
@@ -21,14 +23,31 @@ class Services:
     url: str
     store: SQLEventStore
     tournaments: TournamentService
-    accounts: Accounts
+    #: Makes the accounts (:attr:`accounts`, on first use).
+    make_accounts: Callable[[], Accounts]
+    _accounts: Accounts | None = dataclasses.field(default=None, repr=False)
+    _made: threading.Lock = dataclasses.field(default_factory=threading.Lock, repr=False)
+
+    @property
+    def accounts(self) -> Accounts:
+        """The accounts, made on first use: their module (SQLModel, SQLAlchemy) is a fifth
+        of a second of a start that /healthz does not need (speed P10)."""
+        if self._accounts is None:
+            with self._made:
+                if self._accounts is None:
+                    self._accounts = self.make_accounts()
+        return self._accounts
+
+    def close_accounts(self) -> None:
+        """Close the accounts' engine if they were made (nothing to do otherwise)."""
+        if self._accounts is not None:
+            self._accounts.close()
 
 
 def open_services(app: Flask, url: str) -> Services:
     """The services on the store at ``url``: a SQLite store is created and migrated on
     first start (a club laptop needs no setup step); a PostgreSQL store must be migrated
     (``tournament db upgrade``), or the start says so."""
-    from tournament.accounts.service import Accounts
     from tournament.domain.service import TournamentService
     from tournament.eventstore import SQLEventStore, migrate
     from tournament.eventstore.seal_keys import check_at_start
@@ -43,14 +62,20 @@ def open_services(app: Flask, url: str) -> Services:
         # this process starts and serves; /readyz says so in its notes.
         app.logger.warning("%s; serving on, as the previous release", error)
     store = SQLEventStore(url, sealing=SealPolicy.from_environment())
-    # PASSWORD_HASHER: tests pass cheaper argon2 parameters; the service keeps the defaults.
-    # AUTH_CACHE_SECONDS: how long a token's account and a role are remembered here (a
-    # change made by another process is seen that much later; tournament.accounts.remembered).
-    accounts = Accounts(
-        url,
-        hasher=app.config.get("PASSWORD_HASHER"),
-        cache_seconds=float(app.config.get("AUTH_CACHE_SECONDS", 5.0)),
-    )
+
+    def accounts() -> Accounts:
+        from tournament.accounts.service import Accounts
+
+        # PASSWORD_HASHER: tests pass cheaper argon2 parameters; the service keeps the
+        # defaults. AUTH_CACHE_SECONDS: how long a token's account and a role are remembered
+        # here (a change made by another process is seen that much later;
+        # tournament.accounts.remembered).
+        return Accounts(
+            url,
+            hasher=app.config.get("PASSWORD_HASHER"),
+            cache_seconds=float(app.config.get("AUTH_CACHE_SECONDS", 5.0)),
+        )
+
     found = Services(url, store, TournamentService(store), accounts)
     app.extensions[KEY] = found
     return found

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask import Response, request
 from flask_openapi3.models.tag import Tag
@@ -43,12 +43,6 @@ from tournament.domain.transfer import (
 )
 from tournament.eventstore.api import ConcurrencyError, StoredEvent
 from tournament.eventstore.errors import DuplicateEventError, EventStoreError, ImportFormatError
-from tournament.eventstore.stream_backup import (
-    BrokenChainError,
-    export_streams,
-    read_streams_backup,
-    restore_streams,
-)
 from tournament.web.api.blueprint import APIBlueprint
 from tournament.web.api.models import QueryModel, TournamentPath
 from tournament.web.auth import ADMIN, caller, requires
@@ -57,6 +51,11 @@ from tournament.web.problems import Problem, documented
 from tournament.web.reads import versioned
 from tournament.web.services import services
 from tournament.web.writes import idempotency_key, metadata, refuse_other_request, respond
+
+if TYPE_CHECKING:
+    # Imported where used: the backups' module loads SQLAlchemy, which serve's start
+    # does without (speed P10).
+    from tournament.eventstore.stream_backup import BrokenChainError
 
 api = APIBlueprint(
     "history",
@@ -164,6 +163,8 @@ def export_tournament(path: TournamentPath) -> Response:
     t = service.state(path.tid)  # 404 for a tournament that is not there
     events = service.events(path.tid)
     store = services().store
+    from tournament.eventstore.stream_backup import export_streams
+
     finished = finished_hands(t, lambda stream: fold_hand(store.read_stream(stream)))
     out = io.StringIO()
     try:
@@ -209,6 +210,12 @@ class Imported(BaseModel):
 @requires(ADMIN)
 @accepts_body(BACKUP)
 def import_tournament() -> Response:
+    from tournament.eventstore.stream_backup import (
+        BrokenChainError,
+        read_streams_backup,
+        restore_streams,
+    )
+
     store = services().store
     key = idempotency_key()
     if key is not None and (used := store.read_key(key)) is not None:

@@ -36,7 +36,7 @@ from tournament.web.api.blueprint import APIBlueprint
 from tournament.web.api.models import TournamentPath, event_stream_schema
 from tournament.web.live import live
 from tournament.web.problems import Problem, documented
-from tournament.web.projected import versions
+from tournament.web.projected_reads import versions
 from tournament.web.streaming import event_stream
 
 api = APIBlueprint(

@@ -27,7 +27,7 @@ from tournament.projections.documents import OPEN_MATCHES
 from tournament.web.api.blueprint import APIBlueprint
 from tournament.web.api.models import MatchPath, TournamentPath
 from tournament.web.problems import documented, invalid
-from tournament.web.projected import read_document
+from tournament.web.projected_reads import read_document
 from tournament.web.reads import versioned
 from tournament.web.services import services
 

@@ -139,9 +139,11 @@ def _json(body: Any, status: int = 200) -> Response:
 def seat(path: CodePath) -> Response:
     tid, found = _seat(path.code)
     play = play_service()
-    if not play.holds(tid, found.match_id, found.seat, (sent_token(),)):
-        online.refuse_seat_not_held(services().tournaments.state(tid), found.match_id, found.seat)
-    return _json(seat_view(play.moment(tid, found.match_id), found.seat))
+    with play.snapshot():  # the store asked once for the seat's check and its view
+        if not play.holds(tid, found.match_id, found.seat, (sent_token(),)):
+            t = services().tournaments.state(tid)
+            online.refuse_seat_not_held(t, found.match_id, found.seat)
+        return _json(seat_view(play.moment(tid, found.match_id), found.seat))
 
 
 @api.post(
@@ -185,10 +187,12 @@ def take_seat(path: CodePath, body: TakeIn) -> Response:
 @requires(ANYONE)  # the code is the credential (T-code); wrong ones are rate-limited
 def act(path: CodePath, body: MoveIn) -> Response:
     tid, found = _seat(path.code)
-    _check(tid, found)
-    moment = play_service().act(
-        tid, found.match_id, found.seat, body.action, body.version, _player_metadata(found)
-    )
+    # The seat's check, the move and the table it answers read the store once (speed P5).
+    with play_service().snapshot():
+        _check(tid, found)
+        moment = play_service().act(
+            tid, found.match_id, found.seat, body.action, body.version, _player_metadata(found)
+        )
     return _json(seat_view(moment, found.seat))
 
 
@@ -205,10 +209,11 @@ def act(path: CodePath, body: MoveIn) -> Response:
 @requires(ANYONE)  # the code is the credential (T-code)
 def no_claim(path: CodePath, body: VersionIn) -> Response:
     tid, found = _seat(path.code)
-    _check(tid, found)
-    moment = play_service().decline_claim(
-        tid, found.match_id, found.seat, body.version, _player_metadata(found)
-    )
+    with play_service().snapshot():
+        _check(tid, found)
+        moment = play_service().decline_claim(
+            tid, found.match_id, found.seat, body.version, _player_metadata(found)
+        )
     return _json(seat_view(moment, found.seat))
 
 

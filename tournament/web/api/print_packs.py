@@ -28,7 +28,6 @@ from tournament.domain.errors import NotFoundError
 from tournament.domain.roundview import drawn_round
 from tournament.printing.language import DEFAULT
 from tournament.printing.packs import ROUND_KINDS
-from tournament.printing.queue import DONE, FAILED, get_pack, pack_pdf, render_pack, request_pack
 from tournament.web.api.blueprint import APIBlueprint
 from tournament.web.api.models import TID, TournamentPath
 from tournament.web.auth import caller, requires
@@ -40,6 +39,8 @@ from tournament.web.services import services
 
 log = logging.getLogger(__name__)
 
+# The print queue (tournament.printing.queue: SQLAlchemy) is imported in the views that
+# use it: serve starts without it (speed P10).
 api = APIBlueprint(
     "print_packs",
     __name__,
@@ -112,6 +113,8 @@ class PackStatus(BaseModel):
 )
 @requires(Role.ORGANISER)
 def request_print_pack(path: TournamentPath, body: PackRequest) -> Response:
+    from tournament.printing.queue import request_pack
+
     service = services().tournaments
     t = service.state(path.tid)
     number = body.round
@@ -153,6 +156,8 @@ def print_pack_status(path: PackPath) -> Response:
 )
 @requires(Role.ORGANISER)
 def print_pack_pdf(path: PackPath) -> Response:
+    from tournament.printing.queue import FAILED, get_pack, pack_pdf
+
     engine = services().store.engine
     pack = get_pack(engine, path.tid, path.pack_id)
     if pack is None:
@@ -174,6 +179,8 @@ def print_pack_pdf(path: PackPath) -> Response:
 
 
 def _status(tid: str, pack_id: str, status: int) -> Response:
+    from tournament.printing.queue import DONE, FAILED, get_pack
+
     pack = get_pack(services().store.engine, tid, pack_id)
     if pack is None:
         raise _no_pack(pack_id)
@@ -198,6 +205,8 @@ def _dispatch(pack_id: str, base_url: str | None = None) -> None:
     thread of this process on a laptop; at once under ``PROJECTIONS=inline`` (tests).
     ``base_url``: where the table cards' QR code points (``PUBLIC_URL``, else this server
     as the client reached it: :func:`tournament.web.public_url.qr_base`)."""
+    from tournament.printing.queue import render_pack
+
     found = services()
     secret = str(current_app.config["SECRET_KEY"]).encode()  # the table codes' (T-code)
     if live().mode == "workers":

@@ -38,7 +38,7 @@ from tournament.projections.documents import (
 from tournament.web.api.blueprint import APIBlueprint
 from tournament.web.api.models import QueryModel, TournamentPath
 from tournament.web.problems import Problem, documented, invalid
-from tournament.web.projected import read_document
+from tournament.web.projected_reads import read_document
 from tournament.web.reads import JSON, versioned
 from tournament.web.services import services
 

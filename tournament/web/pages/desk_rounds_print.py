@@ -12,7 +12,7 @@ says so, with the reason, and offers to ask again: that renders it again.
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from flask import redirect, render_template, request, url_for
 from flask_babel import gettext
@@ -23,7 +23,6 @@ from flask_wtf.csrf import generate_csrf
 from tournament.accounts.roles import Role
 from tournament.domain.errors import NotFoundError
 from tournament.domain.roundview import drawn_round
-from tournament.printing.queue import DONE, FAILED, STALE_AFTER, Pack, get_pack, request_pack
 from tournament.web.api.print_packs import _dispatch as dispatch_pack
 from tournament.web.auth import caller, requires
 from tournament.web.i18n import LANGUAGES, current_language
@@ -31,6 +30,10 @@ from tournament.web.pages.desk import desk_blueprint, desk_context, refusal
 from tournament.web.pages.desk_rounds import PRINT_KINDS
 from tournament.web.public_url import phones_cannot_open, qr_base
 from tournament.web.services import services
+
+if TYPE_CHECKING:
+    # The print queue (SQLAlchemy) is imported where used: serve starts without it (P10).
+    from tournament.printing.queue import Pack
 
 pages = desk_blueprint("desk_rounds_print", __name__)
 
@@ -51,6 +54,8 @@ def print_page(tid: str) -> Any:
 @pages.post("/desk/t/<tid>/rounds/print")
 @requires(Role.ORGANISER)
 def request_pack_page(tid: str) -> Any:
+    from tournament.printing.queue import request_pack
+
     kind = request.form.get("kind", "")
     t = services().tournaments.state(tid)
     if kind not in PRINT_KINDS and kind not in TABLE_KINDS:
@@ -79,6 +84,8 @@ def request_pack_page(tid: str) -> Any:
 @pages.get("/desk/t/<tid>/rounds/print/<pack_id>")
 @requires(Role.ORGANISER)
 def pack_page(tid: str, pack_id: str) -> Any:
+    from tournament.printing.queue import get_pack
+
     pack = get_pack(services().store.engine, tid, pack_id[:36])
     if pack is None:
         return _page(tid, None, error=gettext("There is no such print pack."), status=404)
@@ -88,6 +95,8 @@ def pack_page(tid: str, pack_id: str) -> Any:
 
 
 def _values(tid: str, pack: Pack) -> dict[str, Any]:
+    from tournament.printing.queue import DONE, FAILED
+
     return {
         "pack": pack,
         "label": {**PRINT_KINDS, **TABLE_KINDS}.get(pack.kind, pack.kind),
@@ -103,6 +112,8 @@ def _values(tid: str, pack: Pack) -> dict[str, Any]:
 def _stuck(pack: Pack) -> bool:
     """Still queued or rendering long after it was asked for: asking again renders it
     again (tournament.printing.queue.request_pack)."""
+    from tournament.printing.queue import STALE_AFTER
+
     asked = pack.requested_at
     asked = asked.replace(tzinfo=UTC) if asked.tzinfo is None else asked
     return asked < datetime.now(UTC) - STALE_AFTER

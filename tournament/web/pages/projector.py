@@ -13,7 +13,7 @@ to the public page. Nothing comes from outside: a club's room often has no inter
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import segno
 from flask import Blueprint, g, render_template, request, url_for
@@ -24,9 +24,12 @@ from tournament.domain.roundview import round_view
 from tournament.projections.documents import BRACKET, STANDINGS
 from tournament.web.pages import public
 from tournament.web.pages.public_words import heading_words
-from tournament.web.projected import Reading, read_document
+from tournament.web.projected_reads import read_document
 from tournament.web.public_url import qr_base
 from tournament.web.services import services
+
+if TYPE_CHECKING:
+    from tournament.web.projected import Reading  # loaded on the first read (speed P10)
 
 pages = Blueprint("projector", __name__)
 

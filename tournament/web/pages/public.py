@@ -15,7 +15,7 @@ when the slider moves.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask import Blueprint, render_template, request, url_for
 from flask_babel import gettext
@@ -38,7 +38,10 @@ from tournament.web.pages.public_parts import (
 )
 from tournament.web.pages.public_play import online_tables
 from tournament.web.pages.public_standings import AsOf, asked_round, now_table, round_table
-from tournament.web.projected import Reading, read_document
+from tournament.web.projected_reads import read_document
+
+if TYPE_CHECKING:
+    from tournament.web.projected import Reading
 
 pages = Blueprint("public", __name__)
 

@@ -19,7 +19,7 @@ from flask_babel import gettext
 from tournament.projections.documents import BRACKET, STANDINGS
 from tournament.web.pages.public_parts import header, not_found, number, reading
 from tournament.web.pages.public_words import SECTIONS, heading_words, status_words
-from tournament.web.projected import read_document
+from tournament.web.projected_reads import read_document
 
 pages = Blueprint("public_bracket", __name__)
 

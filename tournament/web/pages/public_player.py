@@ -31,7 +31,7 @@ from tournament.web.pages.public_parts import (
 from tournament.web.pages.public_play import online_tables
 from tournament.web.pages.public_standings import asked_round, now_table, round_table
 from tournament.web.pages.public_words import heading_words, outcome_words, status_words
-from tournament.web.projected import read_document
+from tournament.web.projected_reads import read_document
 
 pages = Blueprint("public_player", __name__)
 

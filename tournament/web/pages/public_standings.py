@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask import request
 from flask_babel import gettext
@@ -18,8 +18,10 @@ from tournament.projections.documents import standings_body
 from tournament.web.i18n import local_datetime
 from tournament.web.pages.public_parts import number
 from tournament.web.pages.words import TIEBREAKS
-from tournament.web.projected import Reading
 from tournament.web.services import services
+
+if TYPE_CHECKING:
+    from tournament.web.projected import Reading  # loaded on the first read (speed P10)
 
 
 @dataclasses.dataclass(frozen=True)
