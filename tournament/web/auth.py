@@ -25,11 +25,11 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any, Final, TypeVar
 
-import structlog
 from flask import Flask, current_app, g, request, session
 from flask_wtf.csrf import CSRFError, CSRFProtect
 
 from tournament.accounts.roles import Role
+from tournament.web.plain_structlog import structlog
 from tournament.web.problems import Problem
 from tournament.web.services import services
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from flask import Flask
+
     from tournament.web.projected import Reading
 
 
@@ -23,3 +25,10 @@ def versions(tid: str) -> tuple[int, int, bool] | None:
     from tournament.web.projected import versions as read
 
     return read(tid)
+
+
+def held_fresh(app: Flask, tid: str, name: str) -> Reading | None:
+    """:func:`tournament.web.projected.held_fresh`."""
+    from tournament.web.projected import held_fresh as read
+
+    return read(app, tid, name)

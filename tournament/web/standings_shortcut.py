@@ -32,7 +32,7 @@ from tournament.json_logs import redact_path
 from tournament.web import headers as security
 from tournament.web import metrics, ops
 from tournament.web.api.standings import cache_name
-from tournament.web.projected import held_fresh
+from tournament.web.projected_reads import held_fresh
 from tournament.web.reads import BODIES, JSON, body_key, entity_tag, not_modified_by
 
 #: The route as Flask has it (the metrics' label), and the paths it takes here: the ids
