@@ -424,26 +424,34 @@ class SQLEventStore:
         through its ``__dict__`` (what its ``__init__`` does, at a third of the cost)."""
         types = self.registry._types
         upcast = self.registry.upcast
-        native = self._backend.native
         new = object.__new__
-        last_text, last_at = None, None
         out = []
+        if self._backend.native:
+            for position, eid, sid, version, kind, sv, payload, meta, at, prev, digest in rows:
+                data = _loads(payload)
+                entry = types.get(kind)
+                if entry is not None and sv < entry.schema_version:
+                    sv, data = upcast(kind, sv, data)
+                event = new(StoredEvent)
+                event.__dict__.update(
+                    event_id=eid, stream_id=sid, version=version, position=position,
+                    type=kind, schema_version=sv, payload=data, metadata=_loads(meta),
+                    recorded_at=at, prev_hash=prev, hash=digest,
+                )  # fmt: skip
+                out.append(event)
+            return out
+        # SQLite: the id and the time stay text until a reader asks for them
+        # (StoredEvent.__getattr__ parses them then, as text_uuid and text_time).
         for position, eid, sid, version, kind, sv, payload, meta, at, prev, digest in rows:
             data = _loads(payload)
             entry = types.get(kind)
             if entry is not None and sv < entry.schema_version:
                 sv, data = upcast(kind, sv, data)
-            if not native:
-                eid = text_uuid(eid)
-                # The events of one append share their time: parse it once (immutable).
-                if at != last_text:
-                    last_text, last_at = at, text_time(at)
-                at = last_at
             event = new(StoredEvent)
             event.__dict__.update(
-                event_id=eid, stream_id=sid, version=version, position=position, type=kind,
-                schema_version=sv, payload=data, metadata=_loads(meta), recorded_at=at,
-                prev_hash=prev, hash=digest,
+                _text_event_id=eid, stream_id=sid, version=version, position=position,
+                type=kind, schema_version=sv, payload=data, metadata=_loads(meta),
+                _text_recorded_at=at, prev_hash=prev, hash=digest,
             )  # fmt: skip
             out.append(event)
         return out
