@@ -19,10 +19,9 @@ from typing import Any
 
 from tests.databases import Database
 from tests.eventstore.conftest import StoreDatabase
-from tournament.eventstore import ConcurrencyError, NewEvent, SQLEventStore
-from tournament.eventstore.sqlite_backend import SQLiteBackend
-from tournament.eventstore import pg_append
+from tournament.eventstore import ConcurrencyError, NewEvent, SQLEventStore, pg_append
 from tournament.eventstore.postgres_backend import _append_result, _es_append_params
+from tournament.eventstore.sqlite_backend import SQLiteBackend
 
 WORKER = Path(__file__).with_name("_worker.py")
 
