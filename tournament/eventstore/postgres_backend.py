@@ -31,6 +31,7 @@ from tournament.eventstore.backends import (
     AppendResult,
     Backend,
     Conflict,
+    KeyRow,
     Prepared,
     Replay,
     Row,
@@ -202,6 +203,17 @@ class _PostgresLocked(WriteTx):
         now: datetime,
     ) -> AppendResult:
         return _es_append(self.conn, stream_id, events, expected, key)
+
+    def key_and_stream(
+        self, key: str, stream_id: str, lo: int, hi: int
+    ) -> tuple[KeyRow | None, list[tuple[Any, ...]]]:
+        # Both queued before either is fetched: one round trip (pipeline mode).
+        used = self.conn.execute(self.sql.read_key, {"k": key}, prepare=True)
+        rows = self.conn.execute(
+            self.sql.read_stream, {"s": stream_id, "lo": lo, "hi": hi}, prepare=True
+        )
+        row = used.fetchone()
+        return (None if row is None else KeyRow(*row)), rows.fetchall()
 
     def append_then(
         self,

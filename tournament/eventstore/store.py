@@ -77,7 +77,7 @@ from tournament.eventstore.errors import (
 )
 from tournament.eventstore.registry import REGISTRY, EventRegistry
 from tournament.eventstore.seals import Seal, SealKey, SealPolicy, load_key, seal
-from tournament.eventstore.sqlite_backend import SQLiteBackend, text_time, text_uuid
+from tournament.eventstore.sqlite_backend import SQLiteBackend, text_time
 from tournament.eventstore.sqlite_connections import SQLitePool
 
 if TYPE_CHECKING:
@@ -234,12 +234,16 @@ class SQLEventStore:
             )
         _check_key(idempotency_key)
         with self._backend.locked(stream_id) as tx:
-            if idempotency_key is not None:
-                used = tx.key(idempotency_key)
+            if idempotency_key is None:
+                rows = tx.read_stream(stream_id, after_version + 1, MAX_VERSION)
+            else:
+                used, rows = tx.key_and_stream(
+                    idempotency_key, stream_id, after_version + 1, MAX_VERSION
+                )
                 if used is not None:
                     replay = Replay(used.stream_id, used.first, used.last)
                     return Decided(self._replayed(replay, stream_id, idempotency_key, tx), True)
-            since = self._decode(tx.read_stream(stream_id, after_version + 1, MAX_VERSION))
+            since = self._decode(rows)
             prepared = self._prepare_batch(decide(since))
             if not prepared:
                 return Decided([])
