@@ -19,7 +19,8 @@ from typing import Any
 
 from tests.databases import Database
 from tests.eventstore.conftest import StoreDatabase
-from tournament.eventstore import ConcurrencyError, NewEvent, SQLEventStore
+from tournament.eventstore import ConcurrencyError, NewEvent, SQLEventStore, pg_append
+from tournament.eventstore.postgres_backend import _append_result, _es_append_params
 from tournament.eventstore.sqlite_backend import SQLiteBackend
 
 WORKER = Path(__file__).with_name("_worker.py")
@@ -261,37 +262,22 @@ def before_commit(store: SQLEventStore, pause: Callable[[], object]) -> Iterator
         return
 
     connect = backend._connect
+    plain_append = backend.append
 
-    class Lingering:  # runs es_append() in an explicit transaction, pausing before COMMIT
-        def __init__(self, conn: Any) -> None:
-            self.conn = conn
+    def lingering(
+        stream_id: str, events: Any, expected: Any, key: Any, now: Any
+    ) -> Any:  # es_append() as the store calls it, in an explicit transaction, paused
+        params = _es_append_params(stream_id, events, expected, key)
+        with connect() as conn, conn.transaction():
+            row = pg_append.call(conn, params)
+            pause()
+        return _append_result([row])
 
-        def execute(self, sql: str, params: Any = None, **kwargs: Any) -> Any:
-            if "es_append" not in sql:
-                return self.conn.execute(sql, params, **kwargs)
-            with self.conn.transaction():
-                rows = self.conn.execute(sql, params, **kwargs).fetchall()
-                pause()
-            return _Rows(rows)
-
-    @contextmanager
-    def lingering() -> Iterator[Any]:
-        with connect() as conn:
-            yield Lingering(conn)
-
-    backend._connect = lingering  # type: ignore[method-assign]
+    backend.append = lingering  # type: ignore[method-assign]
     try:
         yield
     finally:
-        backend._connect = connect  # type: ignore[method-assign]
-
-
-class _Rows:
-    def __init__(self, rows: list[Any]) -> None:
-        self.rows = rows
-
-    def fetchall(self) -> list[Any]:
-        return self.rows
+        backend.append = plain_append  # type: ignore[method-assign]
 
 
 def test_tailing_reader_never_skips_an_event(store: SQLEventStore) -> None:

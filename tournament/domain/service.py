@@ -176,12 +176,9 @@ class TournamentService:
     ) -> Executed:
         """:meth:`execute`, saying whether the events were stored now or replayed."""
         stream = ev.stream_id(tournament_id)
-        if idempotency_key is not None:
-            # A retry is answered at once, without the lock (append_decided checks the
-            # key again under it, for two first uses at the same moment).
-            used = self.store.read_key(idempotency_key)
-            if used is not None and used.stream_id == stream:
-                return Executed(used.events, replayed=True)
+        # A used idempotency_key is answered by append_decided, which looks it up under
+        # the stream's lock in the round trip that reads the stream: a retry (rare) waits
+        # for the lock, and no first request pays a lookup of its own (issue 22).
         for attempt in range(self.retries):
             t = self._cache.get(tournament_id) or Tournament()
             if not t.version:

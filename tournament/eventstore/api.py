@@ -12,7 +12,7 @@ import dataclasses
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 #: ``expected_version`` for "this stream must not exist yet".
 NO_STREAM = 0
@@ -48,6 +48,41 @@ class StoredEvent:
     recorded_at: datetime
     prev_hash: str
     hash: str
+
+    if not TYPE_CHECKING:  # for the type checker, both are plain fields
+
+        def __getattr__(self, name: str) -> Any:
+            """``event_id`` and ``recorded_at`` of an event read from SQLite, parsed from
+            their stored text the first time they are asked for (then kept): most readers
+            of the log never look at them, and parsing them cost a read as much as its
+            JSON (issue 22). Called only for an attribute the instance does not have."""
+            parse = _LAZY_FIELDS.get(name)
+            text = self.__dict__.get("_text_" + name) if parse is not None else None
+            if text is None:
+                raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+            value = parse()(text)
+            self.__dict__[name] = value  # immutable, like the field it stands for
+            return value
+
+
+def _text_uuid() -> Callable[[str], uuid.UUID]:
+    from tournament.eventstore.sqlite_backend import text_uuid
+
+    return text_uuid
+
+
+def _text_time() -> Callable[[str], datetime]:
+    from tournament.eventstore.sqlite_backend import text_time
+
+    return text_time
+
+
+#: The fields :meth:`StoredEvent.__getattr__` parses from text on first use (kept in the
+#: instance as ``_text_<field>``), and their parsers.
+_LAZY_FIELDS: dict[str, Callable[[], Callable[[str], Any]]] = {
+    "event_id": _text_uuid,
+    "recorded_at": _text_time,
+}
 
 
 @dataclasses.dataclass(frozen=True)

@@ -200,6 +200,13 @@ class WriteTx:
         row = self.conn.execute(self.sql.read_key, {"k": key}).fetchone()
         return None if row is None else KeyRow(*row)
 
+    def key_and_stream(
+        self, key: str, stream_id: str, lo: int, hi: int
+    ) -> tuple[KeyRow | None, list[tuple[Any, ...]]]:
+        """:meth:`key` and :meth:`read_stream` at once: in one round trip where the
+        driver pipelines (PostgreSQL); the rows are wasted only for a replay (rare)."""
+        return self.key(key), self.read_stream(stream_id, lo, hi)
+
     def append(
         self,
         stream_id: str,

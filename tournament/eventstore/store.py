@@ -77,7 +77,7 @@ from tournament.eventstore.errors import (
 )
 from tournament.eventstore.registry import REGISTRY, EventRegistry
 from tournament.eventstore.seals import Seal, SealKey, SealPolicy, load_key, seal
-from tournament.eventstore.sqlite_backend import SQLiteBackend, text_time, text_uuid
+from tournament.eventstore.sqlite_backend import SQLiteBackend, text_time
 from tournament.eventstore.sqlite_connections import SQLitePool
 
 if TYPE_CHECKING:
@@ -234,12 +234,16 @@ class SQLEventStore:
             )
         _check_key(idempotency_key)
         with self._backend.locked(stream_id) as tx:
-            if idempotency_key is not None:
-                used = tx.key(idempotency_key)
+            if idempotency_key is None:
+                rows = tx.read_stream(stream_id, after_version + 1, MAX_VERSION)
+            else:
+                used, rows = tx.key_and_stream(
+                    idempotency_key, stream_id, after_version + 1, MAX_VERSION
+                )
                 if used is not None:
                     replay = Replay(used.stream_id, used.first, used.last)
                     return Decided(self._replayed(replay, stream_id, idempotency_key, tx), True)
-            since = self._decode(tx.read_stream(stream_id, after_version + 1, MAX_VERSION))
+            since = self._decode(rows)
             prepared = self._prepare_batch(decide(since))
             if not prepared:
                 return Decided([])
@@ -424,26 +428,34 @@ class SQLEventStore:
         through its ``__dict__`` (what its ``__init__`` does, at a third of the cost)."""
         types = self.registry._types
         upcast = self.registry.upcast
-        native = self._backend.native
         new = object.__new__
-        last_text, last_at = None, None
         out = []
+        if self._backend.native:
+            for position, eid, sid, version, kind, sv, payload, meta, at, prev, digest in rows:
+                data = _loads(payload)
+                entry = types.get(kind)
+                if entry is not None and sv < entry.schema_version:
+                    sv, data = upcast(kind, sv, data)
+                event = new(StoredEvent)
+                event.__dict__.update(
+                    event_id=eid, stream_id=sid, version=version, position=position,
+                    type=kind, schema_version=sv, payload=data, metadata=_loads(meta),
+                    recorded_at=at, prev_hash=prev, hash=digest,
+                )  # fmt: skip
+                out.append(event)
+            return out
+        # SQLite: the id and the time stay text until a reader asks for them
+        # (StoredEvent.__getattr__ parses them then, as text_uuid and text_time).
         for position, eid, sid, version, kind, sv, payload, meta, at, prev, digest in rows:
             data = _loads(payload)
             entry = types.get(kind)
             if entry is not None and sv < entry.schema_version:
                 sv, data = upcast(kind, sv, data)
-            if not native:
-                eid = text_uuid(eid)
-                # The events of one append share their time: parse it once (immutable).
-                if at != last_text:
-                    last_text, last_at = at, text_time(at)
-                at = last_at
             event = new(StoredEvent)
             event.__dict__.update(
-                event_id=eid, stream_id=sid, version=version, position=position, type=kind,
-                schema_version=sv, payload=data, metadata=_loads(meta), recorded_at=at,
-                prev_hash=prev, hash=digest,
+                _text_event_id=eid, stream_id=sid, version=version, position=position,
+                type=kind, schema_version=sv, payload=data, metadata=_loads(meta),
+                _text_recorded_at=at, prev_hash=prev, hash=digest,
             )  # fmt: skip
             out.append(event)
         return out

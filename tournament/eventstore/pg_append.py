@@ -1,0 +1,163 @@
+"""A plain append on PostgreSQL at libpq's level: one prepared ``es_append()`` call.
+
+A single append's client side was mostly psycopg's own machinery, not the store's: the
+cursor, the prepared-statement bookkeeping, the parameter dumpers and the loaders of
+eight result columns cost more than everything else of an append together (issue 22,
+"raw INSERT" baseline of bench/eventstore.py). Here the statement is prepared once per
+connection under a name of its own, its parameters go as text (the arrays as the
+literals :func:`~.postgres_backend._es_append_params` makes) and its one row comes back
+as text the store parses itself: positions and hashes as plain lists, the time as
+``to_char`` writes it for the hash chain. What the database does (migration 0003), the
+events, hashes and the answer are exactly those of a call through psycopg's cursor.
+
+libpq's blocking call releases the GIL (other threads run during the round trip). An
+error is psycopg's own exception for the server's answer (``UniqueViolation`` ...), so
+the callers map errors as they did.
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from datetime import UTC, datetime
+from typing import Any
+
+#: The name the statement is prepared under on each connection (psycopg's own are
+#: ``_pg3_N``). A new name for a new form of the statement: an old connection may hold one.
+STATEMENT = b"es_append_text_v1"
+#: ``es_append()``'s row as text: the arrays flattened, the time as the hash chain
+#: stamps it (UTC, microseconds), so parsing it needs no knowledge of DateStyle.
+SQL = (
+    b"SELECT a.status, array_to_string(a.positions, ','), a.first_version, a.last_version,"
+    b" a.prev_hash, array_to_string(a.hashes, ','),"
+    b" to_char(a.recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US'),"
+    b" a.key_stream"
+    b" FROM es_append($1, $2::integer, $3, $4::uuid[], $5::text[], $6::integer[],"
+    b" $7::text[], $8::text[]) a"
+)
+#: Per connection: its encoding, once the statement is prepared there.
+_prepared: weakref.WeakKeyDictionary[Any, str] = weakref.WeakKeyDictionary()
+_TUPLES_OK = 2
+_COMMAND_OK = 1
+#: SQLSTATE of a prepared statement the session does not have (``DEALLOCATE ALL``, a
+#: pooler's reset): prepared again and run, nothing having run.
+_NO_SUCH_STATEMENT = b"26000"
+_ALREADY_PREPARED = "42P05"
+
+
+def call(conn: Any, params: tuple[Any, ...]) -> tuple[Any, ...]:
+    """``es_append()``'s row for ``params`` (as ``_es_append_params`` gives them) on the
+    psycopg connection ``conn`` in autocommit: (status, positions, first, last, prev,
+    hashes, recorded_at, key_stream), typed as psycopg's cursor would give them."""
+    encoding = _prepared.get(conn)
+    if encoding is None:
+        encoding = _prepare(conn)
+    values = [None if v is None else str(v).encode(encoding) for v in params]
+    result = conn.pgconn.exec_prepared(STATEMENT, values)
+    if result.status != _TUPLES_OK:
+        if result.error_field(_sqlstate()) == _NO_SUCH_STATEMENT:
+            _prepared.pop(conn, None)
+            encoding = _prepare(conn)
+            result = conn.pgconn.exec_prepared(STATEMENT, values)
+        if result.status != _TUPLES_OK:
+            raise _error(result, encoding)
+    return _row(result, encoding)
+
+
+def _row(result: Any, encoding: str) -> tuple[Any, ...]:
+    text = [result.get_value(0, i) for i in range(8)]
+    status, positions, first, last, prev, hashes, at, key_stream = (
+        None if v is None else v.decode(encoding) for v in text
+    )
+    return (
+        status,
+        None if positions is None else [int(p) for p in positions.split(",") if p],
+        None if first is None else int(first),
+        None if last is None else int(last),
+        prev,
+        None if hashes is None else [h for h in hashes.split(",") if h],
+        None if at is None else datetime.fromisoformat(at).replace(tzinfo=UTC),
+        key_stream,
+    )
+
+
+def _prepare(conn: Any) -> str:
+    encoding: str = conn.info.encoding
+    result = conn.pgconn.prepare(STATEMENT, SQL)
+    if result.status != _COMMAND_OK:
+        error = _error(result, encoding)
+        if getattr(error, "sqlstate", None) != _ALREADY_PREPARED:
+            raise error
+    _prepared[conn] = encoding
+    return encoding
+
+
+def _sqlstate() -> int:
+    from psycopg import pq
+
+    return int(pq.DiagnosticField.SQLSTATE)
+
+
+def _error(result: Any, encoding: str) -> Exception:
+    """psycopg's exception for the server's error (as its cursor would raise it)."""
+    import psycopg
+
+    error: Exception = psycopg.errors.error_from_result(result, encoding=encoding)
+    return error
+
+
+class HotConnection:
+    """One connection kept out of the engine's pool for plain appends, in autocommit for
+    good: checking one out of SQLAlchemy's pool, switching it to autocommit and back and
+    its reset on return cost as much as the append's own client side. It is taken from
+    the engine (detached from its pool: made by the engine's ``connect`` hooks, with its
+    settings) the first time, and is one connection more than the pool's; while another
+    thread uses it, :meth:`take` gives None and the caller uses the pool as before."""
+
+    def __init__(self, engine: Any) -> None:
+        self.engine = engine
+        self._lock = threading.Lock()
+        self._idle: Any = None  # the connection when nobody uses it
+        self._made = False  # whether it exists (idle or in use)
+
+    def take(self) -> Any:
+        """The connection (None: in use by another thread)."""
+        from tournament.db import _gone
+
+        with self._lock:
+            conn, self._idle = self._idle, None
+            if conn is None and self._made:
+                return None
+            self._made = True
+        if conn is not None and _gone(conn) is None:
+            return conn
+        if conn is not None:
+            conn.close()  # the server ended it (a restart): a new one
+        try:
+            pooled = self.engine.raw_connection()
+            conn = pooled.driver_connection
+            pooled.detach()
+            conn.autocommit = True
+        except BaseException:
+            with self._lock:
+                self._made = False
+            raise
+        return conn
+
+    def give_back(self, conn: Any, healthy: bool) -> None:
+        """Return ``conn``; one that saw an error is closed instead (which also releases
+        any session lock ``es_append()`` may have held when it failed)."""
+        if healthy:
+            with self._lock:
+                self._idle = conn
+            return
+        with self._lock:
+            self._made = False
+        conn.close()
+
+    def close(self) -> None:
+        with self._lock:
+            conn, self._idle = self._idle, None
+            self._made = False
+        if conn is not None:
+            conn.close()
