@@ -205,3 +205,21 @@ def test_operator_f8_seal_key_new_gives_the_file_to_the_services_user(tmp_path: 
     )
     assert refused.exit_code == 1 and "cannot give" in refused.output
     assert not (tmp_path / "other.key").exists()  # no key left behind for the wrong owner
+
+
+def test_a_printed_seal_no_key_here_authenticates_exits_2_without_the_flag_opfix_2(
+    key_file: Path, cli
+) -> None:  # type: ignore[no-untyped-def]
+    """Operator trial of main, 2: `verify --seal '<printed seal>'` exited 0 when that seal
+    could not be authenticated. A seal checked by hand says so, and exits 2."""
+    printed = SQLEventStore().seals()[0].short
+    assert cli("verify", "--seal", printed).exit_code == 0  # its key is here
+    cli("seal-key", "rotate")
+    for retired in (key_file.parent / "seal-keyring").glob("*.key"):
+        retired.unlink()
+    checked = cli("verify", "--seal", printed, ok=False)
+    assert checked.exit_code == 2
+    assert (
+        f"NOT AUTHENTICATED the printed seal {printed} matches the log, but no key here "
+        "authenticates it" in checked.output
+    )
