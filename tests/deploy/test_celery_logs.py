@@ -132,3 +132,42 @@ def test_the_sweeps_lines_come_back_at_debug(name: str, message: str) -> None:
 @pytest.fixture(autouse=True)
 def _no_stray_env(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("SCHNAPSEN_METRICS_DIR", raising=False)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["celery", "--quiet", "-A", "workers", "worker", "--pool", "solo"],
+        ["celery", "--quiet", "-A", "workers", "beat"],
+        ["gunicorn", "-c", "deploy/gunicorn/web.py", "tournament.web.wsgi:app"],
+    ],
+    ids=["worker", "beat", "gunicorn"],
+)
+def test_a_missing_seal_key_stops_the_process_with_one_json_error_line_opfix_3(
+    command: list[str], tmp_path: Path, redis_url: str
+) -> None:
+    """Operator trial of main, 3 and 4: `celery -A workers worker` with a configured seal
+    key file missing exited with a 24-line traceback, gunicorn with a plain line among
+    its JSON lines. Each says it in one JSON line, "Error: ...", and exits non-zero."""
+    key = tmp_path / "on-the-stick" / "seal.key"
+    env = {key: value for key, value in os.environ.items() if key != "PROMETHEUS_MULTIPROC_DIR"}
+    env.pop("SCHNAPSEN_SEAL_KEY", None)
+    env.update(
+        DATABASE_URL=f"sqlite:///{tmp_path / 'store.sqlite3'}",
+        REDIS_URL=redis_url,
+        SCHNAPSEN_INSTANCE=str(tmp_path / "instance"),
+        SCHNAPSEN_SEAL_KEY_FILE=str(key),
+        SCHNAPSEN_METRICS_DIR=str(tmp_path / "metrics"),
+        PYTHONWARNINGS="ignore:You're running the worker with superuser privileges",
+    )
+    program = str(Path(sys.executable).with_name(command[0]))
+    done = subprocess.run(
+        [program, *command[1:]], cwd=REPO, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode != 0
+    wanted = f"Error: the seal key file {key} does not exist: the log cannot be sealed"
+    # gunicorn: one line per worker, each refusing before it serves
+    refusals = [line["event"] for line in json_lines(done.stderr) if "Error:" in line["event"]]
+    assert refusals and all(event.startswith(wanted) for event in refusals), done.stderr
+    assert len(refusals) == 1 or command[0] == "gunicorn"
+    assert "Traceback" not in done.stderr
