@@ -51,16 +51,23 @@ class JsonFormatter(logging.Formatter):
     """A standard library record as one JSON line, keyed like the app's structlog lines."""
 
     def format(self, record: logging.LogRecord) -> str:
+        # The event is the message's first line; what a library puts after it (beat's
+        # "Message Error: ...\n" and the whole stack, during a Redis outage) goes with the
+        # traceback, so that a search on "event" finds one line (operator trial of main, 5).
+        event, _, more = redact_path(record.getMessage()).partition("\n")
         line: dict[str, Any] = {
-            "event": redact_path(record.getMessage()),
+            "event": event,
             "level": record.levelname.lower(),
             "timestamp": timestamp(record.created),
             "logger": record.name,
         }
+        details = [more.strip()] if more.strip() else []
         if record.exc_info:
-            line["exception"] = "".join(traceback.format_exception(*record.exc_info)).rstrip()
+            details.append("".join(traceback.format_exception(*record.exc_info)).rstrip())
         elif record.exc_text:
-            line["exception"] = record.exc_text
+            details.append(record.exc_text)
+        if details:
+            line["exception"] = "\n".join(details)
         return json.dumps(line, ensure_ascii=False, default=str)
 
 

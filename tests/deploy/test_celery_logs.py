@@ -171,3 +171,28 @@ def test_a_missing_seal_key_stops_the_process_with_one_json_error_line_opfix_3(
     assert refusals and all(event.startswith(wanted) for event in refusals), done.stderr
     assert len(refusals) == 1 or command[0] == "gunicorn"
     assert "Traceback" not in done.stderr
+
+
+def test_a_message_with_the_stack_after_it_keeps_one_line_in_event_opfix_5(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Operator trial of main, 5: during a Redis outage beat logged "Message Error" lines
+    whose `event` held the whole stack. Its call, as celery/beat.py makes it: the event
+    is the first line, the stack and the traceback are in `exception`."""
+    import traceback
+
+    from tournament.json_logs import JsonFormatter
+
+    logger = logging.getLogger("celery.beat")
+    with caplog.at_level(logging.ERROR, "celery.beat"):
+        try:
+            raise ConnectionError("Error 111 connecting to 127.0.0.1:6390. Connection refused.")
+        except ConnectionError as exc:
+            logger.error("Message Error: %s\n%s", exc, traceback.format_stack(), exc_info=True)
+    [line] = json_lines(JsonFormatter().format(caplog.records[-1]))
+    assert line["event"] == (
+        "Message Error: Error 111 connecting to 127.0.0.1:6390. Connection refused."
+    )
+    assert "format_stack" not in line["event"] and "\n" not in line["event"]
+    assert "Traceback (most recent call last)" in line["exception"]
+    assert "ConnectionError: Error 111" in line["exception"]
