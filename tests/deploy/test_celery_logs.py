@@ -167,12 +167,23 @@ def test_a_missing_seal_key_stops_the_process_with_one_json_error_line_opfix_3(
         cwd=REPO, env=env, capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert done.returncode != 0
-    assert "Traceback" not in done.stderr, done.stderr
     wanted = f"Error: the seal key file {key} does not exist: the log cannot be sealed"
     # gunicorn: one line per worker, each refusing before it serves
-    refusals = [line["event"] for line in json_lines(done.stderr) if "Error:" in line["event"]]
+    refusals = [line["event"] for line in json_lines(ours(done.stderr))]
+    refusals = [event for event in refusals if "Error:" in event]
     assert refusals and all(event.startswith(wanted) for event in refusals), done.stderr
     assert len(refusals) == 1 or command[0] == "gunicorn"
+
+
+def ours(stderr: str) -> str:
+    """``stderr`` without gunicorn's own traceback at the end, when two workers failed to
+    load at once: its shutdown meets the second exit status 4 and raises HaltServer again
+    (gunicorn/arbiter.py, reap_workers inside halt; a race, not the app's)."""
+    head, found, tail = stderr.partition("Traceback (most recent call last):")
+    if found:
+        assert "gunicorn.errors.HaltServer: <HaltServer 'App failed to load.' 4>" in tail
+        assert "tournament" not in tail, tail
+    return head
 
 
 def test_a_message_with_the_stack_after_it_keeps_one_line_in_event_opfix_5(
