@@ -38,9 +38,14 @@ def __getattr__(name: str) -> Any:
     # ``celery -A workers`` looks up ``workers.app``: the Flask app is made then, not when
     # the web app imports ``workers.tasks`` (which would make a second one).
     if name in ("app", "celery"):
+        from tournament.eventstore.api import EventStoreError
+        from tournament.json_logs import refuse_to_start
         from tournament.web import create_app
 
-        # No /metrics of its own: a worker serves no HTTP (its figures: workers.metrics).
-        flask_app = create_app({"METRICS": False})
+        try:
+            # No /metrics of its own: a worker serves no HTTP (its figures: workers.metrics).
+            flask_app = create_app({"METRICS": False})
+        except EventStoreError as error:  # a seal key missing, a store not migrated
+            refuse_to_start(error, "workers")
         return flask_app.extensions["celery"]
     raise AttributeError(name)

@@ -41,6 +41,13 @@ def celery_settings(redis_url: str) -> dict[str, Any]:
         "task_serializer": "json",
         "accept_content": ["json"],
         "broker_connection_retry_on_startup": True,
+        # Celery 5's behaviour, chosen (Celery 6 will cancel): a task running when Redis
+        # goes away runs to its end. Cancelled, it would be "delivered again" only if
+        # Redis kept it, and a restarted Redis without persistence comes back empty; a
+        # projection that runs to its end twice makes the same tables. Celery warns on
+        # every reconnect that the default changes (CPendingDeprecationWarning): said
+        # here once, its log line is dropped (workers.log_setup.KeepRunningWarning).
+        "worker_cancel_long_running_tasks_on_connection_loss": False,
         # An unacknowledged task (its worker died) is delivered again after this long;
         # the sweep nudges the tournament well before that anyway.
         "broker_transport_options": {

@@ -20,6 +20,17 @@ from celery.signals import setup_logging
 from tournament.json_logs import CELERY_TASK_LOGGERS, JsonFormatter, QuietPeriodic
 
 
+class KeepRunningWarning(logging.Filter):
+    """Drops Celery 5's warning, logged on every lost broker connection, that Celery 6
+    will cancel running tasks then: ``worker_cancel_long_running_tasks_on_connection_loss``
+    is False on purpose (workers.celery_app says why), and the warning was a dozen lines
+    each time Redis went away (operator trial of main, 5). A logging filter, because
+    Celery sets ``always`` for its warnings after this module's setup."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "In Celery 5.1 we introduced an optional breaking change" not in record.getMessage()
+
+
 @setup_logging.connect
 def json_lines(loglevel: int | str | None = None, **_: Any) -> None:
     level = logging.getLevelName(loglevel) if isinstance(loglevel, int) else loglevel
@@ -28,6 +39,9 @@ def json_lines(loglevel: int | str | None = None, **_: Any) -> None:
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(str(level or "INFO").upper())
+    warned = logging.getLogger("py.warnings")  # where captureWarnings sends warnings
+    if not any(isinstance(found, KeepRunningWarning) for found in warned.filters):
+        warned.addFilter(KeepRunningWarning())
     quiet = QuietPeriodic()
     for name in CELERY_TASK_LOGGERS:
         logger = logging.getLogger(name)

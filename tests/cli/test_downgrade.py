@@ -10,6 +10,7 @@ from click.testing import CliRunner, Result
 from tests.cli.helpers import create_cup, play_round
 from tests.databases import Database
 from tournament.cli import main
+from tournament.cli.common import service_at
 from tournament.eventstore import migrate
 
 
@@ -78,3 +79,38 @@ def test_downgrade_to_an_unknown_revision_is_one_error_line(cli) -> None:  # typ
     done = cli("db", "downgrade", "0042", ok=False)
     assert done.exit_code == 1
     assert done.output.startswith("Error: there is no revision '0042'; this release knows 0001, ")
+
+
+def test_a_read_after_a_downgrade_refuses_and_migrates_nothing_opfix_1(
+    tmp_path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Operator trial of main, 1: `standings` after `db downgrade` exited 0 and left the
+    SQLite store at head again. No command but `db upgrade` migrates a store behind: a
+    read refuses with PostgreSQL's line, and so does a write."""
+    url = f"sqlite:///{tmp_path / 'club.sqlite3'}"
+    monkeypatch.setenv("SCHNAPSEN_INSTANCE", str(tmp_path))
+    monkeypatch.setenv("DATABASE_URL", url)
+    monkeypatch.delenv("SCHNAPSEN_TOURNAMENT", raising=False)
+
+    def cli(*args: str) -> Result:
+        """Each command as its own process would be: no store kept from the last one."""
+        service_at(url).store.dispose()  # type: ignore[attr-defined]
+        service_at.cache_clear()
+        return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+    create_cup(cli, "swiss", "rounds=3")
+    assert cli("players", "add", "Anna").exit_code == 0
+    previous, head = previous_revision(), migrate.migrations_head()
+    assert cli("db", "downgrade", previous).exit_code == 0
+
+    refusal = f"Error: database revision is {previous}, not {head}: run `tournament db upgrade`"
+    for command in (("standings",), ("log",), ("accounts", "list"), ("players", "add", "Bernd")):
+        done = cli(*command)
+        assert done.exit_code == 1, (command, done.output)
+        assert done.output.strip() == refusal, command
+        assert migrate.current(url) == previous, command
+    assert cli("db", "current").output.strip().endswith(previous)
+
+    assert cli("db", "upgrade").exit_code == 0
+    assert cli("standings").exit_code == 0
+    assert migrate.current(url) == head

@@ -5,6 +5,7 @@ docs/operations.md "Rotating the seal key")."""
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 import subprocess
@@ -156,10 +157,11 @@ def test_attack_f11_a_missing_key_file_stops_gunicorns_app_with_one_line(tmp_pat
         env=env, capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert done.returncode == 4  # gunicorn's "App failed to load": no respawning
-    assert done.stderr.strip().splitlines() == [
+    [line] = done.stderr.strip().splitlines()  # a JSON line, as gunicorn logs (opfix 4)
+    assert json.loads(line)["event"] == (
         f"Error: the seal key file {tmp_path / 'gone.key'} does not exist: the log cannot be "
         "sealed; make it (tournament seal-key new) or fix SCHNAPSEN_SEAL_KEY_FILE"
-    ]
+    )
 
 
 def test_operator_f8_rotate_refuses_a_key_given_in_the_environment(
@@ -205,3 +207,21 @@ def test_operator_f8_seal_key_new_gives_the_file_to_the_services_user(tmp_path: 
     )
     assert refused.exit_code == 1 and "cannot give" in refused.output
     assert not (tmp_path / "other.key").exists()  # no key left behind for the wrong owner
+
+
+def test_a_printed_seal_no_key_here_authenticates_exits_2_without_the_flag_opfix_2(
+    key_file: Path, cli
+) -> None:  # type: ignore[no-untyped-def]
+    """Operator trial of main, 2: `verify --seal '<printed seal>'` exited 0 when that seal
+    could not be authenticated. A seal checked by hand says so, and exits 2."""
+    printed = SQLEventStore().seals()[0].short
+    assert cli("verify", "--seal", printed).exit_code == 0  # its key is here
+    cli("seal-key", "rotate")
+    for retired in (key_file.parent / "seal-keyring").glob("*.key"):
+        retired.unlink()
+    checked = cli("verify", "--seal", printed, ok=False)
+    assert checked.exit_code == 2
+    assert (
+        f"NOT AUTHENTICATED the printed seal {printed} matches the log, but no key here "
+        "authenticates it" in checked.output
+    )

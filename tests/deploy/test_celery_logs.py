@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from tests.deploy.files import REPO
-from tests.deploy.processes import file_samples, stop, wait_for
+from tests.deploy.processes import file_samples, free_port, stop, wait_for
 from tournament.eventstore import migrate
 from tournament.json_logs import CELERY_TASK_LOGGERS, QuietPeriodic
 
@@ -132,3 +132,80 @@ def test_the_sweeps_lines_come_back_at_debug(name: str, message: str) -> None:
 @pytest.fixture(autouse=True)
 def _no_stray_env(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("SCHNAPSEN_METRICS_DIR", raising=False)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["celery", "--quiet", "-A", "workers", "worker", "--pool", "solo"],
+        ["celery", "--quiet", "-A", "workers", "beat"],
+        ["gunicorn", "-c", "deploy/gunicorn/web.py", "tournament.web.wsgi:app"],
+    ],
+    ids=["worker", "beat", "gunicorn"],
+)
+def test_a_missing_seal_key_stops_the_process_with_one_json_error_line_opfix_3(
+    command: list[str], tmp_path: Path, redis_url: str
+) -> None:
+    """Operator trial of main, 3 and 4: `celery -A workers worker` with a configured seal
+    key file missing exited with a 24-line traceback, gunicorn with a plain line among
+    its JSON lines. Each says it in one JSON line, "Error: ...", and exits non-zero."""
+    key = tmp_path / "on-the-stick" / "seal.key"
+    env = {key: value for key, value in os.environ.items() if key != "PROMETHEUS_MULTIPROC_DIR"}
+    env.pop("SCHNAPSEN_SEAL_KEY", None)
+    env.update(
+        DATABASE_URL=f"sqlite:///{tmp_path / 'store.sqlite3'}",
+        REDIS_URL=redis_url,
+        SCHNAPSEN_INSTANCE=str(tmp_path / "instance"),
+        SCHNAPSEN_SEAL_KEY_FILE=str(key),
+        SCHNAPSEN_METRICS_DIR=str(tmp_path / "metrics"),
+        PYTHONWARNINGS="ignore:You're running the worker with superuser privileges",
+    )
+    program = str(Path(sys.executable).with_name(command[0]))
+    bind = ["-b", f"127.0.0.1:{free_port()}"] if command[0] == "gunicorn" else []
+    done = subprocess.run(
+        [program, *command[1:], *bind],
+        cwd=REPO, env=env, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode != 0
+    wanted = f"Error: the seal key file {key} does not exist: the log cannot be sealed"
+    # gunicorn: one line per worker, each refusing before it serves
+    refusals = [line["event"] for line in json_lines(ours(done.stderr))]
+    refusals = [event for event in refusals if "Error:" in event]
+    assert refusals and all(event.startswith(wanted) for event in refusals), done.stderr
+    assert len(refusals) == 1 or command[0] == "gunicorn"
+
+
+def ours(stderr: str) -> str:
+    """``stderr`` without gunicorn's own traceback at the end, when two workers failed to
+    load at once: its shutdown meets the second exit status 4 and raises HaltServer again
+    (gunicorn/arbiter.py, reap_workers inside halt; a race, not the app's)."""
+    head, found, tail = stderr.partition("Traceback (most recent call last):")
+    if found:
+        assert "gunicorn.errors.HaltServer: <HaltServer 'App failed to load.' 4>" in tail
+        assert "tournament" not in tail, tail
+    return head
+
+
+def test_a_message_with_the_stack_after_it_keeps_one_line_in_event_opfix_5(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Operator trial of main, 5: during a Redis outage beat logged "Message Error" lines
+    whose `event` held the whole stack. Its call, as celery/beat.py makes it: the event
+    is the first line, the stack and the traceback are in `exception`."""
+    import traceback
+
+    from tournament.json_logs import JsonFormatter
+
+    logger = logging.getLogger("celery.beat")
+    with caplog.at_level(logging.ERROR, "celery.beat"):
+        try:
+            raise ConnectionError("Error 111 connecting to 127.0.0.1:6390. Connection refused.")
+        except ConnectionError as exc:
+            logger.error("Message Error: %s\n%s", exc, traceback.format_stack(), exc_info=True)
+    [line] = json_lines(JsonFormatter().format(caplog.records[-1]))
+    assert line["event"] == (
+        "Message Error: Error 111 connecting to 127.0.0.1:6390. Connection refused."
+    )
+    assert "format_stack" not in line["event"] and "\n" not in line["event"]
+    assert "Traceback (most recent call last)" in line["exception"]
+    assert "ConnectionError: Error 111" in line["exception"]

@@ -134,3 +134,12 @@ def test_the_guides_sed_rewrites_the_upstreams_and_nothing_else_operator_f14() -
         ("server web:8000;", "server 127.0.0.1:8000;"),
         ("server live:8001;", "server 127.0.0.1:8001;"),
     ]
+
+
+def test_compressed_answers_say_vary_accept_encoding_opfix_7() -> None:
+    """Operator trial of main, 7: nginx gzipped the API and pages but sent no `Vary:
+    Accept-Encoding`, so a shared cache could hand a gzipped body to a client that did
+    not ask for one."""
+    http = nginx().children("http")[0]
+    assert http.first("gzip") == ["on"]
+    assert http.first("gzip_vary") == ["on"]

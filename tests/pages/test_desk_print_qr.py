@@ -52,9 +52,23 @@ def test_a_desk_opened_on_localhost_prints_the_club_network_address(
     web: Web, club: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(server, "lan_address", lambda: "192.168.1.20")
+    web.app.config["SERVE_LISTEN"] = "0.0.0.0"  # ./dev serve --lan
     status, pdf = print_table_cards(web, club)  # the test client is at http://localhost/
     assert "http://192.168.1.20/t/club" in pdf and "localhost" not in pdf
     assert by_id(status, "qr-unreachable") is None
+
+
+def test_under_another_server_a_loopback_desk_keeps_its_address_and_warns_opfix_6a(
+    web: Web, club: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Operator trial of main, 6a: under gunicorn a desk opened on the loopback printed
+    the address of the interface the host's traffic leaves by (192.0.2.2), which phones
+    could not open. Only `serve --lan` looks for the club network; a server sets
+    SCHNAPSEN_PUBLIC_URL, and without it the print page warns."""
+    monkeypatch.setattr(server, "lan_address", lambda: "192.0.2.2")
+    status, pdf = print_table_cards(web, club)  # no SERVE_LISTEN: not `serve`
+    assert "192.0.2.2" not in pdf and "http://localhost/t/club" in pdf
+    assert "phones cannot open it" in (by_id(status, "qr-unreachable") or "")
 
 
 def test_without_a_club_network_the_print_page_warns_that_phones_cannot_open_the_codes(

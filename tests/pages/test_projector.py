@@ -103,6 +103,7 @@ def test_a_qr_code_leads_to_the_public_page(
     # The projector is opened on the laptop (localhost): phones reach the club network's
     # address instead, as the table cards' codes (tournament.web.public_url.qr_base).
     monkeypatch.setattr(server, "lan_address", lambda: "192.168.1.20")
+    web.app.config["SERVE_LISTEN"] = "0.0.0.0"  # ./dev serve --lan
     html = page(web, f"/t/{club}/projector?lang=en")
     qr = next(e for e in elements(html) if e.attrs.get("class") == "qr-code")
     assert qr.attrs["role"] == "img"

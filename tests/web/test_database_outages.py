@@ -131,3 +131,29 @@ def test_a_server_out_of_connection_slots_answers_503(
         for hog in hogs:
             hog.close()
     assert web_own.get("/api/v1/tournaments/club").status_code == 200
+
+
+def test_a_web_process_started_while_the_database_is_down_serves_503_until_it_is_back_opfix_4(
+    own_postgres: OwnPostgres, tmp_path: Path
+) -> None:
+    """Operator trial of main, 4: a web process started while PostgreSQL was down wrote
+    three plain psycopg lines and gunicorn gave up ("Worker failed to boot"). It starts,
+    answers 503 with Retry-After and /readyz not ready, and works once the database is
+    back, without a restart."""
+    own_postgres.stop("fast")
+    web = make_web(own_postgres.url, tmp_path)
+    try:
+        assert unavailable(web.get("/api/v1/tournaments", token=None))["cause"] == "unreachable"
+        ready = web.get("/readyz", token=None)
+        assert ready.status_code == 503
+        assert f"127.0.0.1:{own_postgres.port}" in ready.get_json()["checks"]["database"]
+        assert web.get("/healthz", token=None).status_code == 200
+
+        own_postgres.start()
+        assert web.get("/readyz", token=None).status_code == 200
+        web.tournament("club")
+        assert add_player(web, 0).status_code == 201
+    finally:
+        with web.app.app_context():
+            services().store.close()
+            services().accounts.close()

@@ -52,3 +52,12 @@ def test_the_creator_of_a_tournament_owns_it(web: Web) -> None:
     assert me["roles"] == {"cup": "owner"}
     made = web.ok("GET", "/api/v1/tournaments/cup")
     assert made["version"] == 1 and made["progress"]["status"] == "open"
+
+
+def test_an_admin_who_creates_a_tournament_owns_it_too_opfix_6c(web: Web) -> None:
+    """Operator trial of main, 6c: api.md says the creator becomes its owner, but an
+    admin who created a tournament through the API had no role (`accounts list`: -)."""
+    token = web.admin()
+    web.ok("POST", "/api/v1/tournaments", {"name": "Cup", "id": "cup"}, token=token)
+    me = web.ok("GET", "/api/v1/me", token=token)
+    assert me["admin"] is True and me["roles"] == {"cup": "owner"}

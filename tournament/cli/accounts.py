@@ -46,13 +46,13 @@ password_stdin_option = click.option(
 @contextlib.contextmanager
 def _accounts(*, write: bool) -> Iterator[Accounts]:
     """The accounts of the configured store, checked as the other commands check it: a
-    write may create and migrate a SQLite store, a read never creates one."""
+    write may create a SQLite store, a read never does; neither migrates one behind."""
     from tournament.accounts import Accounts
     from tournament.config import database_url
     from tournament.eventstore import migrate
 
     url = database_url()
-    migrate.ensure_current(url, may_create=write)
+    migrate.ensure_current(url, may_upgrade=False, may_create=write)
     accounts = Accounts(url)
     try:
         yield accounts

@@ -153,9 +153,11 @@ def service_at(url: str) -> TournamentService:
 
 class ReadyStore:
     """The store at ``url``, checked (:func:`~tournament.eventstore.migrate.ensure_current`)
-    on first use: a SQLite store behind is migrated; a missing one is created and migrated
-    by a write (a club laptop needs no setup step) and never by a read, which says there is
-    no store instead of leaving an empty one behind a mistyped path. A SQLite store at head
+    on first use: a missing one is created and migrated by a write (a club laptop needs no
+    setup step) and never by a read, which says there is no store instead of leaving an
+    empty one behind a mistyped path. A store behind is migrated by no command but ``db
+    upgrade`` (the operator trial of main): a read that migrated undid a deliberate ``db
+    downgrade``, and a write that did would too. A SQLite store at head
     is checked and used through the ``sqlite3`` module: no SQLAlchemy, no Alembic."""
 
     def __init__(self, url: str) -> None:
@@ -167,7 +169,7 @@ class ReadyStore:
             from tournament.eventstore import SQLEventStore, migrate
             from tournament.eventstore.seals import SealPolicy
 
-            migrate.ensure_current(self.url, may_create=write)
+            migrate.ensure_current(self.url, may_upgrade=False, may_create=write)
             # Appends seal the log at intervals; the key is read when a seal is due.
             self._store = SQLEventStore(self.url, sealing=SealPolicy.from_environment())
             # Closed before the process exits, though the exit skips its last garbage

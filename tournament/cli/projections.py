@@ -27,7 +27,7 @@ def _projector() -> object:
     from tournament.projections.runner import Projector
 
     url = database_url()
-    migrate.ensure_current(url, may_create=False)
+    migrate.ensure_current(url, may_upgrade=False, may_create=False)
     return Projector(SQLEventStore(url))
 
 

@@ -219,7 +219,7 @@ def _retention_days(default: int) -> int:
     multiple=True,
     metavar="SHORT",
     help="a seal's short form as printed on a sheet ('#12 @4211 7KQM-3XJ9'): the log must "
-    "still hold that seal (repeatable)",
+    "still hold that seal, and a key here must authenticate it (else exit 2; repeatable)",
 )
 @click.option(
     "--require-authenticated",
@@ -233,7 +233,8 @@ def verify(printed: tuple[str, ...], require_authenticated: bool, database_url: 
     append-only guards; report the first broken link of each.
 
     Exit status: 0 all verify; 1 a broken link or seal, or a seal key that is configured
-    but cannot be read; 2 (with --require-authenticated) a seal no key here authenticates.
+    but cannot be read; 2 a seal given with --seal, or (with --require-authenticated) any
+    seal, that no key here authenticates.
     """
     from tqdm import tqdm
 
@@ -262,6 +263,20 @@ def verify(printed: tuple[str, ...], require_authenticated: bool, database_url: 
     mismatched = [_anchor_problem(anchor, seals) for anchor in anchors]
     for problem in filter(None, mismatched):
         click.echo(f"BROKEN {problem}")
+    # A seal checked by hand is a question about that seal: one that matches the log but
+    # that no key here authenticates is not an answer, with or without the flag.
+    trusted = {key_id for key_id in keyring} | ({key.key_id} if key is not None else set())
+    made_with = dict(report.made_with)
+    unproven = [
+        seals[seq].short
+        for (seq, _, _), problem in zip(anchors, mismatched, strict=True)
+        if problem is None and made_with.get(seq, "") not in trusted
+    ]
+    for short in unproven:
+        click.echo(
+            f"NOT AUTHENTICATED the printed seal {short} matches the log, but no key here "
+            "authenticates it: it proves nothing until it is checked where its key is"
+        )
     click.echo(
         f"{counted(report.events, 'event')} in {counted(report.streams, 'stream')} checked; "
         f"log head position {report.head_position} hash {report.log_head}"
@@ -276,6 +291,8 @@ def verify(printed: tuple[str, ...], require_authenticated: bool, database_url: 
         click.echo("no seal yet: the events are covered by their streams' chains only")
     if not report.ok or any(mismatched) or key_problems:
         raise SystemExit(1)
+    if unproven:
+        raise SystemExit(2)
     if report.unchecked:  # they match the log, but who made them is not known here
         click.echo(
             f"all chains verify and every seal matches the log; {len(report.unchecked)} of "

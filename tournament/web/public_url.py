@@ -5,9 +5,12 @@ an address a phone resolves to itself. So the base is, in this order:
 
 1. ``PUBLIC_URL`` (``SCHNAPSEN_PUBLIC_URL``) when set: a server's name, a fixed address;
 2. the address the desk was opened with, unless it is a loopback one;
-3. for a loopback one: this machine's address on the club network (found as ``./dev serve
-   --lan`` finds it), unless ``serve`` listens on loopback only (then nobody else could
-   open it anyway);
+3. for a loopback one, under ``serve --lan`` only (``serve`` listening beyond this
+   machine): this machine's address on the club network, found as ``serve --lan`` finds
+   it. Not under ``serve`` on loopback (nobody else could open it anyway), and not under
+   another server (gunicorn): a server is reached by its name, which only
+   ``SCHNAPSEN_PUBLIC_URL`` knows -- the address of the interface its traffic leaves by
+   was a guess phones could not open (operator trial of main, 6a);
 4. else the loopback address itself, which :func:`phones_cannot_open` flags so the print
    page warns.
 
@@ -38,7 +41,7 @@ def qr_base(*, find_lan: bool = True) -> str:
     if configured:
         return str(configured).rstrip("/") + "/"
     opened = request.host_url
-    if not find_lan or not phones_cannot_open(opened) or _listens_on_loopback_only():
+    if not find_lan or not phones_cannot_open(opened) or not _serve_on_the_lan():
         return opened
     address = server.lan_address()
     if address is None:
@@ -63,6 +66,7 @@ def _loopback(host: str) -> bool:
         return False
 
 
-def _listens_on_loopback_only() -> bool:
+def _serve_on_the_lan() -> bool:
+    """Whether ``serve`` runs this app, listening beyond this machine (``--lan``)."""
     listen = current_app.config.get(LISTEN_KEY)
-    return listen is not None and _loopback(str(listen))
+    return listen is not None and not _loopback(str(listen))

@@ -47,9 +47,12 @@ class Services:
 def open_services(app: Flask, url: str) -> Services:
     """The services on the store at ``url``: a SQLite store is created and migrated on
     first start (a club laptop needs no setup step); a PostgreSQL store must be migrated
-    (``tournament db upgrade``), or the start says so."""
+    (``tournament db upgrade``), or the start says so. A PostgreSQL that does not answer
+    yet does not stop the start (the requests answer 503 until it does)."""
+    from tournament.db import sqlite_path
     from tournament.domain.service import TournamentService
     from tournament.eventstore import SQLEventStore, migrate
+    from tournament.eventstore.failures import explain, first_line, outage
     from tournament.eventstore.seal_keys import check_at_start
     from tournament.eventstore.seals import SealPolicy
 
@@ -61,6 +64,18 @@ def open_services(app: Flask, url: str) -> Services:
         # upgrade across hosts, docs/deploy.md#upgrading): its migrations only add, so
         # this process starts and serves; /readyz says so in its notes.
         app.logger.warning("%s; serving on, as the previous release", error)
+    except Exception as error:
+        # PostgreSQL away as the process starts (a host booting before the database, a
+        # restart): start anyway, as a running process rides out an outage -- requests
+        # answer 503 with Retry-After and /readyz is not ready (it checks the revision
+        # again) until the database answers, then all works without a restart. Failing
+        # the boot only made gunicorn give up (operator trial of main, 4).
+        if sqlite_path(url) is not None or outage(error) is None:
+            raise
+        app.logger.warning(
+            "%s; starting anyway: 503 and /readyz not ready until it answers",
+            explain(error, url) or first_line(error),
+        )
     store = SQLEventStore(url, sealing=SealPolicy.from_environment())
 
     def accounts() -> Accounts:
