@@ -11,7 +11,9 @@ from tests.pages.test_desk_sheets import SHEETS, STRAIGHT, shown, signed_in
 from tests.pages.test_play_page import online_match, phone
 from tests.web.conftest import Web
 from tests.web.played import run, state
+from tournament.domain.events import SCHEMA_VERSIONS
 from tournament.domain.results import record_hand
+from tournament.web.pages.desk_audit import KINDS
 
 #: Bummerl 1 won without the opponent's first hand: a Schneiderbummerl, counting 2 (R19),
 #: so in a best of 3 it decides the match 2:0 on its own (R20).
@@ -58,6 +60,8 @@ def test_polish_4_one_table_missing_is_singular_in_german(web: Web, club: str) -
     sheets = words(web.client.get(f"{SHEETS}?lang=de").get_data(as_text=True))
     assert "Runde 3: Ergebnis fehlt am Tisch 4." in sheets
     assert missing_line(web, club, "de") == "1 von 4 Ergebnissen fehlt: Tisch 4"
+    rounds = web.client.get(f"/desk/t/{club}/rounds?lang=de").get_data(as_text=True)
+    assert f'Tisch <a href="/desk/t/{club}/sheets?table=4">4</a>' in rounds  # a link, unescaped
     assert missing_line(web, club, "en") == "1 of 4 results missing: table 4"
     assert "Round 3: result missing at table 4." in words(
         web.client.get(f"{SHEETS}?lang=en").get_data(as_text=True)
@@ -96,3 +100,8 @@ def test_polish_6_a_bad_line_after_a_deciding_schneider_names_its_own_bummerl_t_
     assert reply.status_code == 422
     assert "Partie 3.1, Bummerl 2:" in german and "nicht 3 (T-tally)" in german
     assert "Bummerl 1:" not in german
+
+
+def test_polish_5_every_event_kind_has_a_title_in_the_audit_log() -> None:
+    """No event kind is left to show its raw name (``match.online_started``)."""
+    assert set(SCHEMA_VERSIONS) - set(KINDS) == set()
