@@ -165,7 +165,8 @@ def _hand(t: Tournament, p: Payload) -> Said:
     if p.get("dealer") is not None:
         text = _then(text, "event.dealt_by", who=_who(t, p["dealer"]))
     if p.get("reason"):
-        text = _then(text, "event.with", more=str(p["reason"]))
+        # how the hand ended (claim, last_trick ...) as words a page translates
+        text = _then(text, "event.with", more=str(p["reason"]).replace("_", " "))
     if p.get("closed"):
         text = _then(text, "event.talon_closed")
     if p.get("card_points"):

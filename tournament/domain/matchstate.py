@@ -118,12 +118,18 @@ def schneider_note(summary: Summary, schneiderbummerl: bool = True) -> str:
     >>> schneider_note(Summary(True, 0, (3, 0), (14, 0), (1, 0)))
     ' (a Schneiderbummerl counts 2, R19)'
     """
+    return str(schneider_note_phrase(summary, schneiderbummerl))
+
+
+def schneider_note_phrase(summary: Summary, schneiderbummerl: bool = True) -> Phrase | str:
+    """:func:`schneider_note` with its code, for a refusal a page shows in German (the
+    browser trial found its English inside a German sentence); "" when there is none."""
     count = sum(summary.schneider)
     if not count or not schneiderbummerl or summary.forfeit:
         return ""
     if count == 1:
-        return " (a Schneiderbummerl counts 2, R19)"
-    return f" ({count} Schneiderbummerl, each counts 2, R19)"
+        return Phrase("matchstate.one_schneider_note")
+    return Phrase("matchstate.schneider_notes", {"count": count})
 
 
 class HandSlot(NamedTuple):
@@ -460,7 +466,7 @@ class MatchState:
                     "label": self.labels[engine.winner or 0],
                     "max": max(a, b),
                     "min": min(a, b),
-                    "schneider_note": schneider_note(self.summary, self.schneiderbummerl),
+                    "schneider_note": schneider_note_phrase(self.summary, self.schneiderbummerl),
                 },
             )
 

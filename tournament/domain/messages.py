@@ -291,6 +291,9 @@ TEMPLATES: Final[dict[str, str]] = {
     "matchstate.match_decided_won_bummerl": N_(
         "match %(match_id)s is decided: %(label)s won %(max)s:%(min)s Bummerl%(schneider_note)s; nothing is entered after that"
     ),
+    # the note a decided match's score carries (schneider_note_phrase), with its space
+    "matchstate.one_schneider_note": N_(" (a Schneiderbummerl counts 2, R19)"),
+    "matchstate.schneider_notes": N_(" (%(count)s Schneiderbummerl, each counts 2, R19)"),
     "matchstate.match_already_decided_cannot": N_(
         "match %(match_id)s is already decided; it cannot be forfeited"
     ),
@@ -640,6 +643,18 @@ WORDS: Final[frozenset[str]] = frozenset(
         N_("a tournament name"),
         N_("a venue"),
         N_("digits 0-9"),
+        # how a hand ended (engine.scoring's reason, "_" as a space: eventwords._hand)
+        N_("claim"),
+        N_("false claim"),
+        N_("last trick"),
+        N_("closer failed"),
+        # a tournament's format, as its creation's words name it (eventwords._created)
+        N_("swiss"),
+        N_("round robin"),
+        N_("single elimination"),
+        N_("double elimination"),
+        N_("groups knockout"),
+        N_("lives"),
     }
 )
 

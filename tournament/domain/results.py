@@ -390,8 +390,12 @@ def record_tally(
             fields["scorer"] = player_in(match, scorer, "scorer")
         pre, seat = _first_dealer_events(match, first_dealer, None, actor)
     except DomainError as error:
-        # A tally is a whole Bummerl: its own messages name the hand of the sheet.
-        bummerl = Phrase("results.bummerl", {"bummerl": len(match.engine.bummerls)})
+        # A tally is a whole Bummerl: its own messages name the hand of the sheet. A
+        # decided match opens no next Bummerl, so this one is after its last (the browser
+        # trial saw the box of Bummerl 2 after a Schneider 2:0 named "Bummerl 1").
+        engine = match.engine
+        number = len(engine.bummerls) + (1 if engine.is_decided else 0)
+        bummerl = Phrase("results.bummerl", {"bummerl": number})
         raise at_place(error, match, bummerl) from None
     payload: dict[str, Any] = {"result_id": result_id or new_id(), "match_id": match_id, **fields}
     _check(match, Entry(payload["result_id"], "tally", payload), seat)

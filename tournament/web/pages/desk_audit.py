@@ -60,11 +60,24 @@ KINDS: Final[dict[str, LazyString]] = {
     ev.LIVE_HAND_STARTED: _l("Live hand dealt"),
     ev.LIVE_HAND_RECORDED: _l("Live hand recorded"),
     ev.LIVE_HAND_ABANDONED: _l("Live hand abandoned"),
+    ev.LIVE_HAND_CLOSED: _l("Live hand closed"),
+    # Online tables (T-online): the browser trial found these as raw event names.
+    ev.ONLINE_STARTED: _l("Online table started"),
+    ev.ONLINE_STOPPED: _l("Online table stopped"),
+    ev.ONLINE_CLOCK_RESTARTED: _l("Clock restarted"),
+    ev.ONLINE_SEAT_TAKEN: _l("Seat taken"),
+    ev.ONLINE_SEAT_RELEASED: _l("Seat released"),
     ev.MATCH_FORFEITED: _l("Forfeit"),
     ev.RESULT_CORRECTED: _l("Result corrected"),
     ev.HAND_STRUCK: _l("Hand struck"),
     ev.SHEET_SIGNED: _l("Sheet signed"),
     ev.FLAG_CLEARED: _l("Flag cleared"),
+    # The players' own reports (O-M2).
+    ev.REPORT_SUBMITTED: _l("Result reported"),
+    ev.REPORT_CONFIRMED: _l("Report confirmed"),
+    ev.RESULT_DISPUTED: _l("Result disputed"),
+    ev.REPORTS_SETTLED: _l("Reports settled"),
+    ev.CODES_REVOKED: _l("Table codes revoked"),
 }
 
 #: Where an event came from (its ``source``) and through what (its ``via``).
