@@ -377,6 +377,19 @@ class SQLEventStore:
         hi = MAX_VERSION if to_version is None else to_version
         return self._decode(self._backend.read_stream(stream_id, from_version, hi))
 
+    def read_stream_on(
+        self, conn: sa.Connection, stream_id: str, from_version: int, to_version: int
+    ) -> list[StoredEvent]:
+        """:meth:`read_stream` through ``conn``, a connection of :attr:`engine` the caller
+        holds (inside its transaction), not through a second one from the same pool: a
+        caller that holds a lock on ``conn`` and waited for the pool could wait for
+        connections held by threads that wait for its lock, until the pool's timeout
+        (issue 22, the fifty threads' 503s)."""
+        rows = conn.connection.driver_connection.execute(  # type: ignore[union-attr]
+            self._backend.sql.read_stream, {"s": stream_id, "lo": from_version, "hi": to_version}
+        ).fetchall()
+        return self._decode(list(rows))
+
     def read_all(self, after_position: int = 0, limit: int | None = None) -> list[StoredEvent]:
         """The global log after ``after_position``, in position order, at most ``limit``.
 
