@@ -10,9 +10,15 @@ projection lock on one connection and read the stream through another).
 from __future__ import annotations
 
 import threading
+import traceback
+from collections import defaultdict
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+import sqlalchemy as sa
+from sqlalchemy.pool import Pool
 
 from tests.databases import Database
 from tests.web.conftest import make_web
@@ -21,12 +27,49 @@ from tournament.accounts.roles import Role
 from tournament.web.services import services
 
 
+@pytest.fixture
+def nested_checkouts() -> Iterator[list[str]]:
+    """Stacks of every checkout made by a thread that already held a connection of the
+    same pool (pool events per thread): the pattern that deadlocks a bounded pool."""
+    held: defaultdict[tuple[int, int], int] = defaultdict(int)
+    nested: list[str] = []
+    lock = threading.Lock()
+
+    def checkout(_dbapi: Any, record: Any, proxy: Any) -> None:
+        key = (threading.get_ident(), id(proxy._pool))
+        record.info["poolspy_thread"] = key
+        with lock:
+            if held[key]:
+                nested.append("".join(traceback.format_stack(limit=25)))
+            held[key] += 1
+
+    def checkin(_dbapi: Any, record: Any) -> None:
+        key = record.info.pop("poolspy_thread", None)
+        if key is not None:
+            with lock:
+                held[key] -= 1
+
+    sa.event.listen(Pool, "checkout", checkout)
+    sa.event.listen(Pool, "checkin", checkin)
+    sa.event.listen(Pool, "detach", checkin)
+    try:
+        yield nested
+    finally:
+        sa.event.remove(Pool, "checkout", checkout)
+        sa.event.remove(Pool, "checkin", checkin)
+        sa.event.remove(Pool, "detach", checkin)
+
+
 def test_more_concurrent_writers_than_connections_finish_without_deadlock(
-    pg_db: Database, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    pg_db: Database,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    nested_checkouts: list[str],
 ) -> None:
     """8 threads (a gunicorn process's default) post results at once to an app whose
     pools hold 1 connection + 1 overflow: every POST is answered 201, none waits for the
-    pool's timeout, and the log holds one result per match."""
+    pool's timeout, and the log holds one result per match; no thread ever checked out a
+    second connection of a pool while holding one (the cause, not only the symptom)."""
     monkeypatch.setenv("SCHNAPSEN_DB_POOL_SIZE", "1")
     monkeypatch.setenv("SCHNAPSEN_DB_MAX_OVERFLOW", "1")
     web = make_web(pg_db.schema_url, tmp_path)
@@ -60,6 +103,7 @@ def test_more_concurrent_writers_than_connections_finish_without_deadlock(
         assert not any(thread.is_alive() for thread in threads)
         assert statuses == [201] * 16
         assert version(web) == before + 16
+        assert nested_checkouts == [], nested_checkouts[0]
     finally:
         with web.app.app_context():
             services().store.close()
