@@ -21,9 +21,11 @@ import sqlalchemy as sa
 from sqlalchemy.pool import Pool
 
 from tests.databases import Database
+from tests.eventstore.sample import NOTED
 from tests.web.conftest import make_web
 from tests.web.test_results import drawn, results, version
 from tournament.accounts.roles import Role
+from tournament.eventstore import NO_STREAM, NewEvent, SQLEventStore
 from tournament.web.services import services
 
 
@@ -107,3 +109,27 @@ def test_more_concurrent_writers_than_connections_finish_without_deadlock(
     finally:
         with web.app.app_context():
             services().store.close()
+
+
+def test_a_decision_reads_other_streams_on_the_connection_holding_the_lock(
+    pg_db: Database, nested_checkouts: list[str]
+) -> None:
+    """Online play decides under the tournament's lock on what a hand's stream holds: that
+    read goes through the locked connection, so a pool of one connection (no overflow)
+    serves it instead of waiting for itself until the pool's timeout."""
+    engine = pg_db.engine(pool_size=1, max_overflow=0, pool_timeout=3)
+    store = SQLEventStore(engine)
+    try:
+        store.append("hand-1", [NewEvent(NOTED, {"n": 1})], NO_STREAM)
+        seen: list[int] = []
+
+        def decide(_since: list[object]) -> list[NewEvent]:
+            seen.extend(e.version for e in store.read_stream("hand-1"))
+            return [NewEvent(NOTED, {"hand": "hand-1"})]
+
+        done = store.append_decided("table-1", decide)
+        assert seen == [1] and [e.version for e in done.events] == [1]
+        assert nested_checkouts == [], nested_checkouts[0]
+    finally:
+        store.close()
+        engine.dispose()
