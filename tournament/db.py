@@ -65,7 +65,9 @@ class DatabaseURLError(ValueError):
 #: log's and the accounts'), and how many more it opens under load, closed again after.
 #: Bounded so that a default deploy leaves a shared server room (docs/deploy.md, "How
 #: many PostgreSQL connections"): 2 + 8 is 10 at most, above the 8 threads of a web
-#: process, so a thread never waits for a connection of its own process.
+#: process, so a thread seldom waits for a connection of its own process. Fewer is safe
+#: too: no code path holds one connection of a pool while it waits for a second from it,
+#: so threads beyond the connections queue instead of deadlocking (issue 22).
 POOL_SIZE = 2
 MAX_OVERFLOW = 8
 

@@ -41,5 +41,6 @@ def test_the_pool_settings_are_documented_with_the_formula_and_pgbouncer() -> No
     assert "#SCHNAPSEN_DB_POOL_SIZE=2" in example and "#SCHNAPSEN_DB_MAX_OVERFLOW=8" in example
     guide = (REPO / "docs" / "deploy.md").read_text()
     assert "## How many PostgreSQL connections" in guide
-    assert "processes x 2 x (SCHNAPSEN_DB_POOL_SIZE + SCHNAPSEN_DB_MAX_OVERFLOW)" in guide
+    # The bound: two pools a process, and the plain appends' connection outside them.
+    assert "processes x (2 x (SCHNAPSEN_DB_POOL_SIZE + SCHNAPSEN_DB_MAX_OVERFLOW) + 1)" in guide
     assert "pgbouncer" in guide and "max_connections" in guide

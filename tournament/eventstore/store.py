@@ -133,6 +133,10 @@ class SQLEventStore:
         self.max_metadata_bytes = max_metadata_bytes
         self.max_batch = max_batch
         self._engine_lock = threading.Lock()
+        #: Per thread, the transaction holding a stream's lock while ``decide`` runs: the
+        #: stream reads ``decide`` makes (online play reads the hand's stream) go through
+        #: its connection, never a second one from the pool (see :meth:`read_stream`).
+        self._holding = threading.local()
         self._backend: Backend
         self._engine: sa.Engine | None
         if isinstance(engine, str | None):
@@ -244,7 +248,12 @@ class SQLEventStore:
                     replay = Replay(used.stream_id, used.first, used.last)
                     return Decided(self._replayed(replay, stream_id, idempotency_key, tx), True)
             since = self._decode(rows)
-            prepared = self._prepare_batch(decide(since))
+            self._holding.tx = tx
+            try:
+                decided = decide(since)
+            finally:
+                self._holding.tx = None
+            prepared = self._prepare_batch(decided)
             if not prepared:
                 return Decided([])
             expected = since[-1].version if since else after_version
@@ -375,7 +384,26 @@ class SQLEventStore:
     ) -> list[StoredEvent]:
         """Events of ``stream_id`` from ``from_version`` to ``to_version`` (inclusive)."""
         hi = MAX_VERSION if to_version is None else to_version
+        holding: WriteTx | None = getattr(self._holding, "tx", None)
+        if holding is not None:
+            # Inside append_decided's ``decide``: this thread holds a stream's lock on a
+            # connection; waiting for a second one from the same pool could wait for
+            # connections whose threads wait for that lock, until the pool's timeout.
+            return self._decode(holding.read_stream(stream_id, from_version, hi))
         return self._decode(self._backend.read_stream(stream_id, from_version, hi))
+
+    def read_stream_on(
+        self, conn: sa.Connection, stream_id: str, from_version: int, to_version: int
+    ) -> list[StoredEvent]:
+        """:meth:`read_stream` through ``conn``, a connection of :attr:`engine` the caller
+        holds (inside its transaction), not through a second one from the same pool: a
+        caller that holds a lock on ``conn`` and waited for the pool could wait for
+        connections held by threads that wait for its lock, until the pool's timeout
+        (issue 22, the fifty threads' 503s)."""
+        rows = conn.connection.driver_connection.execute(  # type: ignore[union-attr]
+            self._backend.sql.read_stream, {"s": stream_id, "lo": from_version, "hi": to_version}
+        ).fetchall()
+        return self._decode(list(rows))
 
     def read_all(self, after_position: int = 0, limit: int | None = None) -> list[StoredEvent]:
         """The global log after ``after_position``, in position order, at most ``limit``.

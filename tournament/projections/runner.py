@@ -132,7 +132,8 @@ class Projector:
                 start = get_checkpoint(conn, name)
                 if projected.version <= start:
                     return None
-                new = self.store.read_stream(stream, start + 1, projected.version)
+                # On the connection holding the lock: never a second one from the pool.
+                new = self.store.read_stream_on(conn, stream, start + 1, projected.version)
                 written = self._write(conn, projected, start, event_at=new[-1].recorded_at)
                 save_checkpoint(conn, name, start, projected.version)
                 _test_pause()
