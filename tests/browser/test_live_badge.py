@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 import re
+import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -135,6 +136,11 @@ def test_a_failed_refresh_while_the_stream_lives_says_offline_and_fetches_again(
     badge_is(watcher, "offline", "stale")
     assert watcher.locator("#live-badge").inner_text() == "Offline"
     shot(watcher, "live-badge-offline-de-phone", full_page=False)
+    # Playwright reports the failed request on its own channel, which may come after the
+    # badge changed on a busy machine: wait for the report, not just the badge.
+    deadline = time.monotonic() + 15
+    while not failed and time.monotonic() < deadline:
+        watcher.wait_for_timeout(100)
     assert failed, "the stream's events made the page fetch, and the fetches failed"
     watcher.context.set_offline(False)
     current = current_version(watcher, site)

@@ -14,7 +14,9 @@ from tournament.cli import main
 PG = "postgresql+psycopg://app@127.0.0.1:5432/club"  # never connected to here
 
 
-def test_the_default_pools_are_small_and_bounded() -> None:
+def test_the_default_pools_are_small_and_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("SCHNAPSEN_DB_POOL_SIZE")  # the suite's own small pools (conftest)
+    monkeypatch.delenv("SCHNAPSEN_DB_MAX_OVERFLOW")
     engine = db.make_engine(PG)
     assert (engine.pool.size(), engine.pool._max_overflow) == (2, 8)  # type: ignore[attr-defined]
     assert db.POOL_SIZE + db.MAX_OVERFLOW >= 8  # a web process's 8 threads never wait
