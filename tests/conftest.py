@@ -64,13 +64,13 @@ def _seal_key(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture(autouse=True)
 def _small_pools(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each PostgreSQL pool of a test (and of the processes it starts) holds at most 1 + 1
+    """Each PostgreSQL pool of a test (and of the processes it starts) holds at most 1 + 3
     connections: the suite, two workers at once, must stay under 40 (tests/pg_connections.py),
     and a test of 50 threads would otherwise open the deploy's 10 per pool. Fewer
     connections than threads is safe: no path waits for a second connection while holding
     one (tests/web/test_pool_deadlock.py); a test that wants other sizes sets its own."""
     monkeypatch.setenv("SCHNAPSEN_DB_POOL_SIZE", "1")
-    monkeypatch.setenv("SCHNAPSEN_DB_MAX_OVERFLOW", "1")
+    monkeypatch.setenv("SCHNAPSEN_DB_MAX_OVERFLOW", "3")
 
 
 @pytest.fixture(scope="session")
