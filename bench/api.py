@@ -59,7 +59,7 @@ import api_load as load  # noqa: E402
 import api_stage as stage  # noqa: E402
 import live_services as services  # noqa: E402
 
-from tournament.domain.service import TournamentService  # noqa: E402
+from tournament.app.service import TournamentService  # noqa: E402
 from tournament.eventstore import SQLEventStore  # noqa: E402
 
 HOST = "127.0.0.1"

@@ -2,7 +2,7 @@
 token set up in it through the domain, and the check of what the result writes stored.
 
 Everything is made as the service makes it -- tournaments through
-:class:`~tournament.domain.service.TournamentService` and the domain's commands, the
+:class:`~tournament.app.service.TournamentService` and the domain's commands, the
 account and its token through :class:`~tournament.accounts.service.Accounts` -- on the
 same schema the server under test is started on.
 """
@@ -24,10 +24,10 @@ from argon2 import PasswordHasher
 
 from tournament.accounts.roles import Role
 from tournament.accounts.service import Accounts
+from tournament.app.service import TournamentService
 from tournament.db import make_engine
 from tournament.domain.registration import register_player
 from tournament.domain.rounds import start_round
-from tournament.domain.service import TournamentService
 from tournament.domain.testing import Builder, random_match
 from tournament.eventstore import SQLEventStore, migrate
 

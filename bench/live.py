@@ -53,8 +53,8 @@ import live_latency as latency  # noqa: E402
 import live_services as services  # noqa: E402
 import live_throughput as throughput  # noqa: E402
 
+from tournament.app.service import TournamentService  # noqa: E402
 from tournament.db import make_engine  # noqa: E402
-from tournament.domain.service import TournamentService  # noqa: E402
 from tournament.eventstore import SQLEventStore  # noqa: E402
 
 EMBEDDED_P95_MS, REDIS_P95_MS, FANOUT_CLIENTS, FANOUT_MS = 300.0, 500.0, 2000, 1000.0

@@ -41,8 +41,8 @@ import live_services as services  # noqa: E402
 import live_throughput as throughput  # noqa: E402
 from live import FANOUT_CLIENTS, FANOUT_MS, FANOUT_TID, fan_out, nudger  # noqa: E402
 
+from tournament.app.service import TournamentService  # noqa: E402
 from tournament.db import make_engine  # noqa: E402
-from tournament.domain.service import TournamentService  # noqa: E402
 from tournament.eventstore import SQLEventStore  # noqa: E402
 
 VARIANTS = {

@@ -29,11 +29,11 @@ from typing import Any
 import sqlalchemy as sa
 from live_services import cpu_seconds
 
+from tournament.app.service import TournamentService
 from tournament.db import make_engine
 from tournament.domain.matchstate import MatchState
 from tournament.domain.results import record_hand
 from tournament.domain.rounds import start_round
-from tournament.domain.service import TournamentService
 from tournament.domain.testing import Builder, random_hands
 from tournament.eventstore.schema import checkpoints
 from tournament.eventstore.schema import events as log

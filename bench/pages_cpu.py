@@ -78,8 +78,8 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as folder:
         os.environ.setdefault("SCHNAPSEN_INSTANCE", folder)
+        from tournament.app.services import services
         from tournament.web import create_app
-        from tournament.web.services import services
 
         app = create_app({
             "DATABASE_URL": f"sqlite:///{Path(folder) / 'bench.sqlite3'}",

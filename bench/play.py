@@ -30,7 +30,7 @@ opponent's next ``table`` event.
 The machine is shared: its load is recorded before and after each part, with the
 server's CPU seconds over the moves (hardly changed by the neighbours). The tables are
 started by the organiser's ``POST .../matches/{mid}/online`` when the service has it,
-else through :class:`~tournament.play.service.PlayService` on the same SQLite file (the
+else through :class:`~tournament.app.play.PlayService` on the same SQLite file (the
 figures say which); the codes are worked out with the server's ``SECRET_KEY``
 (:func:`tournament.domain.tablecodes.match_codes`). ``--profile`` writes the server's
 requests' CPU profile (cProfile per worker thread, written on SIGUSR1 once the moves
@@ -67,10 +67,10 @@ sys.path.insert(0, str(ROOT / "bench"))
 import api_stage as stage  # noqa: E402
 import live_services as services  # noqa: E402
 
-from tournament.domain.service import TournamentService  # noqa: E402
+from tournament.app.play import PlayService  # noqa: E402
+from tournament.app.service import TournamentService  # noqa: E402
 from tournament.domain.tablecodes import match_codes  # noqa: E402
 from tournament.eventstore import SQLEventStore  # noqa: E402
-from tournament.play.service import PlayService  # noqa: E402
 
 ONE_P95_MS, MANY_TABLES, MANY_P95_MS = 200.0, 200, 300.0
 ONE_TID, MANY_TID = "bench-play-one", "bench-play-many"

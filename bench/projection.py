@@ -39,7 +39,7 @@ import api_stage as stage  # noqa: E402
 from live_services import sqlite_store  # noqa: E402
 from live_throughput import Staged, one_hand  # noqa: E402
 
-from tournament.domain.service import TournamentService  # noqa: E402
+from tournament.app.service import TournamentService  # noqa: E402
 from tournament.eventstore import SQLEventStore, migrate  # noqa: E402
 from tournament.projections.runner import Projector, stored  # noqa: E402
 

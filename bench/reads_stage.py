@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import random
 
+from tournament.app.service import TournamentService
 from tournament.domain.registration import register_player
 from tournament.domain.rounds import start_round
-from tournament.domain.service import TournamentService
 from tournament.domain.testing import Builder, random_match
 
 

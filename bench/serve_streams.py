@@ -47,7 +47,7 @@ from live_clients import raise_file_limit  # noqa: E402
 from live_latency import TALLIES, Desk  # noqa: E402
 from timing import percentile  # noqa: E402
 
-from tournament.domain.service import TournamentService  # noqa: E402
+from tournament.app.service import TournamentService  # noqa: E402
 from tournament.eventstore import SQLEventStore  # noqa: E402
 
 TID = "preisschnapsen"

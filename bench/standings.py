@@ -106,7 +106,7 @@ def incremental(b: Builder, runs: int) -> float:
 
 
 def from_store(events: list[Any], runs: int) -> float:
-    from tournament.domain.service import TournamentService
+    from tournament.app.service import TournamentService
     from tournament.eventstore import SQLEventStore, migrate
 
     url = f"sqlite:///{tempfile.mkdtemp()}/bench.sqlite3"

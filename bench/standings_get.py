@@ -45,7 +45,7 @@ import api_load as load  # noqa: E402
 import api_stage as stage  # noqa: E402
 import reads_stage  # noqa: E402
 
-from tournament.domain.service import TournamentService  # noqa: E402
+from tournament.app.service import TournamentService  # noqa: E402
 from tournament.eventstore import SQLEventStore  # noqa: E402
 from tournament.projections.runner import Projector  # noqa: E402
 

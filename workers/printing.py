@@ -5,8 +5,8 @@ from __future__ import annotations
 from celery import shared_task
 from flask import current_app
 
+from tournament.app.services import services
 from tournament.printing.queue import render_pack
-from tournament.web.services import services
 
 
 @shared_task(

@@ -22,10 +22,10 @@ from typing import Any, TypeVar, cast
 from celery import shared_task
 from celery.signals import worker_process_init
 
+from tournament.app.services import services
 from tournament.live.bus import RedisBus, redis_client
 from tournament.projections.runner import Projector
 from tournament.projections.upkeep import Sweeper, due_for_reconciliation, reconcile
-from tournament.web.services import services
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")

@@ -31,8 +31,8 @@ from argon2 import PasswordHasher
 from tests.browser.harness import PageWatch
 from tests.conftest import REQUIRE_SERVICES
 from tests.live.harness import Served
+from tournament.app.services import services
 from tournament.web import create_app
-from tournament.web.services import services
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page

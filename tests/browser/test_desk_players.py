@@ -19,7 +19,7 @@ from tests.browser.desk_steps import (
     sign_in_by_keyboard,
 )
 from tests.browser.harness import View, assert_accessible, in_every_view, press, type_text
-from tournament.web.services import services
+from tournament.app.services import services
 
 if TYPE_CHECKING:  # playwright may be missing: the fixtures skip then
     from playwright.sync_api import Page

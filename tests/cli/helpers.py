@@ -17,8 +17,8 @@ def stored(stream: str = "tournament-cup") -> list[Any]:
 
 def state(tournament_id: str = "cup") -> Tournament:
     """The tournament as the service folds it from the configured store."""
+    from tournament.app.service import TournamentService
     from tournament.config import database_url
-    from tournament.domain.service import TournamentService
     from tournament.eventstore import SQLEventStore
 
     return TournamentService(SQLEventStore(database_url())).state(tournament_id)

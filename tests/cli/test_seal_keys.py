@@ -179,7 +179,7 @@ def test_operator_f8_a_running_service_seals_with_the_rotated_key_without_a_rest
     key_file: Path, tmp_path: Path
 ) -> None:
     app = create_app({"TESTING": True, "DATABASE_URL": os.environ["DATABASE_URL"]})
-    from tournament.web.services import services
+    from tournament.app.services import services
 
     with app.app_context():
         store = services().store

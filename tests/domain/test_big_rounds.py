@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from tournament.app.service import TournamentService
 from tournament.domain import events as ev
 from tournament.domain.registration import register_player
 from tournament.domain.rounds import start_round
 from tournament.domain.roundview import draw_record
-from tournament.domain.service import TournamentService
 from tournament.domain.state import fold
 from tournament.domain.testing import Builder
 from tournament.eventstore import NewEvent, SQLEventStore, migrate

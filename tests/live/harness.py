@@ -333,8 +333,8 @@ class Served:
         return SseStream(self.port, f"/api/v1/tournaments/{tid}/live", last_event_id).open()
 
     def close(self) -> None:
+        from tournament.app.services import KEY as SERVICES
         from tournament.web.live import KEY as LIVE
-        from tournament.web.services import KEY as SERVICES
 
         self.closing = True
         self.app.extensions[LIVE].stop()  # the live streams end first

@@ -27,8 +27,8 @@ from tests.live.conftest import (
     web_config,
 )
 from tests.live.harness import Http, Served, SseStream, wait_until
+from tournament.app.service import TournamentService
 from tournament.domain.results import record_tallies
-from tournament.domain.service import TournamentService
 from tournament.eventstore import SQLEventStore
 from tournament.web.live import KEY as LIVE
 

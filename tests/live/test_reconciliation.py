@@ -18,11 +18,11 @@ import sqlalchemy as sa
 from tests.databases import Database
 from tests.web import played
 from tests.web.conftest import Web, make_web
+from tournament.app.services import services
 from tournament.projections import tables
 from tournament.projections.runner import Projector, stored
 from tournament.projections.upkeep import reconcile
 from tournament.web.live import KEY as LIVE
-from tournament.web.services import services
 
 
 @pytest.fixture

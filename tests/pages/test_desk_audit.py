@@ -8,8 +8,8 @@ import pytest
 from tests.pages.test_desk_sheets import SHEETS, STRAIGHT, shown, signed_in
 from tests.web.conftest import Web
 from tests.web.played import state
+from tournament.app.services import services
 from tournament.web.pages import desk_audit
-from tournament.web.services import services
 
 AUDIT = "/desk/t/club/audit"
 

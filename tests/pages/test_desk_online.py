@@ -21,10 +21,10 @@ from tests.web.conftest import Web
 from tests.web.played import state
 from tests.web.test_sign_in import csrf_of, sign_in
 from tournament.accounts.roles import Role
+from tournament.app.play import PlayService
+from tournament.app.services import services
 from tournament.domain import events as ev
-from tournament.play.service import PlayService
 from tournament.web.live import play_service
-from tournament.web.services import services
 
 
 def signed_in(web: Web, role: Role | None = None, tid: str = "club") -> None:

@@ -12,9 +12,9 @@ from tests.pages.test_desk_rounds import page, signed_in
 from tests.printing.helpers import require_weasyprint
 from tests.web.conftest import Web
 from tests.web.test_sign_in import csrf_of
+from tournament.app.services import services
 from tournament.eventstore import SQLEventStore
 from tournament.printing.queue import FAILED, render_pack, request_pack
-from tournament.web.services import services
 
 require_weasyprint()
 

@@ -11,7 +11,7 @@ from tests.pages.markup import unlabelled
 from tests.web.conftest import Web
 from tests.web.test_sign_in import PASSWORD, csrf_of, sign_in
 from tournament.accounts.roles import Role
-from tournament.web.services import services
+from tournament.app.services import services
 
 
 def signed_in(web: Web, email: str = "admin@club.at") -> str:

@@ -20,8 +20,8 @@ from tests.web.conftest import Web, make_web
 from tests.web.played import run, state, swiss
 from tests.web.test_sign_in import csrf_of, sign_in
 from tournament.accounts.roles import Role
+from tournament.app.services import services
 from tournament.domain.rounds import start_round
-from tournament.web.services import services
 
 SHEETS = "/desk/t/club/sheets"
 #: A Bummerl the first column's player wins 7 -> 4 -> 1 -> 0 against one hand: no

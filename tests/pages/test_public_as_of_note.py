@@ -28,7 +28,7 @@ def test_the_past_round_says_it_stood_at_the_draw_and_counts_the_corrections_sin
 ) -> None:
     swapped_round_2(web, club)
     with web.app.app_context():
-        from tournament.web.services import services
+        from tournament.app.services import services
 
         service = services().tournaments
         cli = standings_view(service.state(club), lambda: service.events(club), round=2).note

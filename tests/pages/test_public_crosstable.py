@@ -8,8 +8,8 @@ from tests.pages.markup import elements, unlabelled, words
 from tests.pages.public_formats import page, played
 from tests.web.conftest import Web
 from tests.web.played import state, swiss
+from tournament.app.services import services
 from tournament.printing.crosstable import SELF, CrossTable, crosstables
-from tournament.web.services import services
 
 
 def printed(web: Web, tid: str) -> list[CrossTable]:

@@ -10,10 +10,10 @@ from tests.pages.markup import elements, unlabelled
 from tests.web.conftest import Web, make_web
 from tests.web.played import state
 from tests.web.test_sign_in import csrf_of
+from tournament.app.services import services
 from tournament.domain import events as ev
 from tournament.domain.reports import reports_of
 from tournament.domain.tablecodes import match_codes
-from tournament.web.services import services
 
 SECRET = b"test-secret"
 #: Seat 0 wins 2:0, the opponent scoring in both Bummerl.

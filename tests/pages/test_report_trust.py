@@ -19,8 +19,8 @@ from tests.pages.test_report import SHEET, codes, first_match
 from tests.web.conftest import Web
 from tests.web.played import state
 from tests.web.test_sign_in import csrf_of, sign_in
+from tournament.app.services import services
 from tournament.domain import events as ev
-from tournament.web.services import services
 
 
 def phone(web: Web, address: str = "127.0.0.1") -> FlaskClient:

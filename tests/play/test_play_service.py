@@ -19,6 +19,8 @@ import pytest
 
 from engine import Kind
 from engine.randomplay import choose_action
+from tournament.app.play import PlayService
+from tournament.app.service import TournamentService
 from tournament.domain import events as ev
 from tournament.domain import online
 from tournament.domain.errors import ConflictError, DomainError
@@ -27,13 +29,11 @@ from tournament.domain.onlineview import TableMoment, seat_view, spectator_view
 from tournament.domain.registration import register_player
 from tournament.domain.results import record_forfeit, record_hand
 from tournament.domain.rounds import start_round
-from tournament.domain.service import TournamentService
 from tournament.domain.standings import standings
 from tournament.eventstore import SQLEventStore
 from tournament.live.bus import RedisSubscriber
 from tournament.live.hub import LiveHub
 from tournament.play.hub import CHANNEL, RedisAnnouncer, TableHub, table_key
-from tournament.play.service import PlayService
 from tournament.play.stream import table_events
 from tournament.play.sweep import OnlineSweep
 

@@ -10,8 +10,8 @@ import pytest
 
 from tests.printing.helpers import evening
 from tests.web.conftest import web  # noqa: F401 -- the app on a fresh SQLite store, as in tests/web
+from tournament.app.service import TournamentService
 from tournament.domain import events as ev
-from tournament.domain.service import TournamentService
 from tournament.eventstore import SQLEventStore, migrate
 
 

@@ -14,8 +14,8 @@ from tests.printing.helpers import pdf_text, require_weasyprint
 from tests.web.conftest import Web, make_web
 from tests.web.played import NAMES, run, swiss
 from tests.web.test_sign_in import csrf_of
+from tournament.app.service import TournamentService
 from tournament.domain.rounds import start_round
-from tournament.domain.service import TournamentService
 from tournament.domain.tablecodes import round_codes
 from tournament.eventstore import SQLEventStore
 from tournament.printing.language import language

@@ -17,7 +17,8 @@ import sqlalchemy as sa
 from tests.printing.helpers import require_weasyprint
 from tests.web.conftest import Web
 from tests.web.played import swiss
-from tournament.domain.service import TournamentService
+from tournament.app.service import TournamentService
+from tournament.app.services import services
 from tournament.eventstore import SQLEventStore
 from tournament.printing.packs import render
 from tournament.printing.queue import (
@@ -30,7 +31,6 @@ from tournament.printing.queue import (
     request_pack,
 )
 from tournament.projections.tables import print_packs
-from tournament.web.services import services
 
 require_weasyprint()
 

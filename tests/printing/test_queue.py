@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.printing.helpers import pdf_text, require_weasyprint
-from tournament.domain.service import TournamentService
+from tournament.app.service import TournamentService
 from tournament.eventstore import SQLEventStore
 from tournament.printing.queue import DONE, pack_pdf, render_pack, request_pack
 

@@ -10,8 +10,8 @@ import threading
 import pytest
 import sqlalchemy as sa
 
+from tournament.app.service import TournamentService
 from tournament.domain import events as ev
-from tournament.domain.service import TournamentService
 from tournament.domain.standings_view import standings_view
 from tournament.domain.state import fold
 from tournament.domain.testing import Builder, play_round, registered

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from tests.databases import Database
+from tournament.app.service import TournamentService
 from tournament.domain.registration import register_player
-from tournament.domain.service import TournamentService
 from tournament.domain.testing import paired
 from tournament.eventstore import SQLEventStore, StoredEvent
 from tournament.eventstore.api import Decide, Decided

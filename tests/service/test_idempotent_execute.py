@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 
 from tests.databases import Database
+from tournament.app.service import TournamentService
 from tournament.domain.errors import ConflictError, DomainError, NotFoundError
 from tournament.domain.registration import register_player
 from tournament.domain.results import record_forfeit
-from tournament.domain.service import TournamentService
 from tournament.domain.testing import paired
 from tournament.eventstore import ConcurrencyError, IdempotencyKeyReusedError, SQLEventStore
 from tournament.eventstore.api import Decided

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from tests.databases import Database
+from tournament.app.service import TournamentService
 from tournament.domain import events as ev
-from tournament.domain.service import TournamentService
 from tournament.domain.testing import paired
 from tournament.eventstore import SQLEventStore, StoredEvent
 

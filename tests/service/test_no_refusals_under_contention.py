@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 from tests.databases import Database
+from tournament.app.service import TournamentService
 from tournament.domain.errors import DomainError
 from tournament.domain.registration import register_player
-from tournament.domain.service import TournamentService
 from tournament.eventstore import SQLEventStore
 from tournament.eventstore.verify import verify
 

@@ -17,8 +17,8 @@ from flask.testing import FlaskClient
 
 from tests.databases import Database
 from tournament.accounts.roles import Role
+from tournament.app.services import services
 from tournament.web import create_app
-from tournament.web.services import services
 
 
 class Web:

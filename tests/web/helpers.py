@@ -11,9 +11,9 @@ from collections.abc import Callable
 from typing import Any
 
 from tests.web.conftest import Web
+from tournament.app.services import services
 from tournament.domain import commands as c
 from tournament.domain.state import Tournament
-from tournament.web.services import services
 
 
 def execute(web: Web, tid: str, command: Callable[[Tournament], list[Any]]) -> list[Any]:

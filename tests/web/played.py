@@ -2,7 +2,7 @@
 
 The routes that register players, draw rounds and enter results are being built beside
 these (issue 9), so these tests set a tournament up by calling the domain's commands
-through the app's own :class:`~tournament.domain.service.TournamentService` -- the
+through the app's own :class:`~tournament.app.service.TournamentService` -- the
 service, store and cached state the routes read -- and then read everything over HTTP.
 """
 
@@ -13,13 +13,13 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from tests.web.conftest import Web
+from tournament.app.services import services
 from tournament.domain.registration import register_player
 from tournament.domain.results import record_forfeit, record_tally
 from tournament.domain.rounds import start_round
 from tournament.domain.state import Tournament
 from tournament.domain.testing import random_tally
 from tournament.eventstore.api import NewEvent
-from tournament.web.services import services
 
 
 def run(web: Web, tid: str, command: Callable[[Tournament], list[NewEvent]]) -> list[Any]:

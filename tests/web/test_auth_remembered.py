@@ -18,7 +18,7 @@ from argon2 import PasswordHasher
 from tests.web.conftest import Web, make_web
 from tournament.accounts.roles import Role
 from tournament.accounts.service import Accounts
-from tournament.web.services import services
+from tournament.app.services import services
 
 BOUND = 0.5  # AUTH_CACHE_SECONDS of these apps: short, so the tests wait little
 MEMBERS = "/api/v1/tournaments/club/members"

@@ -22,12 +22,12 @@ from tests.pages.table_cards import CARD
 from tests.web import played
 from tests.web.conftest import Web
 from tests.web.test_history import export, fresh, restore
+from tournament.app.services import services
 from tournament.cli import main
 from tournament.domain.hands import fold_hand
 from tournament.domain.live import abandon_live_hand, deal_live_hand
 from tournament.domain.rounds import start_round
 from tournament.eventstore import NO_STREAM
-from tournament.web.services import services
 
 CARDS = {str(card) for card in ALL_CARDS}
 OTHER_KEY = "a7" * 32

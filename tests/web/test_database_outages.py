@@ -19,8 +19,8 @@ import pytest
 
 from tests.web.conftest import Web, make_web
 from tests.web.own_postgres import OwnPostgres
+from tournament.app.services import services
 from tournament.eventstore import migrate
-from tournament.web.services import services
 
 pytestmark = pytest.mark.postgres
 

@@ -21,8 +21,8 @@ from pathlib import Path
 import pytest
 
 from tests.web.conftest import Web, make_web
+from tournament.app.services import services
 from tournament.eventstore.verify import verify
-from tournament.web.services import services
 
 
 @pytest.fixture

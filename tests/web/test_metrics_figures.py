@@ -12,10 +12,10 @@ import sqlalchemy as sa
 
 from tests.deploy.processes import free_port, samples, wait_for
 from tests.web.conftest import Web, make_web
+from tournament.app.services import services
 from tournament.eventstore.schema import checkpoints, events
 from tournament.projections.lag import projection_lag
 from tournament.web.live import live
-from tournament.web.services import services
 
 
 def figures(web: Web) -> dict[str, float]:

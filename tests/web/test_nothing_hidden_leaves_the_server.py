@@ -33,8 +33,8 @@ from tests.pages.table_cards import cards_in
 from tests.web.conftest import Web
 from tests.web.test_play_api import Table
 from tests.web.test_sign_in import sign_in
+from tournament.app.services import services
 from tournament.web import tablecodes
-from tournament.web.services import services
 
 #: What a player may look at in its own pile (rules.md, "What a player may see").
 VARIANTS: tuple[tuple[str, ...], ...] = ((), ("own-tricks-hidden",), ("first-tricks-visible",))

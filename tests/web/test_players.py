@@ -16,8 +16,8 @@ import pytest
 
 from tests.web.conftest import Web
 from tournament.accounts.roles import Role
+from tournament.app.services import services
 from tournament.domain import commands as c
-from tournament.web.services import services
 
 BASE = "/api/v1/tournaments/club"
 PLAYERS = f"{BASE}/players"

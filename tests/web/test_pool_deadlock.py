@@ -25,8 +25,8 @@ from tests.eventstore.sample import NOTED
 from tests.web.conftest import make_web
 from tests.web.test_results import drawn, results, version
 from tournament.accounts.roles import Role
+from tournament.app.services import services
 from tournament.eventstore import NO_STREAM, NewEvent, SQLEventStore
-from tournament.web.services import services
 
 
 @pytest.fixture

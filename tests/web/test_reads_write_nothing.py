@@ -18,9 +18,9 @@ from engine.randomplay import choose_action
 from tests.web.conftest import Web
 from tests.web.played import state
 from tests.web.test_play_api import Table
+from tournament.app.services import services
 from tournament.domain.hands import action_event
 from tournament.web.live import play_service
-from tournament.web.services import services
 
 #: The blueprints whose GET routes a player's link or a spectator may open.
 BLUEPRINTS = ("play", "report", "play_api", "public_play")

@@ -12,8 +12,8 @@ import pytest
 
 from tests.web.conftest import Web
 from tournament.accounts.roles import Role
+from tournament.app.services import services
 from tournament.domain import commands
-from tournament.web.services import services
 
 NAMES = ["Anna", "Berti", "Carla", "Doris", "Emil", "Franz", "Gerd", "Hanna"]
 SHEET = ["7 5 4 1 0 / 7 6 3", {"first": [7, 4, 2, 0], "second": [7, 5, 3, 1]}]

@@ -18,10 +18,10 @@ from tests.databases import Database
 from tests.web import played
 from tests.web.conftest import Web, make_web
 from tests.web.helpers import execute, tally
+from tournament.app.service import TournamentService
+from tournament.app.services import services
 from tournament.domain import commands as c
-from tournament.domain.service import TournamentService
 from tournament.web.projected import SharedProbes
-from tournament.web.services import services
 
 STANDINGS = "/api/v1/tournaments/{}/standings"
 

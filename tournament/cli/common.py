@@ -35,7 +35,7 @@ from tournament.domain.state import Tournament
 from tournament.domain.text import MAX_DIGITS, NAME_LIMIT, excerpt, plain_text, whole_number
 
 if TYPE_CHECKING:  # the service and the store: loaded when the command first uses them
-    from tournament.domain.service import TournamentService
+    from tournament.app.service import TournamentService
     from tournament.eventstore import SQLEventStore
     from tournament.eventstore.api import Decide, Decided, KeyRecord, NewEvent, StoredEvent
     from tournament.eventstore.seals import Seal
@@ -146,7 +146,7 @@ def get_service() -> TournamentService:
 def service_at(url: str) -> TournamentService:
     """One service per store and process: a command asks for it several times, and the
     service keeps the folded tournament, so the stream is read and folded once."""
-    from tournament.domain.service import TournamentService
+    from tournament.app.service import TournamentService
 
     return TournamentService(ReadyStore(url))
 

@@ -6,7 +6,7 @@ whose turn and clock -- never a card: the terminal may be in view of the players
 when a clock runs out the organiser decides: restart the clock, abandon the hand (the
 same dealer deals again, R18) or stop online play (the rest of the match on paper).
 
-Everything goes through :class:`~tournament.play.service.PlayService` on the CLI's
+Everything goes through :class:`~tournament.app.play.PlayService` on the CLI's
 service, as the desk's pages do; the screens of a table in a running web service notice
 the change when they next look (the CLI announces nothing).
 """
@@ -33,8 +33,8 @@ from tournament.cli.common import (
 )
 
 if TYPE_CHECKING:
+    from tournament.app.play import PlayService
     from tournament.domain.onlineview import TableMoment
-    from tournament.play.service import PlayService
 
 
 def wall_clock() -> datetime:
@@ -55,7 +55,7 @@ STATUS_WORDS = {
 
 
 def play() -> PlayService:
-    from tournament.play.service import PlayService
+    from tournament.app.play import PlayService
 
     return PlayService(get_service(), now=lambda: now())
 

@@ -420,8 +420,8 @@ def _hands_in_play(store: Any) -> Callable[[str], bool]:
     nothing; a hand is over for good for ever, so one that ended meanwhile is published
     rightly, and a tournament that cannot be read now (a rescue export of a damaged
     store) has its hands withheld rather than the export refused."""
+    from tournament.app.service import TournamentService
     from tournament.domain.hands import HAND_PREFIX, fold_hand
-    from tournament.domain.service import TournamentService
     from tournament.domain.transfer import finished_hands, in_play
 
     found: list[Callable[[str], bool]] = []

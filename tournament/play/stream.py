@@ -14,11 +14,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from datetime import datetime
 
+from tournament.app.play import PlayService
 from tournament.domain.errors import DomainError
 from tournament.domain.onlineview import TableMoment
 from tournament.live.departure import Departure
 from tournament.play.hub import TableHub, TableListener, table_key
-from tournament.play.service import PlayService
 
 #: A reader's screen as SSE: the event's name and its data (any text, lines split here).
 Render = Callable[[TableMoment], tuple[str, str]]

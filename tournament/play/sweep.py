@@ -4,7 +4,7 @@ A read of a table never writes (a link preview must change nothing), so a hand t
 crash interrupted -- its last move stored, its result not, or the next hand not dealt --
 is made good by the table's next write, or, when no write can come (the hand is over and
 nobody may move), by this sweep: every few seconds it repairs the tables this process
-has shown (:meth:`~tournament.play.service.PlayService.sweep`). It starts with the
+has shown (:meth:`~tournament.app.play.PlayService.sweep`). It starts with the
 process's first live stream (a phone at an online table holds one, and reconnects to a
 restarted process by itself). Repairs of two processes at once are safe: each write is
 checked again under the tournament's lock.
@@ -16,7 +16,7 @@ import logging
 import threading
 from typing import Final
 
-from tournament.play.service import PlayService
+from tournament.app.play import PlayService
 
 log = logging.getLogger(__name__)
 

@@ -28,8 +28,8 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from tournament.app.service import TournamentService
 from tournament.domain import events as ev
-from tournament.domain.service import TournamentService
 from tournament.domain.tablecodes import round_codes
 from tournament.eventstore.sheet_seal import seal_for_sheet
 from tournament.eventstore.store import SQLEventStore

@@ -10,7 +10,7 @@ of CPU; an online table ends a hand, two commits, every few seconds, and 200 tab
 would otherwise keep the thread and the database's write lock busy all the time), while
 a small tournament's results follow each other at once (40 players: a run of ~10 ms
 waits ~20 ms) and a nudge after a quiet spell runs at once. The projector folds with a
-:class:`~tournament.domain.service.TournamentService` of its own, so that working out the
+:class:`~tournament.app.service.TournamentService` of its own, so that working out the
 rows never holds up the web threads' folds (``reading`` locks the states it reads). On a
 timer
 it sweeps for tournaments behind their log (results entered with the command line while
@@ -25,7 +25,7 @@ import logging
 import threading
 import time
 
-from tournament.domain.service import TournamentService
+from tournament.app.service import TournamentService
 from tournament.projections.runner import Projector
 from tournament.projections.upkeep import Sweeper, due_for_reconciliation, reconcile
 

@@ -38,8 +38,8 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from tournament.app.service import TournamentService
 from tournament.domain import events as ev
-from tournament.domain.service import TournamentService
 from tournament.domain.state import Tournament, collector_paused, fold
 from tournament.eventstore.checkpoints import get_checkpoint, save_checkpoint
 from tournament.eventstore.schema import checkpoints

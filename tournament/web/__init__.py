@@ -6,7 +6,7 @@ sign-in for pages, and the operator's endpoints.
     app = create_app({"DATABASE_URL": "sqlite:////tmp/x.sqlite3", "SECRET_KEY": "..."})
 
 Views are thin: they parse the request, call the same domain commands and
-:class:`~tournament.domain.service.TournamentService` as the command line, and shape the
+:class:`~tournament.app.service.TournamentService` as the command line, and shape the
 answer; every error is problem+json (:mod:`tournament.web.problems`).
 """
 
@@ -71,8 +71,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> OpenAPI:
     # The release in every page's footer (operator F12), the one /readyz names too.
     app.jinja_env.globals["release"] = describe()
 
+    from tournament.app.services import open_services
     from tournament.web import live
-    from tournament.web.services import open_services
 
     found = open_services(app, app.config["DATABASE_URL"])
     ops.configure_logging()

@@ -29,9 +29,9 @@ from flask import Flask, current_app, g, request, session
 from flask_wtf.csrf import CSRFError, CSRFProtect
 
 from tournament.accounts.roles import Role
+from tournament.app.services import services
 from tournament.web.plain_structlog import structlog
 from tournament.web.problems import Problem
-from tournament.web.services import services
 
 F = TypeVar("F", bound=Callable[..., Any])
 

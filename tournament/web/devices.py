@@ -27,7 +27,7 @@ from flask import current_app, g, request
 from flask.blueprints import Blueprint
 from werkzeug.wrappers import Response
 
-from tournament.play.service import device_hash
+from tournament.app.play import device_hash
 
 #: The browser's device token (path ``/``: every page of a seat, a report and a table).
 DEVICE_COOKIE: Final = "device"

@@ -31,16 +31,16 @@ from flask import Flask, Response, current_app, request, stream_with_context
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
+from tournament.app.play import PlayService
+from tournament.app.services import Services
 from tournament.live.bus import LocalBus, RedisSubscriber, redis_client
 from tournament.live.departure import departure_of
 from tournament.live.hub import LiveHub
 from tournament.play.hub import CHANNEL as TABLES_CHANNEL
 from tournament.play.hub import RedisAnnouncer, TableHub
-from tournament.play.service import PlayService
 from tournament.play.stream import Render, table_events
 from tournament.play.sweep import SWEEP_SECONDS, OnlineSweep
 from tournament.web import metrics
-from tournament.web.services import Services
 
 if TYPE_CHECKING:
     from tournament.projections.inprocess import InProcessProjections
@@ -182,7 +182,7 @@ def _announcer(tables: TableHub, redis_url: str | None) -> Callable[[str], None]
 
 
 def play_service() -> PlayService:
-    """The app's online tables (:mod:`tournament.play.service`)."""
+    """The app's online tables (:mod:`tournament.app.play`)."""
     found = live().play
     assert found is not None
     return found

@@ -23,13 +23,13 @@ from typing import Any, TextIO, cast
 
 from flask import Blueprint, Flask, Request, Response, current_app, g, jsonify, request
 
+from tournament.app.services import services
 from tournament.json_logs import CODE, redact_path
 from tournament.version import describe
 from tournament.web import metrics as prometheus
 from tournament.web import readiness
 from tournament.web.plain_structlog import structlog
 from tournament.web.problems import Problem
-from tournament.web.services import services
 
 _SANE_ID = re.compile(r"^[A-Za-z0-9._-]{8,64}$")
 

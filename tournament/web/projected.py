@@ -32,15 +32,15 @@ from typing import Any
 import sqlalchemy as sa
 from flask import Flask, current_app
 
+from tournament.app.service import TournamentService
+from tournament.app.services import KEY as SERVICES
+from tournament.app.services import services
 from tournament.domain import events as ev
-from tournament.domain.service import TournamentService
 from tournament.eventstore.schema import events
 from tournament.projections import tables
 from tournament.projections.documents import project_documents
 from tournament.web.live import KEY as LIVE
 from tournament.web.live import Live, live
-from tournament.web.services import KEY as SERVICES
-from tournament.web.services import services
 
 
 @dataclasses.dataclass

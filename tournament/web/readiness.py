@@ -19,9 +19,9 @@ from typing import Any
 
 from flask import Flask, Response, current_app, request
 
+from tournament.app.services import Services
 from tournament.db import sqlite_path
 from tournament.eventstore.failures import DISK_FULL, explain
-from tournament.web.services import Services
 
 #: Seconds a write that failed on a full disk keeps ``/readyz`` saying so.
 DISK_FULL_MEMORY = 30.0

@@ -17,7 +17,7 @@ from typing import Any
 from flask import Response, current_app, json, request
 from werkzeug.datastructures import ETags
 
-from tournament.web.services import services
+from tournament.app.services import services
 
 JSON = "application/json"
 

@@ -142,7 +142,7 @@ def serve_environment(environ: Mapping[str, str], *, secure_cookies: bool) -> di
 def setup_link(app: Any, base: str) -> str | None:
     """The one-time link that creates the first organiser, while there is no account
     (None once there is one)."""
-    from tournament.web.services import services
+    from tournament.app.services import services
 
     if _has_an_account(str(app.config["DATABASE_URL"])):
         return None
@@ -204,8 +204,8 @@ def serve(
     ``out``, the request log goes to stderr as JSON lines. ``threads`` serve requests,
     up to ``streams`` more hold live streams; ``per_address`` (0: no cap) and
     ``head_timeout`` (0: none) are :mod:`tournament.web.serve_limits`'."""
+    from tournament.app.services import services
     from tournament.web import create_app, ops
-    from tournament.web.services import services
     from tournament.web.settings import from_environment
 
     env = serve_environment(

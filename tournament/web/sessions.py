@@ -26,9 +26,9 @@ from flask_wtf.csrf import generate_csrf
 from werkzeug.wrappers import Response
 
 from tournament.accounts.errors import AccountError
+from tournament.app.services import services
 from tournament.web.auth import ACCOUNT, ANYONE, caller, requires
 from tournament.web.pages.desk import desk_blueprint
-from tournament.web.services import services
 
 # A page blueprint: a refusal (429 while limited, a CSRF failure) answers as a page in
 # the reader's language, never JSON.

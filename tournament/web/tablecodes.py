@@ -19,11 +19,11 @@ from typing import Any, Final
 from flask import current_app, g
 from flask.blueprints import BlueprintSetupState
 
+from tournament.app.services import services
 from tournament.domain.errors import DomainError, NotFoundError
 from tournament.domain.reportbook import draw_of
 from tournament.domain.state import Tournament
 from tournament.domain.tablecodes import RULE, code_for, normalized, resolve
-from tournament.web.services import services
 
 #: Wrong codes one address may send (``REPORT_CODE_RATE_LIMIT``) before every code is
 #: refused for a while, the right one too: six letters cannot be found by trying.

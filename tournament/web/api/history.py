@@ -30,6 +30,7 @@ from flask_openapi3.models.tag import Tag
 from pydantic import BaseModel, ConfigDict, Field
 
 from tournament.accounts.roles import Role
+from tournament.app.services import services
 from tournament.domain import events as ev
 from tournament.domain.errors import ConflictError
 from tournament.domain.eventwords import in_words
@@ -49,7 +50,6 @@ from tournament.web.auth import ADMIN, caller, requires
 from tournament.web.body_caps import BACKUP, accepts_body
 from tournament.web.problems import Problem, documented
 from tournament.web.reads import versioned
-from tournament.web.services import services
 from tournament.web.writes import idempotency_key, metadata, refuse_other_request, respond
 
 if TYPE_CHECKING:

@@ -18,6 +18,7 @@ from flask import Response
 from flask_openapi3.models.tag import Tag
 from pydantic import BaseModel, ConfigDict, Field
 
+from tournament.app.services import services
 from tournament.domain.errors import NotFoundError
 from tournament.domain.matchdetail import match_detail
 from tournament.domain.matchref import resolve_match
@@ -29,7 +30,6 @@ from tournament.web.api.models import MatchPath, TournamentPath
 from tournament.web.problems import documented, invalid
 from tournament.web.projected_reads import read_document
 from tournament.web.reads import versioned
-from tournament.web.services import services
 
 api = APIBlueprint(
     "matches",

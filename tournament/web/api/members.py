@@ -14,11 +14,11 @@ from flask_openapi3.models.tag import Tag
 from pydantic import BaseModel, ConfigDict, Field
 
 from tournament.accounts.roles import Role
+from tournament.app.services import services
 from tournament.web.api.blueprint import APIBlueprint
 from tournament.web.api.models import TournamentPath
 from tournament.web.auth import caller, requires
 from tournament.web.problems import Problem, documented
-from tournament.web.services import services
 
 api = APIBlueprint(
     "members",

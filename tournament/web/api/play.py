@@ -31,6 +31,8 @@ from flask import Response, g
 from flask_openapi3.models.tag import Tag
 
 from tournament.accounts.roles import Role
+from tournament.app.play import PlayService, device_hash
+from tournament.app.services import services
 from tournament.domain import online
 from tournament.domain.errors import DomainError, NotFoundError
 from tournament.domain.hands import hand_record
@@ -38,7 +40,6 @@ from tournament.domain.matchref import resolve_match
 from tournament.domain.onlineview import TableMoment, seat_view, spectator_view, status
 from tournament.domain.tablecodes import TableSeat
 from tournament.live.hub import Full
-from tournament.play.service import PlayService, device_hash
 from tournament.play.stream import Render
 from tournament.web.api.blueprint import APIBlueprint
 from tournament.web.api.models import event_stream_schema
@@ -68,7 +69,6 @@ from tournament.web.devices import address_hash
 from tournament.web.live import play_service, table_event_stream
 from tournament.web.play_codes import online_seat
 from tournament.web.problems import Problem, documented
-from tournament.web.services import services
 from tournament.web.streaming import event_stream
 from tournament.web.tablecodes import wrong_code_limit
 from tournament.web.writes import actor, etag, metadata

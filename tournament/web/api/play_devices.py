@@ -13,10 +13,10 @@ from typing import Final
 
 from flask import request
 
+from tournament.app.play import device_hash
+from tournament.app.services import services
 from tournament.domain import online
-from tournament.play.service import device_hash
 from tournament.web.problems import Problem
-from tournament.web.services import services
 
 #: The header a seat's device sends its token in (given by the call that took the seat).
 SEAT_TOKEN: Final = "Seat-Token"

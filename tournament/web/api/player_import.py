@@ -17,13 +17,13 @@ from typing import Any
 
 from flask import Response, request
 
+from tournament.app.services import services
 from tournament.domain import events as ev
 from tournament.domain.csvio import CsvImportError, decode, import_key, import_players
 from tournament.domain.state import Tournament
 from tournament.eventstore.api import NewEvent, StoredEvent
 from tournament.web.auth import caller
 from tournament.web.problems import Problem, invalid
-from tournament.web.services import services
 from tournament.web.writes import event_summary, idempotency_key, refuse_other_request, write
 
 #: How the upload is documented in /openapi.json (the body is not a JSON model).

@@ -19,6 +19,7 @@ from flask import Response, json
 from flask_openapi3.models.tag import Tag
 
 from tournament.accounts.roles import Role
+from tournament.app.services import services
 from tournament.domain import commands as c
 from tournament.domain import events as ev
 from tournament.domain.registration import player
@@ -46,7 +47,6 @@ from tournament.web.auth import caller, requires
 from tournament.web.body_caps import CSV, accepts_body
 from tournament.web.problems import documented, invalid
 from tournament.web.reads import versioned
-from tournament.web.services import services
 from tournament.web.writes import decide_only, etag, event_summary, write
 
 api = APIBlueprint(

@@ -24,6 +24,7 @@ from flask_openapi3.models.tag import Tag
 from pydantic import BaseModel, ConfigDict, Field
 
 from tournament.accounts.roles import Role
+from tournament.app.services import services
 from tournament.domain.errors import NotFoundError
 from tournament.domain.roundview import drawn_round
 from tournament.printing.language import DEFAULT
@@ -35,7 +36,6 @@ from tournament.web.i18n import current_language
 from tournament.web.live import live
 from tournament.web.problems import Problem, documented, invalid
 from tournament.web.public_url import qr_base
-from tournament.web.services import services
 
 log = logging.getLogger(__name__)
 

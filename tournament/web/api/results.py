@@ -18,6 +18,7 @@ from flask import Response, json
 from flask_openapi3.models.tag import Tag
 
 from tournament.accounts.roles import Role
+from tournament.app.services import services
 from tournament.domain import commands as c
 from tournament.domain import events as ev
 from tournament.domain.correcting import Correction, correction_command
@@ -55,7 +56,6 @@ from tournament.web.api.result_models import (
 )
 from tournament.web.auth import requires
 from tournament.web.problems import documented
-from tournament.web.services import services
 from tournament.web.writes import actor, decide_only, etag, event_summary, write
 
 api = APIBlueprint(

@@ -19,6 +19,7 @@ from flask_openapi3.models.tag import Tag
 from pydantic import BaseModel, ConfigDict, Field
 
 from tournament.accounts.roles import Role
+from tournament.app.services import services
 from tournament.domain import commands as c
 from tournament.domain.errors import ConflictError, DomainError, NotFoundError
 from tournament.domain.registration import player
@@ -38,7 +39,6 @@ from tournament.web.api.models import RoundPath, Stored, TournamentPath, WriteQu
 from tournament.web.auth import caller, requires
 from tournament.web.problems import Problem, documented, invalid
 from tournament.web.reads import versioned
-from tournament.web.services import services
 from tournament.web.writes import decide_only, event_summary, write
 
 api = APIBlueprint(

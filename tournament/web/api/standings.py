@@ -20,10 +20,11 @@ from flask import Response, request
 from flask_openapi3.models.tag import Tag
 from pydantic import BaseModel, ConfigDict, Field
 
+from tournament.app.service import TournamentService
+from tournament.app.services import services
 from tournament.domain.bracket_sheet import current_sheet, no_bracket
 from tournament.domain.csvexport import flat_standings_csv, standings_csv
 from tournament.domain.errors import DomainError
-from tournament.domain.service import TournamentService
 from tournament.domain.standings_view import StandingsView, standings_view
 from tournament.domain.state import Tournament
 from tournament.eventstore.sheet_seal import seal_for_sheet
@@ -40,7 +41,6 @@ from tournament.web.api.models import QueryModel, TournamentPath
 from tournament.web.problems import Problem, documented, invalid
 from tournament.web.projected_reads import read_document
 from tournament.web.reads import JSON, versioned
-from tournament.web.services import services
 
 api = APIBlueprint(
     "standings",

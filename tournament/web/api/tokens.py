@@ -13,10 +13,10 @@ from flask import Response, jsonify
 from flask_openapi3.models.tag import Tag
 from pydantic import BaseModel, ConfigDict, Field
 
+from tournament.app.services import services
 from tournament.web.api.blueprint import APIBlueprint
 from tournament.web.auth import ACCOUNT, ANYONE, caller, requires
 from tournament.web.problems import Problem, documented
-from tournament.web.services import services
 
 api = APIBlueprint(
     "tokens",

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from engine import VARIANTS
 from tournament.accounts.roles import Role
+from tournament.app.services import services
 from tournament.domain.overview import progress, slug
 from tournament.domain.settings import (
     FIRST_DEALER_RULES,
@@ -23,7 +24,6 @@ from tournament.web.api.models import Stored, TournamentPath
 from tournament.web.auth import ACCOUNT, caller, requires
 from tournament.web.problems import documented
 from tournament.web.reads import versioned
-from tournament.web.services import services
 from tournament.web.writes import (
     event_summary,
     idempotency_key,

@@ -24,6 +24,7 @@ from flask_babel import lazy_gettext as _l
 from flask_babel.speaklater import LazyString
 
 from tournament.accounts.roles import Role
+from tournament.app.services import services
 from tournament.domain import events as ev
 from tournament.domain.errors import DomainError
 from tournament.domain.eventwords import in_phrase
@@ -35,7 +36,6 @@ from tournament.web.auth import requires
 from tournament.web.i18n import local_datetime
 from tournament.web.pages.desk import desk_blueprint, desk_context, refusal
 from tournament.web.pages.messages import page_error, say
-from tournament.web.services import services
 
 pages = desk_blueprint("desk_audit", __name__)
 

@@ -20,6 +20,7 @@ from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 
 from tournament.accounts.roles import Role
+from tournament.app.services import services
 from tournament.domain import commands as c
 from tournament.domain.correcting import Correction, correction_command
 from tournament.domain.entry import Command
@@ -36,7 +37,6 @@ from tournament.web.pages.desk import desk_blueprint, desk_context, refusal
 from tournament.web.pages.messages import page_error, say
 from tournament.web.pages.page_writes import page_metadata
 from tournament.web.pages.sheet_entry import SPELLING, sheet_match
-from tournament.web.services import services
 
 pages = desk_blueprint("desk_corrections", __name__)
 

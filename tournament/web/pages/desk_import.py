@@ -14,6 +14,7 @@ from flask import flash, redirect, render_template, request
 from flask_babel import gettext
 
 from tournament.accounts.roles import Role
+from tournament.app.services import services
 from tournament.domain import events as ev
 from tournament.domain.csvio import PLAYER_COLUMNS, CsvImportError, import_key, import_players
 from tournament.domain.csvread import CP1252, read_rows, read_text
@@ -28,7 +29,6 @@ from tournament.web.i18n import local_datetime
 from tournament.web.pages.desk import desk_blueprint, desk_context, refusal
 from tournament.web.pages.messages import describe_rows, say
 from tournament.web.pages.page_writes import page_metadata
-from tournament.web.services import services
 
 pages = desk_blueprint("desk_import", __name__)
 

@@ -11,7 +11,7 @@ is not swept away.
 
 The decisions are the organiser's (T-clock): restart the clock, abandon the hand (it
 never counts; the same dealer deals again, R18), or stop online play (the rest of the
-match is entered from paper). Each goes through :class:`~tournament.play.service.PlayService`
+match is entered from paper). Each goes through :class:`~tournament.app.play.PlayService`
 with the page's metadata, as every desk write does; a refusal is shown beside the field
 at fault, in the reader's language, and nothing is stored.
 """
@@ -29,6 +29,7 @@ from flask_babel import lazy_gettext as _l
 from flask_babel.speaklater import LazyString
 
 from tournament.accounts.roles import Role
+from tournament.app.services import services
 from tournament.domain import online
 from tournament.domain.errors import ConflictError, DomainError, NotFoundError
 from tournament.domain.online import MOVE_SECONDS
@@ -39,7 +40,6 @@ from tournament.web.live import play_service
 from tournament.web.pages import desk_rounds
 from tournament.web.pages.desk import desk_blueprint, desk_context, refusal
 from tournament.web.pages.page_writes import field_errors, page_metadata
-from tournament.web.services import services
 
 pages = desk_blueprint("desk_online", __name__)
 

@@ -17,6 +17,7 @@ from flask import flash, redirect, render_template, request
 from flask_babel import gettext
 
 from tournament.accounts.roles import Role
+from tournament.app.services import services
 from tournament.domain import commands as c
 from tournament.domain.buyback import may_buy_back
 from tournament.domain.errors import DomainError
@@ -31,7 +32,6 @@ from tournament.web.pages.desk import desk_blueprint, desk_context, refusal
 from tournament.web.pages.messages import say
 from tournament.web.pages.page_writes import execute, field_errors
 from tournament.web.pages.setup_words import WITHDRAWALS
-from tournament.web.services import services
 
 pages = desk_blueprint("desk_players", __name__)
 

@@ -18,6 +18,7 @@ from flask import Response, flash, redirect, render_template, request
 from flask_babel import gettext
 
 from tournament.accounts.roles import Role
+from tournament.app.services import services
 from tournament.domain import reports as rp
 from tournament.domain.corrections import clear_flag
 from tournament.domain.errors import DomainError
@@ -32,7 +33,6 @@ from tournament.web.auth import caller, requires
 from tournament.web.pages.desk import desk_blueprint, desk_context, refusal
 from tournament.web.pages.desk_online import flagged_lines, timed_out
 from tournament.web.pages.page_writes import page_metadata
-from tournament.web.services import services
 
 pages = desk_blueprint("desk_queue", __name__)
 

@@ -27,6 +27,7 @@ from flask_babel import lazy_gettext as _l
 from flask_babel.speaklater import LazyString
 
 from tournament.accounts.roles import Role
+from tournament.app.services import services
 from tournament.domain import commands as c
 from tournament.domain.errors import DomainError
 from tournament.domain.events import stream_id as events_stream
@@ -49,7 +50,6 @@ from tournament.web.pages.desk import desk_blueprint, desk_context, refusal
 from tournament.web.pages.fragments import fragment
 from tournament.web.pages.messages import page_error, say
 from tournament.web.pages.page_writes import page_metadata
-from tournament.web.services import services
 
 pages = desk_blueprint("desk_rounds", __name__)
 

@@ -18,6 +18,7 @@ from flask import redirect, render_template, request, url_for
 from flask_babel import gettext
 
 from tournament.accounts.roles import Role
+from tournament.app.services import services
 from tournament.domain import commands as c
 from tournament.domain.errors import DomainError
 from tournament.domain.field import eligible
@@ -36,7 +37,6 @@ from tournament.web.pages.desk_rounds import (
     version_field,
 )
 from tournament.web.pages.page_writes import page_metadata
-from tournament.web.services import services
 
 pages = desk_blueprint("desk_rounds_manual", __name__)
 

@@ -21,6 +21,7 @@ from flask_babel.speaklater import LazyString
 from flask_wtf.csrf import generate_csrf
 
 from tournament.accounts.roles import Role
+from tournament.app.services import services
 from tournament.domain.errors import NotFoundError
 from tournament.domain.roundview import drawn_round
 from tournament.web.api.print_packs import _dispatch as dispatch_pack
@@ -29,7 +30,6 @@ from tournament.web.i18n import LANGUAGES, current_language
 from tournament.web.pages.desk import desk_blueprint, desk_context, refusal
 from tournament.web.pages.desk_rounds import PRINT_KINDS
 from tournament.web.public_url import phones_cannot_open, qr_base
-from tournament.web.services import services
 
 if TYPE_CHECKING:
     # The print queue (SQLAlchemy) is imported where used: serve starts without it (P10).

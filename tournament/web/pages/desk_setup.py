@@ -19,6 +19,7 @@ from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 
 from tournament.accounts.roles import Role
+from tournament.app.services import services
 from tournament.domain.errors import DomainError, NotFoundError
 from tournament.domain.overview import progress, slug
 from tournament.domain.settings import parse_date
@@ -30,7 +31,6 @@ from tournament.web.pages.desk import desk_blueprint, desk_context
 from tournament.web.pages.page_writes import field_errors, page_metadata
 from tournament.web.pages.setup_form import ALIASES, FIELDS, FormProblem, NewTournament, choices
 from tournament.web.pages.words import FORMATS, TIEBREAKS
-from tournament.web.services import services
 
 pages = desk_blueprint("desk_setup", __name__)
 

@@ -23,6 +23,7 @@ from flask_babel import gettext
 from werkzeug.wrappers import Response
 
 from tournament.accounts.roles import Role
+from tournament.app.services import services
 from tournament.domain import commands as c
 from tournament.domain.entry import ResultEntry, entry_command
 from tournament.domain.errors import DomainError
@@ -44,7 +45,6 @@ from tournament.web.pages.sheet_entry import (
     unfinished_line,
     unique_table,
 )
-from tournament.web.services import services
 
 pages = desk_blueprint("desk_sheets", __name__)
 

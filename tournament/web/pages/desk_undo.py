@@ -15,6 +15,7 @@ from flask import redirect, render_template, request
 from flask_babel import gettext
 
 from tournament.accounts.roles import Role
+from tournament.app.services import services
 from tournament.domain import commands as c
 from tournament.domain.errors import DomainError
 from tournament.domain.state import Tournament
@@ -25,7 +26,6 @@ from tournament.web.pages.desk_sheets import page_values
 from tournament.web.pages.messages import page_error
 from tournament.web.pages.page_writes import page_metadata
 from tournament.web.pages.sheet_entry import last_entry
-from tournament.web.services import services
 
 pages = desk_blueprint("desk_sheets_undo", __name__)
 

@@ -13,11 +13,11 @@ from typing import Any
 
 from flask import render_template
 
+from tournament.app.services import services
 from tournament.domain.errors import NotFoundError
 from tournament.web.auth import caller
 from tournament.web.pages.desk import desk_blueprint
 from tournament.web.pages.desk_setup import tournament_row
-from tournament.web.services import services
 
 pages = desk_blueprint("home", __name__)
 

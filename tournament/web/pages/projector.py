@@ -19,6 +19,7 @@ import segno
 from flask import Blueprint, g, render_template, request, url_for
 from flask_babel import gettext
 
+from tournament.app.services import services
 from tournament.domain.lives import lives_left
 from tournament.domain.roundview import round_view
 from tournament.projections.documents import BRACKET, STANDINGS
@@ -26,7 +27,6 @@ from tournament.web.pages import public
 from tournament.web.pages.public_words import heading_words
 from tournament.web.projected_reads import read_document
 from tournament.web.public_url import qr_base
-from tournament.web.services import services
 
 if TYPE_CHECKING:
     from tournament.web.projected import Reading  # loaded on the first read (speed P10)

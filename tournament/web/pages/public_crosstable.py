@@ -12,9 +12,9 @@ from typing import Any
 from flask import Blueprint, render_template
 from flask_babel import gettext
 
+from tournament.app.services import services
 from tournament.printing.crosstable import SELF, CrossTable, crosstables
 from tournament.web.pages.public_parts import header, not_found, number, reading
-from tournament.web.services import services
 
 pages = Blueprint("public_crosstable", __name__)
 

@@ -14,12 +14,12 @@ from typing import Any
 from flask import g, render_template
 from flask_babel import format_decimal, get_locale
 
+from tournament.app.services import services
 from tournament.domain.errors import DomainError
 from tournament.domain.matchview import MatchLine, match_lines
 from tournament.domain.state import Tournament
 from tournament.web.i18n import local_date
 from tournament.web.pages.words import FORMATS
-from tournament.web.services import services
 
 #: The formats whose page shows a bracket (groups: the group tables, then the knockout).
 BRACKET_FORMATS = ("single_elimination", "double_elimination", "groups_knockout")

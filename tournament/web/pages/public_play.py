@@ -41,18 +41,18 @@ from markupsafe import Markup
 from engine import HandState
 from engine.outcome import Outcome
 from engine.record import GameRecord
+from tournament.app.play import Hand
+from tournament.app.services import services
 from tournament.domain import online
 from tournament.domain.errors import DomainError
 from tournament.domain.hands import hand_record as stream_record
 from tournament.domain.onlineview import TableMoment, spectator_view
 from tournament.domain.state import Tournament
 from tournament.live.hub import Full
-from tournament.play.service import Hand
 from tournament.web.i18n import current_language
 from tournament.web.live import play_service, table_event_stream
 from tournament.web.pages.play_seats import own_table_refusal
 from tournament.web.pages.public_parts import header, not_found
-from tournament.web.services import services
 from tournament.web.streaming import event_stream
 
 pages = Blueprint("public_play", __name__)

@@ -12,13 +12,13 @@ from typing import TYPE_CHECKING, Any
 from flask import request
 from flask_babel import gettext
 
+from tournament.app.services import services
 from tournament.domain.standings_view import standings_view
 from tournament.domain.state import Tournament
 from tournament.projections.documents import standings_body
 from tournament.web.i18n import local_datetime
 from tournament.web.pages.public_parts import number
 from tournament.web.pages.words import TIEBREAKS
-from tournament.web.services import services
 
 if TYPE_CHECKING:
     from tournament.web.projected import Reading  # loaded on the first read (speed P10)

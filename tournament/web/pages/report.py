@@ -22,6 +22,7 @@ from flask import Response, g, redirect, render_template, request, url_for
 from flask_babel import gettext
 from flask_wtf.csrf import generate_csrf
 
+from tournament.app.services import services
 from tournament.domain import reports as rp
 from tournament.domain.errors import DomainError
 from tournament.domain.reportbook import Report
@@ -34,7 +35,6 @@ from tournament.web.auth import ANYONE, requires
 from tournament.web.devices import give_devices, origin
 from tournament.web.pages.desk import desk_blueprint, refusal
 from tournament.web.problems import request_id
-from tournament.web.services import services
 from tournament.web.tablecodes import wrong_code_limit
 
 pages = desk_blueprint("report", __name__)

@@ -28,13 +28,13 @@ from datetime import UTC, datetime
 from typing import Any
 
 from engine import Action, EngineError, HandState
+from tournament.app.service import TournamentService
 from tournament.domain import events as ev
 from tournament.domain import online
 from tournament.domain.errors import ConflictError, DomainError
 from tournament.domain.hands import action_event, apply_hand_event
 from tournament.domain.live import abandon_live_hand, record_live_hand
 from tournament.domain.onlineview import TableMoment
-from tournament.domain.service import TournamentService
 from tournament.domain.state import Tournament
 from tournament.eventstore.api import NO_STREAM, ConcurrencyError, StoredEvent
 from tournament.play.hub import table_key

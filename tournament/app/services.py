@@ -12,7 +12,7 @@ from flask import Flask, current_app
 
 if TYPE_CHECKING:
     from tournament.accounts.service import Accounts
-    from tournament.domain.service import TournamentService
+    from tournament.app.service import TournamentService
     from tournament.eventstore import SQLEventStore
 
 KEY = "schnapsen"
@@ -49,8 +49,8 @@ def open_services(app: Flask, url: str) -> Services:
     first start (a club laptop needs no setup step); a PostgreSQL store must be migrated
     (``tournament db upgrade``), or the start says so. A PostgreSQL that does not answer
     yet does not stop the start (the requests answer 503 until it does)."""
+    from tournament.app.service import TournamentService
     from tournament.db import sqlite_path
-    from tournament.domain.service import TournamentService
     from tournament.eventstore import SQLEventStore, migrate
     from tournament.eventstore.failures import explain, first_line, outage
     from tournament.eventstore.seal_keys import check_at_start
