@@ -26,8 +26,8 @@ from tournament.accounts.roles import Role
 from tournament.accounts.service import Accounts
 from tournament.app.service import TournamentService
 from tournament.db import make_engine
-from tournament.domain.registration import register_player
-from tournament.domain.rounds import start_round
+from tournament.domain.commands.registration import register_player
+from tournament.domain.commands.rounds import start_round
 from tournament.domain.testing import Builder, random_match
 from tournament.eventstore import SQLEventStore, migrate
 

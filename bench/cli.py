@@ -77,7 +77,7 @@ print(json.dumps([1000 * (b - a) for a, b in parts] + [len(events), loaded]))
 
 def build_store(folder: Path, players: int, rounds: int, seed: int) -> tuple[str, dict[str, int]]:
     """A SQLite store holding the tournament: its URL, and per open match a winner."""
-    from tournament.domain.rounds import start_round
+    from tournament.domain.commands.rounds import start_round
     from tournament.domain.testing import Builder, random_hands, registered
     from tournament.eventstore import SQLEventStore, migrate
 

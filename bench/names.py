@@ -25,9 +25,9 @@ sys.path.insert(0, str(ROOT))
 
 from timing import median_time  # noqa: E402
 
-from tournament.domain import registration  # noqa: E402
-from tournament.domain.csvio import import_players  # noqa: E402
-from tournament.domain.registration import create_tournament  # noqa: E402
+from tournament.domain.commands import registration  # noqa: E402
+from tournament.domain.commands.csvio import import_players  # noqa: E402
+from tournament.domain.commands.registration import create_tournament  # noqa: E402
 from tournament.domain.text import _KEYS  # noqa: E402
 
 TARGET_S = 5.0

@@ -32,7 +32,7 @@ server's CPU seconds over the moves (hardly changed by the neighbours). The tabl
 started by the organiser's ``POST .../matches/{mid}/online`` when the service has it,
 else through :class:`~tournament.app.play.PlayService` on the same SQLite file (the
 figures say which); the codes are worked out with the server's ``SECRET_KEY``
-(:func:`tournament.domain.tablecodes.match_codes`). ``--profile`` writes the server's
+(:func:`tournament.domain.commands.tablecodes.match_codes`). ``--profile`` writes the server's
 requests' CPU profile (cProfile per worker thread, written on SIGUSR1 once the moves
 are done) and waitress's I/O loop's, and prints their top functions (the profiler
 roughly doubles the server's CPU per move: read its shares, not its times).
@@ -69,7 +69,7 @@ import live_services as services  # noqa: E402
 
 from tournament.app.play import PlayService  # noqa: E402
 from tournament.app.service import TournamentService  # noqa: E402
-from tournament.domain.tablecodes import match_codes  # noqa: E402
+from tournament.domain.commands.tablecodes import match_codes  # noqa: E402
 from tournament.eventstore import SQLEventStore  # noqa: E402
 
 ONE_P95_MS, MANY_TABLES, MANY_P95_MS = 200.0, 200, 300.0

@@ -31,8 +31,8 @@ sys.path.insert(0, str(ROOT))
 
 from timing import median_time  # noqa: E402
 
-from tournament.domain.registration import create_tournament, register_player  # noqa: E402
-from tournament.domain.rounds import start_round  # noqa: E402
+from tournament.domain.commands.registration import create_tournament, register_player  # noqa: E402
+from tournament.domain.commands.rounds import start_round  # noqa: E402
 from tournament.domain.testing import Builder, random_match  # noqa: E402
 from tournament.printing.packs import document, render  # noqa: E402
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import random
 
 from tournament.app.service import TournamentService
-from tournament.domain.registration import register_player
-from tournament.domain.rounds import start_round
+from tournament.domain.commands.registration import register_player
+from tournament.domain.commands.rounds import start_round
 from tournament.domain.testing import Builder, random_match
 
 

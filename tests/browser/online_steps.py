@@ -21,10 +21,10 @@ from tests.browser.desk_steps import phone
 from tests.pages.table_cards import assert_no_hidden_card, cards_in, hidden
 from tests.web.conftest import Web
 from tests.web.played import NAMES, register, run, state
+from tournament.domain.commands.rounds import start_round
+from tournament.domain.commands.tablecodes import match_codes
 from tournament.domain.errors import DomainError
 from tournament.domain.hands import apply_hand_event
-from tournament.domain.rounds import start_round
-from tournament.domain.tablecodes import match_codes
 from tournament.web.live import play_service
 
 if TYPE_CHECKING:  # playwright may be missing: the fixtures skip then

@@ -13,7 +13,7 @@ from tests.browser.desk_steps import PATIENCE, sign_in_by_keyboard
 from tests.browser.harness import assert_accessible
 from tests.browser.test_public_page import a_swiss
 from tests.web.played import run
-from tournament.domain.rounds import start_round
+from tournament.domain.commands.rounds import start_round
 from tournament.web.live import play_service
 
 if TYPE_CHECKING:  # playwright may be missing: the fixtures skip then

@@ -12,7 +12,7 @@ from tests.browser.harness import press, tab_to, type_text
 from tests.browser.test_desk_rounds import sign_in_by_keyboard
 from tests.browser.test_public_page import a_swiss
 from tests.web.played import register, run, state
-from tournament.domain.withdrawal import withdraw
+from tournament.domain.commands.withdrawal import withdraw
 
 if TYPE_CHECKING:  # playwright may be missing: the fixtures skip then
     from playwright.sync_api import Page

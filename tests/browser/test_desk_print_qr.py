@@ -12,7 +12,7 @@ from tests.browser.harness import View, assert_accessible, fits_width, in_every_
 from tests.browser.test_desk_rounds import sign_in_by_keyboard
 from tests.browser.test_public_page import a_swiss
 from tests.web.played import run
-from tournament.domain.rounds import start_round
+from tournament.domain.commands.rounds import start_round
 
 if TYPE_CHECKING:  # playwright may be missing: the fixtures skip then
     from playwright.sync_api import Page

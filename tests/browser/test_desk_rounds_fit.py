@@ -12,7 +12,7 @@ from tests.browser.desk_steps import sign_in_by_keyboard
 from tests.browser.harness import shot
 from tests.browser.test_public_page import a_swiss
 from tests.web.played import register, run, state
-from tournament.domain.rounds import start_round
+from tournament.domain.commands.rounds import start_round
 
 if TYPE_CHECKING:  # playwright may be missing: the fixtures skip then
     from playwright.sync_api import Page

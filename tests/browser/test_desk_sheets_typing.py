@@ -24,7 +24,7 @@ from tests.browser.conftest import Browse, Site
 from tests.browser.harness import focused, shot
 from tests.web.conftest import Web
 from tests.web.played import register, run, state
-from tournament.domain.rounds import start_round
+from tournament.domain.commands.rounds import start_round
 from tournament.domain.tally import tally_payload, tally_text
 
 if TYPE_CHECKING:  # playwright may be missing: the fixtures skip then

@@ -29,8 +29,8 @@ from tests.browser.relay import Relay
 from tests.browser.test_public_page import a_swiss
 from tests.web.conftest import Web
 from tests.web.played import run, state
-from tournament.domain.results import record_tally
-from tournament.domain.rounds import start_round
+from tournament.domain.commands.results import record_tally
+from tournament.domain.commands.rounds import start_round
 from tournament.domain.testing import random_tally
 
 if TYPE_CHECKING:  # playwright may be missing: the fixtures skip then

@@ -23,7 +23,7 @@ from tests.browser.harness import (
 )
 from tests.web.conftest import Web
 from tests.web.played import play_round, register, run, state
-from tournament.domain.rounds import start_round
+from tournament.domain.commands.rounds import start_round
 
 if TYPE_CHECKING:  # playwright may be missing: the fixtures skip then
     from playwright.sync_api import Page

@@ -23,8 +23,8 @@ from tests.browser.harness import (
 from tests.browser.test_public_page import a_swiss
 from tests.web.conftest import Web
 from tests.web.played import run, state
-from tournament.domain.rounds import start_round
-from tournament.domain.tablecodes import match_codes
+from tournament.domain.commands.rounds import start_round
+from tournament.domain.commands.tablecodes import match_codes
 
 if TYPE_CHECKING:  # playwright may be missing: the fixtures skip then
     from playwright.sync_api import Page

@@ -202,7 +202,7 @@ def test_an_organiser_command_on_a_sqlite_store_loads_no_sqlalchemy(
 
 def test_drawing_a_round_loads_no_sqlalchemy(tmp_path: Path) -> None:
     modules = loaded_by_command(["round", "start"], club_store(tmp_path, drawn=False))
-    assert "tournament.domain.rounds" in modules
+    assert "tournament.domain.commands.rounds" in modules
     assert not of(modules, *STORE_TOOLS)
 
 
@@ -218,7 +218,7 @@ def test_entering_a_result_loads_neither_networkx_nor_the_other_commands(
     assert not of(modules, "networkx", *STORE_TOOLS)
     assert not of(modules, *(m for m in command_modules() if m != "tournament.cli.results"))
     # Nor the draw's code: the round commands, the pairing and the formats it needs.
-    assert not of(modules, "tournament.domain.rounds", "tournament.domain.pairing")
+    assert not of(modules, "tournament.domain.commands.rounds", "tournament.domain.pairing")
     assert not of(modules, "tournament.formats.swiss", "tournament.formats.bracket")
 
 

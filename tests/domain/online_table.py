@@ -1,9 +1,9 @@
 """An online table driven through the domain alone (no store): the tests' hands and clocks.
 
-:class:`Table` deals through :func:`tournament.domain.online.deal_next`, checks each move
-with :func:`~tournament.domain.online.check_move`, keeps the hand streams as the store
+:class:`Table` deals through :func:`tournament.domain.commands.online.deal_next`, checks each move
+with :func:`~tournament.domain.commands.online.check_move`, keeps the hand streams as the store
 would (``StoredEvent`` with versions and times) and records finished hands with
-:func:`~tournament.domain.live.record_live_hand`, as the PlayService does.
+:func:`~tournament.domain.commands.live.record_live_hand`, as the PlayService does.
 
 The ``*_hand`` functions search seeded random hands for a deck and actions that end a
 given way (a winner, a claim after a marriage lead, all ten tricks), so a test can play a
@@ -22,9 +22,9 @@ from datetime import UTC, datetime, timedelta
 from engine import Action, HandState, Kind, Ruleset
 from engine.outcome import Outcome
 from engine.randomplay import choose_action, random_deck
-from tournament.domain import online
+from tournament.domain.commands import online
+from tournament.domain.commands.live import record_live_hand
 from tournament.domain.hands import action_event, apply_hand_event
-from tournament.domain.live import record_live_hand
 from tournament.domain.testing import Builder
 from tournament.eventstore.api import NewEvent, StoredEvent
 

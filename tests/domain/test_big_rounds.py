@@ -11,8 +11,8 @@ import pytest
 
 from tournament.app.service import TournamentService
 from tournament.domain import events as ev
-from tournament.domain.registration import register_player
-from tournament.domain.rounds import start_round
+from tournament.domain.commands.registration import register_player
+from tournament.domain.commands.rounds import start_round
 from tournament.domain.roundview import draw_record
 from tournament.domain.state import fold
 from tournament.domain.testing import Builder

@@ -9,7 +9,7 @@ import pytest
 
 from tournament.domain import commands as c
 from tournament.domain import pairing
-from tournament.domain.csvio import CsvImportError, import_players, import_results
+from tournament.domain.commands.csvio import CsvImportError, import_players, import_results
 from tournament.domain.errors import ConflictError, DomainError
 from tournament.domain.preview import preview
 from tournament.domain.standings import standings

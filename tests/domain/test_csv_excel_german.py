@@ -7,7 +7,7 @@ import io
 
 import pytest
 
-from tournament.domain.csvio import CsvImportError, import_players, standings_csv
+from tournament.domain.commands.csvio import CsvImportError, import_players, standings_csv
 from tournament.domain.standings import standings
 from tournament.domain.testing import played, registered
 

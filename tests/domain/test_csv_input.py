@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from tournament.domain import csvio
-from tournament.domain.csvio import (
+from tournament.domain.commands import csvio
+from tournament.domain.commands.csvio import (
     CsvImportError,
     import_players,
     import_results,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tournament.domain.entry import OPTIONS, Hand, ResultEntry, Spelling, entry_command
+from tournament.domain.commands.entry import OPTIONS, Hand, ResultEntry, Spelling, entry_command
 from tournament.domain.errors import ConflictError, DomainError
 from tournament.domain.state import fold
 from tournament.domain.testing import paired

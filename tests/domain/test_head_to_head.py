@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from tournament.domain.csvio import standings_csv
-from tournament.domain.results import record_forfeit
-from tournament.domain.rounds import start_round
+from tournament.domain.commands.csvio import standings_csv
+from tournament.domain.commands.results import record_forfeit
+from tournament.domain.commands.rounds import start_round
 from tournament.domain.standings import standings
 from tournament.domain.state import Tournament
 from tournament.domain.testing import Builder, registered

@@ -25,11 +25,11 @@ from tests.domain.online_table import (
     take_both,
     ten_tricks_hand,
 )
-from tournament.domain import online
+from tournament.domain.commands import online
+from tournament.domain.commands.live import abandon_live_hand
+from tournament.domain.commands.results import record_forfeit, record_hand, record_tally
 from tournament.domain.errors import ConflictError, DomainError
-from tournament.domain.live import abandon_live_hand
 from tournament.domain.onlineview import TableMoment, seat_view, spectator_view
-from tournament.domain.results import record_forfeit, record_hand, record_tally
 from tournament.domain.standings import standings
 from tournament.domain.testing import Builder, paired, random_hands
 
@@ -440,7 +440,7 @@ def test_an_abandoned_hand_never_counts_and_the_same_dealer_deals_again_R18() ->
     state = table.state
     assert state is not None
     table.move(state.to_act[0], state.legal_actions()[-1])
-    from tournament.domain.live import abandon_live_hand
+    from tournament.domain.commands.live import abandon_live_hand
 
     table.b.add(abandon_live_hand(table.b.state, abandoned, by="organiser", reason="time"))
     match = table.b.state.matches[MATCH]

@@ -15,7 +15,7 @@ from engine.randomplay import random_deck
 from tests.domain.online_table import Table
 from tests.domain.test_online import MATCH, online_table
 from tournament.domain import events as ev
-from tournament.domain import online
+from tournament.domain.commands import online
 from tournament.domain.onlineview import TableMoment, seat_view
 from tournament.domain.parts import SeatFlag
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from tournament.domain import events as ev
-from tournament.domain.corrections import correct_result
+from tournament.domain.commands.corrections import correct_result
+from tournament.domain.commands.repeats import check_not_repeated, repeated_entry
+from tournament.domain.commands.results import record_forfeit, record_hand, record_tally
 from tournament.domain.errors import ConflictError
-from tournament.domain.repeats import check_not_repeated, repeated_entry
-from tournament.domain.results import record_forfeit, record_hand, record_tally
 from tournament.domain.state import Tournament, fold
 from tournament.domain.testing import paired
 from tournament.eventstore.api import NewEvent
@@ -97,7 +97,7 @@ def test_the_refusal_names_the_earlier_result_where_it_fell_and_when() -> None:
 
 
 def test_a_later_hand_of_a_sheet_that_reads_like_the_last_entry_is_no_repeat() -> None:
-    from tournament.domain.entry import Hand, record_hands
+    from tournament.domain.commands.entry import Hand, record_hands
 
     _, t = after(lambda t: record_hand(t, "1.1", winner=1, game_points=2))
     sheet = record_hands(t, "1.1", [Hand(2, 1), Hand(1, 2)])
@@ -105,14 +105,14 @@ def test_a_later_hand_of_a_sheet_that_reads_like_the_last_entry_is_no_repeat() -
 
 
 def test_a_sheet_whose_first_hand_is_the_last_entry_again_is_a_repeat() -> None:
-    from tournament.domain.entry import Hand, record_hands
+    from tournament.domain.commands.entry import Hand, record_hands
 
     _, t = after(lambda t: record_hand(t, "1.1", winner=1, game_points=2))
     assert repeated_entry(t, record_hands(t, "1.1", [Hand(1, 2), Hand(2, 1)])) is not None
 
 
 def test_a_whole_sheet_sent_twice_is_a_repeat() -> None:
-    from tournament.domain.entry import Hand, record_hands
+    from tournament.domain.commands.entry import Hand, record_hands
 
     hands = [Hand(1, 2), Hand(2, 1), Hand(1, 1)]
     _, t = after(lambda t: record_hands(t, "1.1", hands))

@@ -7,8 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tournament.domain import events as ev
-from tournament.domain.errors import ConflictError, DomainError, NotFoundError
-from tournament.domain.reports import (
+from tournament.domain.commands.reports import (
     accept_report,
     confirm_report,
     dismiss,
@@ -18,8 +17,9 @@ from tournament.domain.reports import (
     revoke_codes,
     submit_report,
 )
-from tournament.domain.results import record_tallies
-from tournament.domain.tablecodes import match_codes
+from tournament.domain.commands.results import record_tallies
+from tournament.domain.commands.tablecodes import match_codes
+from tournament.domain.errors import ConflictError, DomainError, NotFoundError
 from tournament.domain.testing import Builder, paired
 
 SECRET = b"club secret"

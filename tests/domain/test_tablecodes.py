@@ -5,9 +5,15 @@ from __future__ import annotations
 
 import pytest
 
+from tournament.domain.commands.reports import revoke_codes
+from tournament.domain.commands.tablecodes import (
+    ALPHABET,
+    code_for,
+    match_codes,
+    resolve,
+    round_codes,
+)
 from tournament.domain.errors import ConflictError, NotFoundError
-from tournament.domain.reports import revoke_codes
-from tournament.domain.tablecodes import ALPHABET, code_for, match_codes, resolve, round_codes
 from tournament.domain.testing import Builder, paired, win
 
 SECRET = b"club secret"
@@ -82,7 +88,7 @@ def test_codes_expire_when_the_round_is_complete_T_code() -> None:
 
 
 def test_codes_expire_when_the_next_round_is_drawn_T_code() -> None:
-    from tournament.domain.rounds import start_round
+    from tournament.domain.commands.rounds import start_round
 
     b = Builder(paired(players=4))
     codes = round_codes(SECRET, b.state)
@@ -94,8 +100,8 @@ def test_codes_expire_when_the_next_round_is_drawn_T_code() -> None:
 
 
 def test_a_round_cancelled_and_drawn_again_has_new_codes_and_no_old_reports() -> None:
-    from tournament.domain.reports import reports_of, submit_report
-    from tournament.domain.rounds import cancel_round, start_round
+    from tournament.domain.commands.reports import reports_of, submit_report
+    from tournament.domain.commands.rounds import cancel_round, start_round
 
     b = Builder(paired(players=4, best_of=1))
     old = round_codes(SECRET, b.state)

@@ -28,7 +28,7 @@ from tests.live.conftest import (
 )
 from tests.live.harness import Http, Served, SseStream, wait_until
 from tournament.app.service import TournamentService
-from tournament.domain.results import record_tallies
+from tournament.domain.commands.results import record_tallies
 from tournament.eventstore import SQLEventStore
 from tournament.web.live import KEY as LIVE
 

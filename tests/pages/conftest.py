@@ -8,7 +8,7 @@ import pytest
 
 from tests.web.conftest import Web, make_web
 from tests.web.played import run, swiss
-from tournament.domain.rounds import start_round
+from tournament.domain.commands.rounds import start_round
 
 
 @pytest.fixture

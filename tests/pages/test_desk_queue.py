@@ -8,8 +8,8 @@ from tests.pages.markup import elements, unlabelled
 from tests.web.conftest import Web
 from tests.web.played import run, state
 from tests.web.test_sign_in import csrf_of, sign_in
-from tournament.domain.reports import dispute_report, reports_of, submit_report
-from tournament.domain.tablecodes import match_codes
+from tournament.domain.commands.reports import dispute_report, reports_of, submit_report
+from tournament.domain.commands.tablecodes import match_codes
 
 SECRET = b"test-secret"
 SHEET = ["7 4 1 0 / 7 6", "7 5 2 0 / 7 6"]

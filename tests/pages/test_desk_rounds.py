@@ -15,9 +15,9 @@ from tests.web.played import NAMES, play_round, register, run, state, swiss
 from tests.web.test_sign_in import csrf_of, sign_in
 from tournament.accounts.roles import Role
 from tournament.app.services import services
-from tournament.domain.registration import edit_player
-from tournament.domain.results import record_tally
-from tournament.domain.rounds import start_round
+from tournament.domain.commands.registration import edit_player
+from tournament.domain.commands.results import record_tally
+from tournament.domain.commands.rounds import start_round
 from tournament.domain.roundview import draw_record, round_view
 from tournament.domain.testing import random_tally
 

@@ -21,7 +21,7 @@ from tests.web.played import run, state, swiss
 from tests.web.test_sign_in import csrf_of, sign_in
 from tournament.accounts.roles import Role
 from tournament.app.services import services
-from tournament.domain.rounds import start_round
+from tournament.domain.commands.rounds import start_round
 
 SHEETS = "/desk/t/club/sheets"
 #: A Bummerl the first column's player wins 7 -> 4 -> 1 -> 0 against one hand: no

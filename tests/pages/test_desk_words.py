@@ -9,10 +9,10 @@ from tests.pages.test_desk_rounds import manual_form, page, signed_in
 from tests.web.conftest import Web
 from tests.web.played import NAMES, register, run, state, swiss
 from tests.web.test_sign_in import csrf_of
-from tournament.domain.corrections import correct_result
+from tournament.domain.commands.corrections import correct_result
+from tournament.domain.commands.results import record_forfeit
+from tournament.domain.commands.rounds import start_round
 from tournament.domain.readback import STAGE_TEMPLATES, WARNING_TEMPLATES, read_back
-from tournament.domain.results import record_forfeit
-from tournament.domain.rounds import start_round
 
 
 def test_the_round_s_stage_reads_in_either_language(web: Web, club: str) -> None:

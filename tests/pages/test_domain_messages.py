@@ -9,11 +9,11 @@ import pytest
 
 from tests.web.conftest import Web
 from tests.web.played import state
-from tournament.domain.csvio import CsvImportError, import_players
+from tournament.domain.commands.csvio import CsvImportError, import_players
+from tournament.domain.commands.results import record_hand
+from tournament.domain.commands.rounds import start_round
 from tournament.domain.errors import DomainError
 from tournament.domain.messages import Phrase
-from tournament.domain.results import record_hand
-from tournament.domain.rounds import start_round
 from tournament.domain.state import fold
 from tournament.domain.tally import tally_payload
 from tournament.domain.testing import registered

@@ -23,8 +23,8 @@ from tests.web.conftest import Web
 from tests.web.played import state
 from tests.web.test_sign_in import csrf_of
 from tournament.app.play import Hand
+from tournament.domain.commands.tablecodes import match_codes
 from tournament.domain.onlineview import TableMoment
-from tournament.domain.tablecodes import match_codes
 from tournament.web.live import play_service
 
 SECRET = b"test-secret"

@@ -19,7 +19,7 @@ from tests.pages.test_play_page import SECRET, cards_in, take_seat
 from tests.web.conftest import Web
 from tests.web.played import state
 from tests.web.test_sign_in import csrf_of
-from tournament.domain.tablecodes import match_codes
+from tournament.domain.commands.tablecodes import match_codes
 from tournament.web.live import play_service
 
 PHONE, CLUB_WIFI = "10.0.0.7", "10.0.0.8"

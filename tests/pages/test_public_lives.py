@@ -10,8 +10,8 @@ from tests.pages.markup import elements, words
 from tests.pages.public_formats import page, played
 from tests.web.conftest import Web
 from tests.web.played import run, state
+from tournament.domain.commands.rounds import start_round
 from tournament.domain.lives import lives_left
-from tournament.domain.rounds import start_round
 
 
 def evening(web: Web) -> tuple[str, dict[int, int]]:

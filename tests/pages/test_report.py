@@ -12,8 +12,8 @@ from tests.web.played import state
 from tests.web.test_sign_in import csrf_of
 from tournament.app.services import services
 from tournament.domain import events as ev
-from tournament.domain.reports import reports_of
-from tournament.domain.tablecodes import match_codes
+from tournament.domain.commands.reports import reports_of
+from tournament.domain.commands.tablecodes import match_codes
 
 SECRET = b"test-secret"
 #: Seat 0 wins 2:0, the opponent scoring in both Bummerl.
@@ -125,7 +125,7 @@ def test_a_wrong_code_is_refused_as_a_page_and_rate_limited(tmp_path: Path) -> N
 
     tid = swiss(web, "club", rounds=0)
     from tests.web.played import run
-    from tournament.domain.rounds import start_round
+    from tournament.domain.commands.rounds import start_round
 
     run(web, tid, lambda t: start_round(t))
     right, _ = codes(web, tid, first_match(web, tid))

@@ -13,8 +13,8 @@ import random
 import pytest
 
 from tests.conftest import REQUIRE_SERVICES
-from tournament.domain.registration import create_tournament, register_player
-from tournament.domain.rounds import start_round
+from tournament.domain.commands.registration import create_tournament, register_player
+from tournament.domain.commands.rounds import start_round
 from tournament.domain.testing import Builder, random_match
 
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from tests.printing.helpers import SEAL, evening, require_weasyprint
-from tournament.domain.online import start_online
-from tournament.domain.tablecodes import round_codes
+from tournament.domain.commands.online import start_online
+from tournament.domain.commands.tablecodes import round_codes
 from tournament.printing.packs import document
 from tournament.printing.render import html
 

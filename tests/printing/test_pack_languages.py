@@ -15,8 +15,8 @@ from tests.web.conftest import Web, make_web
 from tests.web.played import NAMES, run, swiss
 from tests.web.test_sign_in import csrf_of
 from tournament.app.service import TournamentService
-from tournament.domain.rounds import start_round
-from tournament.domain.tablecodes import round_codes
+from tournament.domain.commands.rounds import start_round
+from tournament.domain.commands.tablecodes import round_codes
 from tournament.eventstore import SQLEventStore
 from tournament.printing.language import language
 from tournament.printing.queue import DONE, Pack, pack_pdf, render_pack, request_pack

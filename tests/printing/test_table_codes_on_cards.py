@@ -6,7 +6,7 @@ from __future__ import annotations
 from tests.printing.helpers import SEAL, evening, page_texts, pdf_text, require_weasyprint
 from tests.web.conftest import Web
 from tests.web.played import state, swiss
-from tournament.domain.tablecodes import match_codes, round_codes
+from tournament.domain.commands.tablecodes import match_codes, round_codes
 from tournament.printing.packs import document, render
 from tournament.printing.render import html
 

@@ -18,12 +18,12 @@ import sqlalchemy as sa
 
 from tests.projections.test_projections import append, rows_equal_a_rebuild
 from tournament.app.service import TournamentService
-from tournament.domain import corrections as c
+from tournament.domain.commands import corrections as c
+from tournament.domain.commands.registration import register_player
+from tournament.domain.commands.results import record_hand, record_tally
+from tournament.domain.commands.rounds import start_round
 from tournament.domain.errors import DomainError
 from tournament.domain.matchview import match_lines
-from tournament.domain.registration import register_player
-from tournament.domain.results import record_hand, record_tally
-from tournament.domain.rounds import start_round
 from tournament.domain.standings import standings
 from tournament.domain.standings_view import standings_view
 from tournament.domain.state import Tournament

@@ -13,7 +13,7 @@ import pytest
 
 from tests.databases import Database
 from tournament.app.service import TournamentService
-from tournament.domain.registration import register_player
+from tournament.domain.commands.registration import register_player
 from tournament.domain.testing import paired
 from tournament.eventstore import SQLEventStore, StoredEvent
 from tournament.eventstore.api import Decide, Decided

@@ -14,8 +14,8 @@ import pytest
 
 from tests.databases import Database
 from tournament.app.service import TournamentService
+from tournament.domain.commands.registration import register_player
 from tournament.domain.errors import DomainError
-from tournament.domain.registration import register_player
 from tournament.eventstore import SQLEventStore
 from tournament.eventstore.verify import verify
 

@@ -14,9 +14,9 @@ from typing import Any
 
 from tests.web.conftest import Web
 from tournament.app.services import services
-from tournament.domain.registration import register_player
-from tournament.domain.results import record_forfeit, record_tally
-from tournament.domain.rounds import start_round
+from tournament.domain.commands.registration import register_player
+from tournament.domain.commands.results import record_forfeit, record_tally
+from tournament.domain.commands.rounds import start_round
 from tournament.domain.state import Tournament
 from tournament.domain.testing import random_tally
 from tournament.eventstore.api import NewEvent

@@ -24,9 +24,9 @@ from tests.web.conftest import Web
 from tests.web.test_history import export, fresh, restore
 from tournament.app.services import services
 from tournament.cli import main
+from tournament.domain.commands.live import abandon_live_hand, deal_live_hand
+from tournament.domain.commands.rounds import start_round
 from tournament.domain.hands import fold_hand
-from tournament.domain.live import abandon_live_hand, deal_live_hand
-from tournament.domain.rounds import start_round
 from tournament.eventstore import NO_STREAM
 
 CARDS = {str(card) for card in ALL_CARDS}

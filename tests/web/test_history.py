@@ -20,8 +20,8 @@ from tests.web.conftest import Web, make_web
 from tournament.accounts.roles import Role
 from tournament.app.services import services
 from tournament.cli import main
-from tournament.domain.live import deal_live_hand
-from tournament.domain.rounds import start_round
+from tournament.domain.commands.live import deal_live_hand
+from tournament.domain.commands.rounds import start_round
 from tournament.eventstore import NO_STREAM
 from tournament.eventstore.backup import export_store
 from tournament.eventstore.stream_backup import StreamsBackup, read_streams_backup, restore_streams

@@ -25,10 +25,10 @@ from tests.web.conftest import Web, make_web
 from tests.web.played import register, run, state
 from tournament.accounts.roles import Role
 from tournament.app.services import services
+from tournament.domain.commands.reports import revoke_codes
+from tournament.domain.commands.rounds import start_round
+from tournament.domain.commands.tablecodes import match_codes
 from tournament.domain.hands import fold_hand
-from tournament.domain.reports import revoke_codes
-from tournament.domain.rounds import start_round
-from tournament.domain.tablecodes import match_codes
 from tournament.web.live import KEY as LIVE
 from tournament.web.live import play_service
 

@@ -19,7 +19,7 @@ from click.testing import CliRunner
 from tests.web import played
 from tests.web.conftest import Web
 from tournament.cli import main
-from tournament.domain.registration import register_player
+from tournament.domain.commands.registration import register_player
 
 STANDINGS = "/api/v1/tournaments/{}/standings"
 #: ``cli(*args)``: what ``tournament ARGS`` prints.

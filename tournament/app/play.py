@@ -1,6 +1,6 @@
 """Online tables at the edge (T-online): read a table, make a move, deal the next hand.
 
-The rules are the domain's (:mod:`tournament.domain.online`, the engine); this module does
+The rules are the domain's (:mod:`tournament.domain.commands.online`, the engine); this module does
 the I/O around them. A move is appended to the hand's stream with the version the player
 saw as the expected version, so a double click or a second tab never makes two moves:
 the second finds the stream moved on and is refused (409). When the engine says the hand
@@ -30,10 +30,10 @@ from typing import Any
 from engine import Action, EngineError, HandState
 from tournament.app.service import TournamentService
 from tournament.domain import events as ev
-from tournament.domain import online
+from tournament.domain.commands import online
+from tournament.domain.commands.live import abandon_live_hand, record_live_hand
 from tournament.domain.errors import ConflictError, DomainError
 from tournament.domain.hands import action_event, apply_hand_event
-from tournament.domain.live import abandon_live_hand, record_live_hand
 from tournament.domain.onlineview import TableMoment
 from tournament.domain.state import Tournament
 from tournament.eventstore.api import NO_STREAM, ConcurrencyError, StoredEvent

@@ -32,8 +32,8 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from tournament.domain import events as ev
+from tournament.domain.commands.registration import create_tournament
 from tournament.domain.errors import ConflictError, NotFoundError
-from tournament.domain.registration import create_tournament
 from tournament.domain.state import Tournament, fold
 from tournament.eventstore.api import NO_STREAM, ConcurrencyError, EventStore, NewEvent, StoredEvent
 

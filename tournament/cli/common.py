@@ -26,9 +26,14 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from tournament.domain import startnumbers
-from tournament.domain.csvio import PLAYER_COLUMNS, CsvImportError, import_key, import_players
-from tournament.domain.csvread import CP1252, read_rows, read_text
+from tournament.domain.commands import startnumbers
+from tournament.domain.commands.csvio import (
+    PLAYER_COLUMNS,
+    CsvImportError,
+    import_key,
+    import_players,
+)
+from tournament.domain.commands.csvread import CP1252, read_rows, read_text
 from tournament.domain.errors import DomainError
 from tournament.domain.spellings import possible_duplicates
 from tournament.domain.state import Tournament
@@ -328,7 +333,7 @@ def run_command(tid: str | None, command: Callable[[Tournament], list[Any]]) -> 
 
 def parse_id_ranges(text: str, option: str | None = None) -> list[tuple[int, int, str]]:
     """Start numbers as typed, ``1,2,5`` or ranges ``1-38,40``
-    (:func:`tournament.domain.startnumbers.id_ranges`), a refusal as ``option``'s."""
+    (:func:`tournament.domain.commands.startnumbers.id_ranges`), a refusal as ``option``'s."""
     with bad_parameter(option):
         return startnumbers.id_ranges(text, option or "ids")
 
@@ -337,7 +342,7 @@ def parse_ids(
     text: str, registered: Collection[int] | None = None, *, option: str | None = None
 ) -> list[int]:
     """Start numbers as typed, expanded and checked against the ``registered`` ones
-    (:func:`tournament.domain.startnumbers.parse_ids`), a refusal as ``option``'s."""
+    (:func:`tournament.domain.commands.startnumbers.parse_ids`), a refusal as ``option``'s."""
     with bad_parameter(option):
         return startnumbers.parse_ids(text, registered, field=option or "ids")
 
@@ -442,7 +447,7 @@ def import_csv_file(
 
     A re-run of the same file into the same tournament is refused, naming when it was
     imported and as which action: the import's idempotency key is what the file says
-    (:func:`~tournament.domain.csvio.import_key`: its rows as read, so the same sheet
+    (:func:`~tournament.domain.commands.csvio.import_key`: its rows as read, so the same sheet
     saved again by Excel, with other bytes, is the same file), so a retry after a lost
     connection or a crash never stores the sheet twice.
     ``options`` go to ``rows`` (the importing function)."""
@@ -477,7 +482,7 @@ def entered_when(tid: str) -> Callable[[str], str]:
     for a refusal that names an earlier result."""
 
     def lookup(result_id: str) -> str:
-        from tournament.domain.repeats import entered_at
+        from tournament.domain.commands.repeats import entered_at
 
         moment = entered_at(get_service().events(tid), result_id)
         return when(moment) if moment is not None else ""

@@ -104,7 +104,7 @@ def format_words(t: Tournament) -> str:
 def buy_back_line(t: Tournament, *, only_if_any: bool = False) -> str:
     """Lives format: who may buy back a life now, or why nobody may (``only_if_any``:
     nothing then, for a printout where that would be noise)."""
-    from tournament.domain.buyback import may_buy_back
+    from tournament.domain.commands.buyback import may_buy_back
 
     players, why = may_buy_back(t)
     if not players:

@@ -22,7 +22,7 @@ from tournament.cli.common import (
 )
 from tournament.cli.describe import match_standing
 from tournament.domain import events as ev
-from tournament.domain.csvio import (
+from tournament.domain.commands.csvio import (
     resolve_match,
 )
 from tournament.domain.state import Tournament
@@ -41,7 +41,7 @@ def live() -> None:
 @cli_errors
 def live_deal(match: str, seed: int | None, tournament_id: str | None, actor: str) -> None:
     """Deal MATCH's next hand; prints the hand's id for `live play`."""
-    from tournament.domain.live import deal_live_hand
+    from tournament.domain.commands.live import deal_live_hand
     from tournament.eventstore import NO_STREAM
 
     tid = tournament_id_of(tournament_id)
@@ -78,7 +78,7 @@ def live_abandon(
     hand_stream: str, by: str, why: str, tournament_id: str | None, actor: str
 ) -> None:
     """Abandon a live hand that is not over: it never counts; the same dealer deals again."""
-    from tournament.domain.live import abandon_live_hand
+    from tournament.domain.commands.live import abandon_live_hand
 
     stored = run_command(
         tournament_id, lambda t: abandon_live_hand(t, hand_stream, by=by, reason=why, actor=actor)
@@ -99,8 +99,8 @@ def live_play(
     from engine import Action, EngineError
     from engine.views import spectator_view
     from tournament.cli.live_view import status_line
+    from tournament.domain.commands.live import playable, record_live_hand
     from tournament.domain.hands import action_event, fold_hand
-    from tournament.domain.live import playable, record_live_hand
 
     tid = tournament_id_of(tournament_id)
     service = get_service()
@@ -155,8 +155,8 @@ def live_show(hand_stream: str, seat: int | None, tournament_id: str | None) -> 
     notation)."""
     from engine.views import player_view, spectator_view
     from tournament.cli.live_view import player_lines, spectator_lines
+    from tournament.domain.commands.live import live_match
     from tournament.domain.hands import fold_hand
-    from tournament.domain.live import live_match
 
     tid = tournament_id_of(tournament_id)
     service = get_service()

@@ -61,7 +61,7 @@ def play() -> PlayService:
 
 
 def _match_id(tid: str, match: str) -> str:
-    from tournament.domain.matchref import resolve_match
+    from tournament.domain.commands.matchref import resolve_match
 
     return resolve_match(get_service().state(tid), match)
 

@@ -30,12 +30,12 @@ from tournament.cli.common import (
 )
 from tournament.cli.describe import buy_back_line, match_standing
 from tournament.domain import commands as c
-from tournament.domain.csvio import (
+from tournament.domain.commands.csvio import (
     import_players,
 )
+from tournament.domain.commands.startnumbers import seeding_request
 from tournament.domain.errors import DomainError
 from tournament.domain.settings import WITHDRAWAL_POLICIES
-from tournament.domain.startnumbers import seeding_request
 from tournament.domain.state import Tournament
 
 
@@ -336,8 +336,8 @@ def players_buy_life(player_id: int | None, tournament_id: str | None, actor: st
 def players_show(player_id: int, tournament_id: str | None) -> None:
     """One player's evening: details, then every round (table, opponent, who dealt first,
     the result with Bummerl and game points), then the line in the standings."""
+    from tournament.domain.commands.registration import player
     from tournament.domain.history import player_rounds, round_words
-    from tournament.domain.registration import player
     from tournament.domain.roster import standing
 
     t = get_service().state(tournament_id_of(tournament_id))

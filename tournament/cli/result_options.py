@@ -2,8 +2,8 @@
 decides it: --preview (show only) or --yes (store), not both.
 
 Which parts of a result or a correction go together is the domain's to say, for the
-command line and the web API alike (:mod:`tournament.domain.entry`,
-:mod:`tournament.domain.correcting`).
+command line and the web API alike (:mod:`tournament.domain.commands.entry`,
+:mod:`tournament.domain.commands.correcting`).
 """
 
 from __future__ import annotations

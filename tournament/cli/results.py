@@ -39,18 +39,18 @@ from tournament.cli.result_options import refuse_preview_with_yes
 from tournament.cli.resultwords import history as history_of
 from tournament.cli.resultwords import print_conflicts, print_open, void_in, what
 from tournament.domain import commands as c
-from tournament.domain.correcting import (
+from tournament.domain.commands.correcting import (
     CORRECT_OPTIONS,
     Correction,
     correction_command,
     refuse_correction_mix,
 )
-from tournament.domain.csvio import (
+from tournament.domain.commands.csvio import (
     forfeit_winner,
     import_results,
     resolve_match,
 )
-from tournament.domain.entry import OPTIONS, Hand, ResultEntry, entry_command, refuse_mixed
+from tournament.domain.commands.entry import OPTIONS, Hand, ResultEntry, entry_command, refuse_mixed
 from tournament.domain.errors import DomainError
 from tournament.domain.handpoints import PAPER_REASONS as REASONS
 from tournament.domain.notices import absent_warning

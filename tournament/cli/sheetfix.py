@@ -1,7 +1,7 @@
 """``tournament results correct-sheet``: a match's whole sheet corrected in one step --
 its players' columns swapped (``--swap``), or every Bummerl replaced (``--tally`` once
 per Bummerl, in order) -- after the same preview as ``results correct``
-(:func:`tournament.domain.sheetfix.correct_sheet`: one correction, one flag per later
+(:func:`tournament.domain.commands.sheetfix.correct_sheet`: one correction, one flag per later
 match, never an interim open match).
 
 tournament results correct-sheet 2.4 --swap --by desk --why "columns swapped"
@@ -24,8 +24,8 @@ from tournament.cli.common import (
 from tournament.cli.result_options import refuse_preview_with_yes
 from tournament.cli.results import _correction, results
 from tournament.domain import commands as c
+from tournament.domain.commands.matchref import resolve_match
 from tournament.domain.errors import DomainError
-from tournament.domain.matchref import resolve_match
 
 
 @results.command("correct-sheet")

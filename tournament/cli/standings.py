@@ -25,7 +25,7 @@ from tournament.cli.common import (
 from tournament.cli.crosstable import print_crosstable, row_label, short_row_label
 from tournament.cli.describe import print_bracket
 from tournament.cli.sealing import seal_for_print
-from tournament.domain.csvio import (
+from tournament.domain.commands.csvio import (
     standings_csv,
     standings_json,
 )

@@ -14,7 +14,7 @@ sources): ``paper`` -- a person typed it in at the organiser's desk (scoresheets
 forms, a referee's decision), the default; ``live`` -- hands played through the engine;
 ``import`` -- rows of a CSV file; ``system`` -- the service worked it out itself (a draw,
 seeding by rating, a walkover for a withdrawn player); ``players`` -- the players reported
-it from their table with its codes (T-code, :mod:`tournament.domain.reports`). The edge
+it from their table with its codes (T-code, :mod:`tournament.domain.commands.reports`). The edge
 that appends adds a ``correlation_id`` shared by every event of one organiser action
 (:func:`stamped`).
 """
@@ -57,7 +57,7 @@ RESULT_CORRECTED: Final = "result.corrected"
 HAND_STRUCK: Final = "hand.struck"
 SHEET_SIGNED: Final = "match.sheet_signed"
 FLAG_CLEARED: Final = "match.flag_cleared"
-# Players report from the table with codes (tournament.domain.reports, T-code).
+# Players report from the table with codes (tournament.domain.commands.reports, T-code).
 REPORT_SUBMITTED: Final = "report.submitted"
 REPORT_CONFIRMED: Final = "report.confirmed"
 RESULT_DISPUTED: Final = "report.disputed"

@@ -17,11 +17,11 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from tournament.domain.commands.registration import seed_order
 from tournament.domain.errors import ConflictError
 from tournament.domain.field import Draw, eligible, frozen, withdrawal_policies, withdrawn
 from tournament.domain.matchstate import MatchState
 from tournament.domain.messages import Param, english
-from tournament.domain.registration import seed_order
 from tournament.domain.settings import Settings
 from tournament.domain.standings import Row, standings
 from tournament.domain.state import Tournament

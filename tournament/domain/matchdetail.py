@@ -3,7 +3,7 @@ hands, every result with its id (for corrections and strikes), where its hands f
 what was done to it, the signatures, flags and problems.
 
     >>> from tournament.domain.testing import Builder, paired
-    >>> from tournament.domain.results import record_tally
+    >>> from tournament.domain.commands.results import record_tally
     >>> b = Builder(paired(players=2, best_of=3))
     >>> _ = b.add(record_tally(b.state, "1.1", "7 4 1 0 / 7 5 2"))
     >>> detail = match_detail(b.state, b.state.matches["1.1"], [])

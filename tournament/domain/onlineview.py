@@ -28,9 +28,9 @@ from typing import Any, Final
 from engine import HandState
 from engine.outcome import Outcome
 from engine.views import player_view, table_view
-from tournament.domain import online
+from tournament.domain.commands import online
+from tournament.domain.commands.online import Clock, hand_final, table_of
 from tournament.domain.matchstate import MatchState
-from tournament.domain.online import Clock, hand_final, table_of
 from tournament.domain.state import Tournament
 
 

@@ -13,6 +13,7 @@ import hashlib
 from collections.abc import Mapping
 from typing import Any
 
+from tournament.domain.commands.registration import seed_order
 from tournament.domain.errors import ConflictError
 from tournament.domain.field import (
     Draw,
@@ -45,7 +46,6 @@ from tournament.domain.lives import (
     lives_rules,
 )
 from tournament.domain.messages import english
-from tournament.domain.registration import seed_order
 from tournament.domain.settings import Settings
 from tournament.domain.standings import standings
 from tournament.domain.state import Tournament

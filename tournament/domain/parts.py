@@ -72,7 +72,7 @@ class Round:
 
 @dataclasses.dataclass(slots=True)
 class OnlineTable:
-    """A match played online (T-online, :mod:`tournament.domain.online`)."""
+    """A match played online (T-online, :mod:`tournament.domain.commands.online`)."""
 
     match_id: str
     move_seconds: int | None = None  # the time per move (T-clock); None: no clock
@@ -88,7 +88,7 @@ class OnlineTable:
     origins: dict[int, dict[str, str]] = dataclasses.field(default_factory=dict)
     #: seat -> who released it while a hand was in play (until the seat is taken again)
     released_in_hand: dict[int, str] = dataclasses.field(default_factory=dict)
-    #: what the organiser should look at, oldest first (:mod:`tournament.domain.online`)
+    #: what the organiser should look at, oldest first (:mod:`tournament.domain.commands.online`)
     flags: list[SeatFlag] = dataclasses.field(default_factory=list)
 
 

@@ -5,7 +5,7 @@ Everything is said in names, the way the organiser reads the room: the match's r
 would change, every player whose standings line would change (rank, points, record,
 Bummerl, game points won and lost, tie-breaks), and how the next round's draw would change.
 
->>> from tournament.domain.corrections import correct_result
+>>> from tournament.domain.commands.corrections import correct_result
 >>> from tournament.domain.testing import Builder, registered, play_round
 >>> import random
 >>> b = Builder(registered(players=4, seed=2))

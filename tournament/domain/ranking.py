@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tournament.domain.registration import seed_order
+from tournament.domain.commands.registration import seed_order
 from tournament.domain.state import Tournament
 from tournament.domain.tiebreaks import GROUP_FREE, OPPONENT_POINTS, TIEBREAK_KEYS, Context
 

@@ -36,7 +36,7 @@ __all__ = [
     "read_back",
 ]
 
-#: Why nobody may buy back a life now (tournament.domain.buyback.may_buy_back, T-lives):
+#: Why nobody may buy back a life now (tournament.domain.commands.buyback.may_buy_back, T-lives):
 #: its own reasons and the lives rules' (``lives.*``).
 NOBODY_BUYS_TEMPLATES: Mapping[str, str] = {
     **BUY_BACK_TEMPLATES,

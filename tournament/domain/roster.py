@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from tournament.domain.buyback import may_buy_back
+from tournament.domain.commands.buyback import may_buy_back
+from tournament.domain.commands.registration import player
 from tournament.domain.history import RoundLine, player_rounds, round_words
 from tournament.domain.lives import lives_left
 from tournament.domain.parts import Player
-from tournament.domain.registration import player
 from tournament.domain.state import Tournament
 
 if TYPE_CHECKING:

@@ -3,7 +3,7 @@ the projector: its stage, its tables with who deals first (R18), its byes, the p
 gave nothing and why, and what a format adds to each name (lives left, Swiss points).
 
     >>> from tournament.domain.testing import registered
-    >>> from tournament.domain.rounds import start_round
+    >>> from tournament.domain.commands.rounds import start_round
     >>> from tournament.domain.state import fold
     >>> events = registered(players=5, format="swiss", seed=11)
     >>> events += start_round(fold(events))

@@ -31,11 +31,11 @@ import dataclasses
 from collections.abc import Callable, Sequence
 
 from tournament.domain import events as ev
+from tournament.domain.commands.registration import seed_order
 from tournament.domain.errors import DomainError
 from tournament.domain.events import EventLike
 from tournament.domain.pairing import finished, lives_left, places
 from tournament.domain.progress import Stage, changed_since, end_of_round
-from tournament.domain.registration import seed_order
 from tournament.domain.standings import Row, standings
 from tournament.domain.state import Tournament, fold
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from tournament.domain.commands.registration import create_tournament, register_player
+from tournament.domain.commands.results import record_hand, record_tally
+from tournament.domain.commands.rounds import start_round
 from tournament.domain.matchstate import MatchState
-from tournament.domain.registration import create_tournament, register_player
-from tournament.domain.results import record_hand, record_tally
-from tournament.domain.rounds import start_round
 from tournament.domain.state import Tournament, fold
 from tournament.eventstore.api import NewEvent
 
@@ -105,7 +105,7 @@ def random_tally(rng: random.Random) -> tuple[list[int], list[int], int]:
 
 def random_match(b: Builder, match: MatchState, rng: random.Random) -> None:
     """Play a match with random Bummerl tallies (one event per Bummerl: fast)."""
-    from tournament.domain.results import record_tally
+    from tournament.domain.commands.results import record_tally
 
     while not match.decided and not match.dropped:
         first, second, _ = random_tally(rng)

@@ -20,10 +20,10 @@ from typing import Protocol
 
 from engine import HandState
 from tournament.domain import events as ev
+from tournament.domain.commands.online import hand_final
 from tournament.domain.errors import DomainError
 from tournament.domain.events import EventLike
 from tournament.domain.hands import HAND_PREFIX
-from tournament.domain.online import hand_final
 from tournament.domain.state import Tournament
 
 TOURNAMENT_PREFIX = "tournament-"

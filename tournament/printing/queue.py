@@ -30,7 +30,7 @@ import sqlalchemy as sa
 
 from tournament.app.service import TournamentService
 from tournament.domain import events as ev
-from tournament.domain.tablecodes import round_codes
+from tournament.domain.commands.tablecodes import round_codes
 from tournament.eventstore.sheet_seal import seal_for_sheet
 from tournament.eventstore.store import SQLEventStore
 from tournament.printing.language import DEFAULT, LANGUAGES, language

@@ -81,7 +81,7 @@ def round_tables(
 ) -> RoundTables:
     """Round ``number``'s tables (default: the current round) with what their card and
     scoresheet print. ``codes``: each match's report codes (match id -> the two seats'
-    codes, :func:`tournament.domain.tablecodes.round_codes`, or one code); a table
+    codes, :func:`tournament.domain.commands.tablecodes.round_codes`, or one code); a table
     without one prints an empty, marked place for it. A walkover (table 0) and a bye are
     played at no table and get neither."""
     assert t.settings is not None

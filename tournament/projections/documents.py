@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from tournament.domain.bracket_sheet import BracketSheet, current_sheet, no_bracket
-from tournament.domain.csvexport import standings_document
+from tournament.domain.commands.csvexport import standings_document
 from tournament.domain.events import EventLike
 from tournament.domain.matchview import MatchLine, PlayerRef, match_lines
 from tournament.domain.standings import Row

@@ -12,7 +12,7 @@ reports and confirmations carry that hash and a keyed hash of the network addres
 The guard refuses the same browser (the honest mistake, the curious player); a private
 tab or a second browser has a cookie jar of its own and is not refused, but a seat taken
 keeps its origin too, and both seats of a table taken from one address are flagged for
-the organiser (:func:`tournament.domain.online.take_seat`), as a confirmation from the
+the organiser (:func:`tournament.domain.commands.online.take_seat`), as a confirmation from the
 reporting address is: the docs say what is refused and what is only flagged.
 """
 

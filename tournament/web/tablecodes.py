@@ -2,7 +2,7 @@
 a code typed on a phone belongs to.
 
 A code names no tournament (six letters fit on a card and a thumb), and nothing is stored
-(:mod:`tournament.domain.tablecodes`), so the codes of every tournament's latest two rounds
+(:mod:`tournament.domain.commands.tablecodes`), so the codes of every tournament's latest two rounds
 are worked out here and kept per tournament and version: a look-up is a dict access, and
 a tournament's codes are worked out again only after it changed. The list of tournaments
 is read again when a code is not found (a tournament created since); wrong codes are
@@ -20,10 +20,10 @@ from flask import current_app, g
 from flask.blueprints import BlueprintSetupState
 
 from tournament.app.services import services
+from tournament.domain.commands.tablecodes import RULE, code_for, normalized, resolve
 from tournament.domain.errors import DomainError, NotFoundError
 from tournament.domain.reportbook import draw_of
 from tournament.domain.state import Tournament
-from tournament.domain.tablecodes import RULE, code_for, normalized, resolve
 
 #: Wrong codes one address may send (``REPORT_CODE_RATE_LIMIT``) before every code is
 #: refused for a while, the right one too: six letters cannot be found by trying.

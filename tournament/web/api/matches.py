@@ -19,9 +19,9 @@ from flask_openapi3.models.tag import Tag
 from pydantic import BaseModel, ConfigDict, Field
 
 from tournament.app.services import services
+from tournament.domain.commands.matchref import resolve_match
 from tournament.domain.errors import NotFoundError
 from tournament.domain.matchdetail import match_detail
-from tournament.domain.matchref import resolve_match
 from tournament.domain.matchview import match_lines
 from tournament.domain.roundview import drawn_round
 from tournament.projections.documents import OPEN_MATCHES

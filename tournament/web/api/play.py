@@ -33,12 +33,12 @@ from flask_openapi3.models.tag import Tag
 from tournament.accounts.roles import Role
 from tournament.app.play import PlayService, device_hash
 from tournament.app.services import services
-from tournament.domain import online
+from tournament.domain.commands import online
+from tournament.domain.commands.matchref import resolve_match
+from tournament.domain.commands.tablecodes import TableSeat
 from tournament.domain.errors import DomainError, NotFoundError
 from tournament.domain.hands import hand_record
-from tournament.domain.matchref import resolve_match
 from tournament.domain.onlineview import TableMoment, seat_view, spectator_view, status
-from tournament.domain.tablecodes import TableSeat
 from tournament.live.hub import Full
 from tournament.play.stream import Render
 from tournament.web.api.blueprint import APIBlueprint

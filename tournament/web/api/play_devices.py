@@ -15,7 +15,7 @@ from flask import request
 
 from tournament.app.play import device_hash
 from tournament.app.services import services
-from tournament.domain import online
+from tournament.domain.commands import online
 from tournament.web.problems import Problem
 
 #: The header a seat's device sends its token in (given by the call that took the seat).

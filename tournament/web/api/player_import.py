@@ -3,7 +3,7 @@
 list never twice.
 
 The events are stored under the list's content key
-(:func:`~tournament.domain.csvio.import_key`), the key the command line uses: a list
+(:func:`~tournament.domain.commands.csvio.import_key`), the key the command line uses: a list
 imported by either is found by both, however it was saved. A client's
 ``Idempotency-Key`` goes into the events' metadata, so that a retry of the request that
 stored them is answered as the first time, and the list sent again under another key (or
@@ -19,7 +19,7 @@ from flask import Response, request
 
 from tournament.app.services import services
 from tournament.domain import events as ev
-from tournament.domain.csvio import CsvImportError, decode, import_key, import_players
+from tournament.domain.commands.csvio import CsvImportError, decode, import_key, import_players
 from tournament.domain.state import Tournament
 from tournament.eventstore.api import NewEvent, StoredEvent
 from tournament.web.auth import caller

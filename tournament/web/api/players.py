@@ -22,9 +22,9 @@ from tournament.accounts.roles import Role
 from tournament.app.services import services
 from tournament.domain import commands as c
 from tournament.domain import events as ev
-from tournament.domain.registration import player
+from tournament.domain.commands.registration import player
+from tournament.domain.commands.startnumbers import registered_ids, seeding_request
 from tournament.domain.roster import player_detail, players_json
-from tournament.domain.startnumbers import registered_ids, seeding_request
 from tournament.domain.state import Tournament
 from tournament.eventstore.api import NewEvent, StoredEvent
 from tournament.web.api.blueprint import APIBlueprint

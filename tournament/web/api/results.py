@@ -1,7 +1,7 @@
 """Results: enter a match's sheet (tallies, hands or a forfeit), sign it, correct or strike
 a result, clear a match's flag -- what ``tournament results enter / sign / correct /
-strike / clear-flag`` do, through the same domain code (:mod:`tournament.domain.entry`,
-:mod:`tournament.domain.correcting`), with the same checks and the same events.
+strike / clear-flag`` do, through the same domain code (:mod:`tournament.domain.commands.entry`,
+:mod:`tournament.domain.commands.correcting`), with the same checks and the same events.
 
 Scorers enter and sign; organisers correct, strike and clear flags. A correction or a
 strike with ``dry_run=true`` answers what it would store and the domain's preview of what
@@ -21,18 +21,18 @@ from tournament.accounts.roles import Role
 from tournament.app.services import services
 from tournament.domain import commands as c
 from tournament.domain import events as ev
-from tournament.domain.correcting import Correction, correction_command
-from tournament.domain.entry import (
+from tournament.domain.commands.correcting import Correction, correction_command
+from tournament.domain.commands.entry import (
     Hand,
     ResultEntry,
     Spelling,
     entry_command,
     entry_outcome,
 )
+from tournament.domain.commands.matchref import resolve_match
+from tournament.domain.commands.repeats import RepeatedEntry, entered_at
 from tournament.domain.errors import DomainError
-from tournament.domain.matchref import resolve_match
 from tournament.domain.preview import preview
-from tournament.domain.repeats import RepeatedEntry, entered_at
 from tournament.domain.state import ENTRY_KINDS, Tournament
 from tournament.domain.tally import tally_text
 from tournament.domain.text import plain_text

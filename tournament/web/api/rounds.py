@@ -21,8 +21,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from tournament.accounts.roles import Role
 from tournament.app.services import services
 from tournament.domain import commands as c
+from tournament.domain.commands.registration import player
 from tournament.domain.errors import ConflictError, DomainError, NotFoundError
-from tournament.domain.registration import player
 from tournament.domain.roundview import (
     DrawRecord,
     draw_record,

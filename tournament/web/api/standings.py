@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from tournament.app.service import TournamentService
 from tournament.app.services import services
 from tournament.domain.bracket_sheet import current_sheet, no_bracket
-from tournament.domain.csvexport import flat_standings_csv, standings_csv
+from tournament.domain.commands.csvexport import flat_standings_csv, standings_csv
 from tournament.domain.errors import DomainError
 from tournament.domain.standings_view import StandingsView, standings_view
 from tournament.domain.state import Tournament

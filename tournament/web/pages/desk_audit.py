@@ -26,9 +26,9 @@ from flask_babel.speaklater import LazyString
 from tournament.accounts.roles import Role
 from tournament.app.services import services
 from tournament.domain import events as ev
+from tournament.domain.commands.matchref import resolve_match
 from tournament.domain.errors import DomainError
 from tournament.domain.eventwords import in_phrase
-from tournament.domain.matchref import resolve_match
 from tournament.domain.state import Tournament
 from tournament.eventstore.api import StoredEvent
 from tournament.eventstore.seals import Seal

@@ -22,10 +22,10 @@ from flask_babel import lazy_gettext as _l
 from tournament.accounts.roles import Role
 from tournament.app.services import services
 from tournament.domain import commands as c
-from tournament.domain.correcting import Correction, correction_command
-from tournament.domain.entry import Command
+from tournament.domain.commands.correcting import Correction, correction_command
+from tournament.domain.commands.entry import Command
+from tournament.domain.commands.matchref import resolve_match
 from tournament.domain.errors import DomainError
-from tournament.domain.matchref import resolve_match
 from tournament.domain.matchstate import Entry
 from tournament.domain.preview import Preview, preview
 from tournament.domain.state import Tournament

@@ -16,8 +16,13 @@ from flask_babel import gettext
 from tournament.accounts.roles import Role
 from tournament.app.services import services
 from tournament.domain import events as ev
-from tournament.domain.csvio import PLAYER_COLUMNS, CsvImportError, import_key, import_players
-from tournament.domain.csvread import CP1252, read_rows, read_text
+from tournament.domain.commands.csvio import (
+    PLAYER_COLUMNS,
+    CsvImportError,
+    import_key,
+    import_players,
+)
+from tournament.domain.commands.csvread import CP1252, read_rows, read_text
 from tournament.domain.errors import DomainError
 from tournament.domain.spellings import possible_duplicates
 from tournament.domain.state import Tournament

@@ -30,9 +30,9 @@ from flask_babel.speaklater import LazyString
 
 from tournament.accounts.roles import Role
 from tournament.app.services import services
-from tournament.domain import online
+from tournament.domain.commands import online
+from tournament.domain.commands.online import MOVE_SECONDS
 from tournament.domain.errors import ConflictError, DomainError, NotFoundError
-from tournament.domain.online import MOVE_SECONDS
 from tournament.domain.onlineview import TableMoment, status
 from tournament.domain.state import Tournament
 from tournament.web.auth import caller, requires
@@ -127,7 +127,7 @@ def line_of(t: Tournament, moment: TableMoment, now: datetime) -> OnlineLine:
 
 
 def seat_flag_words(t: Tournament, match_id: str) -> list[str]:
-    """The table's seat flags (:func:`tournament.domain.online.seat_flags`) in the desk's
+    """The table's seat flags (:func:`tournament.domain.commands.online.seat_flags`) in the desk's
     words: what was refused is not here, only what proves no second person or showed a
     hand to a new device."""
     names = t.matches[match_id].labels

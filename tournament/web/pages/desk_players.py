@@ -19,12 +19,12 @@ from flask_babel import gettext
 from tournament.accounts.roles import Role
 from tournament.app.services import services
 from tournament.domain import commands as c
-from tournament.domain.buyback import may_buy_back
+from tournament.domain.commands.buyback import may_buy_back
+from tournament.domain.commands.registration import player
+from tournament.domain.commands.startnumbers import parse_ids, seeding_request
 from tournament.domain.errors import DomainError
 from tournament.domain.readback import NOBODY_BUYS_TEMPLATES, read_back
-from tournament.domain.registration import player
 from tournament.domain.roster import player_json, players_json
-from tournament.domain.startnumbers import parse_ids, seeding_request
 from tournament.domain.state import Tournament
 from tournament.eventstore.api import NewEvent
 from tournament.web.auth import caller, requires

@@ -19,13 +19,13 @@ from flask_babel import gettext
 
 from tournament.accounts.roles import Role
 from tournament.app.services import services
-from tournament.domain import reports as rp
-from tournament.domain.corrections import clear_flag
+from tournament.domain.commands import reports as rp
+from tournament.domain.commands.corrections import clear_flag
+from tournament.domain.commands.tablecodes import match_codes, round_open
 from tournament.domain.errors import DomainError
 from tournament.domain.matchstate import MatchState
 from tournament.domain.reportbook import MatchReports
 from tournament.domain.state import Tournament
-from tournament.domain.tablecodes import match_codes, round_open
 from tournament.domain.tally import tally_text
 from tournament.eventstore.api import NewEvent
 from tournament.web import tablecodes

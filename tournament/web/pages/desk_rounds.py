@@ -2,8 +2,8 @@
 the current round's pairings by table with who deals first (R18), byes, and the results
 still missing; drawing the next round after a preview; cancelling the latest round.
 
-A page is thin: the draw is :func:`tournament.domain.rounds.start_round` and the
-cancellation :func:`~tournament.domain.rounds.cancel_round`, as ``POST
+A page is thin: the draw is :func:`tournament.domain.commands.rounds.start_round` and the
+cancellation :func:`~tournament.domain.commands.rounds.cancel_round`, as ``POST
 /api/v1/tournaments/<tid>/rounds`` and ``.../cancel`` call them. The preview decides the
 command on the state as it is and shows the draw its events record, storing nothing;
 "Draw" stores the same command only while the tournament is still at the version the

@@ -2,7 +2,7 @@
 
 The organiser picks the pairs with selects (keyboard: Tab, then the arrow keys or the
 first letters of a name); players left unpaired get a bye. "Preview" decides
-:func:`tournament.domain.rounds.start_round` with those pairings on the state as it is
+:func:`tournament.domain.commands.rounds.start_round` with those pairings on the state as it is
 and shows the draw with the format rules it breaks (``override_warnings``), storing
 nothing. "Draw these pairs" stores the same command at the same version, and only with
 the warnings confirmed, as ``POST /api/v1/tournaments/<tid>/rounds`` asks for

@@ -3,7 +3,7 @@
 Type the table number, then each Bummerl as the sheet tallies it (``7 4 1 0 / 7``, both
 columns in one input, R17); each input is checked as it is typed by the domain's own
 ``record_tallies`` (:mod:`.sheet_entry`), Enter stores the whole sheet in one command
-(:func:`tournament.domain.entry.entry_command`, the API's) and the page comes back with
+(:func:`tournament.domain.commands.entry.entry_command`, the API's) and the page comes back with
 the next table still missing its result in "Table". The form's one-time key makes a
 second Enter (or a retry) store nothing more; the domain's T-repeat refuses the same
 sheet typed twice. Undo voids the last entry's results by correction events
@@ -25,7 +25,7 @@ from werkzeug.wrappers import Response
 from tournament.accounts.roles import Role
 from tournament.app.services import services
 from tournament.domain import commands as c
-from tournament.domain.entry import ResultEntry, entry_command
+from tournament.domain.commands.entry import ResultEntry, entry_command
 from tournament.domain.errors import DomainError
 from tournament.domain.state import Tournament
 from tournament.eventstore.api import NewEvent, StoredEvent

@@ -14,7 +14,7 @@ from typing import Final
 
 from flask_babel import gettext
 
-from tournament.domain.csvread import CsvImportError
+from tournament.domain.commands.csvread import CsvImportError
 from tournament.domain.errors import DomainError
 from tournament.domain.messages import ALL_TEMPLATES, EVERY_TEMPLATE, WORDS, Param, Phrase
 from tournament.domain.readback import read_back
@@ -118,7 +118,7 @@ ON_THE_PAGE: Final[dict[str, str]] = {
     ),
 }
 
-#: The problems of a CSV file's own shape (tournament.domain.csvread: encoding, header,
+#: The problems of a CSV file's own shape (tournament.domain.commands.csvread: encoding, header,
 #: fields), said in English with no code: a page reads them back into these (O-L6).
 CSV_SHAPE_TEMPLATES: Final[dict[str, str]] = {
     "csv.encoding": N_("the file is not UTF-8 text (byte %(byte)s); save it as 'CSV UTF-8'"),

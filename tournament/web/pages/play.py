@@ -38,11 +38,11 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from engine.cards import Card
 from tournament.app.play import device_hash
-from tournament.domain import online
+from tournament.domain.commands import online
+from tournament.domain.commands.tablecodes import TableSeat, normalized
 from tournament.domain.errors import ConflictError, DomainError
 from tournament.domain.onlineview import TableMoment, seat_view
 from tournament.domain.state import Tournament
-from tournament.domain.tablecodes import TableSeat, normalized
 from tournament.live.hub import Full
 from tournament.web.auth import ANYONE, requires
 from tournament.web.devices import (

@@ -14,10 +14,10 @@ from flask_babel import gettext
 from flask_wtf.csrf import generate_csrf
 from markupsafe import escape
 
-from tournament.domain import online
+from tournament.domain.commands import online
+from tournament.domain.commands.tablecodes import TableSeat, normalized
 from tournament.domain.errors import DomainError
 from tournament.domain.state import Tournament
-from tournament.domain.tablecodes import TableSeat, normalized
 from tournament.web.devices import sent_device_hash
 from tournament.web.live import play_service
 

@@ -43,7 +43,7 @@ from engine.outcome import Outcome
 from engine.record import GameRecord
 from tournament.app.play import Hand
 from tournament.app.services import services
-from tournament.domain import online
+from tournament.domain.commands import online
 from tournament.domain.errors import DomainError
 from tournament.domain.hands import hand_record as stream_record
 from tournament.domain.onlineview import TableMoment, spectator_view

@@ -3,7 +3,7 @@
 ``/r/<code>`` is the link of the QR code on the table card; ``/r`` asks for the code. The
 page shows the match, and then what the seat can do: enter the sheet (one line per
 Bummerl, in the paper's tally notation), confirm or dispute the opponent's report, or
-dispute the recorded result. Every write is a command of :mod:`tournament.domain.reports`,
+dispute the recorded result. Every write is a command of :mod:`tournament.domain.commands.reports`,
 which checks the code again on the state it is decided on.
 
 Wrong codes (unknown, revoked, expired) are rate-limited per address
@@ -23,11 +23,11 @@ from flask_babel import gettext
 from flask_wtf.csrf import generate_csrf
 
 from tournament.app.services import services
-from tournament.domain import reports as rp
+from tournament.domain.commands import reports as rp
+from tournament.domain.commands.tablecodes import TableSeat, normalized, resolve
 from tournament.domain.errors import DomainError
 from tournament.domain.reportbook import Report
 from tournament.domain.state import Tournament
-from tournament.domain.tablecodes import TableSeat, normalized, resolve
 from tournament.domain.tally import tally_text
 from tournament.eventstore.api import NewEvent
 from tournament.web import tablecodes

@@ -34,12 +34,12 @@ import re
 from collections.abc import Mapping, Sequence
 
 from tournament.domain import commands as c
-from tournament.domain.entry import Spelling
+from tournament.domain.commands.entry import Spelling
+from tournament.domain.commands.matchref import resolve_match
+from tournament.domain.commands.results import with_new
 from tournament.domain.errors import DomainError, NotFoundError
-from tournament.domain.matchref import resolve_match
 from tournament.domain.matchstate import MatchState
 from tournament.domain.matchview import match_status
-from tournament.domain.results import with_new
 from tournament.domain.state import ENTRY_KINDS, Tournament
 from tournament.domain.tally import tally_text
 from tournament.eventstore.api import StoredEvent

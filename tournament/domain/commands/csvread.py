@@ -123,12 +123,12 @@ def read_text(data: bytes) -> tuple[str, str]:
     >>> read_text(b"name\\nJos\\x81\\n")
     Traceback (most recent call last):
     ...
-    tournament.domain.csvread.CsvImportError: 1 bad row, nothing imported:
+    tournament.domain.commands.csvread.CsvImportError: 1 bad row, nothing imported:
     line 2: the file is not UTF-8 text (byte 0x81); save it as 'CSV UTF-8'
     >>> read_text(b"\\xef\\xbb\\xbfname;club\\nA;X\\nGr\\xfcner;X\\n")  # after a BOM too
     Traceback (most recent call last):
     ...
-    tournament.domain.csvread.CsvImportError: 1 bad row, nothing imported:
+    tournament.domain.commands.csvread.CsvImportError: 1 bad row, nothing imported:
     line 3: the file is not UTF-8 text (byte 0xfc); save it as 'CSV UTF-8'
     """
     bom = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0

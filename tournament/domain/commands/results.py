@@ -24,10 +24,10 @@ from typing import Any, Literal, TypeVar
 
 from tournament.domain import events as ev
 from tournament.domain import handpoints as hp
+from tournament.domain.commands.registration import require_created
 from tournament.domain.errors import ConflictError, DomainError, NotFoundError
 from tournament.domain.matchstate import Entry, MatchState
 from tournament.domain.messages import Phrase, english
-from tournament.domain.registration import require_created
 from tournament.domain.settings import Settings
 from tournament.domain.state import ENTRY_KINDS, Tournament
 from tournament.domain.tally import tally_hands, tally_payload

@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tournament.domain import events as ev
+from tournament.domain.commands.results import find_match, player_in, with_new
 from tournament.domain.errors import ConflictError
-from tournament.domain.results import find_match, player_in, with_new
 from tournament.domain.state import Tournament
 from tournament.eventstore.api import NewEvent
 

@@ -12,7 +12,7 @@ good -- so a file with one bad row stores nothing::
     >>> import_players(registered(players=0), rows)
     Traceback (most recent call last):
     ...
-    tournament.domain.csvread.CsvImportError: 2 bad rows, nothing imported:
+    tournament.domain.commands.csvread.CsvImportError: 2 bad rows, nothing imported:
     line 3: name: a player needs a name (T-player)
     line 4: rating: 'x' is not a whole number (digits 0-9)
 """
@@ -27,20 +27,26 @@ from datetime import datetime
 from typing import IO, Any, Final
 
 from tournament.domain import events as ev
-from tournament.domain.csvexport import neutral, standings_csv, standings_json
-from tournament.domain.csvread import MAX_ROWS, CsvImportError, decode, read_rows
-from tournament.domain.errors import DomainError
-from tournament.domain.events import EventLike
-from tournament.domain.matchref import resolve_match
-from tournament.domain.registration import duplicate_of, register_player, same_entry
-from tournament.domain.reimports import ImportedBefore, NewRow, Stored, compare, not_stored_before
-from tournament.domain.results import (
+from tournament.domain.commands.csvexport import neutral, standings_csv, standings_json
+from tournament.domain.commands.csvread import MAX_ROWS, CsvImportError, decode, read_rows
+from tournament.domain.commands.matchref import resolve_match
+from tournament.domain.commands.registration import duplicate_of, register_player, same_entry
+from tournament.domain.commands.reimports import (
+    ImportedBefore,
+    NewRow,
+    Stored,
+    compare,
+    not_stored_before,
+)
+from tournament.domain.commands.results import (
     hand_payload,
     record_forfeit,
     record_hand,
     record_tally,
     tally_fields,
 )
+from tournament.domain.errors import DomainError
+from tournament.domain.events import EventLike
 from tournament.domain.state import Tournament, fold
 from tournament.domain.text import excerpt, plain_text, whole_number
 from tournament.eventstore.api import NewEvent

@@ -11,7 +11,7 @@ same words, once), and ``standings --round`` counts it as one correction.
 
     >>> from tournament.domain.state import fold
     >>> from tournament.domain.testing import paired
-    >>> from tournament.domain.results import record_tally
+    >>> from tournament.domain.commands.results import record_tally
     >>> events = paired(players=2, best_of=3)
     >>> for _ in range(2):
     ...     events += record_tally(fold(events), "1.1", "7 4 1 0 / 7 5")
@@ -31,11 +31,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tournament.domain import events as ev
-from tournament.domain.corrections import _replay_ok, _who_why
+from tournament.domain.commands.corrections import _replay_ok, _who_why
+from tournament.domain.commands.registration import require_created
+from tournament.domain.commands.results import find_match, new_id, not_played_online, tally_fields
 from tournament.domain.errors import ConflictError, DomainError
 from tournament.domain.matchstate import Entry, MatchState
-from tournament.domain.registration import require_created
-from tournament.domain.results import find_match, new_id, not_played_online, tally_fields
 from tournament.domain.state import Tournament
 from tournament.eventstore.api import NewEvent
 

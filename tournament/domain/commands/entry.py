@@ -29,11 +29,11 @@ from typing import Any
 
 from tournament.domain import commands as c
 from tournament.domain import events as ev
-from tournament.domain.csvio import forfeit_winner
+from tournament.domain.commands.csvio import forfeit_winner
+from tournament.domain.commands.matchref import resolve_match
+from tournament.domain.commands.repeats import check_not_repeated
+from tournament.domain.commands.results import in_sequence, with_new
 from tournament.domain.errors import ConflictError, DomainError
-from tournament.domain.matchref import resolve_match
-from tournament.domain.repeats import check_not_repeated
-from tournament.domain.results import in_sequence, with_new
 from tournament.domain.state import ENTRY_KINDS, Tournament
 from tournament.eventstore.api import NewEvent
 
@@ -219,7 +219,7 @@ def entry_command(
     """The command that enters ``entry`` (its mix is checked now, before any store is
     opened): the result events, refused as a retry when they repeat the match's last entry
     unless ``entry.again`` (T-repeat; ``entered_when(result_id)`` says when the earlier one
-    was entered, see :class:`~tournament.domain.repeats.RepeatedEntry`), and both
+    was entered, see :class:`~tournament.domain.commands.repeats.RepeatedEntry`), and both
     players' signatures with them when ``entry.signed``."""
     entry.refuse_mixed(spelling)
     won = forfeit_winner(entry.forfeit) if entry.forfeit is not None else None

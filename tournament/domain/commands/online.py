@@ -3,7 +3,7 @@ every move an event in the hand's stream, and hand after hand follows R17-R20 by
 
 A match of a round becomes an *online table* with ``match.online_started`` (the organiser,
 optionally with a time per move). From then on each hand is a live hand
-(:mod:`tournament.domain.live`): dealt by the server from a cryptographically secure
+(:mod:`tournament.domain.commands.live`): dealt by the server from a cryptographically secure
 shuffle into its own ``hand-<uuid>`` stream, played action by action through the engine,
 and recorded in the match as a paper result would be, so standings, brackets and the
 live pages need nothing of their own. When a hand is over the next is dealt, with the
@@ -32,18 +32,18 @@ from typing import Any, Final, NoReturn
 
 from engine import Action, EngineError, HandState
 from tournament.domain import events as ev
-from tournament.domain.errors import ConflictError, DomainError, NotFoundError
-from tournament.domain.hands import fold_hand
-from tournament.domain.live import (
+from tournament.domain.commands.live import (
     abandon_live_hand,
     deal_live_hand,
     record_live_hand,
     who_and_why,
 )
+from tournament.domain.commands.reports import SAME_ADDRESS, SAME_DEVICE, Origin, origin_flags
+from tournament.domain.commands.results import find_match, takes_results
+from tournament.domain.errors import ConflictError, DomainError, NotFoundError
+from tournament.domain.hands import fold_hand
 from tournament.domain.matchstate import MatchState
 from tournament.domain.parts import OnlineTable, SeatFlag
-from tournament.domain.reports import SAME_ADDRESS, SAME_DEVICE, Origin, origin_flags
-from tournament.domain.results import find_match, takes_results
 from tournament.domain.state import Tournament
 from tournament.eventstore.api import NewEvent, StoredEvent
 

@@ -21,11 +21,11 @@ from typing import Any
 
 from engine.cards import ALL_CARDS
 from tournament.domain import events as ev
+from tournament.domain.commands.registration import require_created
+from tournament.domain.commands.results import find_match, new_id, no_live_hand, takes_results
 from tournament.domain.errors import ConflictError, DomainError, NotFoundError
 from tournament.domain.hands import SALT_BYTES, dealt_event, fold_hand, new_hand_stream_id
 from tournament.domain.matchstate import Entry
-from tournament.domain.registration import require_created
-from tournament.domain.results import find_match, new_id, no_live_hand, takes_results
 from tournament.domain.state import Tournament
 from tournament.domain.text import plain_text
 from tournament.eventstore.api import NewEvent, StoredEvent

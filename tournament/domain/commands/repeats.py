@@ -80,7 +80,7 @@ def check_not_repeated(
     that really went the same way again is entered on purpose (``results enter ...
     --again``; ``again`` is how the caller spells it).
 
-    >>> from tournament.domain.results import record_hand
+    >>> from tournament.domain.commands.results import record_hand
     >>> from tournament.domain.state import fold
     >>> from tournament.domain.testing import paired
     >>> events = paired(players=2, best_of=3)
@@ -90,7 +90,7 @@ def check_not_repeated(
     >>> check_not_repeated(t, again, lambda result_id: "21:14")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    tournament.domain.repeats.RepeatedEntry: result: match 1.1: this hand is exactly the ...
+    tournament.domain.commands.repeats.RepeatedEntry: result: match 1.1: this hand is exactly ...
     >>> check_not_repeated(t, record_hand(t, "1.1", winner=2, game_points=2), str)  # another
     """
     found = repeated_entry(t, new)

@@ -7,7 +7,7 @@ organiser could not resolve from a sheet. Both are checked by replaying the matc
 
     >>> from tournament.domain.state import fold
     >>> from tournament.domain.testing import paired
-    >>> from tournament.domain.results import record_hand
+    >>> from tournament.domain.commands.results import record_hand
     >>> events = paired(players=2, best_of=1)
     >>> events += record_hand(fold(events), "1.1", winner=1, game_points=3, result_id="h1")
     >>> t = fold(events)
@@ -24,10 +24,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from tournament.domain import events as ev
+from tournament.domain.commands.registration import require_created
+from tournament.domain.commands.results import hand_payload, tally_fields
 from tournament.domain.errors import ConflictError, DomainError, NotFoundError
 from tournament.domain.matchstate import Entry, MatchState
-from tournament.domain.registration import require_created
-from tournament.domain.results import hand_payload, tally_fields
 from tournament.domain.state import Tournament
 from tournament.domain.tally import tally_hands
 from tournament.eventstore.api import NewEvent

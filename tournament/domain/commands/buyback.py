@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from tournament.domain import events as ev
+from tournament.domain.commands.registration import player, require_created
 from tournament.domain.errors import ConflictError
 from tournament.domain.lives import buy_back_closed, buy_back_closed_phrase, lives_left
 from tournament.domain.messages import Param, Phrase, english
-from tournament.domain.registration import player, require_created
 from tournament.domain.state import Player, Tournament
 from tournament.eventstore.api import NewEvent
 

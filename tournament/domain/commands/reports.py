@@ -9,7 +9,7 @@ recorded is stored once (nothing new); reported otherwise, it is disputed::
 
     >>> from tournament.domain.state import fold
     >>> from tournament.domain.testing import paired
-    >>> from tournament.domain.tablecodes import match_codes
+    >>> from tournament.domain.commands.tablecodes import match_codes
     >>> t = fold(paired(players=2, best_of=1))
     >>> a, b = match_codes(b"k", t, t.matches["1.1"])
     >>> [e.type for e in submit_report(t, b"k", a, ["7 4 1 0 / 7"])]
@@ -23,13 +23,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tournament.domain import events as ev
+from tournament.domain.commands.results import find_match, record_tallies, tally_fields, with_new
+from tournament.domain.commands.tablecodes import RULE, TableSeat, resolve
 from tournament.domain.errors import ConflictError, DomainError, NotFoundError
 from tournament.domain.matchstate import MatchState
 from tournament.domain.messages import N_
 from tournament.domain.reportbook import MatchReports, Report, draw_of
-from tournament.domain.results import find_match, record_tallies, tally_fields, with_new
 from tournament.domain.state import Tournament
-from tournament.domain.tablecodes import RULE, TableSeat, resolve
 from tournament.domain.tally import tally_hands
 from tournament.eventstore.api import NewEvent
 

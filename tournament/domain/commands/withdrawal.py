@@ -16,9 +16,9 @@ from __future__ import annotations
 from typing import Any
 
 from tournament.domain import events as ev
+from tournament.domain.commands.registration import player, require_created
+from tournament.domain.commands.results import forfeit_payload
 from tournament.domain.errors import ConflictError, DomainError
-from tournament.domain.registration import player, require_created
-from tournament.domain.results import forfeit_payload
 from tournament.domain.state import Tournament
 from tournament.domain.text import plain_text
 from tournament.eventstore.api import NewEvent

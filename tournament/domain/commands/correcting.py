@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tournament.domain import commands as c
-from tournament.domain.entry import HAND_PARTS, OPTIONS, Command, Spelling
+from tournament.domain.commands.entry import HAND_PARTS, OPTIONS, Command, Spelling
 from tournament.domain.errors import DomainError
 from tournament.domain.state import Tournament
 from tournament.eventstore.api import NewEvent

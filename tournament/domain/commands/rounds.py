@@ -24,6 +24,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from tournament.domain import events as ev
+from tournament.domain.commands.registration import player, require_created, seed_order
+from tournament.domain.commands.results import forfeit_payload
 from tournament.domain.errors import ConflictError, DomainError, NotFoundError
 from tournament.domain.lives import lives_now
 from tournament.domain.messages import Phrase, english
@@ -39,8 +41,6 @@ from tournament.domain.pairing import (
 )
 from tournament.domain.pairing import byes as bye_history
 from tournament.domain.progress import draw_refusal_phrase
-from tournament.domain.registration import player, require_created, seed_order
-from tournament.domain.results import forfeit_payload
 from tournament.domain.standings import standings
 from tournament.domain.state import Tournament
 from tournament.eventstore.api import NewEvent
