@@ -64,7 +64,7 @@ sys.argv[0] = "tournament"  # the arguments from the command line, as the progra
 tournament.cli.main(standalone_mode=False)
 t4 = time.perf_counter()
 from tournament.cli.common import get_service
-from tournament.domain.state import fold
+from tournament.domain.model.state import fold
 events = get_service().events("test")
 t5 = time.perf_counter()
 fold(events)

@@ -43,9 +43,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tournament.app.service import Command, Executed, TournamentService
 from tournament.db import make_engine
-from tournament.domain import events as ev
 from tournament.domain.commands.registration import register_player
-from tournament.domain.errors import ConflictError, DomainError
+from tournament.domain.model import events as ev
+from tournament.domain.model.errors import ConflictError, DomainError
 from tournament.eventstore import ConcurrencyError, SQLEventStore, migrate
 
 PG_URL = os.environ.get(

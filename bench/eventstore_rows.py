@@ -17,7 +17,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from tournament.domain.hands import HAND_ACTION  # registers hand.action and its check
+from tournament.domain.model.hands import HAND_ACTION  # registers hand.action and its check
 from tournament.eventstore import NewEvent
 
 if TYPE_CHECKING:

@@ -28,7 +28,7 @@ from timing import median_rates
 
 from engine.randomplay import random_records
 from tournament import db
-from tournament.domain.hands import action_event, dealt_event, load_hand, new_hand_stream_id
+from tournament.domain.model.hands import action_event, dealt_event, load_hand, new_hand_stream_id
 from tournament.eventstore import SQLEventStore, migrate
 
 STREAMS = 4  # single appends go round-robin to a few streams, as on PostgreSQL

@@ -33,7 +33,7 @@ from tournament.app.service import TournamentService
 from tournament.db import make_engine
 from tournament.domain.commands.results import record_hand
 from tournament.domain.commands.rounds import start_round
-from tournament.domain.matchstate import MatchState
+from tournament.domain.model.matchstate import MatchState
 from tournament.domain.testing import Builder, random_hands
 from tournament.eventstore.schema import checkpoints
 from tournament.eventstore.schema import events as log

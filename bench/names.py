@@ -4,7 +4,7 @@
 
 Every registration compares the new name and club with every registered player's as a
 pairing sheet shows them (NFKC, case, invisible characters, Cyrillic/Greek look-alikes;
-tournament/domain/text.py), so a players CSV of N rows does N²/2 comparisons. Times a
+tournament/domain/model/text.py), so a players CSV of N rows does N²/2 comparisons. Times a
 players import of N rows (CSV parsing, the plain-text checks, the duplicate check, the
 fold) and, for scale, the same import with the comparison reduced to NFC + casefold (what
 the check was before look-alikes were folded). Target: the whole import of 4,096 players
@@ -28,7 +28,7 @@ from timing import median_time  # noqa: E402
 from tournament.domain.commands import registration  # noqa: E402
 from tournament.domain.commands.csvio import import_players  # noqa: E402
 from tournament.domain.commands.registration import create_tournament  # noqa: E402
-from tournament.domain.text import _KEYS  # noqa: E402
+from tournament.domain.model.text import _KEYS  # noqa: E402
 
 TARGET_S = 5.0
 

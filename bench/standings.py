@@ -38,8 +38,8 @@ sys.path.insert(0, str(ROOT))
 from timing import median_time  # noqa: E402
 
 from tournament.domain import commands as c  # noqa: E402
+from tournament.domain.model.state import Tournament, fold  # noqa: E402
 from tournament.domain.standings import standings  # noqa: E402
-from tournament.domain.state import Tournament, fold  # noqa: E402
 from tournament.domain.testing import Builder, random_hands, registered  # noqa: E402
 
 #: (figure, field size it is judged at, at most this).

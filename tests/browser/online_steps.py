@@ -23,8 +23,8 @@ from tests.web.conftest import Web
 from tests.web.played import NAMES, register, run, state
 from tournament.domain.commands.rounds import start_round
 from tournament.domain.commands.tablecodes import match_codes
-from tournament.domain.errors import DomainError
-from tournament.domain.hands import apply_hand_event
+from tournament.domain.model.errors import DomainError
+from tournament.domain.model.hands import apply_hand_event
 from tournament.web.live import play_service
 
 if TYPE_CHECKING:  # playwright may be missing: the fixtures skip then

@@ -25,7 +25,7 @@ from tests.browser.harness import focused, shot
 from tests.web.conftest import Web
 from tests.web.played import register, run, state
 from tournament.domain.commands.rounds import start_round
-from tournament.domain.tally import tally_payload, tally_text
+from tournament.domain.model.tally import tally_payload, tally_text
 
 if TYPE_CHECKING:  # playwright may be missing: the fixtures skip then
     from playwright.sync_api import Page, Route

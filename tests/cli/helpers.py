@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tournament.domain.state import Tournament
+from tournament.domain.model.state import Tournament
 
 
 def stored(stream: str = "tournament-cup") -> list[Any]:

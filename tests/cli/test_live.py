@@ -32,7 +32,7 @@ def play_out(cli, stream: str) -> None:  # type: ignore[no-untyped-def]
     """Play the hand to its end, the first legal action each time (no claim before the end)."""
     from engine import Kind
     from tournament.config import database_url
-    from tournament.domain.hands import fold_hand
+    from tournament.domain.model.hands import fold_hand
     from tournament.eventstore import SQLEventStore
 
     store = SQLEventStore(database_url())

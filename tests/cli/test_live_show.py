@@ -22,7 +22,7 @@ def deal(cli) -> str:  # type: ignore[no-untyped-def]
 
 def hand(stream: str):  # type: ignore[no-untyped-def]
     from tournament.config import database_url
-    from tournament.domain.hands import fold_hand
+    from tournament.domain.model.hands import fold_hand
     from tournament.eventstore import SQLEventStore
 
     return fold_hand(SQLEventStore(database_url()).read_stream(stream))

@@ -14,7 +14,7 @@ import pytest
 
 import tournament.cli.online as online_cli
 from tests.cli.helpers import friday_match, state, stored
-from tournament.domain import events as ev
+from tournament.domain.model import events as ev
 
 
 @pytest.fixture

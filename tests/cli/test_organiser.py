@@ -123,7 +123,7 @@ def test_knockout_bracket_and_withdrawal(cli) -> None:  # type: ignore[no-untype
 def test_live_hand_through_the_engine(cli) -> None:  # type: ignore[no-untyped-def]
     from engine import HandState
     from tournament.config import database_url
-    from tournament.domain.hands import fold_hand
+    from tournament.domain.model.hands import fold_hand
     from tournament.eventstore import SQLEventStore
 
     cli("create", "Live", "--best-of", "1", "--seed", "3", "--first-dealer", "higher_seed")

@@ -103,7 +103,7 @@ def test_a_late_entry_scores_what_the_organiser_chose_for_missed_rounds(cli) -> 
 
 def test_every_event_type_is_told_in_words_in_the_log() -> None:
     from tournament.cli.eventwords import WORDS
-    from tournament.domain.events import SCHEMA_VERSIONS
+    from tournament.domain.model.events import SCHEMA_VERSIONS
 
     assert set(SCHEMA_VERSIONS) <= set(WORDS)
 

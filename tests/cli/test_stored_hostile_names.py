@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from tests.cli.helpers import stored
 from tournament.config import database_url
-from tournament.domain import events as ev
+from tournament.domain.model import events as ev
 from tournament.eventstore import SQLEventStore
 
 HOSTILE = "Evil\x1b]0;PWNED\x07\x1b[2J\x1b[31mX"

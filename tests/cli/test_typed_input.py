@@ -13,7 +13,7 @@ import pytest
 import tournament.cli.common
 from tests.cli.helpers import state, stored
 from tournament.cli import main
-from tournament.domain.settings import FORMATS, OPTION_DEFAULTS, Settings
+from tournament.domain.model.settings import FORMATS, OPTION_DEFAULTS, Settings
 
 LATIN1_JOERG = "J\udcf6rg"  # "Jörg" from a Latin-1 terminal: the byte 0xf6, not UTF-8
 

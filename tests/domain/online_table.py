@@ -24,7 +24,7 @@ from engine.outcome import Outcome
 from engine.randomplay import choose_action, random_deck
 from tournament.domain.commands import online
 from tournament.domain.commands.live import record_live_hand
-from tournament.domain.hands import action_event, apply_hand_event
+from tournament.domain.model.hands import action_event, apply_hand_event
 from tournament.domain.testing import Builder
 from tournament.eventstore.api import NewEvent, StoredEvent
 

@@ -4,7 +4,7 @@ players instead of stopping at the 2,000th registration."""
 
 from __future__ import annotations
 
-from tournament.domain.state import fold
+from tournament.domain.model.state import fold
 from tournament.domain.testing import registered
 
 

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from tournament.app.service import TournamentService
-from tournament.domain import events as ev
 from tournament.domain.commands.registration import register_player
 from tournament.domain.commands.rounds import start_round
+from tournament.domain.model import events as ev
+from tournament.domain.model.state import fold
 from tournament.domain.roundview import draw_record
-from tournament.domain.state import fold
 from tournament.domain.testing import Builder
 from tournament.eventstore import NewEvent, SQLEventStore, migrate
 

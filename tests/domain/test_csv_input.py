@@ -17,9 +17,9 @@ from tournament.domain.commands.csvio import (
     neutral,
     standings_csv,
 )
-from tournament.domain.errors import DomainError
+from tournament.domain.model.errors import DomainError
+from tournament.domain.model.state import fold
 from tournament.domain.standings import standings
-from tournament.domain.state import fold
 from tournament.domain.testing import paired, played, registered
 
 

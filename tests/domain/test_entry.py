@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from tournament.domain.commands.entry import OPTIONS, Hand, ResultEntry, Spelling, entry_command
-from tournament.domain.errors import ConflictError, DomainError
-from tournament.domain.state import fold
+from tournament.domain.model.errors import ConflictError, DomainError
+from tournament.domain.model.state import fold
 from tournament.domain.testing import paired
 
 API = Spelling("body", {"tally": "tallies"}, hands="hands", whole_sheet="x", sign_later="y")

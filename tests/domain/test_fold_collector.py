@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tournament.domain.state import collector_paused, fold
+from tournament.domain.model.state import collector_paused, fold
 from tournament.domain.testing import registered
 
 EVENTS = registered(4)

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from tournament.domain import commands as c
-from tournament.domain.errors import DomainError
+from tournament.domain.model.errors import DomainError
 from tournament.domain.testing import Builder, play_round, registered
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from tournament.domain import commands as c
-from tournament.domain.errors import DomainError
+from tournament.domain.model.errors import DomainError
 from tournament.domain.testing import Builder, paired
 
 

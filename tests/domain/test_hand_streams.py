@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.randomplay import random_records
-from tournament.domain.hands import (
+from tournament.domain.model.hands import (
     action_event,
     dealt_event,
     fold_hand,

@@ -5,8 +5,8 @@ from __future__ import annotations
 from tournament.domain.commands.csvio import standings_csv
 from tournament.domain.commands.results import record_forfeit
 from tournament.domain.commands.rounds import start_round
+from tournament.domain.model.state import Tournament
 from tournament.domain.standings import standings
-from tournament.domain.state import Tournament
 from tournament.domain.testing import Builder, registered
 
 H2H = "direct_encounter"

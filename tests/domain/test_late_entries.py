@@ -9,8 +9,8 @@ import random
 import pytest
 
 from tournament.domain import commands as c
-from tournament.domain.errors import DomainError
-from tournament.domain.settings import Settings
+from tournament.domain.model.errors import DomainError
+from tournament.domain.model.settings import Settings
 from tournament.domain.standings import standings
 from tournament.domain.testing import Builder, play_round, registered
 

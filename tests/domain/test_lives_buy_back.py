@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from tournament.domain import commands as c
-from tournament.domain.errors import DomainError
+from tournament.domain.model.errors import DomainError
+from tournament.domain.model.settings import Settings
 from tournament.domain.pairing import lives_left, lives_rules
-from tournament.domain.settings import Settings
 from tournament.domain.testing import Builder, registered
 
 

@@ -7,8 +7,8 @@ import hashlib
 import re
 from pathlib import Path
 
+from tournament.domain.model.state import Stats
 from tournament.domain.standings import rank
-from tournament.domain.state import Stats
 from tournament.domain.tiebreaks import Context
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "standings.md"

@@ -16,10 +16,10 @@ import pytest
 from babel.messages.pofile import read_po
 
 from tournament.domain.commands.rounds import start_round
-from tournament.domain.errors import ConflictError, DomainError
 from tournament.domain.messages import ALL_TEMPLATES, EVERY_TEMPLATE, TEMPLATES, WORDS, english
-from tournament.domain.state import fold
-from tournament.domain.tally import SEATS, tally_hands, tally_payload
+from tournament.domain.model.errors import ConflictError, DomainError
+from tournament.domain.model.state import fold
+from tournament.domain.model.tally import SEATS, tally_hands, tally_payload
 from tournament.domain.testing import registered
 from tournament.formats.messages import FORMAT_TEMPLATES
 from tournament.formats.model import FormatError

@@ -28,8 +28,8 @@ from engine.randomplay import choose_action, random_deck
 from engine.views import table_view
 from tests.domain.online_table import take_both
 from tournament.domain.commands import online
+from tournament.domain.model.state import Tournament
 from tournament.domain.onlineview import TableMoment, seat_view, spectator_view
-from tournament.domain.state import Tournament
 from tournament.domain.testing import Builder, paired
 
 MATCH = "1.1"

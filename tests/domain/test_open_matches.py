@@ -8,7 +8,7 @@ import random
 import pytest
 
 from tournament.domain import commands as c
-from tournament.domain.errors import ConflictError
+from tournament.domain.model.errors import ConflictError
 from tournament.domain.pairing import finished
 from tournament.domain.preview import preview
 from tournament.domain.progress import Stage, open_matches

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tournament.domain import commands as c
-from tournament.domain.errors import ConflictError, DomainError
+from tournament.domain.model.errors import ConflictError, DomainError
 from tournament.domain.testing import Builder, registered
 
 

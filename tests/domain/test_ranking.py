@@ -23,11 +23,11 @@ from hypothesis import strategies as st
 from tournament.domain import commands as c
 from tournament.domain import pairing
 from tournament.domain.commands.registration import seed_order
-from tournament.domain.errors import DomainError
 from tournament.domain.lives import lives_final_points
-from tournament.domain.settings import TIEBREAKS
+from tournament.domain.model.errors import DomainError
+from tournament.domain.model.settings import TIEBREAKS
+from tournament.domain.model.state import Tournament, fold
 from tournament.domain.standings import Row, rank, standings
-from tournament.domain.state import Tournament, fold
 from tournament.domain.testing import Builder, random_hands, random_tally, registered
 from tournament.domain.tiebreaks import Context
 

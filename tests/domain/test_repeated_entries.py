@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from tournament.domain import events as ev
 from tournament.domain.commands.corrections import correct_result
 from tournament.domain.commands.repeats import check_not_repeated, repeated_entry
 from tournament.domain.commands.results import record_forfeit, record_hand, record_tally
-from tournament.domain.errors import ConflictError
-from tournament.domain.state import Tournament, fold
+from tournament.domain.model import events as ev
+from tournament.domain.model.errors import ConflictError
+from tournament.domain.model.state import Tournament, fold
 from tournament.domain.testing import paired
 from tournament.eventstore.api import NewEvent
 

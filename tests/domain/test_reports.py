@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import pytest
 
-from tournament.domain import events as ev
 from tournament.domain.commands.reports import (
     accept_report,
     confirm_report,
@@ -19,7 +18,8 @@ from tournament.domain.commands.reports import (
 )
 from tournament.domain.commands.results import record_tallies
 from tournament.domain.commands.tablecodes import match_codes
-from tournament.domain.errors import ConflictError, DomainError, NotFoundError
+from tournament.domain.model import events as ev
+from tournament.domain.model.errors import ConflictError, DomainError, NotFoundError
 from tournament.domain.testing import Builder, paired
 
 SECRET = b"club secret"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tournament.domain import commands as c
-from tournament.domain.errors import DomainError
+from tournament.domain.model.errors import DomainError
 from tournament.domain.testing import Builder, paired
 
 
@@ -171,7 +171,7 @@ def test_a_correction_or_strike_after_signing_voids_the_signatures() -> None:
 
 
 def test_signatures_stored_before_the_match_was_decided_count_as_void() -> None:
-    from tournament.domain import events as ev
+    from tournament.domain.model import events as ev
 
     b = match_builder(best_of=1)
     b.add([ev.make_event(ev.SHEET_SIGNED, {"match_id": "1.1", "player_id": p}) for p in (1, 2)])

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from tournament.domain import commands as c
-from tournament.domain.errors import ConflictError
+from tournament.domain.model.errors import ConflictError
+from tournament.domain.model.state import fold
 from tournament.domain.pairing import lives_now
-from tournament.domain.state import fold
 from tournament.domain.testing import Builder, registered
 
 

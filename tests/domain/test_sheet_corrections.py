@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from tournament.domain import commands as c
-from tournament.domain.errors import DomainError
+from tournament.domain.model.errors import DomainError
 from tournament.domain.preview import preview
 from tournament.domain.progress import changed_since
 from tournament.domain.standings import standings

@@ -6,8 +6,8 @@ from __future__ import annotations
 import random
 
 from tournament.domain import commands as c
+from tournament.domain.model.state import fold
 from tournament.domain.progress import Stage, changed_since, end_of_round
-from tournament.domain.state import fold
 from tournament.domain.testing import Builder, random_match, registered
 
 

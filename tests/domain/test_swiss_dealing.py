@@ -10,8 +10,8 @@ import random
 import pytest
 
 from tournament.domain import commands as c
+from tournament.domain.model.state import Tournament
 from tournament.domain.pairing import games
-from tournament.domain.state import Tournament
 from tournament.domain.testing import Builder, random_hands, registered
 from tournament.formats.model import first_deal_balance, meetings
 

@@ -13,7 +13,7 @@ from tournament.domain.commands.tablecodes import (
     resolve,
     round_codes,
 )
-from tournament.domain.errors import ConflictError, NotFoundError
+from tournament.domain.model.errors import ConflictError, NotFoundError
 from tournament.domain.testing import Builder, paired, win
 
 SECRET = b"club secret"

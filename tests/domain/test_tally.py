@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tournament.domain.errors import DomainError
-from tournament.domain.tally import parse_tally, tally_hands, tally_payload
+from tournament.domain.model.errors import DomainError
+from tournament.domain.model.tally import parse_tally, tally_hands, tally_payload
 
 
 def test_columns_give_each_players_steps_with_the_winners_last_hand_last() -> None:

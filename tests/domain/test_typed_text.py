@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 
 from tournament.domain import commands as c
-from tournament.domain.errors import ConflictError, DomainError
-from tournament.domain.settings import Settings, parse_date
-from tournament.domain.state import fold
+from tournament.domain.model.errors import ConflictError, DomainError
+from tournament.domain.model.settings import Settings, parse_date
+from tournament.domain.model.state import fold
+from tournament.domain.model.text import clean, excerpt, plain_text, same_text, whole_number
 from tournament.domain.testing import registered
-from tournament.domain.text import clean, excerpt, plain_text, same_text, whole_number
 
 
 @pytest.mark.parametrize("typed", ["²", "٣", "３", "1²", "1_000", "+5", "5e2", "", " ", "0x10"])

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-import tournament.domain.hands  # noqa: F401  (registers hand.action)
+import tournament.domain.model.hands  # noqa: F401  (registers hand.action)
 from tests.eventstore.conftest import StoreDatabase
 from tournament.eventstore import NewEvent, SQLEventStore
 from tournament.eventstore.api import StoredEvent

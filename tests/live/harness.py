@@ -365,7 +365,7 @@ def projected_version(engine: sa.Engine, tid: str) -> int:
 
 
 def log_version(engine: sa.Engine, tid: str) -> int:
-    from tournament.domain import events as ev
+    from tournament.domain.model import events as ev
 
     found = count(engine, "SELECT max(version) FROM es_events WHERE stream_id = :s",
                   s=ev.stream_id(tid))  # fmt: skip

@@ -12,7 +12,7 @@ from tests.pages.test_play_page import online_match, phone
 from tests.web.conftest import Web
 from tests.web.played import run, state
 from tournament.domain.commands.results import record_hand
-from tournament.domain.events import SCHEMA_VERSIONS
+from tournament.domain.model.events import SCHEMA_VERSIONS
 from tournament.web.pages.desk_audit import KINDS
 
 #: Bummerl 1 won without the opponent's first hand: a Schneiderbummerl, counting 2 (R19),

@@ -23,7 +23,7 @@ from tests.web.test_sign_in import csrf_of, sign_in
 from tournament.accounts.roles import Role
 from tournament.app.play import PlayService
 from tournament.app.services import services
-from tournament.domain import events as ev
+from tournament.domain.model import events as ev
 from tournament.web.live import play_service
 
 

@@ -370,7 +370,7 @@ def test_after_a_marriage_lead_the_leader_waits_and_may_claim_quietly_R12b(
 def test_a_wrong_code_and_time_up_are_said_in_german_T_code_T_clock(web: Web, club: str) -> None:
     """A wrong code is refused in the reader's language (T-code); the time-up refusal is a
     sentence, not a field name ("Uhr:") before it (T-clock)."""
-    from tournament.domain.errors import ConflictError
+    from tournament.domain.model.errors import ConflictError
     from tournament.web.pages.messages import describe
 
     online_match(web, club)

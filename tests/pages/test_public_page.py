@@ -10,9 +10,9 @@ from tests.pages.markup import elements, unlabelled, words
 from tests.web.conftest import Web
 from tests.web.played import NAMES, play_round, register, run, state
 from tournament.app.services import services
-from tournament.domain import events as ev
 from tournament.domain.commands.registration import register_player
 from tournament.domain.commands.rounds import start_round
+from tournament.domain.model import events as ev
 from tournament.domain.roundview import round_view
 from tournament.web.pages.public import alphabetical
 

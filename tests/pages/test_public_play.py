@@ -19,7 +19,7 @@ from tests.pages.table_cards import hidden as hidden_cards
 from tests.web.conftest import Web
 from tournament.app.services import services
 from tournament.domain.commands.online import current_hand, table_of
-from tournament.domain.hands import HAND_DEALT
+from tournament.domain.model.hands import HAND_DEALT
 from tournament.domain.onlineview import TableMoment
 from tournament.web.live import live, play_service
 

@@ -11,9 +11,9 @@ from tests.web.conftest import Web, make_web
 from tests.web.played import state
 from tests.web.test_sign_in import csrf_of
 from tournament.app.services import services
-from tournament.domain import events as ev
 from tournament.domain.commands.reports import reports_of
 from tournament.domain.commands.tablecodes import match_codes
+from tournament.domain.model import events as ev
 
 SECRET = b"test-secret"
 #: Seat 0 wins 2:0, the opponent scoring in both Bummerl.

@@ -20,7 +20,7 @@ from tests.web.conftest import Web
 from tests.web.played import state
 from tests.web.test_sign_in import csrf_of, sign_in
 from tournament.app.services import services
-from tournament.domain import events as ev
+from tournament.domain.model import events as ev
 
 
 def phone(web: Web, address: str = "127.0.0.1") -> FlaskClient:

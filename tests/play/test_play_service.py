@@ -21,13 +21,13 @@ from engine import Kind
 from engine.randomplay import choose_action
 from tournament.app.play import PlayService
 from tournament.app.service import TournamentService
-from tournament.domain import events as ev
 from tournament.domain.commands import online
 from tournament.domain.commands.registration import register_player
 from tournament.domain.commands.results import record_forfeit, record_hand
 from tournament.domain.commands.rounds import start_round
-from tournament.domain.errors import ConflictError, DomainError
-from tournament.domain.hands import action_event
+from tournament.domain.model import events as ev
+from tournament.domain.model.errors import ConflictError, DomainError
+from tournament.domain.model.hands import action_event
 from tournament.domain.onlineview import TableMoment, seat_view, spectator_view
 from tournament.domain.standings import standings
 from tournament.eventstore import SQLEventStore

@@ -11,7 +11,7 @@ import pytest
 from tests.printing.helpers import evening
 from tests.web.conftest import web  # noqa: F401 -- the app on a fresh SQLite store, as in tests/web
 from tournament.app.service import TournamentService
-from tournament.domain import events as ev
+from tournament.domain.model import events as ev
 from tournament.eventstore import SQLEventStore, migrate
 
 

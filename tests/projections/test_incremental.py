@@ -22,11 +22,11 @@ from tournament.domain.commands import corrections as c
 from tournament.domain.commands.registration import register_player
 from tournament.domain.commands.results import record_hand, record_tally
 from tournament.domain.commands.rounds import start_round
-from tournament.domain.errors import DomainError
 from tournament.domain.matchview import match_lines
+from tournament.domain.model.errors import DomainError
+from tournament.domain.model.state import Tournament
 from tournament.domain.standings import standings
 from tournament.domain.standings_view import standings_view
-from tournament.domain.state import Tournament
 from tournament.domain.testing import Builder, played, random_tally, registered, won_by
 from tournament.eventstore import NewEvent
 from tournament.eventstore.store import SQLEventStore

@@ -11,9 +11,9 @@ import pytest
 import sqlalchemy as sa
 
 from tournament.app.service import TournamentService
-from tournament.domain import events as ev
+from tournament.domain.model import events as ev
+from tournament.domain.model.state import fold
 from tournament.domain.standings_view import standings_view
-from tournament.domain.state import fold
 from tournament.domain.testing import Builder, play_round, registered
 from tournament.eventstore.checkpoints import get_checkpoint
 from tournament.eventstore.store import SQLEventStore

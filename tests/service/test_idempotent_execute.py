@@ -13,7 +13,7 @@ from tests.databases import Database
 from tournament.app.service import TournamentService
 from tournament.domain.commands.registration import register_player
 from tournament.domain.commands.results import record_forfeit
-from tournament.domain.errors import ConflictError, DomainError, NotFoundError
+from tournament.domain.model.errors import ConflictError, DomainError, NotFoundError
 from tournament.domain.testing import paired
 from tournament.eventstore import ConcurrencyError, IdempotencyKeyReusedError, SQLEventStore
 from tournament.eventstore.api import Decided

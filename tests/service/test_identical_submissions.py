@@ -16,7 +16,7 @@ import pytest
 
 from tests.databases import Database
 from tournament.app.service import TournamentService
-from tournament.domain import events as ev
+from tournament.domain.model import events as ev
 from tournament.domain.testing import paired
 from tournament.eventstore import SQLEventStore, StoredEvent
 

@@ -15,7 +15,7 @@ import pytest
 from tests.databases import Database
 from tournament.app.service import TournamentService
 from tournament.domain.commands.registration import register_player
-from tournament.domain.errors import DomainError
+from tournament.domain.model.errors import DomainError
 from tournament.eventstore import SQLEventStore
 from tournament.eventstore.verify import verify
 

@@ -13,7 +13,7 @@ from typing import Any
 from tests.web.conftest import Web
 from tournament.app.services import services
 from tournament.domain import commands as c
-from tournament.domain.state import Tournament
+from tournament.domain.model.state import Tournament
 
 
 def execute(web: Web, tid: str, command: Callable[[Tournament], list[Any]]) -> list[Any]:

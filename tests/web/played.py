@@ -17,7 +17,7 @@ from tournament.app.services import services
 from tournament.domain.commands.registration import register_player
 from tournament.domain.commands.results import record_forfeit, record_tally
 from tournament.domain.commands.rounds import start_round
-from tournament.domain.state import Tournament
+from tournament.domain.model.state import Tournament
 from tournament.domain.testing import random_tally
 from tournament.eventstore.api import NewEvent
 

@@ -26,7 +26,7 @@ from tournament.app.services import services
 from tournament.cli import main
 from tournament.domain.commands.live import abandon_live_hand, deal_live_hand
 from tournament.domain.commands.rounds import start_round
-from tournament.domain.hands import fold_hand
+from tournament.domain.model.hands import fold_hand
 from tournament.eventstore import NO_STREAM
 
 CARDS = {str(card) for card in ALL_CARDS}

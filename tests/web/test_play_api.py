@@ -28,7 +28,7 @@ from tournament.app.services import services
 from tournament.domain.commands.reports import revoke_codes
 from tournament.domain.commands.rounds import start_round
 from tournament.domain.commands.tablecodes import match_codes
-from tournament.domain.hands import fold_hand
+from tournament.domain.model.hands import fold_hand
 from tournament.web.live import KEY as LIVE
 from tournament.web.live import play_service
 

@@ -19,7 +19,7 @@ from tests.web.conftest import Web
 from tests.web.played import state
 from tests.web.test_play_api import Table
 from tournament.app.services import services
-from tournament.domain.hands import action_event
+from tournament.domain.model.hands import action_event
 from tournament.web.live import play_service
 
 #: The blueprints whose GET routes a player's link or a spectator may open.

@@ -1,4 +1,4 @@
-"""The accounts' refusals: a :class:`~tournament.domain.errors.DomainError` with rule
+"""The accounts' refusals: a :class:`~tournament.domain.model.errors.DomainError` with rule
 ``T-account``, so the CLI prints it in one line and the web app answers it as a problem
 naming the field, like every other refusal.
 
@@ -10,7 +10,7 @@ Messages never hold a password, nor a token's secret.
 
 from __future__ import annotations
 
-from tournament.domain.errors import DomainError
+from tournament.domain.model.errors import DomainError
 
 RULE = "T-account"
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from enum import IntEnum
 
 from tournament.accounts.errors import AccountError
-from tournament.domain.text import excerpt
+from tournament.domain.model.text import excerpt
 
 #: Spellings accepted besides the names themselves.
 _ALIASES = {"organizer": "organiser"}

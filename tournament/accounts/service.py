@@ -81,7 +81,7 @@ from tournament.accounts.values import (
     token_name,
     utc,
 )
-from tournament.domain.text import excerpt
+from tournament.domain.model.text import excerpt
 
 if TYPE_CHECKING:
     from argon2 import PasswordHasher

@@ -21,8 +21,8 @@ from typing import Any
 
 from tournament.accounts.errors import AccountError
 from tournament.accounts.tables import EMAIL_LIMIT, TOKEN_NAME_LIMIT, Account, ApiToken
-from tournament.domain.errors import DomainError
-from tournament.domain.text import excerpt, plain_text
+from tournament.domain.model.errors import DomainError
+from tournament.domain.model.text import excerpt, plain_text
 
 #: What every API token starts with: a secret pasted in the wrong place is recognisable
 #: (and a secret scanner can look for it).

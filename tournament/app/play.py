@@ -29,13 +29,13 @@ from typing import Any
 
 from engine import Action, EngineError, HandState
 from tournament.app.service import TournamentService
-from tournament.domain import events as ev
 from tournament.domain.commands import online
 from tournament.domain.commands.live import abandon_live_hand, record_live_hand
-from tournament.domain.errors import ConflictError, DomainError
-from tournament.domain.hands import action_event, apply_hand_event
+from tournament.domain.model import events as ev
+from tournament.domain.model.errors import ConflictError, DomainError
+from tournament.domain.model.hands import action_event, apply_hand_event
+from tournament.domain.model.state import Tournament
 from tournament.domain.onlineview import TableMoment
-from tournament.domain.state import Tournament
 from tournament.eventstore.api import NO_STREAM, ConcurrencyError, StoredEvent
 from tournament.play.hub import table_key
 

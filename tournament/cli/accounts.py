@@ -28,7 +28,7 @@ import click
 from tournament.cli import main
 from tournament.cli.columns import counted, ljust, width
 from tournament.cli.common import WHO, actor_option, cli_errors, get_service, when
-from tournament.domain.text import excerpt
+from tournament.domain.model.text import excerpt
 
 if TYPE_CHECKING:
     from tournament.accounts import Accounts

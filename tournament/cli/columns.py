@@ -18,7 +18,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 
-from tournament.domain.text import counted
+from tournament.domain.model.text import counted
 
 __all__ = ["WIDTH", "abbreviate", "counted", "ljust", "rjust", "width", "wrap"]
 

@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from tournament.cli.columns import abbreviate, ljust, width
-from tournament.domain.state import Tournament
+from tournament.domain.model.state import Tournament
 
 
 def row_label(r: Any) -> str:

@@ -7,16 +7,16 @@ from typing import Any
 import click
 
 from tournament.cli.columns import ljust, width
-from tournament.domain.matchstate import MatchState, result_words
 from tournament.domain.matchview import match_standing
-from tournament.domain.parts import Round
+from tournament.domain.model.matchstate import MatchState, result_words
+from tournament.domain.model.parts import Round
+from tournament.domain.model.state import Tournament
 from tournament.domain.roundview import (
     bracket_heading,
     lives_at_draw,
     round_stage,
     tournament_groups,
 )
-from tournament.domain.state import Tournament
 
 # The words and shapes the API shows too live in the domain (matchview, roundview); the
 # commands import them from here as they always did.

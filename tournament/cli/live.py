@@ -21,11 +21,11 @@ from tournament.cli.common import (
     tournament_option,
 )
 from tournament.cli.describe import match_standing
-from tournament.domain import events as ev
 from tournament.domain.commands.csvio import (
     resolve_match,
 )
-from tournament.domain.state import Tournament
+from tournament.domain.model import events as ev
+from tournament.domain.model.state import Tournament
 
 
 @main.group()
@@ -100,7 +100,7 @@ def live_play(
     from engine.views import spectator_view
     from tournament.cli.live_view import status_line
     from tournament.domain.commands.live import playable, record_live_hand
-    from tournament.domain.hands import action_event, fold_hand
+    from tournament.domain.model.hands import action_event, fold_hand
 
     tid = tournament_id_of(tournament_id)
     service = get_service()
@@ -156,7 +156,7 @@ def live_show(hand_stream: str, seat: int | None, tournament_id: str | None) -> 
     from engine.views import player_view, spectator_view
     from tournament.cli.live_view import player_lines, spectator_lines
     from tournament.domain.commands.live import live_match
-    from tournament.domain.hands import fold_hand
+    from tournament.domain.model.hands import fold_hand
 
     tid = tournament_id_of(tournament_id)
     service = get_service()

@@ -34,9 +34,9 @@ from tournament.domain.commands.csvio import (
     import_players,
 )
 from tournament.domain.commands.startnumbers import seeding_request
-from tournament.domain.errors import DomainError
-from tournament.domain.settings import WITHDRAWAL_POLICIES
-from tournament.domain.state import Tournament
+from tournament.domain.model.errors import DomainError
+from tournament.domain.model.settings import WITHDRAWAL_POLICIES
+from tournament.domain.model.state import Tournament
 
 
 @main.group()

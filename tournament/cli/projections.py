@@ -47,7 +47,7 @@ def projections() -> None:
 @cli_errors
 def status() -> None:
     """Each tournament's projected version against its log's, and since when it lags."""
-    from tournament.domain import events as ev
+    from tournament.domain.model import events as ev
     from tournament.projections import tables
     from tournament.projections.runner import Projector
 

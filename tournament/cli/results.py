@@ -51,11 +51,11 @@ from tournament.domain.commands.csvio import (
     resolve_match,
 )
 from tournament.domain.commands.entry import OPTIONS, Hand, ResultEntry, entry_command, refuse_mixed
-from tournament.domain.errors import DomainError
-from tournament.domain.handpoints import PAPER_REASONS as REASONS
+from tournament.domain.model.errors import DomainError
+from tournament.domain.model.handpoints import PAPER_REASONS as REASONS
+from tournament.domain.model.state import Tournament
 from tournament.domain.notices import absent_warning
 from tournament.domain.preview import preview
-from tournament.domain.state import Tournament
 
 
 @main.group()

@@ -9,11 +9,11 @@ from typing import Any
 import click
 
 from tournament.cli.columns import ljust, width
-from tournament.domain.matchstate import Entry
 from tournament.domain.matchview import open_progress
+from tournament.domain.model.matchstate import Entry
+from tournament.domain.model.state import Tournament
+from tournament.domain.model.tally import tally_text
 from tournament.domain.resultlog import result_history
-from tournament.domain.state import Tournament
-from tournament.domain.tally import tally_text
 
 
 def print_open(t: Tournament, matches: Sequence[Any]) -> None:

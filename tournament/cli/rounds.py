@@ -31,7 +31,8 @@ from tournament.cli.describe import buy_back_line, lives_notes, result_note, rou
 from tournament.cli.sealing import seal_for_print
 from tournament.domain import commands as c
 from tournament.domain.matchview import bracket_notes
-from tournament.domain.parts import Round
+from tournament.domain.model.parts import Round
+from tournament.domain.model.state import Tournament
 from tournament.domain.roundview import (
     bracket_sections,
     draw_notices,
@@ -40,7 +41,6 @@ from tournament.domain.roundview import (
     idle_reasons,
     points_at_draw,
 )
-from tournament.domain.state import Tournament
 
 
 @main.group("round")

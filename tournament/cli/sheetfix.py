@@ -25,7 +25,7 @@ from tournament.cli.result_options import refuse_preview_with_yes
 from tournament.cli.results import _correction, results
 from tournament.domain import commands as c
 from tournament.domain.commands.matchref import resolve_match
-from tournament.domain.errors import DomainError
+from tournament.domain.model.errors import DomainError
 
 
 @results.command("correct-sheet")

@@ -29,9 +29,9 @@ from tournament.domain.commands.csvio import (
     standings_csv,
     standings_json,
 )
-from tournament.domain.errors import DomainError
+from tournament.domain.model.errors import DomainError
+from tournament.domain.model.state import Tournament
 from tournament.domain.standings_view import standings_view
-from tournament.domain.state import Tournament
 
 
 @main.command()

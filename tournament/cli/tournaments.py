@@ -28,12 +28,9 @@ from tournament.cli.common import (
     tournament_option,
 )
 from tournament.cli.describe import buy_back_line, format_words, tournament_groups
-from tournament.domain.errors import DomainError
 from tournament.domain.eventwords import in_words
-from tournament.domain.overview import rounds_played, slug
-from tournament.domain.pairing import finished, lives_left, places
-from tournament.domain.progress import open_matches
-from tournament.domain.settings import (
+from tournament.domain.model.errors import DomainError
+from tournament.domain.model.settings import (
     DEFAULT_FIRST_DEALER,
     DEFAULT_TIEBREAKS,
     FIRST_DEALER_RULES,
@@ -44,9 +41,12 @@ from tournament.domain.settings import (
     WITHDRAWAL_POLICIES,
     parse_date,
 )
+from tournament.domain.model.state import Tournament
+from tournament.domain.model.text import excerpt, printable, whole_number
+from tournament.domain.overview import rounds_played, slug
+from tournament.domain.pairing import finished, lives_left, places
+from tournament.domain.progress import open_matches
 from tournament.domain.standings import standings as compute_standings
-from tournament.domain.state import Tournament
-from tournament.domain.text import excerpt, printable, whole_number
 
 #: What each format option means, for ``create --help`` (defaults: OPTION_DEFAULTS).
 OPTION_MEANINGS = {

@@ -196,8 +196,8 @@ LONG_ARGUMENT = 300
 
 def safe(message: str, args: Sequence[str] = ()) -> str:
     """``message`` with long arguments it quotes in full cut to an excerpt, and anything a
-    terminal would act on escaped (:func:`tournament.domain.text.clean`)."""
-    from tournament.domain.text import clean, excerpt
+    terminal would act on escaped (:func:`tournament.domain.model.text.clean`)."""
+    from tournament.domain.model.text import clean, excerpt
 
     for arg in args:
         if len(arg) > LONG_ARGUMENT and repr(arg) in message:

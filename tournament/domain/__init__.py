@@ -11,8 +11,8 @@ Modules: :mod:`events` (types), :mod:`state` (the fold), :mod:`commands`,
 :mod:`service` (load, decide, append against a store).
 """
 
-from tournament.domain.errors import ConflictError, DomainError, NotFoundError
+from tournament.domain.model.errors import ConflictError, DomainError, NotFoundError
+from tournament.domain.model.state import Tournament, fold
 from tournament.domain.standings import standings
-from tournament.domain.state import Tournament, fold
 
 __all__ = ["ConflictError", "DomainError", "NotFoundError", "Tournament", "fold", "standings"]

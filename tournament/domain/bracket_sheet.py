@@ -5,7 +5,7 @@ matches made void by one. ``tournament bracket`` prints it, the API's ``GET
 /tournaments/{tid}/bracket`` answers it; before round 1 of a single or double
 elimination it is the draw today's seeding gives (nothing recorded).
 
-    >>> from tournament.domain.state import fold
+    >>> from tournament.domain.model.state import fold
     >>> from tournament.domain.testing import paired, registered
     >>> sheet = bracket_sheet(fold(registered(3, format="single_elimination")))
     >>> sheet.preview, [(s.slot.match_id, s.heading, s.sides) for s in sheet.slots]
@@ -30,10 +30,10 @@ from tournament.domain.knockout import (
     vacated_why,
     void_command,
 )
-from tournament.domain.matchstate import MatchState, result_words, score_words
+from tournament.domain.model.matchstate import MatchState, result_words, score_words
+from tournament.domain.model.state import Tournament
 from tournament.domain.progress import bracket_preview
 from tournament.domain.roundview import bracket_heading
-from tournament.domain.state import Tournament
 from tournament.formats.bracket import (
     Bracket,
     BracketMatch,

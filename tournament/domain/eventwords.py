@@ -4,7 +4,7 @@
 Names are today's (a player corrected later is named as now); ``tournament log --json``
 prints the stored payloads as they are.
 
-    >>> from tournament.domain.state import fold
+    >>> from tournament.domain.model.state import fold
     >>> from tournament.domain.testing import registered
     >>> events = registered(players=2)
     >>> in_words(fold(events), events[1].type, events[1].payload)
@@ -16,12 +16,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from tournament.domain import events as ev
 from tournament.domain.messages import Param, Phrase, param
+from tournament.domain.model import events as ev
+from tournament.domain.model.state import Tournament
+from tournament.domain.model.tally import tally_text
 from tournament.domain.readback import STAGE_TEMPLATES, read_back
 from tournament.domain.reportwords import REPORT_WORDS
-from tournament.domain.state import Tournament
-from tournament.domain.tally import tally_text
 
 Payload = Mapping[str, Any]
 #: An event in words: a phrase with its code (tournament/domain/wording.py: ``event.*``)

@@ -6,7 +6,7 @@ The format glue (:mod:`.pairing`, :mod:`.knockout`, :mod:`.lives`) builds on the
 module depends on none of them.
 
     >>> from tournament.domain.testing import registered
-    >>> from tournament.domain.state import fold
+    >>> from tournament.domain.model.state import fold
     >>> t = fold(registered(3))
     >>> eligible(t), withdrawn(t), frozen(t, "seeds")
     ([1, 2, 3], set(), None)
@@ -18,7 +18,7 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-from tournament.domain.state import Tournament
+from tournament.domain.model.state import Tournament
 from tournament.formats import model as fm
 from tournament.formats.round_robin import WithdrawalPolicy
 

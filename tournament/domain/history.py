@@ -19,9 +19,9 @@ from __future__ import annotations
 import dataclasses
 from typing import Literal
 
-from tournament.domain.matchstate import MatchState, schneider_note
-from tournament.domain.parts import Player, Round
-from tournament.domain.state import Tournament
+from tournament.domain.model.matchstate import MatchState, schneider_note
+from tournament.domain.model.parts import Player, Round
+from tournament.domain.model.state import Tournament
 
 Kind = Literal["match", "bye", "missed", "none"]
 

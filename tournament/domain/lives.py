@@ -8,7 +8,7 @@ the final is drawn, recorded in that round (``info.finalists``) and fixed from t
 nobody buys back into the final, nobody drops out of it, and lives no longer count in it.
 
     >>> from tournament.domain.testing import registered
-    >>> from tournament.domain.state import fold
+    >>> from tournament.domain.model.state import fold
     >>> t = fold(registered(4, format="lives", options={"lives": 2}))
     >>> lives_left(t)
     {1: 2, 2: 2, 3: 2, 4: 2}
@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from tournament.domain.field import eligible, frozen, withdrawn
 from tournament.domain.messages import Phrase
-from tournament.domain.settings import Settings
-from tournament.domain.state import Tournament
+from tournament.domain.model.settings import Settings
+from tournament.domain.model.state import Tournament
 from tournament.formats import model as fm
 from tournament.formats.lives import (
     BuyBack,

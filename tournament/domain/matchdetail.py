@@ -20,11 +20,11 @@ import dataclasses
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from tournament.domain.matchstate import MatchState
 from tournament.domain.matchview import MatchLine, PlayerRef, bracket_notes, match_line, player_ref
+from tournament.domain.model.matchstate import MatchState
+from tournament.domain.model.state import Tournament
 from tournament.domain.notices import scorer_warning
 from tournament.domain.resultlog import ResultEvent, result_history
-from tournament.domain.state import Tournament
 
 if TYPE_CHECKING:
     from tournament.eventstore.api import StoredEvent

@@ -6,7 +6,7 @@ needs explaining); the structured parts are plain values, so a printout and a JS
 answer are made from the same facts.
 
     >>> from tournament.domain.testing import paired
-    >>> from tournament.domain.state import fold
+    >>> from tournament.domain.model.state import fold
     >>> t = fold(paired(players=4))
     >>> line = match_line(t, t.matches["1.1"])
     >>> line.status, line.needs, line.progress
@@ -21,8 +21,8 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Final, Literal
 
-from tournament.domain.matchstate import MatchState, result_words, schneider_note
-from tournament.domain.state import Tournament
+from tournament.domain.model.matchstate import MatchState, result_words, schneider_note
+from tournament.domain.model.state import Tournament
 
 # tournament.domain.progress (and the pairing code it loads) is imported where a list of
 # matches is made: entering a result, which shows where its match stands, draws nothing.

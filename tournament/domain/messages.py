@@ -1,7 +1,7 @@
 # ruff: noqa: E501  (a template stays one string, as the catalog shows it)
 """Every refusal of the domain as a code and an English template, in one place (issue 11).
 
-A :class:`~tournament.domain.errors.DomainError` raised with ``code=`` and ``params=``
+A :class:`~tournament.domain.model.errors.DomainError` raised with ``code=`` and ``params=``
 takes its English ``message`` from :data:`TEMPLATES` filled with its params; a page
 renders the same code in the reader's language (``tournament/web/pages/messages.py``),
 the API sends ``code`` and ``params`` next to the English ``detail``.
@@ -624,7 +624,7 @@ TEMPLATES: Final[dict[str, str]] = {
 }
 
 #: English words of the domain that reach a message as a param (a tally's seats, before
-#: the players are known: tournament.domain.tally.SEATS; what a text field is): a page
+#: the players are known: tournament.domain.model.tally.SEATS; what a text field is): a page
 #: translates these values,
 #: any other param (a name, a number, what the organiser typed) is shown as it is.
 WORDS: Final[frozenset[str]] = frozenset(
@@ -633,7 +633,7 @@ WORDS: Final[frozenset[str]] = frozenset(
         N_("undone at the scoresheet desk"),
         N_("the first column's player"),
         N_("the second column's player"),
-        # what tournament.domain.text checks (its ``what``), and its hint
+        # what tournament.domain.model.text checks (its ``what``), and its hint
         N_("a whole number"),
         N_("a name"),
         N_("a club"),

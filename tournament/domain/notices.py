@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tournament.domain.matchstate import MatchState
 from tournament.domain.messages import Param, Phrase
-from tournament.domain.state import Tournament
+from tournament.domain.model.matchstate import MatchState
+from tournament.domain.model.state import Tournament
 
 
 def scorer_warning(match: MatchState) -> str | None:

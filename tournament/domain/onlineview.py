@@ -30,8 +30,8 @@ from engine.outcome import Outcome
 from engine.views import player_view, table_view
 from tournament.domain.commands import online
 from tournament.domain.commands.online import Clock, hand_final, table_of
-from tournament.domain.matchstate import MatchState
-from tournament.domain.state import Tournament
+from tournament.domain.model.matchstate import MatchState
+from tournament.domain.model.state import Tournament
 
 
 @dataclasses.dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """A tournament at a glance, as plain data: what ``tournament show`` and ``list`` print
 and what the API's ``GET /tournaments/{tid}`` answers, worked out once.
 
->>> from tournament.domain.state import fold
+>>> from tournament.domain.model.state import fold
 >>> from tournament.domain.testing import played, registered
 >>> p = progress(fold(registered(4)))
 >>> p["players"], p["round"], p["rounds_played"], p["status"]
@@ -17,9 +17,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from tournament.domain.model.state import Tournament
 from tournament.domain.pairing import finished
 from tournament.domain.progress import open_matches
-from tournament.domain.state import Tournament
 
 
 def slug(name: str, date: str) -> str:

@@ -14,7 +14,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from tournament.domain.commands.registration import seed_order
-from tournament.domain.errors import ConflictError
 from tournament.domain.field import (
     Draw,
     eligible,
@@ -46,9 +45,10 @@ from tournament.domain.lives import (
     lives_rules,
 )
 from tournament.domain.messages import english
-from tournament.domain.settings import Settings
+from tournament.domain.model.errors import ConflictError
+from tournament.domain.model.settings import Settings
+from tournament.domain.model.state import Tournament
 from tournament.domain.standings import standings
-from tournament.domain.state import Tournament
 from tournament.formats import model as fm
 from tournament.formats.lives import BuyBack, final_round_count, lives_final_round, lives_round
 from tournament.formats.round_robin import round_count, round_robin_round

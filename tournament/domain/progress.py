@@ -6,7 +6,7 @@ correction made undecided again included, and names every one of them; ``results
 missing`` lists them; the standings' heading says which state of the tournament they show.
 
     >>> from tournament.domain.testing import paired
-    >>> from tournament.domain.state import fold
+    >>> from tournament.domain.model.state import fold
     >>> t = fold(paired(players=4))
     >>> [m.match_id for m in open_matches(t)], Stage.of(t).heading()
     (['1.1', '1.2'], 'before any result (round 1 drawn: 0 of 2 matches decided)')
@@ -17,11 +17,11 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Sequence
 
-from tournament.domain import events as ev
-from tournament.domain.matchstate import MatchState
 from tournament.domain.messages import Param, Phrase
+from tournament.domain.model import events as ev
+from tournament.domain.model.matchstate import MatchState
+from tournament.domain.model.state import Tournament
 from tournament.domain.pairing import eligible, next_draw, round_seed
-from tournament.domain.state import Tournament
 from tournament.formats.bracket import Bracket, from_layout
 
 

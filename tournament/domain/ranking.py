@@ -30,7 +30,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tournament.domain.commands.registration import seed_order
-from tournament.domain.state import Tournament
+from tournament.domain.model.state import Tournament
 from tournament.domain.tiebreaks import GROUP_FREE, OPPONENT_POINTS, TIEBREAK_KEYS, Context
 
 #: The place of a player without one (not in a bracket): after every placed player.

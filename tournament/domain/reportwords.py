@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from tournament.domain import events as ev
 from tournament.domain.messages import Param, Phrase, param
+from tournament.domain.model import events as ev
 
 if TYPE_CHECKING:
-    from tournament.domain.state import Tournament
+    from tournament.domain.model.state import Tournament
 
 Payload = Mapping[str, Any]
 

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Final
 
-from tournament.domain import events as ev
+from tournament.domain.model import events as ev
 
 if TYPE_CHECKING:
     from tournament.eventstore.api import StoredEvent

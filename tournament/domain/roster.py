@@ -1,7 +1,7 @@
 """The registered players as lists show them: ``players list``/``show`` and the API's
 ``/players`` give the same facts in the same words, worked out here once.
 
-    >>> from tournament.domain.state import fold
+    >>> from tournament.domain.model.state import fold
     >>> from tournament.domain.testing import registered
     >>> t = fold(registered(3))
     >>> [p["player_id"] for p in players_json(t)], players_json(t)[0]["status"]
@@ -18,8 +18,8 @@ from tournament.domain.commands.buyback import may_buy_back
 from tournament.domain.commands.registration import player
 from tournament.domain.history import RoundLine, player_rounds, round_words
 from tournament.domain.lives import lives_left
-from tournament.domain.parts import Player
-from tournament.domain.state import Tournament
+from tournament.domain.model.parts import Player
+from tournament.domain.model.state import Tournament
 
 if TYPE_CHECKING:
     from tournament.domain.standings import Row

@@ -4,7 +4,7 @@ gave nothing and why, and what a format adds to each name (lives left, Swiss poi
 
     >>> from tournament.domain.testing import registered
     >>> from tournament.domain.commands.rounds import start_round
-    >>> from tournament.domain.state import fold
+    >>> from tournament.domain.model.state import fold
     >>> events = registered(players=5, format="swiss", seed=11)
     >>> events += start_round(fold(events))
     >>> view = round_view(fold(events), 1)
@@ -15,7 +15,7 @@ gave nothing and why, and what a format adds to each name (lives left, Swiss poi
     >>> drawn_round(fold(events), 3)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    tournament.domain.errors.NotFoundError: round: round 3 is not drawn yet (only round 1 is) ...
+    tournament.domain.model.errors.NotFoundError: round: round 3 is not drawn yet (only round 1 ...
 
 The pairing code (and the bracket code) is loaded only where a view needs it: a result
 entered at the desk, which prints where its match stands, draws nothing.
@@ -28,12 +28,12 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from tournament.domain import events as ev
-from tournament.domain.errors import NotFoundError
 from tournament.domain.matchview import MatchLine, PlayerRef, bracket_notes, match_line, player_ref
 from tournament.domain.messages import Phrase, english
-from tournament.domain.parts import Round
-from tournament.domain.state import Tournament
+from tournament.domain.model import events as ev
+from tournament.domain.model.errors import NotFoundError
+from tournament.domain.model.parts import Round
+from tournament.domain.model.state import Tournament
 
 if TYPE_CHECKING:
     from tournament.eventstore.api import StoredEvent

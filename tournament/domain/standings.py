@@ -23,8 +23,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from tournament.domain.lives import lives_final_points
+from tournament.domain.model.state import Tournament
 from tournament.domain.ranking import Line, Ranking
-from tournament.domain.state import Tournament
 from tournament.domain.tiebreaks import GROUP_FREE, TIEBREAK_KEYS, Context
 
 

@@ -8,7 +8,7 @@ note when results of those rounds were entered or corrected after it), and a gro
 groups -> knockout is ranked on the group stage only. Before round 1 the rows are the
 players in seed order.
 
-    >>> from tournament.domain.state import fold
+    >>> from tournament.domain.model.state import fold
     >>> from tournament.domain.testing import played, registered
     >>> events = registered(players=4)
     >>> view = standings_view(fold(events), lambda: events)
@@ -17,7 +17,7 @@ players in seed order.
     >>> standings_view(fold(events), lambda: events, as_of=9)
     Traceback (most recent call last):
     ...
-    tournament.domain.errors.DomainError: as_of: tournament test has events 1 to 5 \
+    tournament.domain.model.errors.DomainError: as_of: tournament test has events 1 to 5 \
 (see `tournament log`), not 9 (T-input)
     >>> standings_view(played(players=6, rounds=2), lambda: []).describe()
     'after round 2'
@@ -30,14 +30,14 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Sequence
 
-from tournament.domain import events as ev
 from tournament.domain.commands.registration import seed_order
-from tournament.domain.errors import DomainError
-from tournament.domain.events import EventLike
+from tournament.domain.model import events as ev
+from tournament.domain.model.errors import DomainError
+from tournament.domain.model.events import EventLike
+from tournament.domain.model.state import Tournament, fold
 from tournament.domain.pairing import finished, lives_left, places
 from tournament.domain.progress import Stage, changed_since, end_of_round
 from tournament.domain.standings import Row, standings
-from tournament.domain.state import Tournament, fold
 
 #: The tournament's events, oldest first, read only when a table needs them (as of an
 #: event, the end of a round, the group stage of groups -> knockout).

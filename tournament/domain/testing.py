@@ -1,6 +1,6 @@
 """Builders of event lists for tests, doctests and benchmarks (no store involved).
 
->>> from tournament.domain.state import fold
+>>> from tournament.domain.model.state import fold
 >>> t = played(players=6, rounds=2, seed=5)
 >>> t.current_round, all(m.decided for m in t.matches.values())
 (2, True)
@@ -14,8 +14,8 @@ from typing import Any
 from tournament.domain.commands.registration import create_tournament, register_player
 from tournament.domain.commands.results import record_hand, record_tally
 from tournament.domain.commands.rounds import start_round
-from tournament.domain.matchstate import MatchState
-from tournament.domain.state import Tournament, fold
+from tournament.domain.model.matchstate import MatchState
+from tournament.domain.model.state import Tournament, fold
 from tournament.eventstore.api import NewEvent
 
 

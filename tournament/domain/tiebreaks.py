@@ -22,7 +22,7 @@ import functools
 import hashlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
-from tournament.domain.state import Stats
+from tournament.domain.model.state import Stats
 
 #: Per player, per decided match that counts (by match id): (opponent, won). The fold
 #: keeps it as ``Tournament.records``.

@@ -19,12 +19,12 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Protocol
 
 from engine import HandState
-from tournament.domain import events as ev
 from tournament.domain.commands.online import hand_final
-from tournament.domain.errors import DomainError
-from tournament.domain.events import EventLike
-from tournament.domain.hands import HAND_PREFIX
-from tournament.domain.state import Tournament
+from tournament.domain.model import events as ev
+from tournament.domain.model.errors import DomainError
+from tournament.domain.model.events import EventLike
+from tournament.domain.model.hands import HAND_PREFIX
+from tournament.domain.model.state import Tournament
 
 TOURNAMENT_PREFIX = "tournament-"
 

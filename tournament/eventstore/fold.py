@@ -13,7 +13,7 @@ gives the version to pass as ``expected_version`` to the next append::
     store.append("match-7", [event], expected_version=version)   # 409 if someone was faster
 
 The store knows no event's meaning: ``apply`` is the domain's (live hands:
-:func:`tournament.domain.hands.load_hand`). No snapshots: a hand has at most ~30 events
+:func:`tournament.domain.model.hands.load_hand`). No snapshots: a hand has at most ~30 events
 and folds in microseconds (see bench/eventstore.py).
 """
 

@@ -2,7 +2,7 @@
 
     >>> import tempfile, pathlib
     >>> from tournament.eventstore import NewEvent, SQLEventStore, NO_STREAM, migrate
-    >>> import tournament.domain.hands  # registers the hand's event types
+    >>> import tournament.domain.model.hands  # registers the hand's event types
     >>> url = f"sqlite:///{tempfile.mkdtemp()}/doc.sqlite3"
     >>> migrate.upgrade(url)
     >>> store = SQLEventStore(url)

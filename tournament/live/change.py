@@ -15,7 +15,7 @@ import dataclasses
 import json
 from collections.abc import Iterable
 
-from tournament.domain import events as ev
+from tournament.domain.model import events as ev
 
 #: The SSE event types, in the order a client gets them for one change.
 KINDS = ("round", "result", "bracket", "standings")

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from datetime import datetime
 
 from tournament.app.play import PlayService
-from tournament.domain.errors import DomainError
+from tournament.domain.model.errors import DomainError
 from tournament.domain.onlineview import TableMoment
 from tournament.live.departure import Departure
 from tournament.play.hub import TableHub, TableListener, table_key

@@ -14,9 +14,9 @@ import dataclasses
 from collections.abc import Sequence
 
 from tournament.domain.history import RoundLine, cell, player_rounds
+from tournament.domain.model.state import Tournament
 from tournament.domain.standings import Row
 from tournament.domain.standings_view import Events, standings_view
-from tournament.domain.state import Tournament
 
 MATRIX_FORMATS = ("round_robin", "groups_knockout")
 #: The matrix cell of a player against themselves (greyed out).

@@ -18,10 +18,10 @@ import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from tournament.domain.events import EventLike
+from tournament.domain.model.events import EventLike
+from tournament.domain.model.state import Tournament
 from tournament.domain.roundview import round_view
 from tournament.domain.standings_view import standings_view
-from tournament.domain.state import Tournament
 from tournament.printing.crosstable import SELF, crosstables
 from tournament.printing.language import DEFAULT, Language, language
 from tournament.printing.render import PrintingUnavailable, html, pdf

@@ -29,8 +29,8 @@ from typing import Any
 import sqlalchemy as sa
 
 from tournament.app.service import TournamentService
-from tournament.domain import events as ev
 from tournament.domain.commands.tablecodes import round_codes
+from tournament.domain.model import events as ev
 from tournament.eventstore.sheet_seal import seal_for_sheet
 from tournament.eventstore.store import SQLEventStore
 from tournament.printing.language import DEFAULT, LANGUAGES, language

@@ -7,7 +7,7 @@ pairings sheet, the CLI and the API show; no rule is worked out here. The texts 
 in the templates, in the pack's language (:mod:`tournament.printing.language`).
 
     >>> from tournament.domain.testing import paired
-    >>> from tournament.domain.state import fold
+    >>> from tournament.domain.model.state import fold
     >>> t = fold(paired(players=5, best_of=3))
     >>> found = round_tables(t, 1)
     >>> [(x.table, x.players[0].start, x.players[1].start) for x in found.tables]
@@ -23,8 +23,8 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
 from tournament.domain.matchview import PlayerRef
+from tournament.domain.model.state import Tournament
 from tournament.domain.roundview import round_view
-from tournament.domain.state import Tournament
 
 #: The counts a tally column runs down, as the paper prints them (R17: from 7 to 0).
 COUNTS = tuple(range(7, -1, -1))

@@ -1,6 +1,6 @@
 """What a projection keeps of a tournament, worked out from its folded state alone.
 
-:func:`project_documents` turns a :class:`~tournament.domain.state.Tournament` into the
+:func:`project_documents` turns a :class:`~tournament.domain.model.state.Tournament` into the
 rows of every ``proj_`` table and the API's documents, as plain data: the runner stores
 them, the reconciliation compares a rebuild's with the stored ones, and the API sends the
 documents as they are (adding only the log's seal and how fresh they are). No I/O here but
@@ -17,11 +17,11 @@ from typing import Any
 
 from tournament.domain.bracket_sheet import BracketSheet, current_sheet, no_bracket
 from tournament.domain.commands.csvexport import standings_document
-from tournament.domain.events import EventLike
 from tournament.domain.matchview import MatchLine, PlayerRef, match_lines
+from tournament.domain.model.events import EventLike
+from tournament.domain.model.state import Tournament
 from tournament.domain.standings import Row
 from tournament.domain.standings_view import StandingsView, standings_view
-from tournament.domain.state import Tournament
 from tournament.formats.bracket import Seed, Source, WinnerOf
 
 Events = Callable[[], Sequence[EventLike]]

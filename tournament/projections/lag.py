@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 
 import sqlalchemy as sa
 
-from tournament.domain import events as ev
+from tournament.domain.model import events as ev
 from tournament.eventstore.schema import checkpoints, events
 from tournament.projections.runner import checkpoint_name
 from tournament.projections.upkeep import behind

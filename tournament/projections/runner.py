@@ -39,8 +39,8 @@ from typing import Any
 import sqlalchemy as sa
 
 from tournament.app.service import TournamentService
-from tournament.domain import events as ev
-from tournament.domain.state import Tournament, collector_paused, fold
+from tournament.domain.model import events as ev
+from tournament.domain.model.state import Tournament, collector_paused, fold
 from tournament.eventstore.checkpoints import get_checkpoint, save_checkpoint
 from tournament.eventstore.schema import checkpoints
 from tournament.eventstore.schema import events as es_events

@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 
 import sqlalchemy as sa
 
-from tournament.domain import events as ev
+from tournament.domain.model import events as ev
 from tournament.eventstore.checkpoints import get_checkpoint
 from tournament.eventstore.schema import checkpoints, events
 from tournament.projections import tables

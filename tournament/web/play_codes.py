@@ -17,8 +17,8 @@ from flask import current_app
 from tournament.app.services import services
 from tournament.domain.commands.online import table_of
 from tournament.domain.commands.tablecodes import TableSeat, code_for, normalized, resolve
-from tournament.domain.reportbook import draw_of
-from tournament.domain.state import Tournament
+from tournament.domain.model.reportbook import draw_of
+from tournament.domain.model.state import Tournament
 from tournament.web.tablecodes import codes_stamp, index, secret
 
 KEY = "play_codes"

@@ -35,7 +35,7 @@ from flask import Flask, current_app
 from tournament.app.service import TournamentService
 from tournament.app.services import KEY as SERVICES
 from tournament.app.services import services
-from tournament.domain import events as ev
+from tournament.domain.model import events as ev
 from tournament.eventstore.schema import events
 from tournament.projections import tables
 from tournament.projections.documents import project_documents

@@ -21,9 +21,9 @@ from flask.blueprints import BlueprintSetupState
 
 from tournament.app.services import services
 from tournament.domain.commands.tablecodes import RULE, code_for, normalized, resolve
-from tournament.domain.errors import DomainError, NotFoundError
-from tournament.domain.reportbook import draw_of
-from tournament.domain.state import Tournament
+from tournament.domain.model.errors import DomainError, NotFoundError
+from tournament.domain.model.reportbook import draw_of
+from tournament.domain.model.state import Tournament
 
 #: Wrong codes one address may send (``REPORT_CODE_RATE_LIMIT``) before every code is
 #: refused for a while, the right one too: six letters cannot be found by trying.

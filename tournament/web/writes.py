@@ -25,7 +25,7 @@ from typing import Any
 from flask import Response, json, request
 
 from tournament.app.services import services
-from tournament.domain.state import Tournament
+from tournament.domain.model.state import Tournament
 from tournament.eventstore.api import NewEvent, StoredEvent
 from tournament.web.auth import caller
 from tournament.web.problems import Problem, invalid, request_id

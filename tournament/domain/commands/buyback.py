@@ -1,23 +1,23 @@
 """Preisschnapsen's buy-back (T-lives): who may buy back a life now, and the command.
 
 >>> from tournament.domain.testing import registered
->>> from tournament.domain.state import fold
+>>> from tournament.domain.model.state import fold
 >>> buy_life(fold(registered(4, format="lives", options={"buy_backs": 1})), 1)
 Traceback (most recent call last):
 ...
-tournament.domain.errors.ConflictError: player: player 1 (Player 1) still has a life (T-lives)
+tournament.domain.model.errors.ConflictError: player: player 1 (Player 1) still has a life (T-lives)
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-from tournament.domain import events as ev
 from tournament.domain.commands.registration import player, require_created
-from tournament.domain.errors import ConflictError
 from tournament.domain.lives import buy_back_closed, buy_back_closed_phrase, lives_left
 from tournament.domain.messages import Param, Phrase, english
-from tournament.domain.state import Player, Tournament
+from tournament.domain.model import events as ev
+from tournament.domain.model.errors import ConflictError
+from tournament.domain.model.state import Player, Tournament
 from tournament.eventstore.api import NewEvent
 
 
@@ -58,7 +58,7 @@ def may_buy_back(t: Tournament) -> tuple[list[int], str | None]:
     """Who may buy back a life now (start numbers), and why nobody may when nobody may.
 
     >>> from tournament.domain.testing import registered
-    >>> from tournament.domain.state import fold
+    >>> from tournament.domain.model.state import fold
     >>> may_buy_back(fold(registered(4, format="lives", options={"buy_backs": 1})))
     ([], 'nobody is out of lives')
     """

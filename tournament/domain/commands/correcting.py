@@ -5,7 +5,7 @@ both build a :class:`Correction` and run :func:`correction_command`.
     >>> Correction("a1b2", {"game_points": 3}, void=True).refuse_mixed(CORRECT_OPTIONS)
     Traceback (most recent call last):
     ...
-    tournament.domain.errors.DomainError: options: --void with --points: give either ...
+    tournament.domain.model.errors.DomainError: options: --void with --points: give either ...
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from typing import Any
 
 from tournament.domain import commands as c
 from tournament.domain.commands.entry import HAND_PARTS, OPTIONS, Command, Spelling
-from tournament.domain.errors import DomainError
-from tournament.domain.state import Tournament
+from tournament.domain.model.errors import DomainError
+from tournament.domain.model.state import Tournament
 from tournament.eventstore.api import NewEvent
 
 #: ``results correct`` spells the talon's state as a pair of options.

@@ -5,7 +5,7 @@ what it replaces so that it can be reversed exactly; ``strike_hand`` removes one
 organiser could not resolve from a sheet. Both are checked by replaying the match first.
 :func:`tournament.domain.preview.preview` says what a correction changes downstream.
 
-    >>> from tournament.domain.state import fold
+    >>> from tournament.domain.model.state import fold
     >>> from tournament.domain.testing import paired
     >>> from tournament.domain.commands.results import record_hand
     >>> events = paired(players=2, best_of=1)
@@ -23,13 +23,13 @@ import uuid
 from collections.abc import Mapping
 from typing import Any
 
-from tournament.domain import events as ev
 from tournament.domain.commands.registration import require_created
 from tournament.domain.commands.results import hand_payload, tally_fields
-from tournament.domain.errors import ConflictError, DomainError, NotFoundError
-from tournament.domain.matchstate import Entry, MatchState
-from tournament.domain.state import Tournament
-from tournament.domain.tally import tally_hands
+from tournament.domain.model import events as ev
+from tournament.domain.model.errors import ConflictError, DomainError, NotFoundError
+from tournament.domain.model.matchstate import Entry, MatchState
+from tournament.domain.model.state import Tournament
+from tournament.domain.model.tally import tally_hands
 from tournament.eventstore.api import NewEvent
 
 _IDS = ("result_id", "match_id", "hand_stream")

@@ -6,7 +6,7 @@ it, collect every bad row with its line number, and return events only when all 
 good -- so a file with one bad row stores nothing::
 
     >>> from tournament.domain.testing import registered
-    >>> from tournament.domain.state import fold
+    >>> from tournament.domain.model.state import fold
     >>> import io
     >>> rows = io.StringIO("name,club,rating\\nAnna,SC Ried,1500\\n,SC Ried,1400\\nBerti,,x\\n")
     >>> import_players(registered(players=0), rows)
@@ -26,7 +26,6 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import IO, Any, Final
 
-from tournament.domain import events as ev
 from tournament.domain.commands.csvexport import neutral, standings_csv, standings_json
 from tournament.domain.commands.csvread import MAX_ROWS, CsvImportError, decode, read_rows
 from tournament.domain.commands.matchref import resolve_match
@@ -45,10 +44,11 @@ from tournament.domain.commands.results import (
     record_tally,
     tally_fields,
 )
-from tournament.domain.errors import DomainError
-from tournament.domain.events import EventLike
-from tournament.domain.state import Tournament, fold
-from tournament.domain.text import excerpt, plain_text, whole_number
+from tournament.domain.model import events as ev
+from tournament.domain.model.errors import DomainError
+from tournament.domain.model.events import EventLike
+from tournament.domain.model.state import Tournament, fold
+from tournament.domain.model.text import excerpt, plain_text, whole_number
 from tournament.eventstore.api import NewEvent
 
 __all__ = [  # resolve_match: imported from here by the CLI since before matchref existed
@@ -203,7 +203,7 @@ def forfeit_winner(text: str, rule: str = "T-input") -> int | None:
     >>> forfeit_winner("34x")
     Traceback (most recent call last):
     ...
-    tournament.domain.errors.DomainError: forfeit: '34x' is not a start number or 'both' (T-input)
+    tournament.domain.model.errors.DomainError: forfeit: '34x' is not a start number or 'both' ...
     """
     if text.strip().lower() == "both":
         return None

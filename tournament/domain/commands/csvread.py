@@ -11,9 +11,9 @@ import io
 from collections.abc import Mapping, Sequence
 from typing import IO, Any, Final
 
-from tournament.domain.errors import DomainError
 from tournament.domain.messages import plain
-from tournament.domain.text import excerpt
+from tournament.domain.model.errors import DomainError
+from tournament.domain.model.text import excerpt
 
 #: German column names (Austrian club lists, Excel) and the columns they stand for; read
 #: case-insensitively, like the English ones (docs/csv-formats.md).

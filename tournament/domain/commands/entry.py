@@ -4,7 +4,7 @@ makes. ``tournament results enter`` and ``POST .../matches/{mid}/results`` both 
 :class:`ResultEntry` and run :func:`entry_command`, so both check the same mix of parts,
 refuse the same retries (T-repeat) and store the same events.
 
-    >>> from tournament.domain.state import fold
+    >>> from tournament.domain.model.state import fold
     >>> from tournament.domain.testing import paired
     >>> t = fold(paired(players=2, best_of=3))
     >>> sheet = ResultEntry("1.1", tallies=("7 4 1 0 / 7 6", "7 5 2 0 / 7 6"), signed=True)
@@ -15,7 +15,7 @@ refuse the same retries (T-repeat) and store the same events.
     >>> ResultEntry("1.1", tallies=("7 0 / 7",), forfeit="2").refuse_mixed(OPTIONS)
     Traceback (most recent call last):
     ...
-    tournament.domain.errors.DomainError: options: --forfeit with --tally: give either ...
+    tournament.domain.model.errors.DomainError: options: --forfeit with --tally: give either ...
 
 A front end names the parts its own way in these messages (:class:`Spelling`): the
 command line its options (``--tally``), the API its fields (``tallies``).
@@ -28,13 +28,13 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from tournament.domain import commands as c
-from tournament.domain import events as ev
 from tournament.domain.commands.csvio import forfeit_winner
 from tournament.domain.commands.matchref import resolve_match
 from tournament.domain.commands.repeats import check_not_repeated
 from tournament.domain.commands.results import in_sequence, with_new
-from tournament.domain.errors import ConflictError, DomainError
-from tournament.domain.state import ENTRY_KINDS, Tournament
+from tournament.domain.model import events as ev
+from tournament.domain.model.errors import ConflictError, DomainError
+from tournament.domain.model.state import ENTRY_KINDS, Tournament
 from tournament.eventstore.api import NewEvent
 
 Command = Callable[[Tournament], list[NewEvent]]

@@ -20,14 +20,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.cards import ALL_CARDS
-from tournament.domain import events as ev
 from tournament.domain.commands.registration import require_created
 from tournament.domain.commands.results import find_match, new_id, no_live_hand, takes_results
-from tournament.domain.errors import ConflictError, DomainError, NotFoundError
-from tournament.domain.hands import SALT_BYTES, dealt_event, fold_hand, new_hand_stream_id
-from tournament.domain.matchstate import Entry
-from tournament.domain.state import Tournament
-from tournament.domain.text import plain_text
+from tournament.domain.model import events as ev
+from tournament.domain.model.errors import ConflictError, DomainError, NotFoundError
+from tournament.domain.model.hands import SALT_BYTES, dealt_event, fold_hand, new_hand_stream_id
+from tournament.domain.model.matchstate import Entry
+from tournament.domain.model.state import Tournament
+from tournament.domain.model.text import plain_text
 from tournament.eventstore.api import NewEvent, StoredEvent
 from tournament.eventstore.errors import FoldError
 

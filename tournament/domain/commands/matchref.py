@@ -2,7 +2,7 @@
 (``R1-3``, ``W2-1``, ``GF1``) in any case, or round.table of a bracket match; and, when
 there is no such match, why not in the organiser's words::
 
-    >>> from tournament.domain.state import fold
+    >>> from tournament.domain.model.state import fold
     >>> from tournament.domain.testing import paired
     >>> t = fold(paired(players=4))
     >>> resolve_match(t, " 1.2 ")
@@ -10,21 +10,21 @@ there is no such match, why not in the organiser's words::
     >>> resolve_match(t, "2.1")
     Traceback (most recent call last):
     ...
-    tournament.domain.errors.NotFoundError: match: round 2 is not drawn yet (T-match)
+    tournament.domain.model.errors.NotFoundError: match: round 2 is not drawn yet (T-match)
     >>> resolve_match(t, "1,2")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    tournament.domain.errors.NotFoundError: match: there is no match '1,2'; did you mean 1.2? ...
+    tournament.domain.model.errors.NotFoundError: match: there is no match '1,2'; did you mean ...
 """
 
 from __future__ import annotations
 
 import re
 
-from tournament.domain.errors import NotFoundError
 from tournament.domain.messages import Phrase
-from tournament.domain.state import Tournament
-from tournament.domain.text import excerpt
+from tournament.domain.model.errors import NotFoundError
+from tournament.domain.model.state import Tournament
+from tournament.domain.model.text import excerpt
 
 _ROUND_TABLE = re.compile(r"([0-9]{1,6})\.([0-9]{1,6})")
 #: ``1,2`` (a decimal comma) or ``1;2``, ``1:2``, ``1-2``, ``1 2``: round and table

@@ -31,7 +31,6 @@ from datetime import datetime, timedelta
 from typing import Any, Final, NoReturn
 
 from engine import Action, EngineError, HandState
-from tournament.domain import events as ev
 from tournament.domain.commands.live import (
     abandon_live_hand,
     deal_live_hand,
@@ -40,11 +39,12 @@ from tournament.domain.commands.live import (
 )
 from tournament.domain.commands.reports import SAME_ADDRESS, SAME_DEVICE, Origin, origin_flags
 from tournament.domain.commands.results import find_match, takes_results
-from tournament.domain.errors import ConflictError, DomainError, NotFoundError
-from tournament.domain.hands import fold_hand
-from tournament.domain.matchstate import MatchState
-from tournament.domain.parts import OnlineTable, SeatFlag
-from tournament.domain.state import Tournament
+from tournament.domain.model import events as ev
+from tournament.domain.model.errors import ConflictError, DomainError, NotFoundError
+from tournament.domain.model.hands import fold_hand
+from tournament.domain.model.matchstate import MatchState
+from tournament.domain.model.parts import OnlineTable, SeatFlag
+from tournament.domain.model.state import Tournament
 from tournament.eventstore.api import NewEvent, StoredEvent
 
 RULE: Final = "T-online"

@@ -3,7 +3,7 @@
 Each command is a pure function ``(state, ...) -> list[NewEvent]``: it validates against
 the folded state and raises :class:`DomainError` before anything is written.
 
-    >>> from tournament.domain.state import fold
+    >>> from tournament.domain.model.state import fold
     >>> events = create_tournament("t1", {"name": "Cup", "seed": 7})
     >>> events += register_player(fold(events), "Anna Huber", club="SC Ried", rating=1520)
     >>> [e.type for e in events]
@@ -11,7 +11,7 @@ the folded state and raises :class:`DomainError` before anything is written.
     >>> register_player(fold(events), "Anna Huber", club="SC Ried")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    tournament.domain.errors.ConflictError: name: Anna Huber (SC Ried) is already registered ...
+    tournament.domain.model.errors.ConflictError: name: Anna Huber (SC Ried) is already ...
 """
 
 from __future__ import annotations
@@ -22,15 +22,15 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tournament.domain import events as ev
-from tournament.domain import text
-from tournament.domain.errors import ConflictError, DomainError, NotFoundError
 from tournament.domain.field import eligible
-from tournament.domain.settings import Settings
-from tournament.domain.settings import missed_rounds_score as score_of_missed_rounds
-from tournament.domain.state import Player, Tournament
-from tournament.domain.text import excerpt, plain_text
-from tournament.domain.text import look_alike_keys as keys
+from tournament.domain.model import events as ev
+from tournament.domain.model import text
+from tournament.domain.model.errors import ConflictError, DomainError, NotFoundError
+from tournament.domain.model.settings import Settings
+from tournament.domain.model.settings import missed_rounds_score as score_of_missed_rounds
+from tournament.domain.model.state import Player, Tournament
+from tournament.domain.model.text import excerpt, plain_text
+from tournament.domain.model.text import look_alike_keys as keys
 from tournament.eventstore.api import NewEvent
 from tournament.formats.seeding import Entrant, seed_by_draw
 

@@ -32,7 +32,7 @@ import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 
-from tournament.domain.events import EventLike
+from tournament.domain.model.events import EventLike
 
 
 @dataclasses.dataclass(frozen=True)

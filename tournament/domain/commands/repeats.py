@@ -8,9 +8,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from tournament.domain.errors import ConflictError
-from tournament.domain.matchstate import Entry, MatchState
-from tournament.domain.state import ENTRY_KINDS, Tournament
+from tournament.domain.model.errors import ConflictError
+from tournament.domain.model.matchstate import Entry, MatchState
+from tournament.domain.model.state import ENTRY_KINDS, Tournament
 from tournament.eventstore.api import NewEvent, StoredEvent
 
 
@@ -81,7 +81,7 @@ def check_not_repeated(
     --again``; ``again`` is how the caller spells it).
 
     >>> from tournament.domain.commands.results import record_hand
-    >>> from tournament.domain.state import fold
+    >>> from tournament.domain.model.state import fold
     >>> from tournament.domain.testing import paired
     >>> events = paired(players=2, best_of=3)
     >>> events += record_hand(fold(events), "1.1", winner=1, game_points=2)

@@ -7,7 +7,7 @@ confirmation (or a second report that says the same) records the result, with
 dispute, puts the match in the organiser's queue. A result reported again as it is
 recorded is stored once (nothing new); reported otherwise, it is disputed::
 
-    >>> from tournament.domain.state import fold
+    >>> from tournament.domain.model.state import fold
     >>> from tournament.domain.testing import paired
     >>> from tournament.domain.commands.tablecodes import match_codes
     >>> t = fold(paired(players=2, best_of=1))
@@ -22,15 +22,15 @@ import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tournament.domain import events as ev
 from tournament.domain.commands.results import find_match, record_tallies, tally_fields, with_new
 from tournament.domain.commands.tablecodes import RULE, TableSeat, resolve
-from tournament.domain.errors import ConflictError, DomainError, NotFoundError
-from tournament.domain.matchstate import MatchState
 from tournament.domain.messages import N_
-from tournament.domain.reportbook import MatchReports, Report, draw_of
-from tournament.domain.state import Tournament
-from tournament.domain.tally import tally_hands
+from tournament.domain.model import events as ev
+from tournament.domain.model.errors import ConflictError, DomainError, NotFoundError
+from tournament.domain.model.matchstate import MatchState
+from tournament.domain.model.reportbook import MatchReports, Report, draw_of
+from tournament.domain.model.state import Tournament
+from tournament.domain.model.tally import tally_hands
 from tournament.eventstore.api import NewEvent
 
 #: Why a match went to the organiser when no player typed a reason: stored as this English

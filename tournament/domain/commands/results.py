@@ -3,7 +3,7 @@
 Paper and live results go into the same match; every one is checked against the match as
 recorded so far (R13-R20) and refused with the hand and the rule named::
 
-    >>> from tournament.domain.state import fold
+    >>> from tournament.domain.model.state import fold
     >>> from tournament.domain.testing import paired
     >>> events = paired(players=2, best_of=1)
     >>> t = fold(events)
@@ -12,7 +12,7 @@ recorded so far (R13-R20) and refused with the hand and the rule named::
     >>> record_hand(t, "1.1", winner=1, game_points=1, reason="false_claim")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    tournament.domain.errors.DomainError: game_points: match 1.1, ... hand 1: ... (R15: ...), not 1
+    tournament.domain.model.errors.DomainError: game_points: match 1.1, ... hand 1: ... (R15: ...
 """
 
 from __future__ import annotations
@@ -22,15 +22,15 @@ import uuid
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal, TypeVar
 
-from tournament.domain import events as ev
-from tournament.domain import handpoints as hp
 from tournament.domain.commands.registration import require_created
-from tournament.domain.errors import ConflictError, DomainError, NotFoundError
-from tournament.domain.matchstate import Entry, MatchState
 from tournament.domain.messages import Phrase, english
-from tournament.domain.settings import Settings
-from tournament.domain.state import ENTRY_KINDS, Tournament
-from tournament.domain.tally import tally_hands, tally_payload
+from tournament.domain.model import events as ev
+from tournament.domain.model import handpoints as hp
+from tournament.domain.model.errors import ConflictError, DomainError, NotFoundError
+from tournament.domain.model.matchstate import Entry, MatchState
+from tournament.domain.model.settings import Settings
+from tournament.domain.model.state import ENTRY_KINDS, Tournament
+from tournament.domain.model.tally import tally_hands, tally_payload
 from tournament.eventstore.api import NewEvent
 
 #: Why a hand ended, as a scoresheet may note it (``closed``: read as a claim, talon closed).
@@ -315,7 +315,7 @@ def record_hand(
 ) -> list[NewEvent]:
     """One paper hand: the winner (player id), its game points and optionally the dealer,
     the reason, the card points (R11 points, pairing order) and whether the talon was
-    closed; the game points must be what they give (:mod:`~tournament.domain.handpoints`).
+    closed; the game points must be what they give (:mod:`~tournament.domain.model.handpoints`).
     Refused after the Bummerl or match is over (R17, R20)
     or when the dealer breaks the alternation (R18)."""
     settings = require_created(t)
@@ -378,7 +378,7 @@ def record_tally(
     actor: str | None = None,
     source: str = "paper",
 ) -> list[NewEvent]:
-    """A whole Bummerl as the scoresheet tallies it (see :mod:`tournament.domain.tally`)."""
+    """A whole Bummerl as the scoresheet tallies it (see :mod:`tournament.domain.model.tally`)."""
     require_created(t)
     match = find_match(t, match_id)
     not_played_online(t, match)

@@ -10,7 +10,7 @@ draws a knockout bracket records its layout (:func:`knockout.layout`) in ``info.
 its rows split over the same events (``"bracket"`` in ``round.tables_listed``).
 
     >>> from tournament.domain.testing import registered
-    >>> from tournament.domain.state import fold
+    >>> from tournament.domain.model.state import fold
     >>> t = fold(registered(players=5, format="swiss", seed=11))
     >>> event = start_round(t)[0]
     >>> event.payload["matches"], event.payload["byes"], event.payload["match_count"]
@@ -23,12 +23,13 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
-from tournament.domain import events as ev
 from tournament.domain.commands.registration import player, require_created, seed_order
 from tournament.domain.commands.results import forfeit_payload
-from tournament.domain.errors import ConflictError, DomainError, NotFoundError
 from tournament.domain.lives import lives_now
 from tournament.domain.messages import Phrase, english
+from tournament.domain.model import events as ev
+from tournament.domain.model.errors import ConflictError, DomainError, NotFoundError
+from tournament.domain.model.state import Tournament
 from tournament.domain.pairing import (
     Draw,
     eligible,
@@ -42,7 +43,6 @@ from tournament.domain.pairing import (
 from tournament.domain.pairing import byes as bye_history
 from tournament.domain.progress import draw_refusal_phrase
 from tournament.domain.standings import standings
-from tournament.domain.state import Tournament
 from tournament.eventstore.api import NewEvent
 from tournament.formats import model as fm
 from tournament.formats.model import FormatError
@@ -97,7 +97,7 @@ def cancel_round(
     the round as never drawn; the next ``start_round`` draws it again with a fresh seed.
 
     >>> from tournament.domain.testing import registered
-    >>> from tournament.domain.state import fold
+    >>> from tournament.domain.model.state import fold
     >>> events = registered(players=4, format="swiss", seed=11)
     >>> events += start_round(fold(events))
     >>> events += cancel_round(fold(events), why="late arrival", by="anna")

@@ -9,7 +9,7 @@ phones and the projector would show, and each correction flags the later matches
 interim. Every event carries the same ``sheet`` id: the later matches get one flag (the
 same words, once), and ``standings --round`` counts it as one correction.
 
-    >>> from tournament.domain.state import fold
+    >>> from tournament.domain.model.state import fold
     >>> from tournament.domain.testing import paired
     >>> from tournament.domain.commands.results import record_tally
     >>> events = paired(players=2, best_of=3)
@@ -30,13 +30,13 @@ import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tournament.domain import events as ev
 from tournament.domain.commands.corrections import _replay_ok, _who_why
 from tournament.domain.commands.registration import require_created
 from tournament.domain.commands.results import find_match, new_id, not_played_online, tally_fields
-from tournament.domain.errors import ConflictError, DomainError
-from tournament.domain.matchstate import Entry, MatchState
-from tournament.domain.state import Tournament
+from tournament.domain.model import events as ev
+from tournament.domain.model.errors import ConflictError, DomainError
+from tournament.domain.model.matchstate import Entry, MatchState
+from tournament.domain.model.state import Tournament
 from tournament.eventstore.api import NewEvent
 
 Tally = str | Mapping[str, Any]

@@ -1,15 +1,15 @@
 """Signing the finished scoresheet (Austrian practice: both players sign once the match is
 decided; T-sheet). A later result, correction or strike of the match voids the
-signatures; the fold keeps them as void (:mod:`tournament.domain.handlers`)."""
+signatures; the fold keeps them as void (:mod:`tournament.domain.model.handlers`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tournament.domain import events as ev
 from tournament.domain.commands.results import find_match, player_in, with_new
-from tournament.domain.errors import ConflictError
-from tournament.domain.state import Tournament
+from tournament.domain.model import events as ev
+from tournament.domain.model.errors import ConflictError
+from tournament.domain.model.state import Tournament
 from tournament.eventstore.api import NewEvent
 
 

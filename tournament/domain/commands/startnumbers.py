@@ -9,11 +9,11 @@ the API, so both refuse the same input with the same words.
     >>> parse_ids("2-9", registered=[1, 2, 3], field="--order")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    tournament.domain.errors.DomainError: --order: '2-9': there is no player 9 (start numbers ...
+    tournament.domain.model.errors.DomainError: --order: '2-9': there is no player 9 (start ...
     >>> registered_ids([3, 7], registered=[1, 2, 3], field="order")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    tournament.domain.errors.DomainError: order: there is no player 7 (start numbers 1 to 3) ...
+    tournament.domain.model.errors.DomainError: order: there is no player 7 (start numbers 1 to ...
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Sequence
 
-from tournament.domain.errors import DomainError
-from tournament.domain.text import excerpt, whole_number
+from tournament.domain.model.errors import DomainError
+from tournament.domain.model.text import excerpt, whole_number
 
 #: The most start numbers one option may name when no tournament is there to check them.
 MAX_IDS = 100_000
@@ -119,7 +119,7 @@ def seeding_request(
     >>> seeding_request("rating", order_given=True)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    tournament.domain.errors.DomainError: order: order goes with method manual, not method ...
+    tournament.domain.model.errors.DomainError: order: order goes with method manual, not method ...
     """
     if order_given and method != "manual":
         raise DomainError(

@@ -25,10 +25,10 @@ import hashlib
 import hmac
 from typing import Final
 
-from tournament.domain.errors import ConflictError, NotFoundError
-from tournament.domain.matchstate import MatchState
-from tournament.domain.reportbook import draw_of
-from tournament.domain.state import Tournament
+from tournament.domain.model.errors import ConflictError, NotFoundError
+from tournament.domain.model.matchstate import MatchState
+from tournament.domain.model.reportbook import draw_of
+from tournament.domain.model.state import Tournament
 
 #: Letters nobody mistakes for another letter or a digit, on paper or a phone's keyboard.
 ALPHABET: Final = "ACDEFHJKMNPRTUVWXY"

@@ -4,7 +4,7 @@ A withdrawal ends the player's open matches as the tournament is set up: forfeit
 opponents (one ``match.forfeited`` each, source ``system``) or dropped (void, in the
 withdrawal's own payload). Later draws leave the player out (:mod:`.pairing`).
 
-    >>> from tournament.domain.state import fold
+    >>> from tournament.domain.model.state import fold
     >>> from tournament.domain.testing import paired
     >>> t = fold(paired(players=2, best_of=1))
     >>> [e.type for e in withdraw(t, 1, reason="ill")]
@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from tournament.domain import events as ev
 from tournament.domain.commands.registration import player, require_created
 from tournament.domain.commands.results import forfeit_payload
-from tournament.domain.errors import ConflictError, DomainError
-from tournament.domain.state import Tournament
-from tournament.domain.text import plain_text
+from tournament.domain.model import events as ev
+from tournament.domain.model.errors import ConflictError, DomainError
+from tournament.domain.model.state import Tournament
+from tournament.domain.model.text import plain_text
 from tournament.eventstore.api import NewEvent
 
 #: The longest reason of a withdrawal (characters), as ``--reason`` takes it.

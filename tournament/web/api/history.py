@@ -31,10 +31,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from tournament.accounts.roles import Role
 from tournament.app.services import services
-from tournament.domain import events as ev
-from tournament.domain.errors import ConflictError
 from tournament.domain.eventwords import in_words
-from tournament.domain.hands import fold_hand
+from tournament.domain.model import events as ev
+from tournament.domain.model.errors import ConflictError
+from tournament.domain.model.hands import fold_hand
 from tournament.domain.transfer import (
     BackupError,
     finished_hands,

@@ -28,7 +28,7 @@ from typing import Any
 from flask import Response, current_app, request
 from flask_openapi3.models.tag import Tag
 
-from tournament.domain.errors import NotFoundError
+from tournament.domain.model.errors import NotFoundError
 from tournament.live.change import KINDS, Change
 from tournament.live.departure import Departure, departure_of
 from tournament.live.hub import Full, LiveHub

@@ -20,9 +20,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from tournament.app.services import services
 from tournament.domain.commands.matchref import resolve_match
-from tournament.domain.errors import NotFoundError
 from tournament.domain.matchdetail import match_detail
 from tournament.domain.matchview import match_lines
+from tournament.domain.model.errors import NotFoundError
 from tournament.domain.roundview import drawn_round
 from tournament.projections.documents import OPEN_MATCHES
 from tournament.web.api.blueprint import APIBlueprint

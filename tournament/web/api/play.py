@@ -36,8 +36,8 @@ from tournament.app.services import services
 from tournament.domain.commands import online
 from tournament.domain.commands.matchref import resolve_match
 from tournament.domain.commands.tablecodes import TableSeat
-from tournament.domain.errors import DomainError, NotFoundError
-from tournament.domain.hands import hand_record
+from tournament.domain.model.errors import DomainError, NotFoundError
+from tournament.domain.model.hands import hand_record
 from tournament.domain.onlineview import TableMoment, seat_view, spectator_view, status
 from tournament.live.hub import Full
 from tournament.play.stream import Render

@@ -18,9 +18,9 @@ from typing import Any
 from flask import Response, request
 
 from tournament.app.services import services
-from tournament.domain import events as ev
 from tournament.domain.commands.csvio import CsvImportError, decode, import_key, import_players
-from tournament.domain.state import Tournament
+from tournament.domain.model import events as ev
+from tournament.domain.model.state import Tournament
 from tournament.eventstore.api import NewEvent, StoredEvent
 from tournament.web.auth import caller
 from tournament.web.problems import Problem, invalid

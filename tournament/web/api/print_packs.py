@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from tournament.accounts.roles import Role
 from tournament.app.services import services
-from tournament.domain.errors import NotFoundError
+from tournament.domain.model.errors import NotFoundError
 from tournament.domain.roundview import drawn_round
 from tournament.printing.language import DEFAULT
 from tournament.printing.packs import ROUND_KINDS

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tournament.domain.handpoints import PAPER_REASONS
+from tournament.domain.model.handpoints import PAPER_REASONS
 
 if TYPE_CHECKING:
     Reason = str

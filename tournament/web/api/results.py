@@ -20,7 +20,6 @@ from flask_openapi3.models.tag import Tag
 from tournament.accounts.roles import Role
 from tournament.app.services import services
 from tournament.domain import commands as c
-from tournament.domain import events as ev
 from tournament.domain.commands.correcting import Correction, correction_command
 from tournament.domain.commands.entry import (
     Hand,
@@ -31,11 +30,12 @@ from tournament.domain.commands.entry import (
 )
 from tournament.domain.commands.matchref import resolve_match
 from tournament.domain.commands.repeats import RepeatedEntry, entered_at
-from tournament.domain.errors import DomainError
+from tournament.domain.model import events as ev
+from tournament.domain.model.errors import DomainError
+from tournament.domain.model.state import ENTRY_KINDS, Tournament
+from tournament.domain.model.tally import tally_text
+from tournament.domain.model.text import plain_text
 from tournament.domain.preview import preview
-from tournament.domain.state import ENTRY_KINDS, Tournament
-from tournament.domain.tally import tally_text
-from tournament.domain.text import plain_text
 from tournament.eventstore.api import NewEvent, StoredEvent
 from tournament.web.api.blueprint import APIBlueprint
 from tournament.web.api.models import MatchPath, ResultPath, WriteQuery
@@ -80,7 +80,7 @@ WRITE_PROBLEMS = documented([401, 403, 404, 409, 412, 422])
 
 def _tally(tally: Tally) -> str:
     """A tally as the domain reads it: columns become the CLI's text, so both are read
-    by the same code (:func:`tournament.domain.tally.tally_payload`)."""
+    by the same code (:func:`tournament.domain.model.tally.tally_payload`)."""
     if isinstance(tally, TallyColumns):
         return tally_text({"columns": [tally.first, tally.second]})
     return tally

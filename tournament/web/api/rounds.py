@@ -22,7 +22,9 @@ from tournament.accounts.roles import Role
 from tournament.app.services import services
 from tournament.domain import commands as c
 from tournament.domain.commands.registration import player
-from tournament.domain.errors import ConflictError, DomainError, NotFoundError
+from tournament.domain.model.errors import ConflictError, DomainError, NotFoundError
+from tournament.domain.model.state import Tournament
+from tournament.domain.model.text import NAME_LIMIT, plain_text
 from tournament.domain.roundview import (
     DrawRecord,
     draw_record,
@@ -30,8 +32,6 @@ from tournament.domain.roundview import (
     round_summaries,
     round_view,
 )
-from tournament.domain.state import Tournament
-from tournament.domain.text import NAME_LIMIT, plain_text
 from tournament.eventstore.api import NewEvent
 from tournament.web.api.blueprint import APIBlueprint
 from tournament.web.api.matches import MatchLineOut, PlayerOut

@@ -24,9 +24,9 @@ from tournament.app.service import TournamentService
 from tournament.app.services import services
 from tournament.domain.bracket_sheet import current_sheet, no_bracket
 from tournament.domain.commands.csvexport import flat_standings_csv, standings_csv
-from tournament.domain.errors import DomainError
+from tournament.domain.model.errors import DomainError
+from tournament.domain.model.state import Tournament
 from tournament.domain.standings_view import StandingsView, standings_view
-from tournament.domain.state import Tournament
 from tournament.eventstore.sheet_seal import seal_for_sheet
 from tournament.projections.documents import (
     BRACKET,

@@ -11,14 +11,14 @@ from pydantic import BaseModel, ConfigDict, Field
 from engine import VARIANTS
 from tournament.accounts.roles import Role
 from tournament.app.services import services
-from tournament.domain.overview import progress, slug
-from tournament.domain.settings import (
+from tournament.domain.model.settings import (
     FIRST_DEALER_RULES,
     FORMATS,
     TIEBREAKS,
     parse_date,
 )
-from tournament.domain.state import Tournament
+from tournament.domain.model.state import Tournament
+from tournament.domain.overview import progress, slug
 from tournament.web.api.blueprint import APIBlueprint
 from tournament.web.api.models import Stored, TournamentPath
 from tournament.web.auth import ACCOUNT, caller, requires

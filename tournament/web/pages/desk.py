@@ -23,7 +23,7 @@ from flask_babel import gettext
 from flask_wtf.csrf import generate_csrf
 
 from tournament.accounts.roles import Role
-from tournament.domain.errors import DomainError
+from tournament.domain.model.errors import DomainError
 from tournament.web.auth import caller
 from tournament.web.pages.messages import describe
 

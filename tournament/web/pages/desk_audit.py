@@ -25,11 +25,11 @@ from flask_babel.speaklater import LazyString
 
 from tournament.accounts.roles import Role
 from tournament.app.services import services
-from tournament.domain import events as ev
 from tournament.domain.commands.matchref import resolve_match
-from tournament.domain.errors import DomainError
 from tournament.domain.eventwords import in_phrase
-from tournament.domain.state import Tournament
+from tournament.domain.model import events as ev
+from tournament.domain.model.errors import DomainError
+from tournament.domain.model.state import Tournament
 from tournament.eventstore.api import StoredEvent
 from tournament.eventstore.seals import Seal
 from tournament.web.auth import requires

@@ -25,12 +25,12 @@ from tournament.domain import commands as c
 from tournament.domain.commands.correcting import Correction, correction_command
 from tournament.domain.commands.entry import Command
 from tournament.domain.commands.matchref import resolve_match
-from tournament.domain.errors import DomainError
-from tournament.domain.matchstate import Entry
+from tournament.domain.model.errors import DomainError
+from tournament.domain.model.matchstate import Entry
+from tournament.domain.model.state import Tournament
+from tournament.domain.model.tally import tally_hands, tally_text
+from tournament.domain.model.text import plain_text
 from tournament.domain.preview import Preview, preview
-from tournament.domain.state import Tournament
-from tournament.domain.tally import tally_hands, tally_text
-from tournament.domain.text import plain_text
 from tournament.eventstore.api import NewEvent
 from tournament.web.auth import caller, requires
 from tournament.web.pages.desk import desk_blueprint, desk_context, refusal

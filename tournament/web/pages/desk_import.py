@@ -15,7 +15,6 @@ from flask_babel import gettext
 
 from tournament.accounts.roles import Role
 from tournament.app.services import services
-from tournament.domain import events as ev
 from tournament.domain.commands.csvio import (
     PLAYER_COLUMNS,
     CsvImportError,
@@ -23,9 +22,10 @@ from tournament.domain.commands.csvio import (
     import_players,
 )
 from tournament.domain.commands.csvread import CP1252, read_rows, read_text
-from tournament.domain.errors import DomainError
+from tournament.domain.model import events as ev
+from tournament.domain.model.errors import DomainError
+from tournament.domain.model.state import Tournament
 from tournament.domain.spellings import possible_duplicates
-from tournament.domain.state import Tournament
 from tournament.eventstore.api import NewEvent
 from tournament.web.api.player_import import KIND
 from tournament.web.auth import caller, requires

@@ -32,9 +32,9 @@ from tournament.accounts.roles import Role
 from tournament.app.services import services
 from tournament.domain.commands import online
 from tournament.domain.commands.online import MOVE_SECONDS
-from tournament.domain.errors import ConflictError, DomainError, NotFoundError
+from tournament.domain.model.errors import ConflictError, DomainError, NotFoundError
+from tournament.domain.model.state import Tournament
 from tournament.domain.onlineview import TableMoment, status
-from tournament.domain.state import Tournament
 from tournament.web.auth import caller, requires
 from tournament.web.live import play_service
 from tournament.web.pages import desk_rounds

@@ -22,11 +22,11 @@ from tournament.app.services import services
 from tournament.domain.commands import reports as rp
 from tournament.domain.commands.corrections import clear_flag
 from tournament.domain.commands.tablecodes import match_codes, round_open
-from tournament.domain.errors import DomainError
-from tournament.domain.matchstate import MatchState
-from tournament.domain.reportbook import MatchReports
-from tournament.domain.state import Tournament
-from tournament.domain.tally import tally_text
+from tournament.domain.model.errors import DomainError
+from tournament.domain.model.matchstate import MatchState
+from tournament.domain.model.reportbook import MatchReports
+from tournament.domain.model.state import Tournament
+from tournament.domain.model.tally import tally_text
 from tournament.eventstore.api import NewEvent
 from tournament.web import tablecodes
 from tournament.web.auth import caller, requires

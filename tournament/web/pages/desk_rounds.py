@@ -29,9 +29,10 @@ from flask_babel.speaklater import LazyString
 from tournament.accounts.roles import Role
 from tournament.app.services import services
 from tournament.domain import commands as c
-from tournament.domain.errors import DomainError
-from tournament.domain.events import stream_id as events_stream
 from tournament.domain.matchview import PlayerRef, player_ref
+from tournament.domain.model.errors import DomainError
+from tournament.domain.model.events import stream_id as events_stream
+from tournament.domain.model.state import Tournament
 from tournament.domain.roundview import (
     DrawRecord,
     RoundSummary,
@@ -42,7 +43,6 @@ from tournament.domain.roundview import (
     round_summaries,
     round_view,
 )
-from tournament.domain.state import Tournament
 from tournament.eventstore.api import NewEvent, StoredEvent
 from tournament.web.auth import caller, requires
 from tournament.web.i18n import local_datetime

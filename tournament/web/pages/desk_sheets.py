@@ -26,8 +26,8 @@ from tournament.accounts.roles import Role
 from tournament.app.services import services
 from tournament.domain import commands as c
 from tournament.domain.commands.entry import ResultEntry, entry_command
-from tournament.domain.errors import DomainError
-from tournament.domain.state import Tournament
+from tournament.domain.model.errors import DomainError
+from tournament.domain.model.state import Tournament
 from tournament.eventstore.api import NewEvent, StoredEvent
 from tournament.web.auth import caller, requires
 from tournament.web.pages.desk import desk_blueprint, desk_context, refusal

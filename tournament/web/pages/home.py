@@ -14,7 +14,7 @@ from typing import Any
 from flask import render_template
 
 from tournament.app.services import services
-from tournament.domain.errors import NotFoundError
+from tournament.domain.model.errors import NotFoundError
 from tournament.web.auth import caller
 from tournament.web.pages.desk import desk_blueprint
 from tournament.web.pages.desk_setup import tournament_row

@@ -1,7 +1,7 @@
 # ruff: noqa: E501  (a template stays one string, as the catalog shows it)
 """The domain's refusals in the reader's language.
 
-A :class:`~tournament.domain.errors.DomainError` names its ``field`` and ``rule`` and says
+A :class:`~tournament.domain.model.errors.DomainError` names its ``field`` and ``rule`` and says
 what is wrong in English. :func:`describe` gives the line a page shows; where the error
 carries a ``code`` with ``params`` it is rendered from the German or English catalog, so
 one refusal reads the same from the API (English) and from a page (either language).
@@ -15,8 +15,8 @@ from typing import Final
 from flask_babel import gettext
 
 from tournament.domain.commands.csvread import CsvImportError
-from tournament.domain.errors import DomainError
 from tournament.domain.messages import ALL_TEMPLATES, EVERY_TEMPLATE, WORDS, Param, Phrase
+from tournament.domain.model.errors import DomainError
 from tournament.domain.readback import read_back
 from tournament.domain.wording import FIELD_WORDS
 

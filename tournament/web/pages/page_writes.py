@@ -13,8 +13,8 @@ from typing import Any
 from flask import request
 
 from tournament.app.services import services
-from tournament.domain.errors import DomainError
-from tournament.domain.state import Tournament
+from tournament.domain.model.errors import DomainError
+from tournament.domain.model.state import Tournament
 from tournament.eventstore.api import NewEvent, StoredEvent
 from tournament.web.pages.desk import refusal
 from tournament.web.writes import metadata

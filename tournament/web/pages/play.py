@@ -40,9 +40,9 @@ from engine.cards import Card
 from tournament.app.play import device_hash
 from tournament.domain.commands import online
 from tournament.domain.commands.tablecodes import TableSeat, normalized
-from tournament.domain.errors import ConflictError, DomainError
+from tournament.domain.model.errors import ConflictError, DomainError
+from tournament.domain.model.state import Tournament
 from tournament.domain.onlineview import TableMoment, seat_view
-from tournament.domain.state import Tournament
 from tournament.live.hub import Full
 from tournament.web.auth import ANYONE, requires
 from tournament.web.devices import (

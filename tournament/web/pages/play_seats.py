@@ -16,8 +16,8 @@ from markupsafe import escape
 
 from tournament.domain.commands import online
 from tournament.domain.commands.tablecodes import TableSeat, normalized
-from tournament.domain.errors import DomainError
-from tournament.domain.state import Tournament
+from tournament.domain.model.errors import DomainError
+from tournament.domain.model.state import Tournament
 from tournament.web.devices import sent_device_hash
 from tournament.web.live import play_service
 

@@ -23,9 +23,9 @@ from markupsafe import Markup
 
 from tournament.domain.lives import lives_left
 from tournament.domain.matchview import MatchLine
+from tournament.domain.model.state import Tournament
 from tournament.domain.pairing import finished
 from tournament.domain.roundview import RoundView, round_view
-from tournament.domain.state import Tournament
 from tournament.projections.documents import STANDINGS
 from tournament.web.pages.fragments import fragment
 from tournament.web.pages.public_parts import (

@@ -11,7 +11,7 @@ from typing import Any
 
 from flask import Blueprint, redirect, render_template, request, url_for
 
-from tournament.domain.state import Tournament
+from tournament.domain.model.state import Tournament
 from tournament.web.pages.public_parts import alphabetical, header, next_matches, not_found, reading
 
 pages = Blueprint("public_find", __name__)

@@ -44,10 +44,10 @@ from engine.record import GameRecord
 from tournament.app.play import Hand
 from tournament.app.services import services
 from tournament.domain.commands import online
-from tournament.domain.errors import DomainError
-from tournament.domain.hands import hand_record as stream_record
+from tournament.domain.model.errors import DomainError
+from tournament.domain.model.hands import hand_record as stream_record
+from tournament.domain.model.state import Tournament
 from tournament.domain.onlineview import TableMoment, spectator_view
-from tournament.domain.state import Tournament
 from tournament.live.hub import Full
 from tournament.web.i18n import current_language
 from tournament.web.live import play_service, table_event_stream

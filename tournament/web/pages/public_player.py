@@ -17,7 +17,7 @@ from flask import Blueprint, render_template
 
 from tournament.domain.history import RoundLine, player_rounds
 from tournament.domain.matchdetail import BummerlLine, bummerl_lines
-from tournament.domain.state import Tournament
+from tournament.domain.model.state import Tournament
 from tournament.projections.documents import BRACKET, STANDINGS
 from tournament.web.pages.public_parts import (
     alphabetical,

@@ -25,10 +25,10 @@ from flask_wtf.csrf import generate_csrf
 from tournament.app.services import services
 from tournament.domain.commands import reports as rp
 from tournament.domain.commands.tablecodes import TableSeat, normalized, resolve
-from tournament.domain.errors import DomainError
-from tournament.domain.reportbook import Report
-from tournament.domain.state import Tournament
-from tournament.domain.tally import tally_text
+from tournament.domain.model.errors import DomainError
+from tournament.domain.model.reportbook import Report
+from tournament.domain.model.state import Tournament
+from tournament.domain.model.tally import tally_text
 from tournament.eventstore.api import NewEvent
 from tournament.web import tablecodes
 from tournament.web.auth import ANYONE, requires

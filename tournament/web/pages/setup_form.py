@@ -1,6 +1,6 @@
 """The new-tournament form: what it shows (the domain's settings, defaults and choices)
 and what it sends to ``tournament.created`` (the same settings the API's create route
-takes). The rules stay in :mod:`tournament.domain.settings`: a value the domain refuses
+takes). The rules stay in :mod:`tournament.domain.model.settings`: a value the domain refuses
 comes back as its refusal beside the field."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from flask_babel import gettext
 from werkzeug.datastructures import MultiDict
 
 from engine import VARIANTS
-from tournament.domain.settings import (
+from tournament.domain.model.settings import (
     BEST_OF,
     DEFAULT_TIEBREAKS,
     FORMATS,

@@ -1,7 +1,7 @@
 """What the new-tournament form says of each setting, in the reader's language: a label
 and a one-line hint naming the rule the setting means (R-ids of RULES.md, T-rules of
 docs/tournaments.md). The settings themselves, their values and defaults are the
-domain's (:mod:`tournament.domain.settings`); only their words are here."""
+domain's (:mod:`tournament.domain.model.settings`); only their words are here."""
 
 from __future__ import annotations
 

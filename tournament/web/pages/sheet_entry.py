@@ -4,7 +4,7 @@ its result, and a sheet checked as typed -- all by the domain's own commands, de
 the state and never stored (:func:`check_sheet`), so the desk refuses exactly what
 ``POST .../results`` refuses (R13, R17, R19).
 
-    >>> from tournament.domain.state import fold
+    >>> from tournament.domain.model.state import fold
     >>> from tournament.domain.testing import paired
     >>> t = fold(paired(players=2, best_of=3))
     >>> still_to_come(t.matches["1.1"])
@@ -37,11 +37,11 @@ from tournament.domain import commands as c
 from tournament.domain.commands.entry import Spelling
 from tournament.domain.commands.matchref import resolve_match
 from tournament.domain.commands.results import with_new
-from tournament.domain.errors import DomainError, NotFoundError
-from tournament.domain.matchstate import MatchState
 from tournament.domain.matchview import match_status
-from tournament.domain.state import ENTRY_KINDS, Tournament
-from tournament.domain.tally import tally_text
+from tournament.domain.model.errors import DomainError, NotFoundError
+from tournament.domain.model.matchstate import MatchState
+from tournament.domain.model.state import ENTRY_KINDS, Tournament
+from tournament.domain.model.tally import tally_text
 from tournament.eventstore.api import StoredEvent
 from tournament.web.pages.messages import page_error
 

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from tournament.domain.state import Tournament
+    from tournament.domain.model.state import Tournament
 
 
 @dataclasses.dataclass(frozen=True)

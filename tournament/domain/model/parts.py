@@ -1,7 +1,7 @@
 """The plain values a tournament's state is made of: players, their running totals, rounds.
 
-Kept apart from :class:`tournament.domain.state.Tournament` and the fold's handlers
-(:mod:`tournament.domain.handlers`), which both build them.
+Kept apart from :class:`tournament.domain.model.state.Tournament` and the fold's handlers
+(:mod:`tournament.domain.model.handlers`), which both build them.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@
 >>> Settings.from_payload({"name": "x", "best_of": 4})
 Traceback (most recent call last):
 ...
-tournament.domain.errors.DomainError: best_of: a match is best of 1, 3, 5 or 7 Bummerl, not 4 (R20)
+tournament.domain.model.errors.DomainError: best_of: a match is best of 1, 3, 5 or 7 Bummerl, ...
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from engine import VARIANTS
-from tournament.domain.errors import DomainError
-from tournament.domain.text import excerpt
+from tournament.domain.model.errors import DomainError
+from tournament.domain.model.text import excerpt
 
 if TYPE_CHECKING:  # a type only: reading settings loads no format
     from tournament.formats.round_robin import WithdrawalPolicy
@@ -208,7 +208,7 @@ def parse_date(text: str) -> str:
     >>> parse_date("27.11.26")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    tournament.domain.errors.DomainError: date: '27.11.26': write the year in full, 27.11.2026 ...
+    tournament.domain.model.errors.DomainError: date: '27.11.26': write the year in full, ...
     """
     value = text.strip()
     if not value:

@@ -9,11 +9,11 @@ Python (``str.isdigit``) but not to a scoresheet, and ``int()`` refuses or misre
     >>> whole_number("²", "winner")
     Traceback (most recent call last):
     ...
-    tournament.domain.errors.DomainError: winner: '²' is not a whole number (digits 0-9) (T-input)
+    tournament.domain.model.errors.DomainError: winner: '²' is not a whole number (digits 0-9) ...
     >>> whole_number("1.530", "rating", "T-player")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    tournament.domain.errors.DomainError: rating: '1.530' is not ... separator: 1530) (T-player)
+    tournament.domain.model.errors.DomainError: rating: '1.530' is not ... separator: 1530) ...
 
 Names, clubs and categories are printed on pairing sheets and terminals, so they hold no
 control character (a terminal escape, a line break) and no bidi control (which reorders
@@ -22,7 +22,7 @@ what is shown), and they are short::
     >>> plain_text("Anna\\x1b[2J", "name", "T-player")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    tournament.domain.errors.DomainError: name: control character U+001B (ESCAPE) at position 5; ...
+    tournament.domain.model.errors.DomainError: name: control character U+001B (ESCAPE) at ...
     >>> plain_text("  Anna   Huber ", "name", "T-player")
     'Anna Huber'
 
@@ -40,8 +40,8 @@ import re
 import unicodedata
 from typing import Final
 
-from tournament.domain.errors import DomainError
 from tournament.domain.messages import Phrase
+from tournament.domain.model.errors import DomainError
 
 #: The most digits a typed number may have: start numbers, ratings, tables, seeds and event
 #: numbers all fit, and nothing typed builds a huge number (or a huge range of them).

@@ -1,4 +1,5 @@
-"""The fold's handlers: how each event type changes a :class:`~tournament.domain.state.Tournament`.
+"""The fold's handlers: how each event type changes a
+:class:`~tournament.domain.model.state.Tournament`.
 
 One function per event type, ``(tournament, payload) -> None``, changing the state in place
 through the tournament's own bookkeeping (``_account`` for a match's contribution to the
@@ -12,16 +13,16 @@ import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from tournament.domain import events as ev
-from tournament.domain import reportbook
-from tournament.domain.matchstate import Entry, MatchState, Summary
 from tournament.domain.messages import english
-from tournament.domain.parts import OnlineTable, Player, Round, SeatFlag, Stats
-from tournament.domain.settings import Settings
-from tournament.domain.text import printable
+from tournament.domain.model import events as ev
+from tournament.domain.model import reportbook
+from tournament.domain.model.matchstate import Entry, MatchState, Summary
+from tournament.domain.model.parts import OnlineTable, Player, Round, SeatFlag, Stats
+from tournament.domain.model.settings import Settings
+from tournament.domain.model.text import printable
 
 if TYPE_CHECKING:
-    from tournament.domain.state import Tournament
+    from tournament.domain.model.state import Tournament
 
 
 def _created(t: Tournament, p: Mapping[str, Any]) -> None:

@@ -16,7 +16,7 @@ after every hand the winner writes its new count (R17). Two shapes are read:
     >>> tally_hands({"columns": [[7, 5, 1, 0], [7]]})  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    tournament.domain.errors.DomainError: tally: hand 2: ... from 5 to 1, a step of 4; ... (R13)
+    tournament.domain.model.errors.DomainError: tally: hand 2: ... from 5 to 1, a step of 4; ...
 
 A column lists a count only when it changes, so a player who never scored is just ``7``.
 Organisers also type ``7 7 7 7``; repeated counts are read when they can mean one thing
@@ -35,8 +35,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tournament.domain.errors import DomainError
-from tournament.domain.text import excerpt
+from tournament.domain.model.errors import DomainError
+from tournament.domain.model.text import excerpt
 
 START = 7
 #: How messages name the two players when the tally is not tied to a match yet.

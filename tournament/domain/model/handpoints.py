@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from tournament.domain.errors import DomainError
+from tournament.domain.model.errors import DomainError
 
 CARDS = 120  # R1
 MARRIAGES = 40 + 3 * 20  # one marriage per suit at most (R10)

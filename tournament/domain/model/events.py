@@ -1,7 +1,7 @@
 """The tournament's event types: stable names, schema versions and how they are built.
 
 Every change to a tournament is one of these events, appended to the tournament's stream
-``tournament-<id>``; the state is a fold over them (see :mod:`tournament.domain.state`).
+``tournament-<id>``; the state is a fold over them (see :mod:`tournament.domain.model.state`).
 Payloads are plain JSON; player ids are the start numbers (ints), match ids strings like
 ``"3.12"`` (round 3, table 12).
 
@@ -25,7 +25,7 @@ import dataclasses
 from collections.abc import Iterable, Mapping
 from typing import Any, Final, Protocol
 
-import tournament.domain.hands  # noqa: F401  (registers hand.dealt and hand.action)
+import tournament.domain.model.hands  # noqa: F401  (registers hand.dealt and hand.action)
 from tournament.eventstore.api import NewEvent
 from tournament.eventstore.registry import Upcaster, register_event_type
 
