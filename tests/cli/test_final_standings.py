@@ -10,7 +10,7 @@ from tests.cli.helpers import create_cup, play_round, state
 from tests.domain.test_formats_end_to_end import run
 from tournament.domain.model.settings import FORMATS
 from tournament.domain.model.state import fold
-from tournament.domain.pairing import finished, lives_left
+from tournament.domain.standings.pairing import finished, lives_left
 
 
 def four_players(cli, fmt: str, *options: str) -> None:  # type: ignore[no-untyped-def]

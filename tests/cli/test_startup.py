@@ -218,7 +218,9 @@ def test_entering_a_result_loads_neither_networkx_nor_the_other_commands(
     assert not of(modules, "networkx", *STORE_TOOLS)
     assert not of(modules, *(m for m in command_modules() if m != "tournament.cli.results"))
     # Nor the draw's code: the round commands, the pairing and the formats it needs.
-    assert not of(modules, "tournament.domain.commands.rounds", "tournament.domain.pairing")
+    assert not of(
+        modules, "tournament.domain.commands.rounds", "tournament.domain.standings.pairing"
+    )
     assert not of(modules, "tournament.formats.swiss", "tournament.formats.bracket")
 
 
@@ -252,7 +254,7 @@ def test_the_standings_load_no_networkx(store_env: dict[str, str]) -> None:
 
 def test_the_formats_load_without_networkx() -> None:
     """networkx (the blossom matching) is imported by the draw that first needs it."""
-    modules = loaded_by("import tournament.formats, tournament.domain.pairing")
+    modules = loaded_by("import tournament.formats, tournament.domain.standings.pairing")
     assert "tournament.formats.swiss" in modules
     assert not of(modules, "networkx")
 

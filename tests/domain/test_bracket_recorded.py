@@ -13,13 +13,12 @@ from typing import Any
 import pytest
 
 from tournament.app.service import TournamentService
-from tournament.domain import knockout
 from tournament.domain.commands.registration import register_player
 from tournament.domain.commands.rounds import start_round
 from tournament.domain.model import events as ev
 from tournament.domain.model.state import fold
-from tournament.domain.pairing import bracket_of, places
-from tournament.domain.standings import standings
+from tournament.domain.standings import knockout, standings
+from tournament.domain.standings.pairing import bracket_of, places
 from tournament.domain.testing import Builder, random_match, registered
 from tournament.eventstore import NewEvent, SQLEventStore, migrate
 from tournament.formats.bracket import Bracket

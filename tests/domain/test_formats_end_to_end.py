@@ -22,8 +22,8 @@ from hypothesis import strategies as st
 from tournament.domain import commands as c
 from tournament.domain.model.errors import ConflictError
 from tournament.domain.model.state import Tournament, fold
-from tournament.domain.pairing import eligible, lives_now, places
 from tournament.domain.standings import standings
+from tournament.domain.standings.pairing import eligible, lives_now, places
 from tournament.domain.testing import Builder, random_match, registered
 
 FORMATS = {

@@ -12,10 +12,10 @@ import pytest
 
 from tests.domain.test_formats_end_to_end import run
 from tournament.domain import commands as c
-from tournament.domain.knockout import bracket_of, bracket_view, knockout_places
 from tournament.domain.model.state import Tournament, fold
-from tournament.domain.pairing import withdrawn
 from tournament.domain.standings import standings
+from tournament.domain.standings.knockout import bracket_of, bracket_view, knockout_places
+from tournament.domain.standings.pairing import withdrawn
 from tournament.domain.testing import Builder, random_match, registered
 from tournament.eventstore.api import NewEvent
 

@@ -8,7 +8,7 @@ import pytest
 from tournament.domain import commands as c
 from tournament.domain.model.errors import DomainError
 from tournament.domain.model.settings import Settings
-from tournament.domain.pairing import lives_left, lives_rules
+from tournament.domain.standings.pairing import lives_left, lives_rules
 from tournament.domain.testing import Builder, registered
 
 

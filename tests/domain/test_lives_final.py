@@ -6,9 +6,9 @@ from __future__ import annotations
 import dataclasses
 
 from tournament.domain import commands as c
-from tournament.domain.lives import final_start, lives_left, lives_places
 from tournament.domain.model import events as ev
 from tournament.domain.model.state import fold
+from tournament.domain.standings.lives import final_start, lives_left, lives_places
 from tournament.domain.testing import Builder, registered
 from tournament.eventstore.api import NewEvent
 

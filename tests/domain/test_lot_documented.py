@@ -9,7 +9,7 @@ from pathlib import Path
 
 from tournament.domain.model.state import Stats
 from tournament.domain.standings import rank
-from tournament.domain.tiebreaks import Context
+from tournament.domain.standings.tiebreaks import Context
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "standings.md"
 

@@ -9,9 +9,9 @@ import pytest
 
 from tournament.domain import commands as c
 from tournament.domain.model.errors import ConflictError
-from tournament.domain.pairing import finished
 from tournament.domain.preview import preview
-from tournament.domain.progress import Stage, open_matches
+from tournament.domain.standings.pairing import finished
+from tournament.domain.standings.progress import Stage, open_matches
 from tournament.domain.testing import Builder, play_round, random_match, registered
 
 

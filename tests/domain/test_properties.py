@@ -15,8 +15,8 @@ from engine import HandResult, Match
 from tournament.domain import commands as c
 from tournament.domain.model.errors import DomainError
 from tournament.domain.model.state import Tournament, fold
-from tournament.domain.pairing import finished
 from tournament.domain.standings import standings
+from tournament.domain.standings.pairing import finished
 from tournament.domain.testing import Builder, play_round, registered
 
 SLOW = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -1,7 +1,7 @@
 """The standings kept up to date result by result equal a ranking from scratch.
 
 ``standings(t)`` keeps the last ranking on the tournament and re-ranks only the players
-the new events touched (tournament.domain.ranking). After every event of random
+the new events touched (tournament.domain.standings.ranking). After every event of random
 tournaments -- hands, tallies, forfeits, byes, withdrawals, corrections, voids, strikes,
 late entries, check-ins, a cancelled round -- its rows must equal, field by field, those of
 the ranking docs/standings.md describes, done step by step from scratch by
@@ -21,15 +21,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tournament.domain import commands as c
-from tournament.domain import pairing
 from tournament.domain.commands.registration import seed_order
-from tournament.domain.lives import lives_final_points
 from tournament.domain.model.errors import DomainError
 from tournament.domain.model.settings import TIEBREAKS
 from tournament.domain.model.state import Tournament, fold
-from tournament.domain.standings import Row, rank, standings
+from tournament.domain.standings import Row, pairing, rank, standings
+from tournament.domain.standings.lives import lives_final_points
+from tournament.domain.standings.tiebreaks import Context
 from tournament.domain.testing import Builder, random_hands, random_tally, registered
-from tournament.domain.tiebreaks import Context
 
 # --- the ranking from scratch, step by step as docs/standings.md says -----------------------
 

@@ -7,7 +7,7 @@ import pytest
 from tournament.domain import commands as c
 from tournament.domain.model.errors import ConflictError
 from tournament.domain.model.state import fold
-from tournament.domain.pairing import lives_now
+from tournament.domain.standings.pairing import lives_now
 from tournament.domain.testing import Builder, registered
 
 

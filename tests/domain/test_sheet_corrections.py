@@ -11,8 +11,8 @@ import pytest
 from tournament.domain import commands as c
 from tournament.domain.model.errors import DomainError
 from tournament.domain.preview import preview
-from tournament.domain.progress import changed_since
 from tournament.domain.standings import standings
+from tournament.domain.standings.progress import changed_since
 from tournament.domain.testing import Builder, paired
 
 #: Bummerl in seat order (the pairing's first player's column first).

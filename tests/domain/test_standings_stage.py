@@ -7,7 +7,7 @@ import random
 
 from tournament.domain import commands as c
 from tournament.domain.model.state import fold
-from tournament.domain.progress import Stage, changed_since, end_of_round
+from tournament.domain.standings.progress import Stage, changed_since, end_of_round
 from tournament.domain.testing import Builder, random_match, registered
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from tournament.domain import commands as c
 from tournament.domain.model.state import Tournament
-from tournament.domain.pairing import games
+from tournament.domain.standings.pairing import games
 from tournament.domain.testing import Builder, random_hands, registered
 from tournament.formats.model import first_deal_balance, meetings
 

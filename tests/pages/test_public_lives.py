@@ -11,7 +11,7 @@ from tests.pages.public_formats import page, played
 from tests.web.conftest import Web
 from tests.web.played import run, state
 from tournament.domain.commands.rounds import start_round
-from tournament.domain.lives import lives_left
+from tournament.domain.standings.lives import lives_left
 
 
 def evening(web: Web) -> tuple[str, dict[int, int]]:

@@ -74,7 +74,7 @@ def print_bracket(t: Tournament, output: Any, preview: Any = None) -> None:
 def format_words(t: Tournament) -> str:
     """The format and its options as the organiser says them (``Swiss, 5 rounds``), never
     the options' Python form."""
-    from tournament.domain.pairing import frozen
+    from tournament.domain.standings.pairing import frozen
 
     s = t.settings
     assert s is not None

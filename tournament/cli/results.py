@@ -217,7 +217,7 @@ def results_missing(number: int | None, tournament_id: str | None) -> None:
     """Every match still open in the current round (or --round N), with table, players and
     where it stands; then any match of an earlier round open again after a correction
     (`round start` waits for all of them)."""
-    from tournament.domain.progress import open_matches, reopened_note
+    from tournament.domain.standings.progress import open_matches, reopened_note
 
     t = get_service().state(tournament_id_of(tournament_id))
     if not t.current_round:
@@ -255,7 +255,7 @@ def results_missing(number: int | None, tournament_id: str | None) -> None:
             for m in earlier:
                 click.echo(f"  {reopened_note(t, m)}")
         elif not missing and t.current_round:
-            from tournament.domain.pairing import finished
+            from tournament.domain.standings.pairing import finished
 
             if finished(t):
                 click.echo(

@@ -129,7 +129,7 @@ def print_conflicts(t: Tournament, matches: Sequence[Any]) -> None:
     bracket after a correction: what to do, as `round start` will say."""
     if not any(m.bracket for m in matches):
         return
-    from tournament.domain.knockout import misfit_why
+    from tournament.domain.standings.knockout import misfit_why
 
     for m in matches:
         why = misfit_why(t, m) if m.bracket else None

@@ -197,7 +197,7 @@ def _print_heading(
 ) -> None:
     """What these standings are: ``after round 2``, ``during round 3: 7 of 19 matches
     decided``, ``before round 1 (in seed order)`` ... and, for ``--round``, when."""
-    from tournament.domain.progress import Stage
+    from tournament.domain.standings.progress import Stage
 
     s = t.settings
     assert s is not None
@@ -380,8 +380,8 @@ def _number(value: Any) -> str:
 def bracket(tournament_id: str | None) -> None:
     """The knockout bracket as it stands; before round 1, the draw the seeding gives."""
     from tournament.domain.bracket_sheet import no_bracket
-    from tournament.domain.pairing import bracket_of
-    from tournament.domain.progress import bracket_preview
+    from tournament.domain.standings.pairing import bracket_of
+    from tournament.domain.standings.progress import bracket_preview
 
     tid = tournament_id_of(tournament_id)
     t = get_service().state(tid)

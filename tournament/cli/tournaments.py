@@ -44,9 +44,9 @@ from tournament.domain.model.settings import (
 from tournament.domain.model.state import Tournament
 from tournament.domain.model.text import excerpt, printable, whole_number
 from tournament.domain.overview import rounds_played, slug
-from tournament.domain.pairing import finished, lives_left, places
-from tournament.domain.progress import open_matches
 from tournament.domain.standings import standings as compute_standings
+from tournament.domain.standings.pairing import finished, lives_left, places
+from tournament.domain.standings.progress import open_matches
 
 #: What each format option means, for ``create --help`` (defaults: OPTION_DEFAULTS).
 OPTION_MEANINGS = {

@@ -21,8 +21,11 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping
 
-from tournament.domain.field import withdrawn
-from tournament.domain.knockout import (
+from tournament.domain.model.matchstate import MatchState, result_words, score_words
+from tournament.domain.model.state import Tournament
+from tournament.domain.roundview import bracket_heading
+from tournament.domain.standings.field import withdrawn
+from tournament.domain.standings.knockout import (
     bracket_of,
     bracket_view,
     latest_drawn,
@@ -30,10 +33,7 @@ from tournament.domain.knockout import (
     vacated_why,
     void_command,
 )
-from tournament.domain.model.matchstate import MatchState, result_words, score_words
-from tournament.domain.model.state import Tournament
-from tournament.domain.progress import bracket_preview
-from tournament.domain.roundview import bracket_heading
+from tournament.domain.standings.progress import bracket_preview
 from tournament.formats.bracket import (
     Bracket,
     BracketMatch,

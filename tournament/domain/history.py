@@ -137,7 +137,7 @@ def result_words(t: Tournament, line: RoundLine) -> str:
     if outcome == "open":
         return f"open, {own}{points}"
     if outcome == "void":  # never played: no Bummerl to show, and never to be played
-        from tournament.domain.knockout import void_note  # the bracket's code: only here
+        from tournament.domain.standings.knockout import void_note  # the bracket's code: only here
 
         return void_note(t, m)
     return "both absent, a loss for each" if outcome == "both absent" else "dropped (withdrawal)"

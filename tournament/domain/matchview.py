@@ -24,7 +24,7 @@ from typing import Final, Literal
 from tournament.domain.model.matchstate import MatchState, result_words, schneider_note
 from tournament.domain.model.state import Tournament
 
-# tournament.domain.progress (and the pairing code it loads) is imported where a list of
+# tournament.domain.standings.progress (and the pairing code it loads) is imported where a list of
 # matches is made: entering a result, which shows where its match stands, draws nothing.
 
 #: What a match is, for a list filtered by it: ``open`` holds its round up (the next round
@@ -82,7 +82,7 @@ def match_standing(t: Tournament, mid: str) -> str:
     m = t.matches[mid]
     s = m.summary
     if m.bracket and (not m.entries or m.void) and mid in t.vacated():
-        from tournament.domain.pairing import vacated_why
+        from tournament.domain.standings.pairing import vacated_why
 
         how = "never played" if not m.entries else "every result voided"
         return (
@@ -128,8 +128,8 @@ def bracket_notes(t: Tournament, match_ids: Sequence[str]) -> dict[str, str]:
     fitting), the same: CONFLICT and where it stands."""
     if not any(t.matches[mid].bracket for mid in match_ids):
         return {}
-    from tournament.domain.knockout import misfit_why
-    from tournament.domain.pairing import void_note
+    from tournament.domain.standings.knockout import misfit_why
+    from tournament.domain.standings.pairing import void_note
 
     vacated = t.vacated()
     notes = {mid: void_note(t, t.matches[mid]) for mid in match_ids if mid in vacated}
@@ -146,7 +146,7 @@ def bracket_notes(t: Tournament, match_ids: Sequence[str]) -> dict[str, str]:
 
 def match_line(t: Tournament, m: MatchState, note: str | None = None) -> MatchLine:
     """``m`` as a list shows it; ``note``: what :func:`bracket_notes` says of it."""
-    from tournament.domain.progress import still_needed
+    from tournament.domain.standings.progress import still_needed
 
     status = match_status(t, m)
     first = None if m.first_dealer is None else player_ref(t, m.players[m.first_dealer])
@@ -174,7 +174,7 @@ def match_lines(t: Tournament, which: Filter = "all", number: int | None = None)
     """The matches of round ``number`` (default: every round), in round and table order:
     ``open`` every match still open (all of them, never the first few: an organiser
     chasing sheets needs the whole list), ``decided`` every match no longer open."""
-    from tournament.domain.progress import open_matches
+    from tournament.domain.standings.progress import open_matches
 
     if which == "open":
         chosen = open_matches(t, number)

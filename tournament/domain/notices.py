@@ -85,7 +85,7 @@ def _match_in(t: Tournament, player_id: int, number: int) -> str:
 def _may_go_on(t: Tournament, players: Sequence[int]) -> list[int]:
     """``players`` the next draw may take: in the lives format those with a life left
     (a double no-show costs each a life, T-lives); everybody in other formats."""
-    from tournament.domain.lives import lives_left
+    from tournament.domain.standings.lives import lives_left
 
     left = lives_left(t)
     return list(players) if left is None else [p for p in players if left.get(p, 0) > 0]
@@ -96,7 +96,7 @@ def _groups_end(t: Tournament, m: MatchState) -> bool:
     next draw takes only the players the group tables send on."""
     if t.settings is None or t.settings.format != "groups_knockout" or m.bracket:
         return False
-    from tournament.domain.pairing import frozen
+    from tournament.domain.standings.pairing import frozen
     from tournament.formats.round_robin import round_count
 
     groups = frozen(t, "groups") or []

@@ -18,8 +18,8 @@ import re
 from typing import Any
 
 from tournament.domain.model.state import Tournament
-from tournament.domain.pairing import finished
-from tournament.domain.progress import open_matches
+from tournament.domain.standings.pairing import finished
+from tournament.domain.standings.progress import open_matches
 
 
 def slug(name: str, date: str) -> str:

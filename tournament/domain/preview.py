@@ -231,7 +231,7 @@ def _describe(t: Tournament, match_id: str) -> str:
 def _reopened(before: Tournament, after: Tournament, match_ids: Sequence[str]) -> list[str]:
     """The matches the change leaves undecided again: what each needs, and that no round
     is drawn until then (T-round)."""
-    from tournament.domain.progress import still_needed_phrase  # see _bracket_changes
+    from tournament.domain.standings.progress import still_needed_phrase  # see _bracket_changes
 
     out = []
     for mid in match_ids:
@@ -257,7 +257,7 @@ def _flags(before: Tournament, after: Tournament) -> list[str]:
 def _bracket_changes(before: Tournament, after: Tournament) -> list[str]:
     # The draw's code (pairing, progress, the formats) is loaded by a preview that needs
     # it, not by every command that imports this module (entering a result).
-    from tournament.domain.pairing import bracket_of, bracket_results, withdrawn
+    from tournament.domain.standings.pairing import bracket_of, bracket_results, withdrawn
     from tournament.formats.bracket import bracket_state
 
     bracket = bracket_of(after)
@@ -277,7 +277,7 @@ def _bracket_changes(before: Tournament, after: Tournament) -> list[str]:
 
 def _misfits(before: Tournament, after: Tournament) -> list[str]:
     """Recorded bracket matches that would no longer fit their slot, and what that means."""
-    from tournament.domain.pairing import bracket_view, slot_match_id, void_command
+    from tournament.domain.standings.pairing import bracket_view, slot_match_id, void_command
 
     was, now = bracket_view(before), bracket_view(after)
     if now is None:
@@ -302,7 +302,7 @@ def _misfits(before: Tournament, after: Tournament) -> list[str]:
 def _vacated(before: Tournament, after: Tournament) -> list[str]:
     """Recorded bracket matches never played that the change takes out of the bracket
     (void by themselves: their slot is drawn again) or puts back into it (undone)."""
-    from tournament.domain.pairing import vacated_why
+    from tournament.domain.standings.pairing import vacated_why
 
     was, now = before.vacated(), after.vacated()
     out = []
@@ -332,7 +332,7 @@ def _name(t: Tournament, pid: str | int | None) -> str:
 
 # --- the standings ----------------------------------------------------------------------------
 def _table(t: Tournament) -> dict[int, Row]:
-    from tournament.domain.pairing import lives_left, places
+    from tournament.domain.standings.pairing import lives_left, places
 
     return {r.player_id: r for r in standings(t, places=places(t), lives=lives_left(t))}
 
@@ -422,11 +422,11 @@ def _next_round(before: Tournament, after: Tournament) -> list[str]:
     """The next round's draw before and after, when the current round is complete: a
     heading, then one line per table that changes (old pairing -> new pairing) and the
     bye."""
-    from tournament.domain.progress import draw_refusal
+    from tournament.domain.standings.progress import draw_refusal
 
     if not after.rounds or draw_refusal(after) or before.settings is None:
         return []  # not drawable yet: an open match (T-round)
-    from tournament.domain.pairing import next_draw, round_seed
+    from tournament.domain.standings.pairing import next_draw, round_seed
 
     number = after.current_round + 1
     seed = round_seed(before.settings.seed, number, redraw=len(before.cancellations))

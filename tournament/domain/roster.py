@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING, Any
 from tournament.domain.commands.buyback import may_buy_back
 from tournament.domain.commands.registration import player
 from tournament.domain.history import RoundLine, player_rounds, round_words
-from tournament.domain.lives import lives_left
 from tournament.domain.model.parts import Player
 from tournament.domain.model.state import Tournament
+from tournament.domain.standings.lives import lives_left
 
 if TYPE_CHECKING:
     from tournament.domain.standings import Row
@@ -104,8 +104,8 @@ def standing(t: Tournament, player_id: int) -> tuple[Row, int] | None:
     if not t.rounds:
         return None
     # The draws' code (places of a bracket) only here: `players list` does not need it.
-    from tournament.domain.pairing import places
     from tournament.domain.standings import standings
+    from tournament.domain.standings.pairing import places
 
     rows = standings(t, places=places(t), lives=lives_left(t))
     row = next((r for r in rows if r.player_id == player_id), None)

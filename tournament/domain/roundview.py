@@ -64,7 +64,7 @@ def round_stage(t: Tournament, r: Round) -> str:
     records their start numbers)."""
     if not r.info.get("final"):
         return str(r.stage)
-    from tournament.domain.lives import final_start
+    from tournament.domain.standings.lives import final_start
     from tournament.formats.lives import final_round_count
 
     final = final_start(t)
@@ -104,7 +104,7 @@ def bracket_sections(t: Tournament, match_ids: Sequence[str]) -> list[str]:
     slots = [t.matches[mid].bracket.get("id") for mid in match_ids]
     if not slots or not all(slots):
         return []
-    from tournament.domain.pairing import bracket_of
+    from tournament.domain.standings.pairing import bracket_of
 
     b = bracket_of(t)
     if b is None:
@@ -119,7 +119,7 @@ def bracket_sections(t: Tournament, match_ids: Sequence[str]) -> list[str]:
 
 def tournament_groups(t: Tournament) -> list[list[int]]:
     """The groups of a group format, as drawn in round 1 (none: no groups)."""
-    from tournament.domain.field import frozen
+    from tournament.domain.standings.field import frozen
 
     if t.settings is None or t.settings.format not in ("round_robin", "groups_knockout"):
         return []
@@ -142,7 +142,7 @@ def lives_at_draw(t: Tournament, r: Round) -> dict[int, int]:
     count, nor in other formats."""
     if t.settings is None or t.settings.format != "lives" or r.info.get("final"):
         return {}
-    from tournament.domain.lives import lives_now
+    from tournament.domain.standings.lives import lives_now
 
     left = lives_now(t, r.number).lives
     return {int(p): n for p, n in left.items() if n > 0}

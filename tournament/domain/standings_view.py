@@ -35,9 +35,9 @@ from tournament.domain.model import events as ev
 from tournament.domain.model.errors import DomainError
 from tournament.domain.model.events import EventLike
 from tournament.domain.model.state import Tournament, fold
-from tournament.domain.pairing import finished, lives_left, places
-from tournament.domain.progress import Stage, changed_since, end_of_round
 from tournament.domain.standings import Row, standings
+from tournament.domain.standings.pairing import finished, lives_left, places
+from tournament.domain.standings.progress import Stage, changed_since, end_of_round
 
 #: The tournament's events, oldest first, read only when a table needs them (as of an
 #: event, the end of a round, the group stage of groups -> knockout).
@@ -72,7 +72,7 @@ class StandingsView:
     @property
     def heading(self) -> str:
         """``after round 2``, ``during round 3: 7 of 19 matches decided``, ... (the
-        printed heading's words, :meth:`tournament.domain.progress.Stage.heading`)."""
+        printed heading's words, :meth:`tournament.domain.standings.progress.Stage.heading`)."""
         return Stage.of(self.state).heading()
 
     @property

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from tournament.domain.matchview import MatchLine
 from tournament.domain.model.state import Tournament
-from tournament.domain.progress import Stage
 from tournament.domain.readback import read_back
+from tournament.domain.standings.progress import Stage
 from tournament.domain.wording import STAGE_TEMPLATES
 from tournament.printing.language import Language
 from tournament.web.pages.public_words import HEADINGS, numbered_heading
@@ -19,8 +19,8 @@ from tournament.web.pages.words import TIEBREAKS
 
 def stage_words(t: Tournament, words: Language) -> str:
     """Where the standings stand, as the printed heading says it (the domain's
-    :meth:`~tournament.domain.progress.Stage.heading`, in the pack's language)."""
-    from tournament.domain.pairing import finished
+    :meth:`~tournament.domain.standings.progress.Stage.heading`, in the pack's language)."""
+    from tournament.domain.standings.pairing import finished
 
     stage = Stage.of(t)
     n = stage.current

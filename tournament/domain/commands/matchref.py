@@ -113,7 +113,7 @@ def _example(t: Tournament) -> Phrase:
 def _waiting(t: Tournament, slot: str) -> str | None:
     """A bracket match not drawn yet, with what it waits for: ``W2-1 is not drawn yet: it
     waits for the winners of W1-1 and W1-2``."""
-    from tournament.domain.pairing import bracket_of, bracket_view
+    from tournament.domain.standings.pairing import bracket_of, bracket_view
     from tournament.formats.bracket import LoserOf, WinnerOf
 
     bracket = bracket_of(t)

@@ -22,7 +22,6 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tournament.domain.field import eligible
 from tournament.domain.model import events as ev
 from tournament.domain.model import text
 from tournament.domain.model.errors import ConflictError, DomainError, NotFoundError
@@ -31,6 +30,7 @@ from tournament.domain.model.settings import missed_rounds_score as score_of_mis
 from tournament.domain.model.state import Player, Tournament
 from tournament.domain.model.text import excerpt, plain_text
 from tournament.domain.model.text import look_alike_keys as keys
+from tournament.domain.standings.field import eligible
 from tournament.eventstore.api import NewEvent
 from tournament.formats.seeding import Entrant, seed_by_draw
 

@@ -63,7 +63,7 @@ def takes_results(t: Tournament, match: MatchState) -> None:
     until voided (T-correction)."""
     if not match.bracket:
         return
-    from tournament.domain.knockout import misfit_why, vacated_why
+    from tournament.domain.standings.knockout import misfit_why, vacated_why
 
     if match.match_id in t.vacated():
         how = "it was never played" if not match.entries else "its results were voided"

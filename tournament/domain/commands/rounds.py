@@ -25,12 +25,13 @@ from typing import Any, TypeVar
 
 from tournament.domain.commands.registration import player, require_created, seed_order
 from tournament.domain.commands.results import forfeit_payload
-from tournament.domain.lives import lives_now
 from tournament.domain.messages import Phrase, english
 from tournament.domain.model import events as ev
 from tournament.domain.model.errors import ConflictError, DomainError, NotFoundError
 from tournament.domain.model.state import Tournament
-from tournament.domain.pairing import (
+from tournament.domain.standings import standings
+from tournament.domain.standings.lives import lives_now
+from tournament.domain.standings.pairing import (
     Draw,
     eligible,
     frozen,
@@ -40,9 +41,8 @@ from tournament.domain.pairing import (
     slot_match_id,
     withdrawn,
 )
-from tournament.domain.pairing import byes as bye_history
-from tournament.domain.progress import draw_refusal_phrase
-from tournament.domain.standings import standings
+from tournament.domain.standings.pairing import byes as bye_history
+from tournament.domain.standings.progress import draw_refusal_phrase
 from tournament.eventstore.api import NewEvent
 from tournament.formats import model as fm
 from tournament.formats.model import FormatError

@@ -47,7 +47,9 @@ def withdraw(
             code="withdrawal.player_already_withdrawn",
             params={"player_id": player_id, "name": p.name},
         )
-    from tournament.domain.pairing import finished  # the draw's code: only for a withdrawal
+    from tournament.domain.standings.pairing import (
+        finished,  # the draw's code: only for a withdrawal
+    )
 
     if finished(t):
         # No command undoes a withdrawal: after the last round it would only rewrite the

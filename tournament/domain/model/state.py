@@ -34,7 +34,7 @@ from tournament.domain.model.reportbook import ReportBook
 from tournament.domain.model.settings import Settings
 
 if TYPE_CHECKING:
-    from tournament.domain.ranking import Ranking
+    from tournament.domain.standings.ranking import Ranking
 
 #: What :meth:`Tournament.derived` keeps.
 Derived = TypeVar("Derived")
@@ -83,7 +83,7 @@ class Tournament:
         self.on_change: Callable[[str], None] | None = None
         #: Players whose line in the standings may have changed since the last ranking
         #: (a match's result changed); None: rank everybody afresh (after any event but a
-        #: result, see ``handlers.TOUCHING``). See :mod:`tournament.domain.ranking`.
+        #: result, see ``handlers.TOUCHING``). See :mod:`tournament.domain.standings.ranking`.
         self.touched: set[int] | None = None
         #: The last ranking, which the next standings update from ``touched``.
         self.ranking: Ranking | None = None
@@ -129,14 +129,14 @@ class Tournament:
 
     def vacated(self) -> Mapping[str, MatchState]:
         """The bracket matches never played (or voided) that the bracket no longer has, by
-        match id (:func:`tournament.domain.knockout.vacated`)."""
+        match id (:func:`tournament.domain.standings.knockout.vacated`)."""
 
         def compute() -> Mapping[str, MatchState]:
             # Only a bracket match with nothing entered (or voided) can be vacated: without
             # one the bracket code is not even loaded (entering a Swiss result stays light).
             if not any(m.bracket and (not m.entries or m.void) for m in self.matches.values()):
                 return {}
-            from tournament.domain.knockout import vacated
+            from tournament.domain.standings.knockout import vacated
 
             return vacated(self)
 

@@ -302,7 +302,7 @@ class Blocking:
 
 def _blocking(t: Tournament) -> list[Blocking]:
     """The matches the next round waits for, said for people: round, table, players."""
-    from tournament.domain.progress import open_matches
+    from tournament.domain.standings.progress import open_matches
 
     return [
         Blocking(
@@ -329,7 +329,7 @@ def _cancel_refusal(t: Tournament) -> str | None:
 
 def draw_refusal_line(t: Tournament) -> str | None:
     """Why no round can be drawn now because of open matches (None: it can), T-round."""
-    from tournament.domain.progress import draw_refusal_phrase
+    from tournament.domain.standings.progress import draw_refusal_phrase
 
     found = draw_refusal_phrase(t)
     return f"round: {say(found)} (T-round)" if found is not None else None

@@ -29,7 +29,7 @@ class Column:
     """A tie-break column of the standings."""
 
     key: str  # the row's field: tb_<name>
-    name: str  # the tie-break's name in tournament.domain.tiebreaks
+    name: str  # the tie-break's name in tournament.domain.standings.tiebreaks
     short: str
     title: str
     explanation: str

@@ -18,7 +18,7 @@ FORMATS: Final[dict[str, LazyString]] = {
     "lives": _l("Lives"),
 }
 
-#: Per tie-break (tournament.domain.tiebreaks): its column heading, its name in full, and
+#: Per tie-break (tournament.domain.standings.tiebreaks): its column heading, its name in full, and
 #: what it counts -- shown on tap or keyboard focus, not only on hover.
 TIEBREAKS: Final[dict[str, tuple[LazyString, LazyString, LazyString]]] = {
     "bummerl_diff": (

@@ -31,7 +31,12 @@ from typing import Any
 
 from tournament.domain.commands.registration import seed_order
 from tournament.domain.model.state import Tournament
-from tournament.domain.tiebreaks import GROUP_FREE, OPPONENT_POINTS, TIEBREAK_KEYS, Context
+from tournament.domain.standings.tiebreaks import (
+    GROUP_FREE,
+    OPPONENT_POINTS,
+    TIEBREAK_KEYS,
+    Context,
+)
 
 #: The place of a player without one (not in a bracket): after every placed player.
 UNPLACED = 10**9

@@ -2,10 +2,10 @@
 
 Players are ranked by match points (a win, a forfeit win, a bye: 1 each), in the knockout
 formats first by the place the bracket gives them, then by the tournament's tie-breaks in
-order (:mod:`tournament.domain.tiebreaks`). Players still tied after every tie-break share
+order (:mod:`tournament.domain.standings.tiebreaks`). Players still tied after every tie-break share
 a rank. "As of" a past event is the same function over ``fold(events, upto=n)``.
 
-The whole field's ranking is kept on the tournament (:mod:`tournament.domain.ranking`)
+The whole field's ranking is kept on the tournament (:mod:`tournament.domain.standings.ranking`)
 and brought up to date from the players the events since touched, so the standings after
 one more result cost a few milliseconds even for 4,096 players. The rows are the same as a
 ranking from scratch, and each call gets rows of its own to keep or change.
@@ -22,10 +22,10 @@ import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from tournament.domain.lives import lives_final_points
 from tournament.domain.model.state import Tournament
-from tournament.domain.ranking import Line, Ranking
-from tournament.domain.tiebreaks import GROUP_FREE, TIEBREAK_KEYS, Context
+from tournament.domain.standings.lives import lives_final_points
+from tournament.domain.standings.ranking import Line, Ranking
+from tournament.domain.standings.tiebreaks import GROUP_FREE, TIEBREAK_KEYS, Context
 
 
 @dataclasses.dataclass(slots=True)
@@ -136,7 +136,7 @@ def rank(
     ctx: Context, players: list[int], tiebreaks: Iterable[str], places: Mapping[int, int]
 ) -> tuple[list[tuple[int, str | None]], dict[str, dict[int, float]]]:
     """The ranking from scratch, step by step as docs/standings.md describes it (the
-    standings keep theirs up to date instead, :mod:`tournament.domain.ranking`, and a
+    standings keep theirs up to date instead, :mod:`tournament.domain.standings.ranking`, and a
     property test holds the two equal): players best first, each with what separated it
     from the one before ("place", "points" or a tie-break; None: still tied with it, or
     the first), and the value of each tie-break per player. Direct encounter has a value

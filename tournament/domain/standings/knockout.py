@@ -18,14 +18,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tournament.domain.commands.registration import seed_order
-from tournament.domain.field import Draw, eligible, frozen, withdrawal_policies, withdrawn
 from tournament.domain.messages import Param, english
 from tournament.domain.model.errors import ConflictError
 from tournament.domain.model.matchstate import MatchState
 from tournament.domain.model.settings import Settings
 from tournament.domain.model.state import Tournament
 from tournament.domain.standings import Row, standings
-from tournament.domain.tiebreaks import GROUP_FREE
+from tournament.domain.standings.field import Draw, eligible, frozen, withdrawal_policies, withdrawn
+from tournament.domain.standings.tiebreaks import GROUP_FREE
 from tournament.formats import model as fm
 from tournament.formats.bracket import (
     Bracket,

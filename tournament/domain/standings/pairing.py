@@ -14,7 +14,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from tournament.domain.commands.registration import seed_order
-from tournament.domain.field import (
+from tournament.domain.messages import english
+from tournament.domain.model.errors import ConflictError
+from tournament.domain.model.settings import Settings
+from tournament.domain.model.state import Tournament
+from tournament.domain.standings import standings
+from tournament.domain.standings.field import (
     Draw,
     eligible,
     frozen,
@@ -22,7 +27,7 @@ from tournament.domain.field import (
     withdrawal_policies,
     withdrawn,
 )
-from tournament.domain.knockout import (
+from tournament.domain.standings.knockout import (
     bracket_of,
     bracket_results,
     bracket_view,
@@ -36,7 +41,7 @@ from tournament.domain.knockout import (
     void_command,
     void_note,
 )
-from tournament.domain.lives import (
+from tournament.domain.standings.lives import (
     final_start,
     lives_games,
     lives_left,
@@ -44,11 +49,6 @@ from tournament.domain.lives import (
     lives_places,
     lives_rules,
 )
-from tournament.domain.messages import english
-from tournament.domain.model.errors import ConflictError
-from tournament.domain.model.settings import Settings
-from tournament.domain.model.state import Tournament
-from tournament.domain.standings import standings
 from tournament.formats import model as fm
 from tournament.formats.lives import BuyBack, final_round_count, lives_final_round, lives_round
 from tournament.formats.round_robin import round_count, round_robin_round

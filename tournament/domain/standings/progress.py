@@ -21,7 +21,7 @@ from tournament.domain.messages import Param, Phrase
 from tournament.domain.model import events as ev
 from tournament.domain.model.matchstate import MatchState
 from tournament.domain.model.state import Tournament
-from tournament.domain.pairing import eligible, next_draw, round_seed
+from tournament.domain.standings.pairing import eligible, next_draw, round_seed
 from tournament.formats.bracket import Bracket, from_layout
 
 
@@ -116,10 +116,10 @@ def _joined(parts: Sequence[Param]) -> Param:
 
 def _conflicts(t: Tournament, matches: list[MatchState]) -> dict[str, str]:
     """Per bracket match among ``matches`` in conflict with the bracket after a correction,
-    why and what to do (:func:`tournament.domain.knockout.misfit_why`)."""
+    why and what to do (:func:`tournament.domain.standings.knockout.misfit_why`)."""
     if not any(m.bracket for m in matches):
         return {}
-    from tournament.domain.knockout import misfit_why
+    from tournament.domain.standings.knockout import misfit_why
 
     found = {m.match_id: misfit_why(t, m) for m in matches if m.bracket}
     return {mid: why for mid, why in found.items() if why}
