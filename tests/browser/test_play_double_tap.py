@@ -22,7 +22,7 @@ from tests.browser.desk_steps import phone
 from tests.browser.harness import shot
 from tests.browser.online_steps import moment_of, online_match, settled, take_seat, wait_for
 from tournament.domain.commands.online import claim_window
-from tournament.domain.onlineview import TableMoment
+from tournament.domain.views.onlineview import TableMoment
 from tournament.web.live import play_service
 
 if TYPE_CHECKING:  # playwright may be missing: the fixtures skip then

@@ -15,7 +15,7 @@ from tests.browser.conftest import Browse, Site
 from tests.browser.harness import PHONE, assert_accessible, fits_width, shot, with_lang
 from tests.browser.online_steps import Received, online_match
 from tests.pages.table_cards import assert_no_hidden_card, hidden, room_hidden
-from tournament.domain.onlineview import TableMoment
+from tournament.domain.views.onlineview import TableMoment
 from tournament.web.live import play_service
 
 MATCH = "1.1"

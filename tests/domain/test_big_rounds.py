@@ -14,8 +14,8 @@ from tournament.domain.commands.registration import register_player
 from tournament.domain.commands.rounds import start_round
 from tournament.domain.model import events as ev
 from tournament.domain.model.state import fold
-from tournament.domain.roundview import draw_record
 from tournament.domain.testing import Builder
+from tournament.domain.views.roundview import draw_record
 from tournament.eventstore import NewEvent, SQLEventStore, migrate
 
 PLAYERS = 4096

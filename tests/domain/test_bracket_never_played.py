@@ -11,10 +11,10 @@ import pytest
 from tournament.domain import commands as c
 from tournament.domain.commands.live import deal_live_hand
 from tournament.domain.model.errors import ConflictError, DomainError
-from tournament.domain.preview import preview
 from tournament.domain.standings import pairing
 from tournament.domain.standings.progress import draw_refusal, open_matches
 from tournament.domain.testing import Builder, registered, win, won_by
+from tournament.domain.views.preview import preview
 
 
 def final_drawn(fmt: str = "single_elimination") -> tuple[Builder, str]:

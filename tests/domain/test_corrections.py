@@ -11,9 +11,9 @@ from tournament.domain import commands as c
 from tournament.domain.commands.csvio import CsvImportError, import_players, import_results
 from tournament.domain.model.errors import ConflictError, DomainError
 from tournament.domain.model.state import fold
-from tournament.domain.preview import preview
 from tournament.domain.standings import pairing, standings
 from tournament.domain.testing import Builder, paired, play_round, registered, win, won_by
+from tournament.domain.views.preview import preview
 
 
 def decided_match() -> tuple[Builder, list[str]]:

@@ -29,9 +29,9 @@ from tournament.domain.commands import online
 from tournament.domain.commands.live import abandon_live_hand
 from tournament.domain.commands.results import record_forfeit, record_hand, record_tally
 from tournament.domain.model.errors import ConflictError, DomainError
-from tournament.domain.onlineview import TableMoment, seat_view, spectator_view
 from tournament.domain.standings import standings
 from tournament.domain.testing import Builder, paired, random_hands
+from tournament.domain.views.onlineview import TableMoment, seat_view, spectator_view
 
 MATCH = "1.1"
 

@@ -17,7 +17,7 @@ from tests.domain.test_online import MATCH, online_table
 from tournament.domain.commands import online
 from tournament.domain.model import events as ev
 from tournament.domain.model.parts import SeatFlag
-from tournament.domain.onlineview import TableMoment, seat_view
+from tournament.domain.views.onlineview import TableMoment, seat_view
 
 PHONE_A, PHONE_B, PHONE_C = "a" * 64, "b" * 64, "c" * 64
 HOME, CLUB_WIFI = "1111111111111111", "2222222222222222"  # keyed hashes of two addresses

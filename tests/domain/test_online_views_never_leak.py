@@ -29,8 +29,8 @@ from engine.views import table_view
 from tests.domain.online_table import take_both
 from tournament.domain.commands import online
 from tournament.domain.model.state import Tournament
-from tournament.domain.onlineview import TableMoment, seat_view, spectator_view
 from tournament.domain.testing import Builder, paired
+from tournament.domain.views.onlineview import TableMoment, seat_view, spectator_view
 
 MATCH = "1.1"
 STREAM = "hand-property"

@@ -9,10 +9,10 @@ import pytest
 
 from tournament.domain import commands as c
 from tournament.domain.model.errors import ConflictError
-from tournament.domain.preview import preview
 from tournament.domain.standings.pairing import finished
 from tournament.domain.standings.progress import Stage, open_matches
 from tournament.domain.testing import Builder, play_round, random_match, registered
+from tournament.domain.views.preview import preview
 
 
 def two_rounds_of_six() -> tuple[Builder, str]:

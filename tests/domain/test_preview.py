@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 
 from tournament.domain import commands as c
-from tournament.domain.preview import preview
 from tournament.domain.testing import Builder, registered
+from tournament.domain.views.preview import preview
 
 
 def swiss_round_one() -> tuple[Builder, dict[str, str]]:
@@ -98,8 +98,8 @@ def test_a_knockout_correction_names_the_bracket_slots_that_change() -> None:
 
 
 def test_a_big_field_preview_names_the_places_that_matter_and_sums_up_the_rest() -> None:
-    from tournament.domain.preview import TOP
     from tournament.domain.testing import random_match
+    from tournament.domain.views.preview import TOP
 
     b = Builder(registered(players=40, seed=9, best_of=3))
     rng = random.Random(9)

@@ -181,7 +181,7 @@ def test_signatures_stored_before_the_match_was_decided_count_as_void() -> None:
 
 
 def test_both_players_recorded_as_scorer_in_one_match_is_warned_about() -> None:
-    from tournament.domain.notices import scorer_warning
+    from tournament.domain.views.notices import scorer_warning
 
     b = match_builder()
     b.add(c.record_hand(b.state, "1.1", winner=1, game_points=1, scorer=1))

@@ -10,10 +10,10 @@ import pytest
 
 from tournament.domain import commands as c
 from tournament.domain.model.errors import DomainError
-from tournament.domain.preview import preview
 from tournament.domain.standings import standings
 from tournament.domain.standings.progress import changed_since
 from tournament.domain.testing import Builder, paired
+from tournament.domain.views.preview import preview
 
 #: Bummerl in seat order (the pairing's first player's column first).
 FIRST_WINS = {"columns": [[7, 4, 1, 0], [7, 5]]}

@@ -70,7 +70,7 @@ def test_a_filter_naming_nothing_says_so(web: Web, club: str) -> None:
 
 
 def test_what_each_event_did_reads_in_german_from_its_code(web: Web, club: str) -> None:
-    """The events' words (tournament.domain.eventwords) in the reader's language; English
+    """The events' words (tournament.domain.views.eventwords) in the reader's language; English
     as ``tournament log`` prints them."""
     token = signed_in(web)
     web.client.post(SHEETS, data={"csrf_token": token, "key": "7" * 32, "table": "1",

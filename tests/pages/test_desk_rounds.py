@@ -18,8 +18,8 @@ from tournament.app.services import services
 from tournament.domain.commands.registration import edit_player
 from tournament.domain.commands.results import record_tally
 from tournament.domain.commands.rounds import start_round
-from tournament.domain.roundview import draw_record, round_view
 from tournament.domain.testing import random_tally
+from tournament.domain.views.roundview import draw_record, round_view
 
 
 def signed_in(web: Web, email: str = "admin@club.at") -> None:

@@ -24,7 +24,7 @@ from tests.web.played import state
 from tests.web.test_sign_in import csrf_of
 from tournament.app.play import Hand
 from tournament.domain.commands.tablecodes import match_codes
-from tournament.domain.onlineview import TableMoment
+from tournament.domain.views.onlineview import TableMoment
 from tournament.web.live import play_service
 
 SECRET = b"test-secret"

@@ -9,7 +9,7 @@ from tests.pages.public_formats import page
 from tests.web.conftest import Web
 from tests.web.played import run, state
 from tournament.domain import commands as c
-from tournament.domain.standings_view import standings_view
+from tournament.domain.views.standings_view import standings_view
 
 
 def swapped_round_2(web: Web, tid: str) -> tuple[str, int]:

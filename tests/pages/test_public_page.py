@@ -13,7 +13,7 @@ from tournament.app.services import services
 from tournament.domain.commands.registration import register_player
 from tournament.domain.commands.rounds import start_round
 from tournament.domain.model import events as ev
-from tournament.domain.roundview import round_view
+from tournament.domain.views.roundview import round_view
 from tournament.web.pages.public import alphabetical
 
 

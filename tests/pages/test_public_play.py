@@ -20,7 +20,7 @@ from tests.web.conftest import Web
 from tournament.app.services import services
 from tournament.domain.commands.online import current_hand, table_of
 from tournament.domain.model.hands import HAND_DEALT
-from tournament.domain.onlineview import TableMoment
+from tournament.domain.views.onlineview import TableMoment
 from tournament.web.live import live, play_service
 
 MATCH = "3.1"  # Anna Huber (1) against Bernd Maier (2), table 1

@@ -7,8 +7,8 @@ from tests.pages.markup import elements, unlabelled, words
 from tests.pages.public_formats import page, played
 from tests.web.conftest import Web
 from tests.web.played import state
-from tournament.domain.history import player_rounds
-from tournament.domain.matchdetail import bummerl_lines
+from tournament.domain.views.history import player_rounds
+from tournament.domain.views.matchdetail import bummerl_lines
 
 
 def test_every_round_of_a_swiss_player_with_opponent_table_and_result(web: Web, club: str) -> None:

@@ -28,8 +28,8 @@ from tournament.domain.commands.rounds import start_round
 from tournament.domain.model import events as ev
 from tournament.domain.model.errors import ConflictError, DomainError
 from tournament.domain.model.hands import action_event
-from tournament.domain.onlineview import TableMoment, seat_view, spectator_view
 from tournament.domain.standings import standings
+from tournament.domain.views.onlineview import TableMoment, seat_view, spectator_view
 from tournament.eventstore import SQLEventStore
 from tournament.live.bus import RedisSubscriber
 from tournament.live.hub import LiveHub

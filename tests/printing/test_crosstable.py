@@ -5,7 +5,7 @@ the domain's cells as ``tournament standings --crosstable`` prints them)."""
 from __future__ import annotations
 
 from tests.printing.helpers import SEAL, evening, pdf_text, require_weasyprint
-from tournament.domain.history import cell, player_rounds
+from tournament.domain.views.history import cell, player_rounds
 from tournament.printing.crosstable import SELF, crosstables
 from tournament.printing.packs import document, render
 

@@ -6,7 +6,7 @@ code (empty until codes are handed out), and the log's seal on every card."""
 from __future__ import annotations
 
 from tests.printing.helpers import SEAL, evening, page_texts, pdf_text, require_weasyprint
-from tournament.domain.roundview import round_view
+from tournament.domain.views.roundview import round_view
 from tournament.printing.packs import document, render
 from tournament.printing.render import html
 from tournament.printing.tables import round_tables

@@ -22,12 +22,12 @@ from tournament.domain.commands import corrections as c
 from tournament.domain.commands.registration import register_player
 from tournament.domain.commands.results import record_hand, record_tally
 from tournament.domain.commands.rounds import start_round
-from tournament.domain.matchview import match_lines
 from tournament.domain.model.errors import DomainError
 from tournament.domain.model.state import Tournament
 from tournament.domain.standings import standings
-from tournament.domain.standings_view import standings_view
 from tournament.domain.testing import Builder, played, random_tally, registered, won_by
+from tournament.domain.views.matchview import match_lines
+from tournament.domain.views.standings_view import standings_view
 from tournament.eventstore import NewEvent
 from tournament.eventstore.store import SQLEventStore
 from tournament.projections.documents import (

@@ -13,8 +13,8 @@ import sqlalchemy as sa
 from tournament.app.service import TournamentService
 from tournament.domain.model import events as ev
 from tournament.domain.model.state import fold
-from tournament.domain.standings_view import standings_view
 from tournament.domain.testing import Builder, play_round, registered
+from tournament.domain.views.standings_view import standings_view
 from tournament.eventstore.checkpoints import get_checkpoint
 from tournament.eventstore.store import SQLEventStore
 from tournament.live.change import Change
@@ -202,7 +202,7 @@ def test_the_standings_document_is_the_apis_table(store: SQLEventStore) -> None:
 def test_the_open_matches_document_is_the_apis_list(store: SQLEventStore) -> None:
     import json
 
-    from tournament.domain.matchview import match_lines
+    from tournament.domain.views.matchview import match_lines
     from tournament.projections.documents import OPEN_MATCHES
     from tournament.web.api.matches import line_json
 

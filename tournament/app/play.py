@@ -35,7 +35,7 @@ from tournament.domain.model import events as ev
 from tournament.domain.model.errors import ConflictError, DomainError
 from tournament.domain.model.hands import action_event, apply_hand_event
 from tournament.domain.model.state import Tournament
-from tournament.domain.onlineview import TableMoment
+from tournament.domain.views.onlineview import TableMoment
 from tournament.eventstore.api import NO_STREAM, ConcurrencyError, StoredEvent
 from tournament.play.hub import table_key
 

@@ -37,7 +37,7 @@ from tournament.domain.commands.csvread import CP1252, read_rows, read_text
 from tournament.domain.model.errors import DomainError
 from tournament.domain.model.state import Tournament
 from tournament.domain.model.text import MAX_DIGITS, NAME_LIMIT, excerpt, plain_text, whole_number
-from tournament.domain.spellings import possible_duplicates
+from tournament.domain.views.spellings import possible_duplicates
 
 if TYPE_CHECKING:  # the service and the store: loaded when the command first uses them
     from tournament.app.service import TournamentService

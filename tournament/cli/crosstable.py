@@ -26,7 +26,7 @@ def short_row_label(r: Any, columns: int) -> str:
 def print_crosstable(t: Tournament, rows: Sequence[Any], output: Any) -> None:
     """The progress table (Fortschrittstabelle): per player in standings order, each round's
     opponent and result, then the match points. Names are shortened to keep 100 columns."""
-    from tournament.domain.history import (
+    from tournament.domain.views.history import (
         LATE_BYE_LEGEND,
         LEGEND,
         VOID_LEGEND,

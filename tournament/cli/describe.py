@@ -7,11 +7,11 @@ from typing import Any
 import click
 
 from tournament.cli.columns import ljust, width
-from tournament.domain.matchview import match_standing
 from tournament.domain.model.matchstate import MatchState, result_words
 from tournament.domain.model.parts import Round
 from tournament.domain.model.state import Tournament
-from tournament.domain.roundview import (
+from tournament.domain.views.matchview import match_standing
+from tournament.domain.views.roundview import (
     bracket_heading,
     lives_at_draw,
     round_stage,
@@ -44,8 +44,8 @@ def print_bracket(t: Tournament, output: Any, preview: Any = None) -> None:
     Final, Winners' final ...), with its players and their seeds, status and winner; then
     each recorded match that no longer fits its slot after a correction, with its own
     players. ``preview``: a bracket not drawn yet (from the seeding), shown as it would be
-    (:mod:`tournament.domain.bracket_sheet` works it all out)."""
-    from tournament.domain.bracket_sheet import bracket_sheet
+    (:mod:`tournament.domain.views.bracket_sheet` works it all out)."""
+    from tournament.domain.views.bracket_sheet import bracket_sheet
 
     sheet = bracket_sheet(t, preview)
 

@@ -34,7 +34,7 @@ from tournament.cli.common import (
 
 if TYPE_CHECKING:
     from tournament.app.play import PlayService
-    from tournament.domain.onlineview import TableMoment
+    from tournament.domain.views.onlineview import TableMoment
 
 
 def wall_clock() -> datetime:
@@ -112,7 +112,7 @@ def online_status(match: str | None, tournament_id: str | None) -> None:
 
 def status_line(moment: TableMoment, at: datetime) -> str:
     """One table in one line: counts and words, never a card."""
-    from tournament.domain.onlineview import status
+    from tournament.domain.views.onlineview import status
 
     m = moment.match
     table = moment.t.online[moment.match_id]

@@ -337,8 +337,8 @@ def players_show(player_id: int, tournament_id: str | None) -> None:
     """One player's evening: details, then every round (table, opponent, who dealt first,
     the result with Bummerl and game points), then the line in the standings."""
     from tournament.domain.commands.registration import player
-    from tournament.domain.history import player_rounds, round_words
-    from tournament.domain.roster import standing
+    from tournament.domain.views.history import player_rounds, round_words
+    from tournament.domain.views.roster import standing
 
     t = get_service().state(tournament_id_of(tournament_id))
     p = player(t, player_id)
@@ -367,7 +367,7 @@ def players_show(player_id: int, tournament_id: str | None) -> None:
 @cli_errors
 def players_list(tournament_id: str | None) -> None:
     """The registered players, with a header row."""
-    from tournament.domain.roster import checking_in, flags
+    from tournament.domain.views.roster import checking_in, flags
 
     t = get_service().state(tournament_id_of(tournament_id))
     checking = checking_in(t)

@@ -54,8 +54,8 @@ from tournament.domain.commands.entry import OPTIONS, Hand, ResultEntry, entry_c
 from tournament.domain.model.errors import DomainError
 from tournament.domain.model.handpoints import PAPER_REASONS as REASONS
 from tournament.domain.model.state import Tournament
-from tournament.domain.notices import absent_warning
-from tournament.domain.preview import preview
+from tournament.domain.views.notices import absent_warning
+from tournament.domain.views.preview import preview
 
 
 @main.group()
@@ -164,7 +164,7 @@ def _warn_flagged(t: Tournament, m: Any, result_id: str) -> None:
 
 
 def _warn_scorers(t: Tournament, match_ids: Sequence[str]) -> None:
-    from tournament.domain.notices import scorer_warning
+    from tournament.domain.views.notices import scorer_warning
 
     for mid in dict.fromkeys(match_ids):
         warning = scorer_warning(t.matches[mid])
@@ -295,7 +295,7 @@ def results_show(match: str, tournament_id: str | None) -> None:
         click.echo(f"  signed by {m.label(pid)}")
     for pid, why in m.void_signatures:
         click.echo(f"  signature of {m.label(pid)} VOID: {why}")
-    from tournament.domain.notices import scorer_warning
+    from tournament.domain.views.notices import scorer_warning
 
     if warning := scorer_warning(m):
         click.echo(f"  WARNING {warning}")

@@ -9,11 +9,11 @@ from typing import Any
 import click
 
 from tournament.cli.columns import ljust, width
-from tournament.domain.matchview import open_progress
 from tournament.domain.model.matchstate import Entry
 from tournament.domain.model.state import Tournament
 from tournament.domain.model.tally import tally_text
-from tournament.domain.resultlog import result_history
+from tournament.domain.views.matchview import open_progress
+from tournament.domain.views.resultlog import result_history
 
 
 def print_open(t: Tournament, matches: Sequence[Any]) -> None:
@@ -89,7 +89,7 @@ def _tally(m: Any, p: dict[str, Any], places: Sequence[str]) -> str:
 
 def history(events: Sequence[Any], m: Any) -> dict[str, list[str]]:
     """Per result id of match ``m``: when and by whom it was entered, corrected, struck
-    (:func:`tournament.domain.resultlog.result_history`, in words)."""
+    (:func:`tournament.domain.views.resultlog.result_history`, in words)."""
     out: dict[str, list[str]] = {}
     for result_id, done in result_history(events, m.match_id).items():
         lines = out.setdefault(result_id, [])

@@ -30,10 +30,10 @@ from tournament.cli.common import (
 from tournament.cli.describe import buy_back_line, lives_notes, result_note, round_stage
 from tournament.cli.sealing import seal_for_print
 from tournament.domain import commands as c
-from tournament.domain.matchview import bracket_notes
 from tournament.domain.model.parts import Round
 from tournament.domain.model.state import Tournament
-from tournament.domain.roundview import (
+from tournament.domain.views.matchview import bracket_notes
+from tournament.domain.views.roundview import (
     bracket_sections,
     draw_notices,
     drawn_round,

@@ -31,7 +31,7 @@ from tournament.domain.commands.csvio import (
 )
 from tournament.domain.model.errors import DomainError
 from tournament.domain.model.state import Tournament
-from tournament.domain.standings_view import standings_view
+from tournament.domain.views.standings_view import standings_view
 
 
 @main.command()
@@ -379,9 +379,9 @@ def _number(value: Any) -> str:
 @cli_errors
 def bracket(tournament_id: str | None) -> None:
     """The knockout bracket as it stands; before round 1, the draw the seeding gives."""
-    from tournament.domain.bracket_sheet import no_bracket
     from tournament.domain.standings.pairing import bracket_of
     from tournament.domain.standings.progress import bracket_preview
+    from tournament.domain.views.bracket_sheet import no_bracket
 
     tid = tournament_id_of(tournament_id)
     t = get_service().state(tid)

@@ -422,7 +422,7 @@ def _hands_in_play(store: Any) -> Callable[[str], bool]:
     store) has its hands withheld rather than the export refused."""
     from tournament.app.service import TournamentService
     from tournament.domain.model.hands import HAND_PREFIX, fold_hand
-    from tournament.domain.transfer import finished_hands, in_play
+    from tournament.domain.views.transfer import finished_hands, in_play
 
     found: list[Callable[[str], bool]] = []
 

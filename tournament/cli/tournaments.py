@@ -28,7 +28,6 @@ from tournament.cli.common import (
     tournament_option,
 )
 from tournament.cli.describe import buy_back_line, format_words, tournament_groups
-from tournament.domain.eventwords import in_words
 from tournament.domain.model.errors import DomainError
 from tournament.domain.model.settings import (
     DEFAULT_FIRST_DEALER,
@@ -43,10 +42,11 @@ from tournament.domain.model.settings import (
 )
 from tournament.domain.model.state import Tournament
 from tournament.domain.model.text import excerpt, printable, whole_number
-from tournament.domain.overview import rounds_played, slug
 from tournament.domain.standings import standings as compute_standings
 from tournament.domain.standings.pairing import finished, lives_left, places
 from tournament.domain.standings.progress import open_matches
+from tournament.domain.views.eventwords import in_words
+from tournament.domain.views.overview import rounds_played, slug
 
 #: What each format option means, for ``create --help`` (defaults: OPTION_DEFAULTS).
 OPTION_MEANINGS = {

@@ -1,6 +1,6 @@
 """The correction preview's lines as phrases (issue 11): each line a code and params, so a
 page says it in the reader's language while :meth:`Preview.lines
-<tournament.domain.preview.Preview.lines>` keeps its English (``str()`` of the same
+<tournament.domain.views.preview.Preview.lines>` keeps its English (``str()`` of the same
 phrases). A match's result, a flag, a standings line and the summaries are phrased; the
 bracket's and the next draw's lines (names, match ids, commands) are English pieces.
 Pure and stdlib only.

@@ -176,7 +176,7 @@ FIELD_WORDS: Final[frozenset[str]] = frozenset(
     }
 )
 
-#: The audit log's events in words (tournament/domain/eventwords.py, reportwords.py), as
+#: The audit log's events in words (tournament/domain/views/eventwords.py, reportwords.py), as
 #: ``tournament log`` prints them.
 EVENT_TEMPLATES: Final[dict[str, str]] = {
     "event.nobody": N_("nobody"),
@@ -257,7 +257,7 @@ EVENT_TEMPLATES: Final[dict[str, str]] = {
 }
 
 #: A row of a players list spelt like a registered player or an earlier row
-#: (tournament.domain.spellings, O-L2): a warning of the import's preview, not a refusal.
+#: (tournament.domain.views.spellings, O-L2): a warning of the import's preview, not a refusal.
 SPELLING_TEMPLATES: Final[dict[str, str]] = {
     "spelling.registered": N_(
         "possible duplicate: %(name)s may be %(other)s, registered as player %(player_id)s (ue/ü, oe/ö, ae/ä or ss/ß spelt otherwise)"

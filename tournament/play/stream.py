@@ -16,7 +16,7 @@ from datetime import datetime
 
 from tournament.app.play import PlayService
 from tournament.domain.model.errors import DomainError
-from tournament.domain.onlineview import TableMoment
+from tournament.domain.views.onlineview import TableMoment
 from tournament.live.departure import Departure
 from tournament.play.hub import TableHub, TableListener, table_key
 

@@ -5,7 +5,7 @@ standings order, each cell the row player's result against the column player. Ot
 formats (Swiss and the rest) pair few of all possible opponents, so a matrix would be
 mostly empty: they get the progress table (Fortschrittstabelle), each round's opponent
 and result per player, as ``tournament standings --crosstable`` prints it. The cells are
-the domain's (:func:`tournament.domain.history.cell`), as is the standings order.
+the domain's (:func:`tournament.domain.views.history.cell`), as is the standings order.
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
-from tournament.domain.history import RoundLine, cell, player_rounds
 from tournament.domain.model.state import Tournament
 from tournament.domain.standings import Row
-from tournament.domain.standings_view import Events, standings_view
+from tournament.domain.views.history import RoundLine, cell, player_rounds
+from tournament.domain.views.standings_view import Events, standings_view
 
 MATRIX_FORMATS = ("round_robin", "groups_knockout")
 #: The matrix cell of a player against themselves (greyed out).

@@ -20,8 +20,8 @@ from typing import Any
 
 from tournament.domain.model.events import EventLike
 from tournament.domain.model.state import Tournament
-from tournament.domain.roundview import round_view
-from tournament.domain.standings_view import standings_view
+from tournament.domain.views.roundview import round_view
+from tournament.domain.views.standings_view import standings_view
 from tournament.printing.crosstable import SELF, crosstables
 from tournament.printing.language import DEFAULT, Language, language
 from tournament.printing.render import PrintingUnavailable, html, pdf

@@ -2,7 +2,7 @@
 deals first, the public page's QR code, the place of the table's report code) and its
 blank scoresheet (the tally columns of every Bummerl, the signatures).
 
-Both come from :func:`~tournament.domain.roundview.round_view`, the same view the
+Both come from :func:`~tournament.domain.views.roundview.round_view`, the same view the
 pairings sheet, the CLI and the API show; no rule is worked out here. The texts are
 in the templates, in the pack's language (:mod:`tournament.printing.language`).
 
@@ -22,9 +22,9 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
-from tournament.domain.matchview import PlayerRef
 from tournament.domain.model.state import Tournament
-from tournament.domain.roundview import round_view
+from tournament.domain.views.matchview import PlayerRef
+from tournament.domain.views.roundview import round_view
 
 #: The counts a tally column runs down, as the paper prints them (R17: from 7 to 0).
 COUNTS = tuple(range(7, -1, -1))

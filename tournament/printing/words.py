@@ -7,10 +7,10 @@ their msgids, so the catalog keeps one entry for a word both show.
 
 from __future__ import annotations
 
-from tournament.domain.matchview import MatchLine
 from tournament.domain.model.state import Tournament
 from tournament.domain.readback import read_back
 from tournament.domain.standings.progress import Stage
+from tournament.domain.views.matchview import MatchLine
 from tournament.domain.wording import STAGE_TEMPLATES
 from tournament.printing.language import Language
 from tournament.web.pages.public_words import HEADINGS, numbered_heading

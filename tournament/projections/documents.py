@@ -15,13 +15,13 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from tournament.domain.bracket_sheet import BracketSheet, current_sheet, no_bracket
 from tournament.domain.commands.csvexport import standings_document
-from tournament.domain.matchview import MatchLine, PlayerRef, match_lines
 from tournament.domain.model.events import EventLike
 from tournament.domain.model.state import Tournament
 from tournament.domain.standings import Row
-from tournament.domain.standings_view import StandingsView, standings_view
+from tournament.domain.views.bracket_sheet import BracketSheet, current_sheet, no_bracket
+from tournament.domain.views.matchview import MatchLine, PlayerRef, match_lines
+from tournament.domain.views.standings_view import StandingsView, standings_view
 from tournament.formats.bracket import Seed, Source, WinnerOf
 
 Events = Callable[[], Sequence[EventLike]]

@@ -3,7 +3,7 @@
 ``correct_result`` replaces a result's payload (or voids it) with who and why, recording
 what it replaces so that it can be reversed exactly; ``strike_hand`` removes one hand the
 organiser could not resolve from a sheet. Both are checked by replaying the match first.
-:func:`tournament.domain.preview.preview` says what a correction changes downstream.
+:func:`tournament.domain.views.preview.preview` says what a correction changes downstream.
 
     >>> from tournament.domain.model.state import fold
     >>> from tournament.domain.testing import paired

@@ -31,11 +31,11 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from tournament.accounts.roles import Role
 from tournament.app.services import services
-from tournament.domain.eventwords import in_words
 from tournament.domain.model import events as ev
 from tournament.domain.model.errors import ConflictError
 from tournament.domain.model.hands import fold_hand
-from tournament.domain.transfer import (
+from tournament.domain.views.eventwords import in_words
+from tournament.domain.views.transfer import (
     BackupError,
     finished_hands,
     in_play,

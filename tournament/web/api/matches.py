@@ -3,8 +3,8 @@ ones with what each still needs), and one match in full, as ``tournament results
 missing`` and ``tournament results show MATCH`` give them. Public: what a match holds is
 what the sheet on the wall shows.
 
-The views are the domain's (:mod:`tournament.domain.matchview`,
-:mod:`tournament.domain.matchdetail`); the models here are their JSON. A body is made
+The views are the domain's (:mod:`tournament.domain.views.matchview`,
+:mod:`tournament.domain.views.matchdetail`); the models here are their JSON. A body is made
 once per version of the tournament; its cache key names the store too, since the cache
 is the process's and a process may serve more than one store (the tests do).
 """
@@ -20,10 +20,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from tournament.app.services import services
 from tournament.domain.commands.matchref import resolve_match
-from tournament.domain.matchdetail import match_detail
-from tournament.domain.matchview import match_lines
 from tournament.domain.model.errors import NotFoundError
-from tournament.domain.roundview import drawn_round
+from tournament.domain.views.matchdetail import match_detail
+from tournament.domain.views.matchview import match_lines
+from tournament.domain.views.roundview import drawn_round
 from tournament.projections.documents import OPEN_MATCHES
 from tournament.web.api.blueprint import APIBlueprint
 from tournament.web.api.models import MatchPath, TournamentPath

@@ -3,7 +3,7 @@ view of a table, the hands' records once over, and the organiser's decisions.
 
 - ``/api/v1/play/<code>``: a seat, opened by the code on the table card (T-code), no
   account: the code is the credential. What it answers is the domain's
-  :func:`~tournament.domain.onlineview.seat_view` and nothing else: the seat's own cards,
+  :func:`~tournament.domain.views.onlineview.seat_view` and nothing else: the seat's own cards,
   never the other seat's nor the talon, never the other seat's code. A move names the
   hand stream's version the client saw, so a double click makes one move (the second is
   409 ``online.table_moved_on``). Wrong codes count against the address's limit shared
@@ -38,7 +38,7 @@ from tournament.domain.commands.matchref import resolve_match
 from tournament.domain.commands.tablecodes import TableSeat
 from tournament.domain.model.errors import DomainError, NotFoundError
 from tournament.domain.model.hands import hand_record
-from tournament.domain.onlineview import TableMoment, seat_view, spectator_view, status
+from tournament.domain.views.onlineview import TableMoment, seat_view, spectator_view, status
 from tournament.live.hub import Full
 from tournament.play.stream import Render
 from tournament.web.api.blueprint import APIBlueprint

@@ -25,7 +25,7 @@ from tournament.domain.commands.registration import player
 from tournament.domain.commands.startnumbers import registered_ids, seeding_request
 from tournament.domain.model import events as ev
 from tournament.domain.model.state import Tournament
-from tournament.domain.roster import player_detail, players_json
+from tournament.domain.views.roster import player_detail, players_json
 from tournament.eventstore.api import NewEvent, StoredEvent
 from tournament.web.api.blueprint import APIBlueprint
 from tournament.web.api.models import PlayerPath, TournamentPath, WriteQuery

@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from tournament.accounts.roles import Role
 from tournament.app.services import services
 from tournament.domain.model.errors import NotFoundError
-from tournament.domain.roundview import drawn_round
+from tournament.domain.views.roundview import drawn_round
 from tournament.printing.language import DEFAULT
 from tournament.printing.packs import ROUND_KINDS
 from tournament.web.api.blueprint import APIBlueprint

@@ -5,7 +5,7 @@ strike / clear-flag`` do, through the same domain code (:mod:`tournament.domain.
 
 Scorers enter and sign; organisers correct, strike and clear flags. A correction or a
 strike with ``dry_run=true`` answers what it would store and the domain's preview of what
-it would change (:mod:`tournament.domain.preview`), and stores nothing.
+it would change (:mod:`tournament.domain.views.preview`), and stores nothing.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from tournament.domain.model.errors import DomainError
 from tournament.domain.model.state import ENTRY_KINDS, Tournament
 from tournament.domain.model.tally import tally_text
 from tournament.domain.model.text import plain_text
-from tournament.domain.preview import preview
+from tournament.domain.views.preview import preview
 from tournament.eventstore.api import NewEvent, StoredEvent
 from tournament.web.api.blueprint import APIBlueprint
 from tournament.web.api.models import MatchPath, ResultPath, WriteQuery

@@ -25,7 +25,7 @@ from tournament.domain.commands.registration import player
 from tournament.domain.model.errors import ConflictError, DomainError, NotFoundError
 from tournament.domain.model.state import Tournament
 from tournament.domain.model.text import NAME_LIMIT, plain_text
-from tournament.domain.roundview import (
+from tournament.domain.views.roundview import (
     DrawRecord,
     draw_record,
     drawn_round,

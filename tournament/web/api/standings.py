@@ -22,11 +22,11 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from tournament.app.service import TournamentService
 from tournament.app.services import services
-from tournament.domain.bracket_sheet import current_sheet, no_bracket
 from tournament.domain.commands.csvexport import flat_standings_csv, standings_csv
 from tournament.domain.model.errors import DomainError
 from tournament.domain.model.state import Tournament
-from tournament.domain.standings_view import StandingsView, standings_view
+from tournament.domain.views.bracket_sheet import current_sheet, no_bracket
+from tournament.domain.views.standings_view import StandingsView, standings_view
 from tournament.eventstore.sheet_seal import seal_for_sheet
 from tournament.projections.documents import (
     BRACKET,

@@ -18,7 +18,7 @@ from tournament.domain.model.settings import (
     parse_date,
 )
 from tournament.domain.model.state import Tournament
-from tournament.domain.overview import progress, slug
+from tournament.domain.views.overview import progress, slug
 from tournament.web.api.blueprint import APIBlueprint
 from tournament.web.api.models import Stored, TournamentPath
 from tournament.web.auth import ACCOUNT, caller, requires

@@ -1,7 +1,7 @@
 """The audit log: ``/desk/t/<tid>/audit`` (issue 11).
 
 Every event of the tournament, newest first, 100 a page: what it did
-(:func:`tournament.domain.eventwords.in_words`, its kind in the reader's language), who
+(:func:`tournament.domain.views.eventwords.in_words`, its kind in the reader's language), who
 (the signed-in account the write recorded, or the command's actor), when (the locale's
 date and time), from where (its ``source``: paper, players, live, import; and ``via``:
 page, api, cli) and the seal that covers it (the first seal at or after its position:
@@ -26,10 +26,10 @@ from flask_babel.speaklater import LazyString
 from tournament.accounts.roles import Role
 from tournament.app.services import services
 from tournament.domain.commands.matchref import resolve_match
-from tournament.domain.eventwords import in_phrase
 from tournament.domain.model import events as ev
 from tournament.domain.model.errors import DomainError
 from tournament.domain.model.state import Tournament
+from tournament.domain.views.eventwords import in_phrase
 from tournament.eventstore.api import StoredEvent
 from tournament.eventstore.seals import Seal
 from tournament.web.auth import requires

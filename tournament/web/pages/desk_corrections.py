@@ -2,7 +2,7 @@
 
 The recorded sheet (struck hands and voided Bummerl struck through), the corrected
 Bummerl or "void", and why; "Preview impact" decides the correction on the newest state
-and shows what it would change (:func:`tournament.domain.preview.preview`: the match,
+and shows what it would change (:func:`tournament.domain.views.preview.preview`: the match,
 reopened and flagged matches, the bracket, the standings, the next round's draw) storing
 nothing; "Store correction" stores exactly that, refused when anything was stored since
 the preview (the version the preview was made on goes with the form). A correction is
@@ -30,7 +30,7 @@ from tournament.domain.model.matchstate import Entry
 from tournament.domain.model.state import Tournament
 from tournament.domain.model.tally import tally_hands, tally_text
 from tournament.domain.model.text import plain_text
-from tournament.domain.preview import Preview, preview
+from tournament.domain.views.preview import Preview, preview
 from tournament.eventstore.api import NewEvent
 from tournament.web.auth import caller, requires
 from tournament.web.pages.desk import desk_blueprint, desk_context, refusal
@@ -187,7 +187,7 @@ def correct(tid: str, mid: str) -> Any:
     return html
 
 
-#: The preview's sections (tournament.domain.preview.Preview.sections) under headings of
+#: The preview's sections (tournament.domain.views.preview.Preview.sections) under headings of
 #: ours; its lines in the reader's language.
 SECTIONS = {
     "match": _l("The match"),

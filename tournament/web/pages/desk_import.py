@@ -25,7 +25,7 @@ from tournament.domain.commands.csvread import CP1252, read_rows, read_text
 from tournament.domain.model import events as ev
 from tournament.domain.model.errors import DomainError
 from tournament.domain.model.state import Tournament
-from tournament.domain.spellings import possible_duplicates
+from tournament.domain.views.spellings import possible_duplicates
 from tournament.eventstore.api import NewEvent
 from tournament.web.api.player_import import KIND
 from tournament.web.auth import caller, requires

@@ -34,7 +34,7 @@ from tournament.domain.commands import online
 from tournament.domain.commands.online import MOVE_SECONDS
 from tournament.domain.model.errors import ConflictError, DomainError, NotFoundError
 from tournament.domain.model.state import Tournament
-from tournament.domain.onlineview import TableMoment, status
+from tournament.domain.views.onlineview import TableMoment, status
 from tournament.web.auth import caller, requires
 from tournament.web.live import play_service
 from tournament.web.pages import desk_rounds
@@ -46,7 +46,7 @@ pages = desk_blueprint("desk_online", __name__)
 #: Seconds between two looks of the online page at its tables (htmx polling).
 REFRESH_SECONDS: Final = 3
 
-#: What a table (or a seat) waits for, as :func:`tournament.domain.onlineview.status`
+#: What a table (or a seat) waits for, as :func:`tournament.domain.views.onlineview.status`
 #: names it, in the desk's words.
 STATUS_WORDS: Final[dict[str, LazyString]] = {
     "joining": _l("waiting for the players"),

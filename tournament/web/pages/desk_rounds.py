@@ -29,11 +29,11 @@ from flask_babel.speaklater import LazyString
 from tournament.accounts.roles import Role
 from tournament.app.services import services
 from tournament.domain import commands as c
-from tournament.domain.matchview import PlayerRef, player_ref
 from tournament.domain.model.errors import DomainError
 from tournament.domain.model.events import stream_id as events_stream
 from tournament.domain.model.state import Tournament
-from tournament.domain.roundview import (
+from tournament.domain.views.matchview import PlayerRef, player_ref
+from tournament.domain.views.roundview import (
     DrawRecord,
     RoundSummary,
     RoundView,

@@ -20,11 +20,11 @@ from flask_babel import gettext
 from tournament.accounts.roles import Role
 from tournament.app.services import services
 from tournament.domain import commands as c
-from tournament.domain.matchview import PlayerRef, player_ref
 from tournament.domain.model.errors import DomainError
 from tournament.domain.model.state import Tournament
-from tournament.domain.roundview import draw_record
 from tournament.domain.standings.field import eligible
+from tournament.domain.views.matchview import PlayerRef, player_ref
+from tournament.domain.views.roundview import draw_record
 from tournament.eventstore.api import NewEvent
 from tournament.web.auth import caller, requires
 from tournament.web.pages.desk import desk_blueprint, desk_context, refusal

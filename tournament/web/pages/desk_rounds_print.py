@@ -23,7 +23,7 @@ from flask_wtf.csrf import generate_csrf
 from tournament.accounts.roles import Role
 from tournament.app.services import services
 from tournament.domain.model.errors import NotFoundError
-from tournament.domain.roundview import drawn_round
+from tournament.domain.views.roundview import drawn_round
 from tournament.web.api.print_packs import _dispatch as dispatch_pack
 from tournament.web.auth import caller, requires
 from tournament.web.i18n import LANGUAGES, current_language

@@ -23,7 +23,7 @@ from tournament.app.services import services
 from tournament.domain.model.errors import DomainError, NotFoundError
 from tournament.domain.model.settings import parse_date
 from tournament.domain.model.state import Tournament
-from tournament.domain.overview import progress, slug
+from tournament.domain.views.overview import progress, slug
 from tournament.web.auth import ACCOUNT, caller, requires
 from tournament.web.i18n import current_language, local_date
 from tournament.web.pages import setup_words

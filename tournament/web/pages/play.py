@@ -2,7 +2,7 @@
 
 ``/play/<code>`` opens the seat that the code of the table card names (T-code), at an
 online table; ``/r/<code>`` of an online match leads here. The page shows only what
-:func:`tournament.domain.onlineview.seat_view` holds for that seat: its own hand, the
+:func:`tournament.domain.views.onlineview.seat_view` holds for that seat: its own hand, the
 turn-up, the cards on the table, its visible tricks; never the other seat's cards or
 code. The table itself is one fragment (``play/table.html``), rendered the same way for
 the page, for the answer to a move (htmx swaps it in) and for each message of the live
@@ -42,7 +42,7 @@ from tournament.domain.commands import online
 from tournament.domain.commands.tablecodes import TableSeat, normalized
 from tournament.domain.model.errors import ConflictError, DomainError
 from tournament.domain.model.state import Tournament
-from tournament.domain.onlineview import TableMoment, seat_view
+from tournament.domain.views.onlineview import TableMoment, seat_view
 from tournament.live.hub import Full
 from tournament.web.auth import ANYONE, requires
 from tournament.web.devices import (

@@ -20,8 +20,8 @@ from flask import Blueprint, g, render_template, request, url_for
 from flask_babel import gettext
 
 from tournament.app.services import services
-from tournament.domain.roundview import round_view
 from tournament.domain.standings.lives import lives_left
+from tournament.domain.views.roundview import round_view
 from tournament.projections.documents import BRACKET, STANDINGS
 from tournament.web.pages import public
 from tournament.web.pages.public_words import heading_words

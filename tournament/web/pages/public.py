@@ -21,11 +21,11 @@ from flask import Blueprint, render_template, request, url_for
 from flask_babel import gettext
 from markupsafe import Markup
 
-from tournament.domain.matchview import MatchLine
 from tournament.domain.model.state import Tournament
-from tournament.domain.roundview import RoundView, round_view
 from tournament.domain.standings.lives import lives_left
 from tournament.domain.standings.pairing import finished
+from tournament.domain.views.matchview import MatchLine
+from tournament.domain.views.roundview import RoundView, round_view
 from tournament.projections.documents import STANDINGS
 from tournament.web.pages.fragments import fragment
 from tournament.web.pages.public_parts import (

@@ -2,7 +2,7 @@
 bracket, and for groups -> knockout the group tables and then the knockout.
 
 The bracket is the projection's ``bracket`` document (what ``GET
-/api/v1/tournaments/<tid>/bracket`` answers, from :mod:`tournament.domain.bracket_sheet`),
+/api/v1/tournaments/<tid>/bracket`` answers, from :mod:`tournament.domain.views.bracket_sheet`),
 shown section by section (winners, losers, grand final), a column per round; on a phone
 the bracket scrolls sideways within itself, never the page. Before round 1 it is the draw
 today's seeding gives, marked as a preview.

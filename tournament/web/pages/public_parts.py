@@ -15,9 +15,9 @@ from flask import g, render_template
 from flask_babel import format_decimal, get_locale
 
 from tournament.app.services import services
-from tournament.domain.matchview import MatchLine, match_lines
 from tournament.domain.model.errors import DomainError
 from tournament.domain.model.state import Tournament
+from tournament.domain.views.matchview import MatchLine, match_lines
 from tournament.web.i18n import local_date
 from tournament.web.pages.words import FORMATS
 

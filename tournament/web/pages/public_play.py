@@ -3,7 +3,7 @@
 No login, German and English, for a phone and for the projector:
 
 - ``GET /t/<tid>/matches/<mid>/table``: the spectator view. Everything on it comes from
-  :func:`~tournament.domain.onlineview.spectator_view` (the engine's table view: the
+  :func:`~tournament.domain.views.onlineview.spectator_view` (the engine's table view: the
   turn-up, the talon's count, the cards played, declared marriages), plus the list of the
   table's finished hands, which holds outcomes only. No hand, no talon card, no table code
   ever reaches this page. ``?projector=1`` (or ``.../table/projector``): full screen, no
@@ -47,7 +47,7 @@ from tournament.domain.commands import online
 from tournament.domain.model.errors import DomainError
 from tournament.domain.model.hands import hand_record as stream_record
 from tournament.domain.model.state import Tournament
-from tournament.domain.onlineview import TableMoment, spectator_view
+from tournament.domain.views.onlineview import TableMoment, spectator_view
 from tournament.live.hub import Full
 from tournament.web.i18n import current_language
 from tournament.web.live import play_service, table_event_stream

@@ -15,9 +15,9 @@ from typing import Any
 
 from flask import Blueprint, render_template
 
-from tournament.domain.history import RoundLine, player_rounds
-from tournament.domain.matchdetail import BummerlLine, bummerl_lines
 from tournament.domain.model.state import Tournament
+from tournament.domain.views.history import RoundLine, player_rounds
+from tournament.domain.views.matchdetail import BummerlLine, bummerl_lines
 from tournament.projections.documents import BRACKET, STANDINGS
 from tournament.web.pages.public_parts import (
     alphabetical,

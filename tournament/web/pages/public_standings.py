@@ -14,7 +14,7 @@ from flask_babel import gettext
 
 from tournament.app.services import services
 from tournament.domain.model.state import Tournament
-from tournament.domain.standings_view import standings_view
+from tournament.domain.views.standings_view import standings_view
 from tournament.projections.documents import standings_body
 from tournament.web.i18n import local_datetime
 from tournament.web.pages.public_parts import number

@@ -13,7 +13,7 @@ from flask_babel.speaklater import LazyString
 
 from tournament.domain.messages import N_
 
-#: A bracket match's section as :func:`tournament.domain.roundview.bracket_heading` names it.
+#: A bracket match's section as :func:`tournament.domain.views.roundview.bracket_heading` names it.
 HEADINGS: Final[dict[str, LazyString]] = {
     "Final": _l("Final"),
     "Semi-finals": _l("Semi-finals"),
@@ -46,7 +46,7 @@ SLOT_STATUSES: Final[dict[str, LazyString]] = {
     "not_needed": _l("not needed"),
 }
 
-#: A player's round (tournament.domain.history.RoundLine): its outcome or why it gave nothing.
+#: A player's round (tournament.domain.views.history.RoundLine): its outcome or why it gave nothing.
 OUTCOMES: Final[dict[str, LazyString]] = {
     "won": _l("won"),
     "lost": _l("lost"),

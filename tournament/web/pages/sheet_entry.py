@@ -37,11 +37,11 @@ from tournament.domain import commands as c
 from tournament.domain.commands.entry import Spelling
 from tournament.domain.commands.matchref import resolve_match
 from tournament.domain.commands.results import with_new
-from tournament.domain.matchview import match_status
 from tournament.domain.model.errors import DomainError, NotFoundError
 from tournament.domain.model.matchstate import MatchState
 from tournament.domain.model.state import ENTRY_KINDS, Tournament
 from tournament.domain.model.tally import tally_text
+from tournament.domain.views.matchview import match_status
 from tournament.eventstore.api import StoredEvent
 from tournament.web.pages.messages import page_error
 
@@ -68,7 +68,7 @@ class SheetMatch:
     bummerl: tuple[int, int]  # Bummerl won so far, a Schneiderbummerl counting 2 (R19)
     recorded: tuple[str, ...]  # the Bummerl tallies already recorded, as typed
     decided: bool
-    status: str  # tournament.domain.matchview.STATUSES
+    status: str  # tournament.domain.views.matchview.STATUSES
     signed: bool  # both players signed the sheet
     inputs: int  # how many Bummerl may still come (0 once decided)
 

@@ -28,12 +28,18 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from tournament.domain.matchview import MatchLine, PlayerRef, bracket_notes, match_line, player_ref
 from tournament.domain.messages import Phrase, english
 from tournament.domain.model import events as ev
 from tournament.domain.model.errors import NotFoundError
 from tournament.domain.model.parts import Round
 from tournament.domain.model.state import Tournament
+from tournament.domain.views.matchview import (
+    MatchLine,
+    PlayerRef,
+    bracket_notes,
+    match_line,
+    player_ref,
+)
 
 if TYPE_CHECKING:
     from tournament.eventstore.api import StoredEvent
@@ -153,7 +159,7 @@ def points_at_draw(t: Tournament, r: Round) -> dict[int, int]:
     the score group it was paired in; nothing in other formats."""
     if t.settings is None or t.settings.format != "swiss" or r.number == 1:
         return {}
-    from tournament.domain.history import points_before
+    from tournament.domain.views.history import points_before
 
     points = points_before(t, r.number)
     players = {p for mid in r.matches for p in t.matches[mid].players} | set(r.byes)
@@ -191,7 +197,7 @@ def draw_notice_phrases(t: Tournament, number: int) -> list[Phrase]:
     """:func:`draw_notices` with their codes, for a page in the reader's language."""
     if number < 2 or number > t.current_round:
         return []
-    from tournament.domain.notices import absent_phrases
+    from tournament.domain.views.notices import absent_phrases
 
     drawn = {p for mid in t.rounds[number - 1].matches for p in t.matches[mid].players}
     last = [m for m in t.rounds[number - 2].matches if drawn & set(t.matches[m].players)]

@@ -20,11 +20,17 @@ import dataclasses
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from tournament.domain.matchview import MatchLine, PlayerRef, bracket_notes, match_line, player_ref
 from tournament.domain.model.matchstate import MatchState
 from tournament.domain.model.state import Tournament
-from tournament.domain.notices import scorer_warning
-from tournament.domain.resultlog import ResultEvent, result_history
+from tournament.domain.views.matchview import (
+    MatchLine,
+    PlayerRef,
+    bracket_notes,
+    match_line,
+    player_ref,
+)
+from tournament.domain.views.notices import scorer_warning
+from tournament.domain.views.resultlog import ResultEvent, result_history
 
 if TYPE_CHECKING:
     from tournament.eventstore.api import StoredEvent
@@ -126,7 +132,7 @@ def bummerl_lines(t: Tournament, m: MatchState) -> list[BummerlLine]:
 def match_detail(t: Tournament, m: MatchState, events: Iterable[StoredEvent]) -> MatchDetail:
     """Match ``m`` in full; ``events``: the tournament's log, for each result's history
     (who entered, corrected or struck it, when and why)."""
-    from tournament.domain.matchview import match_standing
+    from tournament.domain.views.matchview import match_standing
 
     history = result_history(events, m.match_id)
     places = m.hand_places()

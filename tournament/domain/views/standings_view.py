@@ -228,7 +228,7 @@ def check_category(t: Tournament, category: str) -> None:
 
 def groups_of(t: Tournament) -> list[list[int]]:
     """The groups of a group format, as drawn in round 1 (none: no groups)."""
-    from tournament.domain.roundview import tournament_groups
+    from tournament.domain.views.roundview import tournament_groups
 
     return tournament_groups(t)
 

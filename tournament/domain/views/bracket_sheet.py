@@ -23,7 +23,6 @@ from collections.abc import Callable, Mapping
 
 from tournament.domain.model.matchstate import MatchState, result_words, score_words
 from tournament.domain.model.state import Tournament
-from tournament.domain.roundview import bracket_heading
 from tournament.domain.standings.field import withdrawn
 from tournament.domain.standings.knockout import (
     bracket_of,
@@ -34,6 +33,7 @@ from tournament.domain.standings.knockout import (
     void_command,
 )
 from tournament.domain.standings.progress import bracket_preview
+from tournament.domain.views.roundview import bracket_heading
 from tournament.formats.bracket import (
     Bracket,
     BracketMatch,

@@ -21,7 +21,7 @@ from tournament.domain.model import events as ev
 from tournament.domain.model.state import Tournament
 from tournament.domain.model.tally import tally_text
 from tournament.domain.readback import STAGE_TEMPLATES, read_back
-from tournament.domain.reportwords import REPORT_WORDS
+from tournament.domain.views.reportwords import REPORT_WORDS
 
 Payload = Mapping[str, Any]
 #: An event in words: a phrase with its code (tournament/domain/wording.py: ``event.*``)

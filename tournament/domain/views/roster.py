@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING, Any
 
 from tournament.domain.commands.buyback import may_buy_back
 from tournament.domain.commands.registration import player
-from tournament.domain.history import RoundLine, player_rounds, round_words
 from tournament.domain.model.parts import Player
 from tournament.domain.model.state import Tournament
 from tournament.domain.standings.lives import lives_left
+from tournament.domain.views.history import RoundLine, player_rounds, round_words
 
 if TYPE_CHECKING:
     from tournament.domain.standings import Row
