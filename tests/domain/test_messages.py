@@ -1,6 +1,6 @@
 """The domain's refusals as codes with params (issue 11: "give errors a code and
 parameters so they render in either language"): one catalog of English templates,
-tournament/domain/messages.py, that the raise sites fill and the pages translate.
+tournament/domain/words/messages.py, that the raise sites fill and the pages translate.
 """
 
 from __future__ import annotations
@@ -16,11 +16,17 @@ import pytest
 from babel.messages.pofile import read_po
 
 from tournament.domain.commands.rounds import start_round
-from tournament.domain.messages import ALL_TEMPLATES, EVERY_TEMPLATE, TEMPLATES, WORDS, english
 from tournament.domain.model.errors import ConflictError, DomainError
 from tournament.domain.model.state import fold
 from tournament.domain.model.tally import SEATS, tally_hands, tally_payload
 from tournament.domain.testing import registered
+from tournament.domain.words.messages import (
+    ALL_TEMPLATES,
+    EVERY_TEMPLATE,
+    TEMPLATES,
+    WORDS,
+    english,
+)
 from tournament.formats.messages import FORMAT_TEMPLATES
 from tournament.formats.model import FormatError
 
@@ -39,7 +45,7 @@ def raise_sites() -> Iterator[tuple[str, int, str, set[str] | None]]:
             if not isinstance(node, ast.Call):
                 continue
             keywords = {str(k.arg): k.value for k in node.keywords}
-            # a piece's code; the domain's other words (tournament/domain/wording.py)
+            # a piece's code; the domain's other words (tournament/domain/words/wording.py)
             if isinstance(node.func, ast.Name) and node.func.id in ("Phrase", "english"):
                 keywords = dict(zip(("code", "params"), node.args, strict=False)) | keywords
             code = keywords.get("code")

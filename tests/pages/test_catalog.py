@@ -59,7 +59,7 @@ def test_the_extraction_finds_the_pages_strings() -> None:
     # The print packs render in German or English too (babel.cfg reads them).
     assert "tournament/printing/templates/table_cards.html" in files
     assert "tournament/printing/packs.py" in files
-    assert "tournament/domain/messages.py" in files  # the domain's refusals (issue 11)
+    assert "tournament/domain/words/messages.py" in files  # the domain's refusals (issue 11)
     assert len({message for _, message in extracted()}) > 50
 
 

@@ -1,7 +1,7 @@
 """The domain's own words on the desk in the reader's language (issue 11): a round's stage,
 a manual pairing's broken format rules (T-override), a later match's flag after a
 correction (R17), why nobody may buy back a life (T-lives). English as the domain says it,
-German from the catalog: both from one code (tournament/domain/wording.py)."""
+German from the catalog: both from one code (tournament/domain/words/wording.py)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from tests.web.test_sign_in import csrf_of
 from tournament.domain.commands.corrections import correct_result
 from tournament.domain.commands.results import record_forfeit
 from tournament.domain.commands.rounds import start_round
-from tournament.domain.readback import STAGE_TEMPLATES, WARNING_TEMPLATES, read_back
+from tournament.domain.words.readback import STAGE_TEMPLATES, WARNING_TEMPLATES, read_back
 
 
 def test_the_round_s_stage_reads_in_either_language(web: Web, club: str) -> None:
@@ -121,7 +121,7 @@ def test_every_word_of_the_domain_has_its_german_with_the_same_placeholders() ->
 
     from babel.messages.pofile import read_po
 
-    from tournament.domain.wording import TEXT_TEMPLATES
+    from tournament.domain.words.wording import TEXT_TEMPLATES
 
     po = Path(__file__).resolve().parents[2] / "tournament/translations/de/LC_MESSAGES/messages.po"
     with po.open("rb") as file:
@@ -154,7 +154,7 @@ def test_why_the_next_round_cannot_be_drawn_reads_in_german_t_round(web: Web, cl
 
 
 def test_the_preview_s_next_draw_heading_reads_in_german(web: Web) -> None:
-    from tournament.domain.previewwords import NEXT_ROUND_TEMPLATES
+    from tournament.domain.words.previewwords import NEXT_ROUND_TEMPLATES
     from tournament.web.pages.messages import say
 
     english = (

@@ -12,12 +12,12 @@ from tests.web.played import state
 from tournament.domain.commands.csvio import CsvImportError, import_players
 from tournament.domain.commands.results import record_hand
 from tournament.domain.commands.rounds import start_round
-from tournament.domain.messages import Phrase
 from tournament.domain.model.errors import DomainError
 from tournament.domain.model.state import fold
 from tournament.domain.model.tally import tally_payload
 from tournament.domain.model.text import whole_number
 from tournament.domain.testing import registered
+from tournament.domain.words.messages import Phrase
 from tournament.web.pages.messages import describe, describe_rows
 
 

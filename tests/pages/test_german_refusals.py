@@ -14,7 +14,7 @@ from tests.pages.test_report import codes, first_match, post
 from tests.web.conftest import Web
 from tests.web.played import state
 from tournament.domain.commands.reports import OWN_REASONS
-from tournament.domain.messages import ALL_TEMPLATES, EVERY_TEMPLATE, WORDS
+from tournament.domain.words.messages import ALL_TEMPLATES, EVERY_TEMPLATE, WORDS
 from tournament.web.pages.messages import FIELD_NAMES, PAGE_TEMPLATES
 
 #: Bummerl 2's second column jumps to 9: a count runs from 7 to 0 (R17).

@@ -1,5 +1,5 @@
 """The formats' refusals as codes and English templates (issue 11), as
-:mod:`tournament.domain.messages` has the domain's: a :class:`~tournament.formats.model.
+:mod:`tournament.domain.words.messages` has the domain's: a :class:`~tournament.formats.model.
 FormatError` raised with ``code=`` and ``params=`` takes its message from here, and the
 domain passes code and params on when it turns the error into a refusal (rounds.py), so
 a page shows it in German. Stdlib only, like the rest of the formats.

@@ -8,10 +8,10 @@ their msgids, so the catalog keeps one entry for a word both show.
 from __future__ import annotations
 
 from tournament.domain.model.state import Tournament
-from tournament.domain.readback import read_back
 from tournament.domain.standings.progress import Stage
 from tournament.domain.views.matchview import MatchLine
-from tournament.domain.wording import STAGE_TEMPLATES
+from tournament.domain.words.readback import read_back
+from tournament.domain.words.wording import STAGE_TEMPLATES
 from tournament.printing.language import Language
 from tournament.web.pages.public_words import HEADINGS, numbered_heading
 from tournament.web.pages.words import TIEBREAKS
@@ -58,7 +58,7 @@ def stage_words(t: Tournament, words: Language) -> str:
 
 def round_stage_words(stage: str, words: Language) -> str:
     """A round's stage (``Swiss round 2 of 5``) in the pack's language: read back into its
-    code as the pages read it (``domain/readback.py``, ``wording.STAGE_TEMPLATES``); a
+    code as the pages read it (``domain/words/readback.py``, ``wording.STAGE_TEMPLATES``); a
     stage no template fits as the domain says it."""
     found = read_back(stage, STAGE_TEMPLATES)
     if isinstance(found, str):

@@ -22,8 +22,8 @@ from flask import Flask, Response, current_app, g, json, request
 from pydantic import ValidationError
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
-from tournament.domain.messages import plain
 from tournament.domain.model.errors import ConflictError, DomainError, NotFoundError
+from tournament.domain.words.messages import plain
 from tournament.eventstore.errors import IdempotencyKeyReusedError
 from tournament.eventstore.failures import (
     DISK_ERROR,

@@ -13,11 +13,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from tournament.domain.commands.registration import player, require_created
-from tournament.domain.messages import Param, Phrase, english
 from tournament.domain.model import events as ev
 from tournament.domain.model.errors import ConflictError
 from tournament.domain.model.state import Player, Tournament
 from tournament.domain.standings.lives import buy_back_closed, buy_back_closed_phrase, lives_left
+from tournament.domain.words.messages import Param, Phrase, english
 from tournament.eventstore.api import NewEvent
 
 

@@ -11,9 +11,9 @@ import io
 from collections.abc import Mapping, Sequence
 from typing import IO, Any, Final
 
-from tournament.domain.messages import plain
 from tournament.domain.model.errors import DomainError
 from tournament.domain.model.text import excerpt
+from tournament.domain.words.messages import plain
 
 #: German column names (Austrian club lists, Excel) and the columns they stand for; read
 #: case-insensitively, like the English ones (docs/csv-formats.md).

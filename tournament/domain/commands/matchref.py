@@ -21,10 +21,10 @@ from __future__ import annotations
 
 import re
 
-from tournament.domain.messages import Phrase
 from tournament.domain.model.errors import NotFoundError
 from tournament.domain.model.state import Tournament
 from tournament.domain.model.text import excerpt
+from tournament.domain.words.messages import Phrase
 
 _ROUND_TABLE = re.compile(r"([0-9]{1,6})\.([0-9]{1,6})")
 #: ``1,2`` (a decimal comma) or ``1;2``, ``1:2``, ``1-2``, ``1 2``: round and table

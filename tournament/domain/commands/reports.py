@@ -24,13 +24,13 @@ from typing import Any
 
 from tournament.domain.commands.results import find_match, record_tallies, tally_fields, with_new
 from tournament.domain.commands.tablecodes import RULE, TableSeat, resolve
-from tournament.domain.messages import N_
 from tournament.domain.model import events as ev
 from tournament.domain.model.errors import ConflictError, DomainError, NotFoundError
 from tournament.domain.model.matchstate import MatchState
 from tournament.domain.model.reportbook import MatchReports, Report, draw_of
 from tournament.domain.model.state import Tournament
 from tournament.domain.model.tally import tally_hands
+from tournament.domain.words.messages import N_
 from tournament.eventstore.api import NewEvent
 
 #: Why a match went to the organiser when no player typed a reason: stored as this English

@@ -23,7 +23,6 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal, TypeVar
 
 from tournament.domain.commands.registration import require_created
-from tournament.domain.messages import Phrase, english
 from tournament.domain.model import events as ev
 from tournament.domain.model import handpoints as hp
 from tournament.domain.model.errors import ConflictError, DomainError, NotFoundError
@@ -31,6 +30,7 @@ from tournament.domain.model.matchstate import Entry, MatchState
 from tournament.domain.model.settings import Settings
 from tournament.domain.model.state import ENTRY_KINDS, Tournament
 from tournament.domain.model.tally import tally_hands, tally_payload
+from tournament.domain.words.messages import Phrase, english
 from tournament.eventstore.api import NewEvent
 
 #: Why a hand ended, as a scoresheet may note it (``closed``: read as a claim, talon closed).

@@ -25,7 +25,6 @@ from typing import Any, TypeVar
 
 from tournament.domain.commands.registration import player, require_created, seed_order
 from tournament.domain.commands.results import forfeit_payload
-from tournament.domain.messages import Phrase, english
 from tournament.domain.model import events as ev
 from tournament.domain.model.errors import ConflictError, DomainError, NotFoundError
 from tournament.domain.model.state import Tournament
@@ -43,6 +42,7 @@ from tournament.domain.standings.pairing import (
 )
 from tournament.domain.standings.pairing import byes as bye_history
 from tournament.domain.standings.progress import draw_refusal_phrase
+from tournament.domain.words.messages import Phrase, english
 from tournament.eventstore.api import NewEvent
 from tournament.formats import model as fm
 from tournament.formats.model import FormatError

@@ -10,7 +10,7 @@ Commands raise these *before* anything is written, so a refused command stores n
 ``rule`` is a rule id of RULES.md (``R13``, ``R17`` ...) where one applies, otherwise a
 short tournament rule name of docs/tournaments.md (``T-player``, ``T-round`` ...).
 
-A refusal raised with a ``code`` (a key of :data:`tournament.domain.messages.TEMPLATES`)
+A refusal raised with a ``code`` (a key of :data:`tournament.domain.words.messages.TEMPLATES`)
 and its ``params`` builds its English ``message`` from the code's template, so a page can
 render the same refusal in German from the same code and params (issue 11)::
 
@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tournament.domain.messages import Param, english, param, plain
+from tournament.domain.words.messages import Param, english, param, plain
 
 
 class DomainError(ValueError):

@@ -13,13 +13,13 @@ import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from tournament.domain.messages import english
 from tournament.domain.model import events as ev
 from tournament.domain.model import reportbook
 from tournament.domain.model.matchstate import Entry, MatchState, Summary
 from tournament.domain.model.parts import OnlineTable, Player, Round, SeatFlag, Stats
 from tournament.domain.model.settings import Settings
 from tournament.domain.model.text import printable
+from tournament.domain.words.messages import english
 
 if TYPE_CHECKING:
     from tournament.domain.model.state import Tournament

@@ -21,9 +21,9 @@ from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
 from engine import EngineError, HandResult, Match
-from tournament.domain.messages import Phrase
 from tournament.domain.model.errors import DomainError
 from tournament.domain.model.tally import tally_hands
+from tournament.domain.words.messages import Phrase
 
 #: A hand as an entry yields it: (winner seat, game points, dealer seat or None, reason).
 Hand = tuple[int, int, "int | None", "str | None"]

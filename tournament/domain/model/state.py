@@ -25,13 +25,13 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from tournament.domain.messages import Param, english
 from tournament.domain.model import events as ev
 from tournament.domain.model.handlers import HANDLERS, TOUCHING
 from tournament.domain.model.matchstate import Entry, MatchState, Summary
 from tournament.domain.model.parts import OnlineTable, Player, Round, Stats
 from tournament.domain.model.reportbook import ReportBook
 from tournament.domain.model.settings import Settings
+from tournament.domain.words.messages import Param, english
 
 if TYPE_CHECKING:
     from tournament.domain.standings.ranking import Ranking

@@ -40,8 +40,8 @@ import re
 import unicodedata
 from typing import Final
 
-from tournament.domain.messages import Phrase
 from tournament.domain.model.errors import DomainError
+from tournament.domain.words.messages import Phrase
 
 #: The most digits a typed number may have: start numbers, ratings, tables, seeds and event
 #: numbers all fit, and nothing typed builds a huge number (or a huge range of them).

@@ -16,10 +16,10 @@ nobody buys back into the final, nobody drops out of it, and lives no longer cou
 
 from __future__ import annotations
 
-from tournament.domain.messages import Phrase
 from tournament.domain.model.settings import Settings
 from tournament.domain.model.state import Tournament
 from tournament.domain.standings.field import eligible, frozen, withdrawn
+from tournament.domain.words.messages import Phrase
 from tournament.formats import model as fm
 from tournament.formats.lives import (
     BuyBack,

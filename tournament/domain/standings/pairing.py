@@ -14,7 +14,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from tournament.domain.commands.registration import seed_order
-from tournament.domain.messages import english
 from tournament.domain.model.errors import ConflictError
 from tournament.domain.model.settings import Settings
 from tournament.domain.model.state import Tournament
@@ -49,6 +48,7 @@ from tournament.domain.standings.lives import (
     lives_places,
     lives_rules,
 )
+from tournament.domain.words.messages import english
 from tournament.formats import model as fm
 from tournament.formats.lives import BuyBack, final_round_count, lives_final_round, lives_round
 from tournament.formats.round_robin import round_count, round_robin_round

@@ -17,11 +17,11 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Sequence
 
-from tournament.domain.messages import Param, Phrase
 from tournament.domain.model import events as ev
 from tournament.domain.model.matchstate import MatchState
 from tournament.domain.model.state import Tournament
 from tournament.domain.standings.pairing import eligible, next_draw, round_seed
+from tournament.domain.words.messages import Param, Phrase
 from tournament.formats.bracket import Bracket, from_layout
 
 

@@ -16,15 +16,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from tournament.domain.messages import Param, Phrase, param
 from tournament.domain.model import events as ev
 from tournament.domain.model.state import Tournament
 from tournament.domain.model.tally import tally_text
-from tournament.domain.readback import STAGE_TEMPLATES, read_back
 from tournament.domain.views.reportwords import REPORT_WORDS
+from tournament.domain.words.messages import Param, Phrase, param
+from tournament.domain.words.readback import STAGE_TEMPLATES, read_back
 
 Payload = Mapping[str, Any]
-#: An event in words: a phrase with its code (tournament/domain/wording.py: ``event.*``)
+#: An event in words: a phrase with its code (tournament/domain/words/wording.py: ``event.*``)
 #: where the audit page says it in German, an English piece where it does not yet.
 Said = Phrase | str
 

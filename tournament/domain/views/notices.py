@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tournament.domain.messages import Param, Phrase
 from tournament.domain.model.matchstate import MatchState
 from tournament.domain.model.state import Tournament
+from tournament.domain.words.messages import Param, Phrase
 
 
 def scorer_warning(match: MatchState) -> str | None:
@@ -35,7 +35,7 @@ def absent_warning(
 def absent_phrases(
     t: Tournament, match_ids: Sequence[str], drawn_in: int | None = None
 ) -> list[Phrase]:
-    """:func:`absent_warning` with its codes (tournament/domain/wording.py), for a page
+    """:func:`absent_warning` with its codes (tournament/domain/words/wording.py), for a page
     that says it in the reader's language."""
     out = []
     for mid in dict.fromkeys(match_ids):

@@ -28,12 +28,13 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any, Final
 
-from tournament.domain.messages import Param, Phrase, english
 from tournament.domain.model.errors import DomainError
 from tournament.domain.model.events import EventLike
 from tournament.domain.model.matchstate import schneider_note
 from tournament.domain.model.state import Tournament, fold
-from tournament.domain.previewwords import (
+from tournament.domain.standings import Row, standings
+from tournament.domain.words.messages import Param, Phrase, english
+from tournament.domain.words.previewwords import (
     NEXT_ROUND_TEMPLATES,
     REOPENED_TEMPLATES,
     Line,
@@ -43,8 +44,7 @@ from tournament.domain.previewwords import (
     quiet_line,
     standing_line,
 )
-from tournament.domain.readback import read_back
-from tournament.domain.standings import Row, standings
+from tournament.domain.words.readback import read_back
 from tournament.formats.model import FormatError
 
 #: Places at the top of the standings whose every change the preview names.

@@ -1,13 +1,13 @@
 """The players' report events in words (``tournament log``, the API's event history), with
-their codes (tournament/domain/wording.py: ``event.*``) for the audit page."""
+their codes (tournament/domain/words/wording.py: ``event.*``) for the audit page."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from tournament.domain.messages import Param, Phrase, param
 from tournament.domain.model import events as ev
+from tournament.domain.words.messages import Param, Phrase, param
 
 if TYPE_CHECKING:
     from tournament.domain.model.state import Tournament

@@ -28,7 +28,6 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from tournament.domain.messages import Phrase, english
 from tournament.domain.model import events as ev
 from tournament.domain.model.errors import NotFoundError
 from tournament.domain.model.parts import Round
@@ -40,6 +39,7 @@ from tournament.domain.views.matchview import (
     match_line,
     player_ref,
 )
+from tournament.domain.words.messages import Phrase, english
 
 if TYPE_CHECKING:
     from tournament.eventstore.api import StoredEvent

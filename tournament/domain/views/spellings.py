@@ -18,7 +18,7 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from typing import Final
 
-from tournament.domain.messages import Param, Phrase
+from tournament.domain.words.messages import Param, Phrase
 
 #: Umlauts as the two letters a keyboard without them writes; ß (and ẞ) is "ss" already
 #: once casefolded.

@@ -24,8 +24,8 @@ from tournament.domain.commands.registration import player
 from tournament.domain.commands.startnumbers import parse_ids, seeding_request
 from tournament.domain.model.errors import DomainError
 from tournament.domain.model.state import Tournament
-from tournament.domain.readback import NOBODY_BUYS_TEMPLATES, read_back
 from tournament.domain.views.roster import player_json, players_json
+from tournament.domain.words.readback import NOBODY_BUYS_TEMPLATES, read_back
 from tournament.eventstore.api import NewEvent
 from tournament.web.auth import caller, requires
 from tournament.web.pages.desk import desk_blueprint, desk_context, refusal

@@ -15,10 +15,10 @@ from typing import Final
 from flask_babel import gettext
 
 from tournament.domain.commands.csvread import CsvImportError
-from tournament.domain.messages import ALL_TEMPLATES, EVERY_TEMPLATE, WORDS, Param, Phrase
 from tournament.domain.model.errors import DomainError
-from tournament.domain.readback import read_back
-from tournament.domain.wording import FIELD_WORDS
+from tournament.domain.words.messages import ALL_TEMPLATES, EVERY_TEMPLATE, WORDS, Param, Phrase
+from tournament.domain.words.readback import read_back
+from tournament.domain.words.wording import FIELD_WORDS
 
 
 def N_(name: str) -> str:

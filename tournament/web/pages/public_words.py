@@ -11,7 +11,7 @@ from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from flask_babel.speaklater import LazyString
 
-from tournament.domain.messages import N_
+from tournament.domain.words.messages import N_
 
 #: A bracket match's section as :func:`tournament.domain.views.roundview.bracket_heading` names it.
 HEADINGS: Final[dict[str, LazyString]] = {

@@ -1,6 +1,6 @@
 """Template filters that show the domain's stored English words in the reader's language
 (issue 11): a round's stage, its warnings, a flag on a later match. Each reads the text
-back into its code and params (:func:`tournament.domain.readback.read_back`) and renders
+back into its code and params (:func:`tournament.domain.words.readback.read_back`) and renders
 that from the catalog; a text of no known shape is shown as it is.
 
 ``{{ current.stage | stage_words }}``, ``{{ w | warning_words }}``, ``{{ flag | flag_words }}``.
@@ -10,8 +10,13 @@ from __future__ import annotations
 
 from flask import Blueprint
 
-from tournament.domain.messages import Phrase
-from tournament.domain.readback import FLAG_TEMPLATES, STAGE_TEMPLATES, WARNING_TEMPLATES, read_back
+from tournament.domain.words.messages import Phrase
+from tournament.domain.words.readback import (
+    FLAG_TEMPLATES,
+    STAGE_TEMPLATES,
+    WARNING_TEMPLATES,
+    read_back,
+)
 from tournament.web.pages.messages import say
 
 #: No routes: the filters only (registered with the pages, :mod:`tournament.web.pages`).

@@ -1,7 +1,7 @@
 """A stored English text of the domain read back into its code and params (issue 11).
 
 A round's stage and warnings, a flag's reason are stored in events as the English the
-domain said then (:mod:`tournament.domain.wording`); a page shows them in the reader's
+domain said then (:mod:`tournament.domain.words.wording`); a page shows them in the reader's
 language by recognising the template they were filled from. A text no template fits (an
 event older than its template, a format's new wording) stays the English it is, never
 dropped. Pure and stdlib only.
@@ -18,8 +18,8 @@ import re
 from collections.abc import Mapping
 from functools import cache
 
-from tournament.domain.messages import TEMPLATES, Param, Phrase
-from tournament.domain.wording import (
+from tournament.domain.words.messages import TEMPLATES, Param, Phrase
+from tournament.domain.words.wording import (
     BUY_BACK_TEMPLATES,
     FLAG_TEMPLATES,
     STAGE_TEMPLATES,

@@ -7,7 +7,7 @@ shows the same code in the reader's language (``tournament/web/pages/messages.py
 Most of these texts are stored in events as English (a round's stage and warnings, the
 reason a flag gives), so old events keep their words: :func:`read_back` recognises a
 stored text by its template and gives its code and params back. A producer that writes
-such a text fills the same template (:func:`tournament.domain.messages.english`), so the
+such a text fills the same template (:func:`tournament.domain.words.messages.english`), so the
 text and the template cannot drift. Pure and stdlib only.
 """
 
@@ -107,7 +107,7 @@ BUY_BACK_TEMPLATES: Final[dict[str, str]] = {
     "buyback.nobody_out": N_("nobody is out of lives"),
 }
 
-#: The correction preview's lines (tournament/domain/previewwords.py, preview.py).
+#: The correction preview's lines (tournament/domain/words/previewwords.py, preview.py).
 PREVIEW_TEMPLATES: Final[dict[str, str]] = {
     "preview.match": N_("match %(match_id)s (%(players)s): %(before)s -> %(after)s"),
     "preview.match_unchanged": N_("match %(match_id)s (%(players)s): unchanged, %(after)s"),

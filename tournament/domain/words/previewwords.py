@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from tournament.domain.messages import Param, Phrase
-from tournament.domain.readback import FLAG_TEMPLATES, read_back
-from tournament.domain.wording import PREVIEW_TEMPLATES
+from tournament.domain.words.messages import Param, Phrase
+from tournament.domain.words.readback import FLAG_TEMPLATES, read_back
+from tournament.domain.words.wording import PREVIEW_TEMPLATES
 
 #: A match's result in words, as preview._describe fills it (read back from the
 #: Preview's stored English: its ``before`` and ``after``).

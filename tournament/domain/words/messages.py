@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Final, Union
 
-from tournament.domain.wording import TEXT_TEMPLATES
+from tournament.domain.words.wording import TEXT_TEMPLATES
 from tournament.formats.messages import FORMAT_TEMPLATES
 
 
@@ -663,5 +663,5 @@ WORDS: Final[frozenset[str]] = frozenset(
 ALL_TEMPLATES: Final[dict[str, str]] = {**TEMPLATES, **FORMAT_TEMPLATES}
 
 #: Every code a phrase may carry: a refusal's, and the domain's other words a page shows
-#: (tournament/domain/wording.py: stages, warnings, flags).
+#: (tournament/domain/words/wording.py: stages, warnings, flags).
 EVERY_TEMPLATE: Final[dict[str, str]] = {**ALL_TEMPLATES, **TEXT_TEMPLATES}
