@@ -55,7 +55,7 @@ def german() -> Catalog:
 def test_the_extraction_finds_the_pages_strings() -> None:
     files = {name for name, _ in extracted()}
     assert "tournament/web/templates/base.html" in files
-    assert "tournament/web/pages/words.py" in files
+    assert "tournament/i18n/words.py" in files
     # The print packs render in German or English too (babel.cfg reads them).
     assert "tournament/printing/templates/table_cards.html" in files
     assert "tournament/printing/packs.py" in files

@@ -12,9 +12,9 @@ import pytest
 from tests.pages.markup import elements, unlabelled, words
 from tests.web.conftest import Web
 from tests.web.played import NAMES, play_round, register
+from tournament.i18n.public_words import heading_words
 from tournament.web import server
 from tournament.web.pages.projector import STANDINGS_ROWS
-from tournament.web.pages.public_words import heading_words
 
 
 def page(web: Web, path: str) -> str:

@@ -1,7 +1,7 @@
 """The print packs' words for what the domain says in English identifiers or sentences:
 where the tournament stands, a round's stage and bracket sections, a match's result, a
 tie-break's column. Said in the pack's :class:`~tournament.printing.language.Language`;
-the pages' words (``tournament/web/pages/words.py``, ``public_words.py``) are reused by
+the pages' words (``tournament/i18n/words.py``, ``public_words.py``) are reused by
 their msgids, so the catalog keeps one entry for a word both show.
 """
 
@@ -12,9 +12,9 @@ from tournament.domain.standings.progress import Stage
 from tournament.domain.views.matchview import MatchLine
 from tournament.domain.words.readback import read_back
 from tournament.domain.words.wording import STAGE_TEMPLATES
+from tournament.i18n.public_words import HEADINGS, numbered_heading
+from tournament.i18n.words import TIEBREAKS
 from tournament.printing.language import Language
-from tournament.web.pages.public_words import HEADINGS, numbered_heading
-from tournament.web.pages.words import TIEBREAKS
 
 
 def stage_words(t: Tournament, words: Language) -> str:

@@ -24,13 +24,13 @@ from tournament.domain.model.errors import DomainError, NotFoundError
 from tournament.domain.model.settings import parse_date
 from tournament.domain.model.state import Tournament
 from tournament.domain.views.overview import progress, slug
+from tournament.i18n.words import FORMATS, TIEBREAKS
 from tournament.web.auth import ACCOUNT, caller, requires
 from tournament.web.i18n import current_language, local_date
 from tournament.web.pages import setup_words
 from tournament.web.pages.desk import desk_blueprint, desk_context
 from tournament.web.pages.page_writes import field_errors, page_metadata
 from tournament.web.pages.setup_form import ALIASES, FIELDS, FormProblem, NewTournament, choices
-from tournament.web.pages.words import FORMATS, TIEBREAKS
 
 pages = desk_blueprint("desk_setup", __name__)
 

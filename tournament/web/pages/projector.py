@@ -22,9 +22,9 @@ from flask_babel import gettext
 from tournament.app.services import services
 from tournament.domain.standings.lives import lives_left
 from tournament.domain.views.roundview import round_view
+from tournament.i18n.public_words import heading_words
 from tournament.projections.documents import BRACKET, STANDINGS
 from tournament.web.pages import public
-from tournament.web.pages.public_words import heading_words
 from tournament.web.projected_reads import read_document
 from tournament.web.public_url import qr_base
 

@@ -16,9 +16,9 @@ from typing import Any
 from flask import Blueprint, render_template
 from flask_babel import gettext
 
+from tournament.i18n.public_words import SECTIONS, heading_words, status_words
 from tournament.projections.documents import BRACKET, STANDINGS
 from tournament.web.pages.public_parts import header, not_found, number, reading
-from tournament.web.pages.public_words import SECTIONS, heading_words, status_words
 from tournament.web.projected_reads import read_document
 
 pages = Blueprint("public_bracket", __name__)

@@ -18,8 +18,8 @@ from tournament.app.services import services
 from tournament.domain.model.errors import DomainError
 from tournament.domain.model.state import Tournament
 from tournament.domain.views.matchview import MatchLine, match_lines
+from tournament.i18n.words import FORMATS
 from tournament.web.i18n import local_date
-from tournament.web.pages.words import FORMATS
 
 #: The formats whose page shows a bracket (groups: the group tables, then the knockout).
 BRACKET_FORMATS = ("single_elimination", "double_elimination", "groups_knockout")

@@ -18,6 +18,7 @@ from flask import Blueprint, render_template
 from tournament.domain.model.state import Tournament
 from tournament.domain.views.history import RoundLine, player_rounds
 from tournament.domain.views.matchdetail import BummerlLine, bummerl_lines
+from tournament.i18n.public_words import heading_words, outcome_words, status_words
 from tournament.projections.documents import BRACKET, STANDINGS
 from tournament.web.pages.public_parts import (
     alphabetical,
@@ -30,7 +31,6 @@ from tournament.web.pages.public_parts import (
 )
 from tournament.web.pages.public_play import online_tables
 from tournament.web.pages.public_standings import asked_round, now_table, round_table
-from tournament.web.pages.public_words import heading_words, outcome_words, status_words
 from tournament.web.projected_reads import read_document
 
 pages = Blueprint("public_player", __name__)

@@ -15,10 +15,10 @@ from flask_babel import gettext
 from tournament.app.services import services
 from tournament.domain.model.state import Tournament
 from tournament.domain.views.standings_view import standings_view
+from tournament.i18n.words import TIEBREAKS
 from tournament.projections.documents import standings_body
 from tournament.web.i18n import local_datetime
 from tournament.web.pages.public_parts import number
-from tournament.web.pages.words import TIEBREAKS
 
 if TYPE_CHECKING:
     from tournament.web.projected import Reading  # loaded on the first read (speed P10)
