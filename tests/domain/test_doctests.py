@@ -10,8 +10,9 @@ import pytest
 
 import tournament.domain
 
+#: Every module of the domain's rooms (model/, standings/, commands/, views/, words/) too.
 MODULES = sorted(
-    m.name for m in pkgutil.iter_modules(tournament.domain.__path__, "tournament.domain.")
+    m.name for m in pkgutil.walk_packages(tournament.domain.__path__, "tournament.domain.")
 )
 
 
