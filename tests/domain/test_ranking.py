@@ -21,11 +21,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tournament.domain import commands as c
-from tournament.domain.commands.registration import seed_order
 from tournament.domain.model.errors import DomainError
 from tournament.domain.model.settings import TIEBREAKS
 from tournament.domain.model.state import Tournament, fold
 from tournament.domain.standings import Row, pairing, rank, standings
+from tournament.domain.standings.field import seed_order
 from tournament.domain.standings.lives import lives_final_points
 from tournament.domain.standings.tiebreaks import Context
 from tournament.domain.testing import Builder, random_hands, random_tally, registered

@@ -283,19 +283,6 @@ def check_in(t: Tournament, player_id: int, *, actor: str | None = None) -> list
     return [ev.make_event(ev.PLAYER_CHECKED_IN, {"player_id": player_id}, actor=actor)]
 
 
-def seed_order(t: Tournament) -> list[int]:
-    """Player ids best seed first: seeds set by hand or rating, then the rest by rating, id."""
-    return sorted(
-        t.players,
-        key=lambda pid: (
-            t.players[pid].seed is None,
-            t.players[pid].seed or 0,
-            -(t.players[pid].rating or 0),
-            pid,
-        ),
-    )
-
-
 def seed_players(
     t: Tournament,
     method: str = "rating",

@@ -23,12 +23,13 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
-from tournament.domain.commands.registration import player, require_created, seed_order
+from tournament.domain.commands.registration import player, require_created
 from tournament.domain.commands.results import forfeit_payload
 from tournament.domain.model import events as ev
 from tournament.domain.model.errors import ConflictError, DomainError, NotFoundError
 from tournament.domain.model.state import Tournament
 from tournament.domain.standings import standings
+from tournament.domain.standings.field import seed_order
 from tournament.domain.standings.lives import lives_now
 from tournament.domain.standings.pairing import (
     Draw,

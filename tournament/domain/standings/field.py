@@ -94,3 +94,16 @@ def frozen(t: Tournament, key: str) -> Any:
         if key in r.info:
             return r.info[key]
     return None
+
+
+def seed_order(t: Tournament) -> list[int]:
+    """Player ids best seed first: seeds set by hand or rating, then the rest by rating, id."""
+    return sorted(
+        t.players,
+        key=lambda pid: (
+            t.players[pid].seed is None,
+            t.players[pid].seed or 0,
+            -(t.players[pid].rating or 0),
+            pid,
+        ),
+    )

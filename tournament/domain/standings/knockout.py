@@ -17,13 +17,19 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tournament.domain.commands.registration import seed_order
 from tournament.domain.model.errors import ConflictError
 from tournament.domain.model.matchstate import MatchState
 from tournament.domain.model.settings import Settings
 from tournament.domain.model.state import Tournament
 from tournament.domain.standings import Row, standings
-from tournament.domain.standings.field import Draw, eligible, frozen, withdrawal_policies, withdrawn
+from tournament.domain.standings.field import (
+    Draw,
+    eligible,
+    frozen,
+    seed_order,
+    withdrawal_policies,
+    withdrawn,
+)
 from tournament.domain.standings.tiebreaks import GROUP_FREE
 from tournament.domain.words.messages import Param, english
 from tournament.formats import model as fm

@@ -13,7 +13,6 @@ import hashlib
 from collections.abc import Mapping
 from typing import Any
 
-from tournament.domain.commands.registration import seed_order
 from tournament.domain.model.errors import ConflictError
 from tournament.domain.model.settings import Settings
 from tournament.domain.model.state import Tournament
@@ -23,6 +22,7 @@ from tournament.domain.standings.field import (
     eligible,
     frozen,
     sat_out,
+    seed_order,
     withdrawal_policies,
     withdrawn,
 )

@@ -29,8 +29,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tournament.domain.commands.registration import seed_order
 from tournament.domain.model.state import Tournament
+from tournament.domain.standings.field import seed_order
 from tournament.domain.standings.tiebreaks import (
     GROUP_FREE,
     OPPONENT_POINTS,

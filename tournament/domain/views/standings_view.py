@@ -30,12 +30,12 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Sequence
 
-from tournament.domain.commands.registration import seed_order
 from tournament.domain.model import events as ev
 from tournament.domain.model.errors import DomainError
 from tournament.domain.model.events import EventLike
 from tournament.domain.model.state import Tournament, fold
 from tournament.domain.standings import Row, standings
+from tournament.domain.standings.field import seed_order
 from tournament.domain.standings.pairing import finished, lives_left, places
 from tournament.domain.standings.progress import Stage, changed_since, end_of_round
 
