@@ -23,7 +23,7 @@ import gc
 import itertools
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from tournament.domain.model import events as ev
 from tournament.domain.model.handlers import HANDLERS, TOUCHING
@@ -33,11 +33,14 @@ from tournament.domain.model.reportbook import ReportBook
 from tournament.domain.model.settings import Settings
 from tournament.domain.words.messages import Param, english
 
-if TYPE_CHECKING:
-    from tournament.domain.standings.ranking import Ranking
-
 #: What :meth:`Tournament.derived` keeps.
 Derived = TypeVar("Derived")
+
+#: How the bracket matches a correction vacated are worked out (:meth:`Tournament.vacated`):
+#: a read of the bracket, which is derived from the model
+#: (:func:`tournament.domain.standings.knockout.vacated`). The model does not import it:
+#: tournament/domain/__init__.py, which every import of the domain runs first, puts it here.
+VACATED: list[Callable[[Tournament], Mapping[str, MatchState]]] = []
 
 ENTRY_KINDS = {
     ev.HAND_RECORDED: "hand",
@@ -85,8 +88,10 @@ class Tournament:
         #: (a match's result changed); None: rank everybody afresh (after any event but a
         #: result, see ``handlers.TOUCHING``). See :mod:`tournament.domain.standings.ranking`.
         self.touched: set[int] | None = None
-        #: The last ranking, which the next standings update from ``touched``.
-        self.ranking: Ranking | None = None
+        #: The last ranking, which the next standings update from ``touched``: a
+        #: :class:`tournament.domain.standings.ranking.Ranking`, which the standings keep
+        #: here and check the type of (the model does not import what is derived from it).
+        self.ranking: object | None = None
 
     # --- reading ------------------------------------------------------------------------
     @property
@@ -136,9 +141,7 @@ class Tournament:
             # one the bracket code is not even loaded (entering a Swiss result stays light).
             if not any(m.bracket and (not m.entries or m.void) for m in self.matches.values()):
                 return {}
-            from tournament.domain.standings.knockout import vacated
-
-            return vacated(self)
+            return VACATED[0](self)
 
         return self.derived("vacated", compute)
 

@@ -98,7 +98,7 @@ def standings(
         chosen = [p for p in chosen if t.players[p].category.casefold() == category.casefold()]
     if players is not None:  # a group of a group format: small, ranked afresh each time
         return _with_final(t, _rows(Ranking(t, chosen, places or {}, lives).lines))
-    ranking = t.ranking
+    ranking = t.ranking if isinstance(t.ranking, Ranking) else None  # the one kept
     touched = t.touched
     if (
         ranking is None
