@@ -30,6 +30,7 @@ from flask_wtf.csrf import CSRFError, CSRFProtect
 
 from tournament.accounts.roles import Role
 from tournament.app.services import services
+from tournament.web.page_problems import is_page
 from tournament.web.plain_structlog import structlog
 from tournament.web.problems import Problem
 
@@ -210,8 +211,6 @@ FORM_TYPES = frozenset({"application/x-www-form-urlencoded", "multipart/form-dat
 
 def _a_browsers_form() -> bool:
     """A form posted by a browser to a page (not the API): its refusal is a page."""
-    from tournament.web.pages.desk import is_page
-
     if request.path.startswith("/api/"):
         return False
     return is_page() or request.mimetype in FORM_TYPES

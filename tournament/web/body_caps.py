@@ -24,6 +24,7 @@ from typing import Any, Final, TypeVar
 from flask import Flask, current_app, request
 from flask_babel import gettext
 
+from tournament.web.page_problems import is_page
 from tournament.web.problems import Problem
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -96,8 +97,6 @@ def check_body() -> None:
 
 
 def _too_large(length: int | None, limit: int) -> Problem:
-    from tournament.web.pages.desk import is_page
-
     size = "is longer" if length is None else f"has {length} bytes"
     detail = f"body: this route takes at most {limit} bytes ({_megabytes(limit)}); this one {size}"
     if is_page():  # the desk's CSV upload: in the organiser's language

@@ -35,6 +35,7 @@ from tournament.eventstore.failures import (
     outage,
 )
 from tournament.eventstore.sqlite_connections import StoreBusyError, is_busy
+from tournament.web.page_problems import is_page, page_problem
 from tournament.web.plain_structlog import structlog
 
 PROBLEM_JSON = "application/problem+json"
@@ -85,8 +86,6 @@ BUSY_RETRY_AFTER = 2
 
 
 def response(problem: Problem) -> Response:
-    from tournament.web.pages.desk import is_page, page_problem
-
     if is_page():  # a page of the desk: a page answers, never JSON
         answer = page_problem(problem.status, problem.title, problem.detail)
         for name in ("Allow", "Retry-After"):
@@ -217,8 +216,6 @@ def busy() -> Problem:
     moves at once, or a long write of another process): nothing was stored, try again."""
     from flask_babel import gettext
 
-    from tournament.web.pages.desk import is_page
-
     detail = "the service is busy and stored nothing of this request; try again in a moment"
     if is_page():  # a page shows it in the reader's language
         detail = gettext(
@@ -244,8 +241,6 @@ def unavailable(cause: str) -> Problem:
     nothing of the request was stored; try again after Retry-After. A page says it in
     the reader's language."""
     from flask_babel import gettext
-
-    from tournament.web.pages.desk import is_page
 
     detail = f"{_OUTAGE_DETAILS[cause]}; nothing of this request was stored: try again later"
     if is_page() or _wants_a_page():

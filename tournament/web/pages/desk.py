@@ -9,22 +9,22 @@ with ``@requires(Role.ORGANISER)`` (or ``SCORER``, ``ACCOUNT``) like an API rout
 
 A page is not the API: a visitor who is not signed in is sent to ``/login`` and comes back;
 a refusal renders ``errors/problem.html`` in the reader's language, never JSON
-(:func:`page_problem`, which :func:`tournament.web.problems.response` calls for a request
-that :func:`is_page` marks).
+(:func:`tournament.web.page_problems.page_problem`, which :func:`tournament.web.problems.response`
+calls for a request that :func:`~tournament.web.page_problems.is_page` marks).
 """
 
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import quote
 
-from flask import Blueprint, Response, g, render_template, request
+from flask import Blueprint
 from flask_babel import gettext
 from flask_wtf.csrf import generate_csrf
 
 from tournament.accounts.roles import Role
 from tournament.domain.model.errors import DomainError
 from tournament.web.auth import caller
+from tournament.web.page_problems import DESK_BLUEPRINTS, mark_page
 from tournament.web.pages.messages import describe
 
 
@@ -34,43 +34,6 @@ def desk_blueprint(name: str, import_name: str) -> Blueprint:
     blueprint.before_request(mark_page)
     DESK_BLUEPRINTS.add(name)
     return blueprint
-
-
-#: The desk's blueprints: the app's own checks (signing in, roles) run before a
-#: blueprint's ``before_request``, so a refusal there knows a page by its blueprint.
-DESK_BLUEPRINTS: set[str] = set()
-
-
-def mark_page() -> None:
-    """This request is a page: errors answer as pages, in the reader's language."""
-    g.page = True
-    g.localized = True
-
-
-def is_page() -> bool:
-    return bool(g.get("page")) or request.blueprint in DESK_BLUEPRINTS
-
-
-def page_problem(status: int, title: str, detail: str) -> Response:
-    """A problem as a page: 401 goes to sign in and back, the rest is shown."""
-    if status == 401:
-        target = f"/login?next={quote(request.full_path.rstrip('?'))}"
-        return Response(status=303, headers={"Location": target})
-    titles = {
-        403: gettext("Not allowed"),
-        404: gettext("Not found"),
-        409: gettext("Conflicts with what is recorded"),
-        422: gettext("Refused by the rules"),
-        429: gettext("Too many attempts: wait a moment"),
-    }
-    html = render_template(
-        "errors/problem.html",
-        status=status,
-        title=titles.get(status, gettext("Something went wrong")) if status >= 400 else title,
-        detail=detail,
-        back=request.referrer or "/desk",
-    )
-    return Response(html, status=status, mimetype="text/html")
 
 
 def refusal(error: DomainError) -> str:
