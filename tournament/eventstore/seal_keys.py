@@ -134,7 +134,9 @@ def write_key_file(path: Path, key: SealKey | None = None, owner: str | None = N
     return key
 
 
-def _chown(path: Path, owner: str) -> None:
+def _chown(path: Path, owner: str, *, remove: bool = True) -> None:
+    """Give ``path`` to ``owner``; ``remove``: a file that cannot be given is removed
+    (no key left behind for the wrong owner)."""
     user, _, group = owner.partition(":")
     try:
         if user and group:
@@ -144,7 +146,8 @@ def _chown(path: Path, owner: str) -> None:
         else:
             shutil.chown(path, group=group)
     except (LookupError, OSError) as error:
-        path.unlink(missing_ok=True)
+        if remove:
+            path.unlink(missing_ok=True)
         raise SealKeyError(f"cannot give {path} to {owner}: {error}") from None
 
 
@@ -178,7 +181,14 @@ def rotate(
         )
     old = load_key(environ, create=False)
     ring = keyring_dir(environ)
-    ring.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if not ring.is_dir():
+        ring.mkdir(mode=0o700, parents=True)
+        # The keys' owner must be able to list their folder (verify and import run as
+        # the service's user): a folder left to root would hide every retired key.
+        if owner:
+            _chown(ring, owner, remove=False)
+        else:
+            _same_owner(ring, path)
     retired_to = ring / f"{old.key_id}.key"
     if not (retired_to.is_file() and parse_key(retired_to.read_text().strip(), "") == old):
         write_key_file(retired_to, old, owner)
