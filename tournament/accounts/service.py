@@ -337,7 +337,8 @@ class Accounts:
             return Role.PUBLIC
         admin, role = found
         held = Role.OWNER if admin else Role(role or 0)
-        self.remembered.put(key, held, generation)
+        if held != Role.PUBLIC:  # no role is not remembered: a role granted works at once
+            self.remembered.put(key, held, generation)
         return held
 
     def roles(self, account_id: int) -> dict[str, Role]:
