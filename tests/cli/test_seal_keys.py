@@ -219,8 +219,11 @@ def test_operator_f8_a_rotation_as_root_leaves_the_keyring_to_the_services_user(
     import pwd
 
     nobody = pwd.getpwnam("nobody").pw_uid
-    cli("seal-key", "rotate", "--owner", "nobody")
     ring = key_file.parent / "seal-keyring"
+    refused = cli("seal-key", "rotate", "--owner", "no-such-user-f8", ok=False)
+    assert refused.exit_code == 1 and "cannot give" in refused.output
+    assert not ring.exists()  # nothing left of root's that a second try would keep
+    cli("seal-key", "rotate", "--owner", "nobody")
     assert ring.stat().st_uid == nobody and stat.S_IMODE(ring.stat().st_mode) == 0o700
     (retired,) = ring.glob("*.key")
     assert retired.stat().st_uid == nobody

@@ -185,10 +185,14 @@ def rotate(
         ring.mkdir(mode=0o700, parents=True)
         # The keys' owner must be able to list their folder (verify and import run as
         # the service's user): a folder left to root would hide every retired key.
-        if owner:
-            _chown(ring, owner, remove=False)
-        else:
-            _same_owner(ring, path)
+        try:
+            if owner:
+                _chown(ring, owner, remove=False)
+            else:
+                _same_owner(ring, path)
+        except BaseException:
+            ring.rmdir()  # made just now, empty: the next try makes it and gives it again
+            raise
     retired_to = ring / f"{old.key_id}.key"
     if not (retired_to.is_file() and parse_key(retired_to.read_text().strip(), "") == old):
         write_key_file(retired_to, old, owner)
