@@ -29,7 +29,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tournament.eventstore.seals import KEY_FILE, Seal, SealKey, SealKeyError, load_key, parse_key
+from tournament.eventstore.seals import Seal, SealKey, SealKeyError, key_path, load_key, parse_key
 
 if TYPE_CHECKING:
     from tournament.eventstore.store import SQLEventStore
@@ -51,13 +51,10 @@ def is_configured(environ: Mapping[str, str] | None = None) -> bool:
 
 def key_file(environ: Mapping[str, str] | None = None) -> Path | None:
     """The current key's file (None: ``SCHNAPSEN_SEAL_KEY`` gives the key itself)."""
-    from tournament.config import instance_path
-
     env = _env(environ)
     if env.get("SCHNAPSEN_SEAL_KEY", "").strip():
         return None
-    named = env.get("SCHNAPSEN_SEAL_KEY_FILE", "").strip()
-    return Path(named).expanduser() if named else instance_path(env) / KEY_FILE
+    return key_path(env)
 
 
 def keyring_dir(environ: Mapping[str, str] | None = None) -> Path:
