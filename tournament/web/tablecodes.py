@@ -150,7 +150,10 @@ def wrong_code_limit(
             deduct_when=lambda response: bool(g.get("wrong_code")),
             error_message=refusal,
         )
+        # Recorded, so that a test can check every route taking a code is behind it.
+        guarded = app.extensions.setdefault("table_code_endpoints", set())
         for endpoint in endpoints:
             app.view_functions[endpoint] = shared(app.view_functions[endpoint])
+            guarded.add(endpoint)
 
     return install
