@@ -5,9 +5,7 @@ set, and one background thread sends them. With Redis away the nudge stays pendi
 tried again every half second (and beat's sweep finds any tournament left behind), so the
 standings catch up as soon as Redis is back. A burst of commits to one tournament queues
 one run: the thread sets the tournament's nudge key (``SET NX``, 10 s) and queues a run
-only if it was not set; the run clears it when it starts. A run queued right after the
-tournament's previous run waits its turn first (``workers.tasks.RunSpacing``: at most
-about a third of a core for a burst), the key still set, so the commits meanwhile join it.
+only if it was not set; the run clears it when it starts.
 """
 
 from __future__ import annotations

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import logging
 import os
-import time
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
@@ -93,49 +92,10 @@ def _after_fork(**_: object) -> None:
     ignore_result=True,
 )
 def project_tournament(tournament_id: str) -> int | None:
-    """Project ``tournament_id``; the version announced (None: nothing new, or the run
-    put off: see :class:`RunSpacing`)."""
-    wait = SPACING.wait(tournament_id, time.monotonic())
-    if wait > 0:
-        # This tournament's last run ended a moment ago: this one starts later, its nudge
-        # key still set, so that every commit until then joins it instead of queueing
-        # runs of its own (a burst of results makes a few runs, not one per result).
-        project_tournament.apply_async((tournament_id,), countdown=wait, retry=False)
-        return None
+    """Project ``tournament_id``; the version announced (None: nothing new)."""
     _forget_nudge(tournament_id)
-    started = time.monotonic()
-    try:
-        change = projector().project(tournament_id)
-    finally:
-        SPACING.ran(tournament_id, started, time.monotonic() - started)
+    change = projector().project(tournament_id)
     return change.version if change is not None else None
-
-
-class RunSpacing:
-    """When a tournament's next projection run may start in this process: after a
-    quiet spell at once; right after a run, no sooner than ``factor`` times what that run
-    took after its start (at least ``least`` s, at most ``most`` s later), as the web
-    process's own projection thread spaces its runs
-    (:class:`~tournament.projections.inprocess.InProcessProjections`). So a burst of
-    results costs the worker at most about 1/``factor`` of a core, however fast they
-    come, and the live event of a result waits at most about ``factor`` runs' time.
-    """
-
-    def __init__(self, factor: float = 3.0, least: float = 0.05, most: float = 2.0) -> None:
-        self.factor, self.least, self.most = factor, least, most
-        self._due: dict[str, float] = {}
-
-    def wait(self, tournament_id: str, now: float) -> float:
-        """Seconds until the tournament's next run may start (0: now)."""
-        left = self._due.get(tournament_id, 0.0) - now
-        return min(left, self.most) if left > 0.001 else 0.0
-
-    def ran(self, tournament_id: str, started: float, took: float) -> None:
-        self._due[tournament_id] = started + min(max(self.least, self.factor * took), self.most)
-
-
-#: This process's spacing of projection runs (a pool child runs one task at a time).
-SPACING = RunSpacing()
 
 
 @shared_task(name="workers.tasks.sweep_projections", acks_late=True, ignore_result=True)
