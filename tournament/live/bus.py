@@ -46,7 +46,10 @@ def redis_client(url: str, **options: Any) -> Any:
 
     # Short timeouts: a web request or a projection never waits long on a lost Redis.
     return redis.Redis.from_url(
-        url, socket_connect_timeout=1, socket_timeout=options.pop("socket_timeout", 2), **options
+        url,
+        socket_connect_timeout=options.pop("socket_connect_timeout", 1),
+        socket_timeout=options.pop("socket_timeout", 2),
+        **options,
     )
 
 
@@ -62,12 +65,19 @@ class RedisBus:
 
 class WriteAnnouncer:
     """Announces a write on Redis, before the writer's answer leaves (so a client that
-    stored a result and then asks another process sees it). Short timeouts: with Redis
-    away a write waits at most a quarter of a second, then once a second at most; the
-    other processes' subscriptions are cut off too, and their reads ask the database."""
+    stored a result and then asks another process sees it). Short timeouts and one
+    immediate retry (a pooled connection Redis closed), not redis-py's ten with backoff
+    (seconds per write while Redis is away): a failed announcement is not tried again
+    for a second; the other processes' subscriptions are cut off too, and their reads ask
+    the database."""
 
     def __init__(self, url: str, pause: float = 1.0) -> None:
-        self.client = redis_client(url, socket_timeout=0.25)
+        from redis.backoff import NoBackoff
+        from redis.retry import Retry
+
+        self.client = redis_client(
+            url, socket_timeout=0.25, socket_connect_timeout=0.25, retry=Retry(NoBackoff(), 1)
+        )
         self.pause = pause
         self._failed_at = float("-inf")
 

@@ -135,9 +135,7 @@ def install(app: Flask, found: Services) -> Live:
             redis_url, hub, others={TABLES_CHANNEL: tables.deliver, WRITTEN: known.written}
         )
         live = Live(hub, "workers", CeleryNudges(redis_url), subscriber, tables=tables, known=known)
-        announce = WriteAnnouncer(redis_url)
         found.tournaments.committed.append(known.written)
-        found.tournaments.committed.append(announce)
     else:
         mode = str(app.config.get("PROJECTIONS") or "thread")
 
@@ -154,6 +152,8 @@ def install(app: Flask, found: Services) -> Live:
         live = Live(hub, "embedded", None, make_projections=make_projections, known=known)
         found.tournaments.committed.append(known.written)
     found.tournaments.committed.append(live.nudge)
+    if redis_url:  # after the nudge, which it must not hold up
+        found.tournaments.committed.append(WriteAnnouncer(redis_url))
     live.play = PlayService(found.tournaments, announce=_announcer(live.tables, redis_url))
     live.sweep = OnlineSweep(
         live.play, float(app.config.get("ONLINE_SWEEP_SECONDS") or SWEEP_SECONDS)
