@@ -31,9 +31,10 @@ from flask import Flask, Response, current_app, request, stream_with_context
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
-from tournament.live.bus import LocalBus, RedisSubscriber, redis_client
+from tournament.live.bus import WRITTEN, LocalBus, RedisSubscriber, WriteAnnouncer, redis_client
 from tournament.live.departure import departure_of
 from tournament.live.hub import LiveHub
+from tournament.live.known import KnownVersions
 from tournament.play.hub import CHANNEL as TABLES_CHANNEL
 from tournament.play.hub import RedisAnnouncer, TableHub
 from tournament.play.service import PlayService
@@ -64,6 +65,8 @@ class Live:
     play: PlayService | None = None
     #: Repairs the tables a crash interrupted (started with the first live stream).
     sweep: OnlineSweep | None = None
+    #: The fresh versions reads take without a lookup (told of every write).
+    known: KnownVersions = dataclasses.field(default_factory=lambda: KnownVersions(_never))
 
     _projections: InProcessProjections | None = dataclasses.field(default=None, repr=False)
     _made: threading.Lock = dataclasses.field(default_factory=threading.Lock, repr=False)
@@ -108,6 +111,10 @@ class Live:
             stop()
 
 
+def _never() -> int | None:
+    return None
+
+
 def install(app: Flask, found: Services) -> Live:
     configured = app.config.get("LIVE_MAX_STREAMS")
     # 0 is a cap too (no streams at all: every page polls), not "unset".
@@ -121,8 +128,14 @@ def install(app: Flask, found: Services) -> Live:
 
         celery_init_app(app)
         tables = TableHub()
-        subscriber = RedisSubscriber(redis_url, hub, others={TABLES_CHANNEL: tables.deliver})
-        live = Live(hub, "workers", CeleryNudges(redis_url), subscriber, tables=tables)
+        # Another process's write reaches this one's reads through the subscription,
+        # while it stands (its epoch).
+        known = KnownVersions(lambda: subscriber.epoch)
+        subscriber = RedisSubscriber(
+            redis_url, hub, others={TABLES_CHANNEL: tables.deliver, WRITTEN: known.written}
+        )
+        live = Live(hub, "workers", CeleryNudges(redis_url), subscriber, tables=tables, known=known)
+        found.tournaments.committed.append(known.written)
     else:
         mode = str(app.config.get("PROJECTIONS") or "thread")
 
@@ -133,8 +146,14 @@ def install(app: Flask, found: Services) -> Live:
             projector = Projector(found.store, found.tournaments, publish=LocalBus(hub).publish)
             return InProcessProjections(projector, mode=mode)
 
-        live = Live(hub, "embedded", None, make_projections=make_projections)
+        # The in-process bus carries only this process's writes: reads trust it only when
+        # no other process serves the app (``SOLE_PROCESS``: tournament serve sets it).
+        known = KnownVersions(lambda: 0 if app.config.get("SOLE_PROCESS") else None)
+        live = Live(hub, "embedded", None, make_projections=make_projections, known=known)
+        found.tournaments.committed.append(known.written)
     found.tournaments.committed.append(live.nudge)
+    if redis_url:  # after the nudge, which it must not hold up
+        found.tournaments.committed.append(WriteAnnouncer(redis_url))
     live.play = PlayService(found.tournaments, announce=_announcer(live.tables, redis_url))
     live.sweep = OnlineSweep(
         live.play, float(app.config.get("ONLINE_SWEEP_SECONDS") or SWEEP_SECONDS)

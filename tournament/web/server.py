@@ -235,6 +235,8 @@ def serve(
     # Every phone in the hall reaches this listener: /metrics only for the laptop itself
     # (or with SCHNAPSEN_METRICS_TOKEN).
     app.config["METRICS_LOOPBACK_ONLY"] = lan
+    # One process serves: every write through it is seen by its reads (tournament.live.known).
+    app.config["SOLE_PROCESS"] = True
     ops.json_stdlib_logging()
     from tournament.web.live import KEY as LIVE
 
