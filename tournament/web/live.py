@@ -121,7 +121,7 @@ def install(app: Flask, found: Services) -> Live:
 
         celery_init_app(app)
         tables = TableHub()
-        subscriber = RedisSubscriber(redis_url, hub, others={TABLES_CHANNEL: tables.deliver})
+        subscriber = RedisSubscriber(redis_url, hub, others={TABLES_CHANNEL: tables.heard})
         live = Live(hub, "workers", CeleryNudges(redis_url), subscriber, tables=tables)
     else:
         mode = str(app.config.get("PROJECTIONS") or "thread")
@@ -135,7 +135,9 @@ def install(app: Flask, found: Services) -> Live:
 
         live = Live(hub, "embedded", None, make_projections=make_projections)
     found.tournaments.committed.append(live.nudge)
-    live.play = PlayService(found.tournaments, announce=_announcer(live.tables, redis_url))
+    live.play = PlayService(
+        found.tournaments, announce=_announcer(live.tables, redis_url), tables=live.tables
+    )
     live.sweep = OnlineSweep(
         live.play, float(app.config.get("ONLINE_SWEEP_SECONDS") or SWEEP_SECONDS)
     )
@@ -165,18 +167,19 @@ def _watch(live: Live, counted: metrics.Metrics) -> None:
     tell(live.hub)
 
 
-def _announcer(tables: TableHub, redis_url: str | None) -> Callable[[str], None]:
-    """A table's wake-up: at once for this process's screens, and on Redis for the other
-    processes' (a lost Redis loses only theirs, which look again within seconds)."""
-    remote = RedisAnnouncer(redis_url) if redis_url else None
+def _announcer(tables: TableHub, redis_url: str | None) -> Callable[[str], None] | None:
+    """A table's wake-up for the other processes' screens, on Redis (a lost Redis loses
+    only theirs, which look again within seconds); this process's are woken by the
+    service itself (``PlayService(tables=...)``), handed the table as the write left it."""
+    if not redis_url:
+        return None
+    remote = RedisAnnouncer(redis_url, origin=tables.origin)  # (heard back: skipped)
 
     def announce(key: str) -> None:
-        tables.deliver(key)
-        if remote is not None:
-            try:
-                remote(key)
-            except Exception as error:  # Redis away: the move stands, screens poll
-                log.warning("play: could not announce %s on Redis: %s", key, error)
+        try:
+            remote(key)
+        except Exception as error:  # Redis away: the move stands, screens poll
+            log.warning("play: could not announce %s on Redis: %s", key, error)
 
     return announce
 
