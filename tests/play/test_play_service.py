@@ -778,3 +778,17 @@ def test_a_hub_hearing_its_own_announcement_back_on_redis_wakes_nobody_speed_P5(
     finally:
         for subscriber in subscribers:
             subscriber.stop()
+
+
+def test_the_sweep_reads_a_table_s_tournament_once_speed_P5(
+    store: SQLEventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every few seconds the sweep looks at every table shown here (200 at a big
+    tournament): the tournament and the hand once each per table, not the tournament
+    twice."""
+    play, _, _ = online_table(store)
+    moment = play.moment(TID, MID)  # (shown: the sweep's round)
+    assert moment.stream is not None
+    asked = counting_reads(store, monkeypatch)
+    assert play.sweep() == []
+    assert sorted(asked) == sorted([ev.stream_id(TID), moment.stream])

@@ -282,15 +282,16 @@ class PlayService:
         repaired = []
         for tid, mid in tables:
             try:
-                t = self._state(tid)
-                table = online.table_of(t, mid)
-                match = t.matches[mid]
-                if table.stopped or match.decided:
-                    with self._tables_lock:
-                        self._tables.pop((tid, mid), None)
-                    continue
-                if self.repair(tid, mid, {"via": "sweep"}):
-                    repaired.append(f"{tid}/{mid}")
+                with self.snapshot():  # the tournament read once per table, not twice
+                    t = self._state(tid)
+                    table = online.table_of(t, mid)
+                    match = t.matches[mid]
+                    if table.stopped or match.decided:
+                        with self._tables_lock:
+                            self._tables.pop((tid, mid), None)
+                        continue
+                    if self.repair(tid, mid, {"via": "sweep"}):
+                        repaired.append(f"{tid}/{mid}")
             except Exception as error:  # the store away, the tournament gone: try again,
                 # a few times; then forget it until a screen reads it again
                 failed = self._failures.get((tid, mid), 0) + 1
