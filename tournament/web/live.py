@@ -132,7 +132,7 @@ def install(app: Flask, found: Services) -> Live:
         # while it stands (its epoch).
         known = KnownVersions(lambda: subscriber.epoch)
         subscriber = RedisSubscriber(
-            redis_url, hub, others={TABLES_CHANNEL: tables.deliver, WRITTEN: known.written}
+            redis_url, hub, others={TABLES_CHANNEL: tables.heard, WRITTEN: known.written}
         )
         live = Live(hub, "workers", CeleryNudges(redis_url), subscriber, tables=tables, known=known)
         found.tournaments.committed.append(known.written)
@@ -154,7 +154,9 @@ def install(app: Flask, found: Services) -> Live:
     found.tournaments.committed.append(live.nudge)
     if redis_url:  # after the nudge, which it must not hold up
         found.tournaments.committed.append(WriteAnnouncer(redis_url))
-    live.play = PlayService(found.tournaments, announce=_announcer(live.tables, redis_url))
+    live.play = PlayService(
+        found.tournaments, announce=_announcer(live.tables, redis_url), tables=live.tables
+    )
     live.sweep = OnlineSweep(
         live.play, float(app.config.get("ONLINE_SWEEP_SECONDS") or SWEEP_SECONDS)
     )
@@ -184,18 +186,19 @@ def _watch(live: Live, counted: metrics.Metrics) -> None:
     tell(live.hub)
 
 
-def _announcer(tables: TableHub, redis_url: str | None) -> Callable[[str], None]:
-    """A table's wake-up: at once for this process's screens, and on Redis for the other
-    processes' (a lost Redis loses only theirs, which look again within seconds)."""
-    remote = RedisAnnouncer(redis_url) if redis_url else None
+def _announcer(tables: TableHub, redis_url: str | None) -> Callable[[str], None] | None:
+    """A table's wake-up for the other processes' screens, on Redis (a lost Redis loses
+    only theirs, which look again within seconds); this process's are woken by the
+    service itself (``PlayService(tables=...)``), handed the table as the write left it."""
+    if not redis_url:
+        return None
+    remote = RedisAnnouncer(redis_url, origin=tables.origin)  # (heard back: skipped)
 
     def announce(key: str) -> None:
-        tables.deliver(key)
-        if remote is not None:
-            try:
-                remote(key)
-            except Exception as error:  # Redis away: the move stands, screens poll
-                log.warning("play: could not announce %s on Redis: %s", key, error)
+        try:
+            remote(key)
+        except Exception as error:  # Redis away: the move stands, screens poll
+            log.warning("play: could not announce %s on Redis: %s", key, error)
 
     return announce
 
