@@ -52,7 +52,9 @@ class FakeClock:
         return self.at
 
     def later(self, seconds: float) -> None:
-        self.at += timedelta(seconds=seconds)
+        # From the real time if that is later: a deadline runs from the last move's stored
+        # (real) time, and on a busy machine the moves before may take more than a second.
+        self.at = max(self.at, datetime.now(UTC)) + timedelta(seconds=seconds)
 
 
 def tournament(store: SQLEventStore, **settings: Any) -> TournamentService:
