@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import os
 import re
-import select
 import sqlite3
 from collections.abc import Mapping
 from pathlib import Path
@@ -42,6 +41,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, unquote
 
 from tournament.config import database_url
+from tournament.readable import readable_now
 
 if TYPE_CHECKING:
     import sqlalchemy as sa
@@ -299,13 +299,7 @@ def _gone(dbapi_connection: Any) -> str | None:
     if dbapi_connection.closed or dbapi_connection.broken:
         return "the connection was closed"
     try:
-        fd = dbapi_connection.fileno()
-        if hasattr(select, "poll"):  # any descriptor number (select() only below 1024)
-            poller = select.poll()
-            poller.register(fd, select.POLLIN | select.POLLERR | select.POLLHUP)
-            readable = bool(poller.poll(0))
-        else:
-            readable = bool(select.select([fd], [], [], 0)[0])
+        readable = readable_now(dbapi_connection.fileno())
     except ValueError:  # a descriptor beyond select()'s range: a failure says it later
         return None
     except OSError as error:
