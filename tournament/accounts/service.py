@@ -133,7 +133,7 @@ class Accounts:
                     from tournament.db import make_engine
 
                     # No statement's parameters (a hash, an email) in an error's text.
-                    self._engine = make_engine(self.url, hide_parameters=True)
+                    self._engine = make_engine(self.url, kind="accounts", hide_parameters=True)
         return self._engine
 
     def close(self) -> None:

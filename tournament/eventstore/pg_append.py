@@ -17,6 +17,7 @@ the callers map errors as they did.
 
 from __future__ import annotations
 
+import os
 import threading
 import weakref
 from datetime import UTC, datetime
@@ -112,13 +113,27 @@ class HotConnection:
     its reset on return cost as much as the append's own client side. It is taken from
     the engine (detached from its pool: made by the engine's ``connect`` hooks, with its
     settings) the first time, and is one connection more than the pool's; while another
-    thread uses it, :meth:`take` gives None and the caller uses the pool as before."""
+    thread uses it, :meth:`take` gives None and the caller uses the pool as before.
+
+    It lives as long as the engine's pool: ``engine.dispose()`` closes it too (a detached
+    connection is no longer the pool's to close), and one in use as the engine is
+    disposed is closed when it comes back. It calls itself ``append`` in
+    ``pg_stat_activity`` (:func:`tournament.db.application_name`)."""
 
     def __init__(self, engine: Any) -> None:
+        import sqlalchemy as sa
+
         self.engine = engine
         self._lock = threading.Lock()
         self._idle: Any = None  # the connection when nobody uses it
         self._made = False  # whether it exists (idle or in use)
+        self._lent: Any = None  # the connection in use (None: closed meanwhile)
+        self._closes = 0  # how many times it was closed
+        self._pid = os.getpid()  # the process that made the connection
+        sa.event.listen(engine, "engine_disposed", self._disposed)
+
+    def _disposed(self, _engine: Any) -> None:
+        self.close()
 
     def take(self) -> Any:
         """The connection (None: in use by another thread)."""
@@ -129,35 +144,68 @@ class HotConnection:
             if conn is None and self._made:
                 return None
             self._made = True
+            closes = self._closes
         if conn is not None and _gone(conn) is None:
-            return conn
+            return self._lend(conn, closes)
         if conn is not None:
             conn.close()  # the server ended it (a restart): a new one
+        made = None
         try:
             pooled = self.engine.raw_connection()
             conn = pooled.driver_connection
             pooled.detach()
+            made = conn
             conn.autocommit = True
+            self._name(conn)
         except BaseException:
             with self._lock:
-                self._made = False
+                if self._closes == closes:
+                    self._made = False
+            if made is not None:
+                made.close()
             raise
+        self._pid = os.getpid()
+        return self._lend(conn, closes)
+
+    def _lend(self, conn: Any, closes: int) -> Any:
+        with self._lock:
+            if self._closes == closes:  # else closed meanwhile: closed as it comes back
+                self._lent = conn
         return conn
+
+    def _name(self, conn: Any) -> None:
+        """Call the connection ``append`` (it was made as one of the engine's pool), unless
+        the URL gave the name."""
+        from tournament.db import application_name
+
+        if "application_name" not in self.engine.url.query:
+            conn.execute(
+                "SELECT set_config('application_name', %s, false)",
+                (application_name("append"),),
+            )
 
     def give_back(self, conn: Any, healthy: bool) -> None:
         """Return ``conn``; one that saw an error is closed instead (which also releases
-        any session lock ``es_append()`` may have held when it failed)."""
-        if healthy:
-            with self._lock:
-                self._idle = conn
-            return
+        any session lock ``es_append()`` may have held when it failed), and so is one
+        lent out before the last :meth:`close`."""
         with self._lock:
-            self._made = False
+            current = conn is self._lent
+            if current:
+                self._lent = None
+                if healthy:
+                    self._idle = conn
+                    return
+                self._made = False
         conn.close()
 
     def close(self) -> None:
+        """Close the connection (made again on next use); one in use now is closed when
+        it comes back. In a forked child (a worker process: ``dispose(close=False)``)
+        the parent's connection is only forgotten: closing it would end the parent's."""
         with self._lock:
             conn, self._idle = self._idle, None
             self._made = False
-        if conn is not None:
+            self._lent = None
+            self._closes += 1
+        if conn is not None and self._pid == os.getpid():
             conn.close()

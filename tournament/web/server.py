@@ -279,8 +279,7 @@ def serve(
         server.task_dispatcher.shutdown()
         server.close()
         with app.app_context():
-            services().store.close()
-            services().close_accounts()
+            services().close()
     out.write("Stopped.\n")
     out.flush()
 
