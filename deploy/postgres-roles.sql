@@ -8,9 +8,10 @@
 --          expires old idempotency keys and restores a backup only by calling functions
 --          that run as the owner (SECURITY DEFINER): es_append() (and es_append_one(),
 --          the same for one event) numbers an append, chains its hashes and stamps it
---          with the database server's clock (it takes no time), so the app cannot backdate an event or place one anywhere but at
---          the end of the log; es_seal() takes a seal only at the server's time; the
---          es_restore_*() functions restore only into an empty store. The append-only
+--          with the database server's clock (it takes no time), so the app cannot
+--          backdate an event or place one anywhere but at the end of the log; es_seal()
+--          takes a seal only at the server's time; the es_restore_*() functions restore
+--          only into an empty store. The append-only
 --          triggers refuse UPDATE, DELETE and TRUNCATE whoever asks. The app may move
 --          projection checkpoints (es_checkpoints: SELECT, INSERT, UPDATE, DELETE)
 --          and the projections' tables (proj_*), which are bookkeeping, not history,
