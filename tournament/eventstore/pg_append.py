@@ -36,14 +36,27 @@ SQL = (
     b" FROM es_append($1, $2::integer, $3, $4::uuid[], $5::text[], $6::integer[],"
     b" $7::text[], $8::text[]) a"
 )
+#: One event: ``es_append_one()`` (migration 0008), scalars in, its row as it is.
+STATEMENT_ONE = b"es_append_one_text_v1"
+SQL_ONE = (
+    b"SELECT status, position, first_version, last_version, prev_hash, hash, stamp,"
+    b" key_stream"
+    b" FROM es_append_one($1, $2::integer, $3, $4::uuid, $5, $6::integer, $7, $8)"
+)
 #: Per connection: its encoding, once the statement is prepared there.
 _prepared: weakref.WeakKeyDictionary[Any, str] = weakref.WeakKeyDictionary()
+#: Per connection: its encoding, once ``STATEMENT_ONE`` is prepared there; ``_ARRAYS_ONLY``
+#: where the database cannot run it (still at 0007, or the role not granted it).
+_prepared_one: weakref.WeakKeyDictionary[Any, str] = weakref.WeakKeyDictionary()
+_ARRAYS_ONLY = ""
 _TUPLES_OK = 2
 _COMMAND_OK = 1
 #: SQLSTATE of a prepared statement the session does not have (``DEALLOCATE ALL``, a
 #: pooler's reset): prepared again and run, nothing having run.
 _NO_SUCH_STATEMENT = b"26000"
 _ALREADY_PREPARED = "42P05"
+#: ``es_append_one()`` missing or not the role's to run: nothing ran.
+_NOT_HERE = {b"42883", b"42501"}  # undefined_function, insufficient_privilege
 
 
 def call(conn: Any, params: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -63,6 +76,68 @@ def call(conn: Any, params: tuple[Any, ...]) -> tuple[Any, ...]:
         if result.status != _TUPLES_OK:
             raise _error(result, encoding)
     return _row(result, encoding)
+
+
+def call_one(conn: Any, params: tuple[Any, ...]) -> tuple[Any, ...] | None:
+    """``es_append_one()``'s row for one event on ``conn`` (autocommit): (status,
+    position, first version, last version, prev_hash, hash, recorded_at, key_stream);
+    None where the database has no ``es_append_one()`` for this role (the caller then
+    calls :func:`call`). ``params``: stream, expected, key, event id, type, schema
+    version, payload and metadata text."""
+    encoding = _prepared_one.get(conn)
+    if encoding == _ARRAYS_ONLY:
+        return None
+    if encoding is None:
+        encoding = _prepare_one(conn)
+        if encoding is None:
+            return None
+    values = [None if v is None else str(v).encode(encoding) for v in params]
+    result = conn.pgconn.exec_prepared(STATEMENT_ONE, values)
+    if result.status != _TUPLES_OK:
+        code = result.error_field(_sqlstate())
+        if code == _NO_SUCH_STATEMENT:
+            _prepared_one.pop(conn, None)
+            encoding = _prepare_one(conn)
+            if encoding is None:
+                return None
+            result = conn.pgconn.exec_prepared(STATEMENT_ONE, values)
+            code = None if result.status == _TUPLES_OK else result.error_field(_sqlstate())
+        if code in _NOT_HERE:
+            _prepared_one[conn] = _ARRAYS_ONLY
+            return None
+        if result.status != _TUPLES_OK:
+            raise _error(result, encoding)
+    status, position, first, last, prev, digest, stamp, key_stream = (
+        None if v is None else v.decode(encoding)
+        for v in [result.get_value(0, i) for i in range(8)]
+    )
+    return (
+        status,
+        None if position is None else int(position),
+        None if first is None else int(first),
+        None if last is None else int(last),
+        prev,
+        digest,
+        None if stamp is None else datetime.fromisoformat(stamp),
+        key_stream,
+    )
+
+
+def _prepare_one(conn: Any) -> str | None:
+    """Prepare ``STATEMENT_ONE`` on ``conn``: its encoding, None (and remembered) where
+    the database has no ``es_append_one()``."""
+    encoding: str = conn.info.encoding
+    result = conn.pgconn.prepare(STATEMENT_ONE, SQL_ONE)
+    if result.status != _COMMAND_OK:
+        code = result.error_field(_sqlstate())
+        if code in _NOT_HERE:
+            _prepared_one[conn] = _ARRAYS_ONLY
+            return None
+        error = _error(result, encoding)
+        if getattr(error, "sqlstate", None) != _ALREADY_PREPARED:
+            raise error
+    _prepared_one[conn] = encoding
+    return encoding
 
 
 def _row(result: Any, encoding: str) -> tuple[Any, ...]:
