@@ -76,25 +76,35 @@ class Server:
     master: int
     #: Whether the process itself serves (waitress), not only its children (gunicorn's).
     serves_itself: bool = False
+    #: The Celery worker projecting (``--setup workers``): its CPU is the other half of
+    #: what a write costs the server (the projection it causes).
+    projector: int | None = None
 
     def cpu_seconds(self) -> float | None:
         """CPU seconds (user + system) its workers have used so far: divided by the
         requests of a stretch, what a request costs whatever else runs on the machine.
         None where /proc cannot tell (not Linux)."""
-        try:
-            tick = os.sysconf("SC_CLK_TCK")
-            used = 0
-            for stat in Path("/proc").glob("[0-9]*/stat"):
-                with contextlib.suppress(OSError):
-                    # After the command's closing parenthesis: state, ppid, ... utime, stime.
-                    fields = stat.read_text().rpartition(")")[2].split()
-                    if int(fields[1]) == self.master or (
-                        self.serves_itself and stat.parent.name == str(self.master)
-                    ):
-                        used += int(fields[11]) + int(fields[12])
-            return used / tick
-        except (OSError, ValueError):
-            return None
+        return _tree_cpu(self.master, itself=self.serves_itself)
+
+    def projector_cpu_seconds(self) -> float | None:
+        """CPU seconds the Celery worker (its main process and forked children) has used."""
+        return None if self.projector is None else _tree_cpu(self.projector, itself=True)
+
+
+def _tree_cpu(pid: int, *, itself: bool) -> float | None:
+    """CPU seconds of ``pid``'s children (and of ``pid`` itself with ``itself``)."""
+    try:
+        tick = os.sysconf("SC_CLK_TCK")
+        used = 0
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            with contextlib.suppress(OSError):
+                # After the command's closing parenthesis: state, ppid, ... utime, stime.
+                fields = stat.read_text().rpartition(")")[2].split()
+                if int(fields[1]) == pid or (itself and stat.parent.name == str(pid)):
+                    used += int(fields[11]) + int(fields[12])
+        return used / tick
+    except (OSError, ValueError):
+        return None
 
 
 def cpu_ms_per_request(server: Server, before: float | None, requests: int) -> float | None:
@@ -102,6 +112,22 @@ def cpu_ms_per_request(server: Server, before: float | None, requests: int) -> f
     if before is None or after is None or not requests:
         return None
     return round(1000 * (after - before) / requests, 3)
+
+
+def projector_cpu_ms(server: Server, before: float | None, posts: int) -> float | None:
+    """The Celery worker's CPU per POST over a run, once it has been idle for a second
+    (its last projection of the run done; 30 s at most)."""
+    if before is None or not posts:
+        return None
+    last, deadline = server.projector_cpu_seconds(), time.monotonic() + 30
+    while time.monotonic() < deadline:
+        time.sleep(1.0)
+        now = server.projector_cpu_seconds()
+        if now is None or last is None or now - last < 0.02:
+            last = now
+            break
+        last = now
+    return None if last is None else round(1000 * (last - before) / posts, 3)
 
 
 def free_port() -> int:
@@ -237,13 +263,15 @@ def results(server: Server, url: str, tid: str, matches: list[str], token: str,
     sheets = load.sheets_for(matches, args.retry_share, seed)
     body = json.dumps({"tallies": stage.TALLIES, "signed": False}).encode()
     path_of = f"/api/v1/tournaments/{tid}/matches/{{mid}}/results"
-    cpu = server.cpu_seconds()
+    cpu, projecting = server.cpu_seconds(), server.projector_cpu_seconds()
     wall, reconnects = load.post_results(
         HOST, server.port, path_of, sheets, body, args.clients, token
     )
     figures = load.write_figures(sheets, wall)
     # Per POST, retries included (a retry costs what reading its first answer back costs).
     figures["worker_cpu_ms"] = cpu_ms_per_request(server, cpu, len(sheets) + figures["retries"])
+    # The projector's share, measured once its runs have caught up with the last POST.
+    figures["projector_cpu_ms"] = projector_cpu_ms(server, projecting, len(sheets))
     stored = stage.check_stored(url, tid, [s.mid for s in sheets], matches)
     refused = next((s for s in sheets if not 200 <= s.status < 300), None)
     return {
@@ -330,15 +358,18 @@ def serving(args: argparse.Namespace, url: str, folder: str, stack: contextlib.E
             ) -> Iterator[Server]:  # fmt: skip
     """The service under test, set up as ``--setup`` says."""
     if args.setup == "embedded":
-        with services.waitress_serve(url, folder) as served:
+        # Every client posts from 127.0.0.1: a hall's 50 phones have 50 addresses, so
+        # the per-address cap (32, serve_limits.py) is lifted for this one.
+        cap = str(args.clients + 8)
+        with services.waitress_serve(url, folder, SCHNAPSEN_SERVE_MAX_PER_ADDRESS=cap) as served:
             yield Server(served.port, served.pid, serves_itself=True)
         return
     redis = None
     if args.setup == "workers":
         redis = stack.enter_context(services.redis_server(folder))
-        stack.enter_context(services.celery_worker("worker", url, redis, folder, 1))
+        worker = stack.enter_context(services.celery_worker("worker", url, redis, folder, 1))
     with gunicorn(url, folder, args.workers, args.threads, args.app, redis) as server:
-        yield server
+        yield dataclasses.replace(server, projector=worker.pid) if redis else server
 
 
 def report(args: argparse.Namespace, client: str, reads: dict[str, Any] | None,
@@ -353,6 +384,7 @@ def report(args: argparse.Namespace, client: str, reads: dict[str, Any] | None,
         "p50_ms": median(writes, "p50_ms"),
         "p99_ms": median(writes, "p99_ms"),
         "worker_cpu_ms": median(writes, "worker_cpu_ms"),
+        "projector_cpu_ms": median(writes, "projector_cpu_ms"),
         **{key: total(key) for key in ("failed", "retries", "retries_replayed", "reconnects",
                                        "lost", "doubled", "others_decided")},
         "runs": writes,
@@ -391,7 +423,9 @@ def report(args: argparse.Namespace, client: str, reads: dict[str, Any] | None,
           f" {w['writes_per_s']:6.0f} writes/s  p50 {w['p50_ms']:6.1f} ms  p99 "
           f"{w['p99_ms']:6.1f} ms  failed {w['failed']}  retries {w['retries']} (replayed "
           f"{w['retries_replayed']})  lost {w['lost']}  doubled {w['doubled']}  "
-          f"worker CPU {w['worker_cpu_ms']} ms/request")  # fmt: skip
+          f"worker CPU {w['worker_cpu_ms']} ms/request"
+          + (f", projector (Celery) CPU {w['projector_cpu_ms']} ms/request"
+             if w["projector_cpu_ms"] is not None else ""))  # fmt: skip
     for run in writes:
         if run["first_refusal"]:
             print(f"  first refusal: {run['first_refusal']}")

@@ -161,11 +161,11 @@ class Served:
 
 
 @contextlib.contextmanager
-def waitress_serve(url: str, folder: str) -> Iterator[Served]:
+def waitress_serve(url: str, folder: str, **settings: str) -> Iterator[Served]:
     """The laptop's service: ``tournament serve`` (waitress, projections in a thread of
-    the web process, no Redis) on ``url``."""
+    the web process, no Redis) on ``url``; ``settings``: further environment."""
     port = free_port()
-    env = environment(folder, DATABASE_URL=url)
+    env = environment(folder, DATABASE_URL=url, **settings)
     env.pop("REDIS_URL", None)
     env.pop("SCHNAPSEN_PROJECTIONS", None)  # the default: "thread"
     command = [sys.executable, "-m", "tournament", "serve", "--port", str(port)]

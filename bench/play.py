@@ -200,7 +200,8 @@ def many_tables(args: argparse.Namespace, folder: str, url: str, token: str
            "load_before": before, "load_after": after}  # fmt: skip
     if profile and Path(profile + ".io").exists():
         requests, io_loop = load(profile), load(profile + ".io")
-        requests.dump_stats(str(Path(folder) / "requests.prof"))  # merged: for --keep
+        if requests is not None:  # merged: for --keep
+            requests.dump_stats(str(Path(folder) / "requests.prof"))
         out["profile"] = {
             "requests_cpu_s": total_own(requests),
             "io_loop_cpu_s": total_own(io_loop),
@@ -220,24 +221,32 @@ class Raw:
         pass
 
 
-def load(path: str) -> pstats.Stats:
-    """A pstats file, or bench/play_serve.py's marshalled list of threads' stats, merged."""
-    if path.endswith(".io"):
-        return pstats.Stats(path)
+def load(path: str) -> pstats.Stats | None:
+    """bench/play_serve.py's marshalled stats (``.io``: the I/O loop's; else a list of
+    threads' stats), merged; None when nothing was profiled (pstats refuses an empty
+    profile)."""
     with open(path, "rb") as found:
-        every = marshal.load(found)
+        read = marshal.load(found)
+    every = [read] if path.endswith(".io") else read
+    every = [stats for stats in every if stats]
+    if not every:
+        return None
     merged = pstats.Stats(Raw(every[0]))  # type: ignore[arg-type]
     for stats in every[1:]:
         merged.add(Raw(stats))  # type: ignore[arg-type]
     return merged
 
 
-def total_own(stats: pstats.Stats) -> float:
+def total_own(stats: pstats.Stats | None) -> float:
+    if stats is None:
+        return 0.0
     return round(sum(row[2] for row in stats.stats.values()), 2)  # type: ignore[attr-defined]
 
 
-def top_functions(stats: pstats.Stats, count: int = 25) -> list[dict[str, Any]]:
+def top_functions(stats: pstats.Stats | None, count: int = 25) -> list[dict[str, Any]]:
     """The profile's functions by their own CPU time."""
+    if stats is None:
+        return []
     rows = []
     for (file, line, name), (_, calls, own, total, _) in stats.stats.items():  # type: ignore[attr-defined]
         where = file.replace(str(ROOT) + "/", "")

@@ -54,7 +54,6 @@ def profiled(path: str) -> None:
     waitress's I/O loop (the main thread) to ``path.io`` (a pstats file)."""
     import cProfile
     import marshal
-    import pstats
     import signal
     import threading
     import time
@@ -116,32 +115,42 @@ def profiled(path: str) -> None:
         def create_stats(self) -> None:
             pass
 
-    # The main thread: waitress's I/O loop (every socket's reads and writes).
+    # The main thread: the server's I/O loop (every socket's reads and writes). ``serve``
+    # runs tournament.web.serve_loop's (epoll), waitress's own where epoll is missing:
+    # both are wrapped (each looked up when serving starts).
     io_loop = cProfile.Profile(time.thread_time)
     import waitress.wasyncore as wasyncore
 
-    looping = wasyncore.loop
+    import tournament.web.serve_loop as serve_loop
 
-    def loop(*args: Any, **kwargs: Any) -> Any:  # from the start of serving, not the app's
-        io_loop.enable()
-        try:
-            return looping(*args, **kwargs)
-        finally:
-            io_loop.disable()
+    def around(looping: Any) -> Any:
+        def loop(*args: Any, **kwargs: Any) -> Any:  # from the start of serving
+            io_loop.enable()
+            try:
+                return looping(*args, **kwargs)
+            finally:
+                io_loop.disable()
 
-    wasyncore.loop = loop
+        return loop
+
+    wasyncore.loop = around(wasyncore.loop)
+    serve_loop.loop = around(serve_loop.loop)
 
     def dump(signum: int, frame: Any) -> None:
         io_loop.disable()  # the handler runs in the main thread: the dump is not the loop's
         # Raw: merging hundreds of threads' profiles here would take longer than the
-        # bench waits (bench/play.py merges them with pstats).
+        # bench waits (bench/play.py merges them with pstats). Marshalled as pstats
+        # writes them, also when a profile is empty (pstats.Stats refuses to make one
+        # from an empty profile: the crash of --profile when the loop was not waitress's).
         with guard:
             found = list(profiles)
         every = [Snapshot(one).stats for one in found]
         with open(path + ".part", "wb") as out:
             marshal.dump([stats for stats in every if stats], out)
         os.replace(path + ".part", path)
-        pstats.Stats(Snapshot(io_loop)).dump_stats(path + ".io")  # type: ignore[arg-type]
+        with open(path + ".io.part", "wb") as out:
+            marshal.dump(Snapshot(io_loop).stats, out)
+        os.replace(path + ".io.part", path + ".io")
 
     # Asked for by bench/play.py once the moves are done (the stream threads stay).
     signal.signal(signal.SIGUSR1, dump)

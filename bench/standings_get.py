@@ -106,7 +106,9 @@ def main() -> None:
         service_dir, hello_dir = Path(folder, "service"), Path(folder, "hello")
         service_dir.mkdir()
         hello_dir.mkdir()
-        with api.gunicorn(url, str(service_dir), args.workers, args.threads, api.APP) as service:
+        redis = os.environ.get("REDIS_URL") or None  # as deployed: announcements on Redis
+        with api.gunicorn(url, str(service_dir), args.workers, args.threads, api.APP,
+                          redis) as service:  # fmt: skip
             status, headers, body = api.get(service.port, path)
             if status != 200:
                 raise RuntimeError(f"GET {path} answered {status}: {body[:300]!r}")

@@ -6,11 +6,12 @@
 --   app    what the web app and the workers log in as. On the event tables (es_events,
 --          es_idempotency, es_seals) it has SELECT and nothing else. It appends, seals,
 --          expires old idempotency keys and restores a backup only by calling functions
---          that run as the owner (SECURITY DEFINER): es_append() numbers an append,
---          chains its hashes and stamps it with the database server's clock (it takes
---          no time), so the app cannot backdate an event or place one anywhere but at
---          the end of the log; es_seal() takes a seal only at the server's time; the
---          es_restore_*() functions restore only into an empty store. The append-only
+--          that run as the owner (SECURITY DEFINER): es_append() (and es_append_one(),
+--          the same for one event) numbers an append, chains its hashes and stamps it
+--          with the database server's clock (it takes no time), so the app cannot
+--          backdate an event or place one anywhere but at the end of the log; es_seal()
+--          takes a seal only at the server's time; the es_restore_*() functions restore
+--          only into an empty store. The append-only
 --          triggers refuse UPDATE, DELETE and TRUNCATE whoever asks. The app may move
 --          projection checkpoints (es_checkpoints: SELECT, INSERT, UPDATE, DELETE)
 --          and the projections' tables (proj_*), which are bookkeeping, not history,
@@ -115,7 +116,7 @@ SELECT format('REVOKE ALL ON FUNCTION %s FROM PUBLIC, %I', p.oid::regprocedure, 
 SELECT format('GRANT EXECUTE ON FUNCTION %s TO %I', p.oid::regprocedure, :'app')
   FROM pg_proc p
  WHERE p.pronamespace = to_regnamespace(quote_ident(:'schema')) AND p.prokind = 'f'
-   AND p.proname IN ('es_append', 'es_append_lock', 'es_seal', 'es_expire_keys',
-                     'es_restore_events', 'es_restore_keys', 'es_restore_seal') \gexec
+   AND p.proname IN ('es_append', 'es_append_one', 'es_append_lock', 'es_seal',
+                     'es_expire_keys', 'es_restore_events', 'es_restore_keys', 'es_restore_seal') \gexec
 
 COMMIT;

@@ -12,12 +12,14 @@ import socket
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlparse
 
 import pytest
 import sqlalchemy as sa
 
 from tests.databases import Database, sqlite_database
+from tournament.db import APPLICATION_NAME, application_name
 from tournament.eventstore import SQLEventStore, migrate
 
 #: The suite stays under 40 PostgreSQL connections: checked after each test that uses it.
@@ -63,6 +65,39 @@ def _seal_key(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _connections_named(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every PostgreSQL connection made while a test runs (by the engines it makes, the
+    apps, the processes it starts) carries the xdist worker and the test's name in its
+    ``application_name`` (tournament.db.application_name), so that the connection guard
+    (tests/pg_connections.py) names who holds what, and a connection left over names the
+    test that made it."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    monkeypatch.setenv(APPLICATION_NAME, f"{worker} {request.node.name}")
+
+
+@pytest.fixture(autouse=True)
+def _apps_closed(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Every app a test makes (``create_app``) is closed after it, its threads stopped and
+    its connections closed (``tournament.web.close_app``): an app left open holds its
+    pools' connections until the garbage collector happens to free them, connections
+    that no pool size explains (issue 22: 48 of them late in tests/web)."""
+    import tournament.app.services as web_services
+    from tournament.web import close_app
+
+    made: list[Any] = []
+    opening = web_services.open_services
+
+    def open_services(app: Any, url: str) -> web_services.Services:
+        made.append(app)
+        return opening(app, url)
+
+    monkeypatch.setattr(web_services, "open_services", open_services)
+    yield
+    for app in made:
+        close_app(app)
+
+
+@pytest.fixture(autouse=True)
 def _small_pools(monkeypatch: pytest.MonkeyPatch) -> None:
     """Each PostgreSQL pool of a test (and of the processes it starts) holds at most 1 + 3
     connections: the suite, two workers at once, must stay under 40 (tests/pg_connections.py),
@@ -97,7 +132,11 @@ def sqlite_db(tmp_path: Path) -> Database:
 @pytest.fixture
 def pg_db(postgres_url: str) -> Iterator[Database]:
     schema = f"es_test_{uuid.uuid4().hex[:12]}"
-    admin = sa.create_engine(postgres_url, isolation_level="AUTOCOMMIT")
+    admin = sa.create_engine(
+        postgres_url,
+        isolation_level="AUTOCOMMIT",
+        connect_args={"application_name": application_name("schemas")},
+    )
     with admin.connect() as conn:
         conn.exec_driver_sql(f"CREATE SCHEMA {schema}")
     database = Database("postgresql", postgres_url, schema)

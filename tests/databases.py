@@ -34,7 +34,7 @@ class Database:
     def engine(self, **kwargs: object) -> sa.Engine:
         if self.schema:
             kwargs.setdefault("connect_args", {"options": f"-csearch_path={self.schema}"})
-        return make_engine(self.url, **kwargs)
+        return make_engine(self.url, kind="tests", **kwargs)
 
 
 def sqlite_database(tmp_path: Path) -> Database:

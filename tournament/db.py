@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import os
 import re
-import select
 import sqlite3
 from collections.abc import Mapping
 from pathlib import Path
@@ -42,6 +41,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, unquote
 
 from tournament.config import database_url
+from tournament.readable import readable_now
 
 if TYPE_CHECKING:
     import sqlalchemy as sa
@@ -253,8 +253,34 @@ def _read_only(path: Path) -> sqlite3.Connection:
     return connection
 
 
-def make_engine(url: str | sa.URL | None = None, **kwargs: Any) -> sa.Engine:
-    """An engine for ``url`` (default: :func:`tournament.config.database_url`)."""
+#: The label of this process's PostgreSQL connections (in ``application_name``).
+APPLICATION_NAME = "SCHNAPSEN_DB_APPLICATION_NAME"
+#: PostgreSQL keeps the first 63 bytes of an ``application_name``.
+_NAME_BYTES = 63
+
+
+def application_name(kind: str, environ: Mapping[str, str] | None = None) -> str:
+    """What a PostgreSQL connection of ``kind`` calls itself (``pg_stat_activity``'s
+    ``application_name``): the process's label, ``SCHNAPSEN_DB_APPLICATION_NAME``
+    (default ``schnapsen``; a deploy may name its host and role), then the kind of
+    connection: ``log`` (the event store's pool), ``append`` (its connection for plain
+    appends), ``accounts``, ``migrate`` ... (docs/deploy.md). ASCII only, as PostgreSQL
+    keeps it, and cut to 63 bytes at the label's end, so the kind always shows.
+
+    >>> application_name("accounts", {})
+    'schnapsen accounts'
+    >>> application_name("log", {"SCHNAPSEN_DB_APPLICATION_NAME": "web-2 Straße"})
+    'web-2 Stra?e log'
+    """
+    text = (os.environ if environ is None else environ).get(APPLICATION_NAME, "").strip()
+    label = "".join(c if " " <= c <= "~" else "?" for c in text or "schnapsen")
+    return f"{label[: _NAME_BYTES - len(kind) - 1]} {kind}"
+
+
+def make_engine(url: str | sa.URL | None = None, *, kind: str = "db", **kwargs: Any) -> sa.Engine:
+    """An engine for ``url`` (default: :func:`tournament.config.database_url`); on
+    PostgreSQL its connections are named :func:`application_name` of ``kind`` (unless
+    the URL names them itself)."""
     import sqlalchemy as sa
 
     parsed = parse_url(url)
@@ -264,6 +290,8 @@ def make_engine(url: str | sa.URL | None = None, **kwargs: Any) -> sa.Engine:
     kwargs.setdefault("max_overflow", pool_setting("SCHNAPSEN_DB_MAX_OVERFLOW", MAX_OVERFLOW))
     connect_args = kwargs.pop("connect_args", {})
     connect_args.setdefault("connect_timeout", PG_CONNECT_TIMEOUT)
+    if "application_name" not in parsed.query:
+        connect_args.setdefault("application_name", application_name(kind))
     engine = sa.create_engine(parsed, connect_args=connect_args, **kwargs)
 
     @sa.event.listens_for(engine, "connect")
@@ -299,13 +327,7 @@ def _gone(dbapi_connection: Any) -> str | None:
     if dbapi_connection.closed or dbapi_connection.broken:
         return "the connection was closed"
     try:
-        fd = dbapi_connection.fileno()
-        if hasattr(select, "poll"):  # any descriptor number (select() only below 1024)
-            poller = select.poll()
-            poller.register(fd, select.POLLIN | select.POLLERR | select.POLLHUP)
-            readable = bool(poller.poll(0))
-        else:
-            readable = bool(select.select([fd], [], [], 0)[0])
+        readable = readable_now(dbapi_connection.fileno())
     except ValueError:  # a descriptor beyond select()'s range: a failure says it later
         return None
     except OSError as error:

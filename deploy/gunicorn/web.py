@@ -20,10 +20,11 @@ keep-alives and fan-out are on time.
 
 Settings from the environment (deploy/env.example):
 
-* ``WEB_CONCURRENCY``: processes; default 2 x CPUs + 1, at most 8. Each holds up to
-  ``WEB_THREADS`` PostgreSQL connections (its pool keeps them), so processes x threads,
-  plus the live processes and the Celery worker's, must stay below the server's
-  ``max_connections`` (100 by default).
+* ``WEB_CONCURRENCY``: processes; default 2 x CPUs + 1, at most 8. Each uses up to
+  ``WEB_THREADS`` PostgreSQL connections at once, from two pools that keep
+  ``SCHNAPSEN_DB_POOL_SIZE`` each while quiet; what every process of every host may
+  open together must stay below the server's ``max_connections`` (100 by default):
+  docs/deploy.md, "How many PostgreSQL connections".
 * ``WEB_THREADS``: threads per process (8).
 * ``WEB_BIND``: where to listen (``127.0.0.1:8000``: the proxy is on the same host).
 * ``FORWARDED_ALLOW_IPS``: the proxies whose ``X-Forwarded-Proto`` is believed

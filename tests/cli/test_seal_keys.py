@@ -209,6 +209,26 @@ def test_operator_f8_seal_key_new_gives_the_file_to_the_services_user(tmp_path: 
     assert not (tmp_path / "other.key").exists()  # no key left behind for the wrong owner
 
 
+@pytest.mark.skipif(os.geteuid() != 0, reason="giving a file away needs root")
+def test_operator_f8_a_rotation_as_root_leaves_the_keyring_to_the_services_user(
+    key_file: Path, cli
+) -> None:  # type: ignore[no-untyped-def]
+    """Rotating as root with --owner (docs/operations.md): the keyring folder it makes
+    belongs to the service's user like its keys, so that verify and import, run as
+    that user, can list the retired keys (a folder of root's, mode 0700, hid them)."""
+    import pwd
+
+    nobody = pwd.getpwnam("nobody").pw_uid
+    ring = key_file.parent / "seal-keyring"
+    refused = cli("seal-key", "rotate", "--owner", "no-such-user-f8", ok=False)
+    assert refused.exit_code == 1 and "cannot give" in refused.output
+    assert not ring.exists()  # nothing left of root's that a second try would keep
+    cli("seal-key", "rotate", "--owner", "nobody")
+    assert ring.stat().st_uid == nobody and stat.S_IMODE(ring.stat().st_mode) == 0o700
+    (retired,) = ring.glob("*.key")
+    assert retired.stat().st_uid == nobody
+
+
 def test_a_printed_seal_no_key_here_authenticates_exits_2_without_the_flag_opfix_2(
     key_file: Path, cli
 ) -> None:  # type: ignore[no-untyped-def]

@@ -96,3 +96,43 @@ def test_postgres_appends_of_previous_and_new_client_chain_and_verify(
         assert [shown(e) for e in again] == [shown(e) for e in returned[1:3]]  # replayed
     finally:
         store.close()
+
+
+def test_one_event_appends_before_and_after_migration_0008_chain_verify_and_replay(
+    pg_db: Any,
+) -> None:
+    """Hosts upgraded one by one: this release's store on a database still at 0007 (no
+    es_append_one()) appends one event through es_append(); after ``db upgrade`` through
+    es_append_one(). One chain, which verifies, and each key replays what it stored,
+    whichever function stored it."""
+    from tournament.eventstore import migrate
+
+    db = StoreDatabase(**dataclasses.asdict(pg_db), through_engine=True)
+    engine, old_engine, new_engine = db.engine(), db.engine(), db.engine()
+    migrate.downgrade(engine, "0007")
+    move = {"action": "play", "card": "AH", "seat": 1}
+    meta = {"actor": "anna", "source": "live", "note": 'ü "quoted" \\ back'}
+    returned: list[StoredEvent] = []
+    before = SQLEventStore(old_engine)
+    try:
+        for n in range(2):
+            event = NewEvent("hand.action", move, meta)
+            returned += before.append("hand-y", [event], n, idempotency_key=f"at-0007-{n}")
+    finally:
+        before.close()
+    migrate.upgrade(engine)
+    after = SQLEventStore(new_engine)  # new connections, as after a restart
+    try:
+        for n in range(2, 4):
+            event = NewEvent("hand.action", move, meta)
+            returned += after.append("hand-y", [event], n, idempotency_key=f"at-0008-{n}")
+        assert verify(after).ok
+        assert [shown(e) for e in after.read_stream("hand-y")] == [shown(e) for e in returned]
+        for n, key in enumerate(["at-0007-0", "at-0007-1", "at-0008-2", "at-0008-3"]):
+            again = after.append("hand-y", [NewEvent("hand.action", move, meta)], None, key)
+            assert [shown(e) for e in again] == [shown(returned[n])]
+        assert after.stream_version("hand-y") == 4
+    finally:
+        after.close()
+        for each in (engine, old_engine, new_engine):
+            each.dispose()

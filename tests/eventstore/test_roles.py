@@ -198,7 +198,7 @@ def test_the_app_role_may_run_only_the_store_functions_meant_for_it(
             {"app": confined.names["app"]},
         ).all()
     assert sorted(name for name, app_may, _ in rows if app_may) == [
-        "es_append", "es_append_lock", "es_expire_keys", "es_restore_events",
+        "es_append", "es_append_lock", "es_append_one", "es_expire_keys", "es_restore_events",
         "es_restore_keys", "es_restore_seal", "es_seal",
     ]  # fmt: skip
     assert [name for name, _, public in rows if public] == []

@@ -120,3 +120,29 @@ def test_operator_f1_a_gone_clients_place_is_free_long_before_its_keep_alive(
     took = time.monotonic() - gone_at
     again.close()
     assert took < 3, f"the place came free after {took:.1f} s"
+
+
+def test_a_client_gone_from_a_high_descriptor_number_is_seen_gone() -> None:
+    """A stream process holding thousands of streams has descriptors past 1024, where
+    ``select()`` refuses to look: the check must still see the peer's end."""
+    from tournament.live.departure import closed
+
+    ours, theirs = socket.socketpair()
+    high = os.dup2(ours.fileno(), 1500)
+    try:
+        with socket.socket(fileno=os.dup(high)) as watched:
+            assert not closed(watched)
+            theirs.close()
+            assert closed(watched)
+    finally:
+        os.close(high)
+        ours.close()
+
+
+def test_streams_of_unknown_tournaments_leave_no_lock_behind_without_bound() -> None:
+    from tournament.web.api import live
+
+    for n in range(10_050):
+        with live._lock_for(f"nobody-{n}"):
+            pass
+    assert len(live._shared_locks) <= 10_001

@@ -262,6 +262,22 @@ def test_wrong_codes_share_the_report_pages_limit(web: Web, club: str) -> None:
     assert web.client.get(f"/play/{a}").status_code == 429, "the right one too, for a while"
 
 
+def test_guessing_codes_through_the_table_fragment_counts_as_guessing(web: Web, club: str) -> None:
+    online_match(web, club)
+    for _ in range(10):
+        assert web.client.get("/play/ZZZZZZ/table").status_code == 404
+    assert web.client.get("/play/ZZZZZZ/table").status_code == 429
+
+
+def test_every_route_that_takes_a_table_code_shares_the_wrong_code_limit(web: Web) -> None:
+    app = web.client.application
+    taking_a_code = {rule.endpoint for rule in app.url_map.iter_rules() if "code" in rule.arguments}
+    assert taking_a_code, "the table-code routes are registered"
+    assert taking_a_code <= app.extensions["table_code_endpoints"], (
+        taking_a_code - app.extensions["table_code_endpoints"]
+    )
+
+
 def test_the_clock_counts_down_and_says_when_time_is_up(web: Web, club: str) -> None:
     t = state(web, club)
     mid = t.rounds[-1].matches[0]

@@ -19,6 +19,7 @@ import pytest
 
 from engine import Kind
 from engine.randomplay import choose_action
+from engine.views import player_view
 from tournament.app.play import PlayService
 from tournament.app.service import TournamentService
 from tournament.domain.commands import online
@@ -51,7 +52,9 @@ class FakeClock:
         return self.at
 
     def later(self, seconds: float) -> None:
-        self.at += timedelta(seconds=seconds)
+        # From the real time if that is later: a deadline runs from the last move's stored
+        # (real) time, and on a busy machine the moves before may take more than a second.
+        self.at = max(self.at, datetime.now(UTC)) + timedelta(seconds=seconds)
 
 
 def tournament(store: SQLEventStore, **settings: Any) -> TournamentService:
@@ -628,3 +631,166 @@ def test_a_match_played_move_by_move_in_snapshots_is_the_same_as_without_them(
         )  # fmt: skip
     match = play.tournaments.state(TID).matches[MID]
     assert match.decided and match.winner is not None
+
+
+# --- one read per table, shared by its screens (speed P5) ---------------------------------
+
+
+def seat_render(seat: int) -> Any:
+    def show(moment: TableMoment) -> tuple[str, str]:
+        return "table", json.dumps(seat_view(moment, seat), sort_keys=True)
+
+    return show
+
+
+def data_of(message: str) -> dict[str, Any]:
+    found: dict[str, Any] = json.loads(message.split("data: ", 1)[1])
+    return found
+
+
+def cards_of(view: dict[str, Any]) -> set[str]:
+    return {card for card in view["view"]["hand"]} if view.get("view") else set()
+
+
+def screens(play: PlayService, tables: TableHub) -> list[Iterator[str]]:
+    """Both seats' streams and two of the room's, each past its first view."""
+    shown = [
+        table_events(play, tables, TID, MID, show, keepalive=30)
+        for show in (seat_render(0), seat_render(1), render, render)
+    ]
+    for events in shown:
+        assert next(events) == "retry: 2000\n\n"
+        next(events)
+    return shown
+
+
+def counting_reads(store: SQLEventStore, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    asked: list[str] = []
+    real = store.read_stream
+
+    def counted(stream: str, *args: Any, **kwargs: Any) -> Any:
+        asked.append(stream)
+        return real(stream, *args, **kwargs)
+
+    monkeypatch.setattr(store, "read_stream", counted)
+    return asked
+
+
+def test_a_move_hands_its_table_to_every_screen_which_read_nothing_speed_P5(
+    store: SQLEventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Both seats and the room wake on a move and show it without asking the store: the
+    move hands the table as it left it to the hub, and each screen shows only its own
+    reader's part of it (a seat its own cards, never the other's; the room neither)."""
+    tables = TableHub()
+    play = PlayService(tournament(store), now=FakeClock(), tables=tables)
+    play.start(TID, MID, move_seconds=None)
+    join_both(play)
+    shown = screens(play, tables)
+    moment = play.moment(TID, MID)
+    assert moment.state is not None
+    action = next(a for a in moment.state.legal_actions() if a.kind == Kind.PLAY)
+    asked = counting_reads(store, monkeypatch)
+    with play.snapshot():
+        after = play.act(TID, MID, action.seat, action.to_json(), moment.version)
+    by_move = len(asked)
+    views = [data_of(next(events)) for events in shown]
+    assert len(asked) == by_move  # the screens read nothing
+    assert [v["version"] for v in views] == [after.version] * 4
+    assert after.state is not None
+    hands = [{c.code for c in player_view(after.state, seat).hand} for seat in (0, 1)]
+    for seat in (0, 1):
+        assert cards_of(views[seat]) == hands[seat]
+        text = json.dumps(views[seat])
+        assert not [c for c in hands[1 - seat] if f'"{c}"' in text]
+    for room in views[2:]:
+        text = json.dumps(room)
+        assert not [c for c in hands[0] | hands[1] if f'"{c}"' in text]
+    tables.close()
+
+
+def test_an_announced_change_is_read_once_for_all_the_table_s_screens_speed_P5(
+    store: SQLEventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A change announced without the table (another process's move on Redis, the
+    organiser's decision): the first screen to wake reads the tournament and the hand,
+    the other three share what it read."""
+    tables = TableHub()
+    play = PlayService(tournament(store), now=FakeClock(), tables=tables)
+    play.start(TID, MID, move_seconds=None)
+    join_both(play)
+    shown = screens(play, tables)
+    moment = play.moment(TID, MID)
+    assert moment.state is not None and moment.stream is not None
+    action = next(a for a in moment.state.legal_actions() if a.kind == Kind.PLAY)
+    elsewhere = PlayService(play.tournaments)  # another process: its hub is not this one
+    elsewhere.act(TID, MID, action.seat, action.to_json(), moment.version)
+    asked = counting_reads(store, monkeypatch)
+    tables.deliver(KEY)  # the announcement, as Redis hands it on
+    views = [data_of(next(events)) for events in shown]
+    assert sorted(asked) == sorted([ev.stream_id(TID), moment.stream])
+    assert [v["version"] for v in views] == [moment.version + 1] * 4
+    tables.close()
+
+
+def test_a_table_handed_over_is_not_kept_when_another_change_came_in_between() -> None:
+    """A writer's table is kept for the screens only if nothing else about the table
+    was announced after the writer began reading: else it may be older than the store,
+    and the first screen reads again."""
+    tables = TableHub()
+    with tables.subscribe(KEY):
+        mark = tables.mark()
+        tables.deliver(KEY)  # someone else's change, announced meanwhile
+        tables.deliver(KEY, "the writer's table", mark)
+        assert tables.moment(KEY, lambda: "read") == "read"
+        mark = tables.mark()
+        tables.deliver(KEY, "the writer's table", mark)
+        assert tables.moment(KEY, lambda: "read again") == "the writer's table"
+        tables.deliver(KEY, "older", mark)  # (a mark from before the last change)
+        assert tables.moment(KEY, lambda: "read at last") == "read at last"
+    assert tables.moment(KEY, lambda: "nobody watches") == "nobody watches"
+
+
+def test_a_hub_hearing_its_own_announcement_back_on_redis_wakes_nobody_speed_P5(
+    redis_url: str,
+) -> None:
+    """The process that moved woke its screens and handed them the table; its own
+    announcement, heard back on Redis, would only make them read it again. The other
+    processes' hubs wake."""
+    here, there = TableHub(), TableHub()
+    subscribers = [
+        RedisSubscriber(redis_url, LiveHub(), others={CHANNEL: hub.heard}) for hub in (here, there)
+    ]
+    for subscriber in subscribers:
+        subscriber.start()
+    try:
+        announce = RedisAnnouncer(redis_url, origin=here.origin)
+        anyone = RedisAnnouncer(redis_url)  # (no origin: every hub hears it)
+        with here.subscribe(KEY) as mine, there.subscribe(KEY) as theirs:
+            up, deadline = [False, False], time.monotonic() + 10
+            while not all(up):  # until both subscriptions are up
+                assert time.monotonic() < deadline
+                anyone(KEY)
+                up = [up[0] or mine.wait(0.1), up[1] or theirs.wait(0.1)]
+            mine.wait(0.5)  # (forget what the loop may have sent since)
+            theirs.wait(0.5)
+            announce(KEY)
+            assert theirs.wait(5)
+            assert not mine.wait(0.5)
+    finally:
+        for subscriber in subscribers:
+            subscriber.stop()
+
+
+def test_the_sweep_reads_a_table_s_tournament_once_speed_P5(
+    store: SQLEventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every few seconds the sweep looks at every table shown here (200 at a big
+    tournament): the tournament and the hand once each per table, not the tournament
+    twice."""
+    play, _, _ = online_table(store)
+    moment = play.moment(TID, MID)  # (shown: the sweep's round)
+    assert moment.stream is not None
+    asked = counting_reads(store, monkeypatch)
+    assert play.sweep() == []
+    assert sorted(asked) == sorted([ev.stream_id(TID), moment.stream])

@@ -135,6 +135,28 @@ def test_a_stale_memory_of_the_rows_is_not_trusted_after_a_repair(store: SQLEven
         rows_equal_a_rebuild(store, projector, "test")
 
 
+def test_a_projector_keeps_the_rows_of_its_latest_tournaments_only(
+    store: SQLEventStore,
+) -> None:
+    """A worker projects every tournament of a federation for months: what it keeps to
+    write only the changes is bounded (Projector.KEEP tournaments), and a tournament it
+    forgot is written whole again, equal to a rebuild."""
+    projector = Projector(store)
+    projector.KEEP = 2
+    names = ("one", "two", "three")
+    fields = {tid: Builder(registered(4, seed=seed)) for seed, tid in enumerate(names, start=1)}
+    for tid, b in fields.items():
+        append(store, tid, list(b.events))
+        projector.project(tid)
+    assert list(projector._written) == ["two", "three"]
+    assert list(projector._memos) == ["two", "three"]
+    one = fields["one"]
+    append(store, "one", one.add(register_player(one.state, "Late", category="W")))
+    projector.project("one")  # forgotten: written whole
+    rows_equal_a_rebuild(store, projector, "one")
+    assert list(projector._written) == ["three", "one"]
+
+
 def _writes(engine: sa.Engine) -> tuple[list[tuple[str, int]], Callable[[], None]]:
     """(statement's first words, rows) of every write on ``engine`` until stopped."""
     seen: list[tuple[str, int]] = []

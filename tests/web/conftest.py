@@ -18,7 +18,7 @@ from flask.testing import FlaskClient
 from tests.databases import Database
 from tournament.accounts.roles import Role
 from tournament.app.services import services
-from tournament.web import create_app
+from tournament.web import close_app, create_app
 
 
 class Web:
@@ -129,5 +129,4 @@ def web_pg(pg_db: Database, tmp_path: Path) -> Iterator[Web]:
     """The app on a fresh schema of the real PostgreSQL."""
     found = make_web(pg_db.schema_url, tmp_path)
     yield found
-    with found.app.app_context():
-        services().store.close()
+    close_app(found.app)  # its threads, the log's and the accounts' connections

@@ -135,6 +135,19 @@ def test_a_role_granted_by_another_process_counts_within_the_bound(
     assert web.get(MEMBERS, token=token).status_code == 200
 
 
+def test_a_role_granted_by_another_process_to_an_account_without_one_works_at_once(
+    web: Web, elsewhere: Accounts
+) -> None:
+    """No role is never remembered (docs/operations.md: a granted role works at once):
+    the organiser grants a helper a role with the command line while the helper's
+    script is already being refused."""
+    web.tournament("club")
+    token = web.caller(None, "club", email="helper@club.at")
+    assert web.get(MEMBERS, token=token).status_code == 403
+    elsewhere.grant("helper@club.at", "club", Role.ORGANISER, by="admin@club.at")
+    assert web.get(MEMBERS, token=token).status_code == 200
+
+
 def test_a_read_that_began_before_a_write_is_not_remembered_after_it() -> None:
     """A value read from the database before a write of this process (another thread)
     must not be remembered once the write has forgotten everything."""

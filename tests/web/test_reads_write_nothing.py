@@ -9,17 +9,19 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from engine import Kind
 from engine.randomplay import choose_action
-from tests.web.conftest import Web
+from tests.web.conftest import Web, make_web
 from tests.web.played import state
 from tests.web.test_play_api import Table
 from tournament.app.services import services
 from tournament.domain.model.hands import action_event
+from tournament.web import close_app
 from tournament.web.live import play_service
 
 #: The blueprints whose GET routes a player's link or a spectator may open.
@@ -27,10 +29,16 @@ BLUEPRINTS = ("play", "report", "play_api", "public_play")
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
-def app(request: pytest.FixtureRequest) -> Web:
-    found: Web = request.getfixturevalue("web" if request.param == "sqlite" else "web_pg")
-    found.app.config["LIVE_KEEPALIVE"] = 0.2
-    return found
+def app(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Web]:
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path / 'web.sqlite3'}"
+    else:
+        url = request.getfixturevalue("pg_db").schema_url
+    # The tests sweep by hand: the background sweep (every 3 s) must not repair the
+    # interrupted hand first while a slow machine is still opening the links.
+    found = make_web(url, tmp_path, LIVE_KEEPALIVE=0.2, ONLINE_SWEEP_SECONDS=3600)
+    yield found
+    close_app(found.app)
 
 
 def get_routes(web: Web) -> list[tuple[str, str]]:

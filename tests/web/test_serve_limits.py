@@ -181,6 +181,34 @@ def test_a_live_stream_outlasts_the_head_deadline(
             served.process.kill()
 
 
+def test_behind_a_proxy_the_hall_is_not_capped_as_one_address(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Behind a proxy (SCHNAPSEN_PROXY_HOPS, docs/organisers.md) every connection comes
+    from the proxy's address: the per-address cap would cap the whole hall, so it is off
+    there. Here 6 keep-alive connections from one address, against a cap of 2, are all
+    answered."""
+    monkeypatch.setenv("SCHNAPSEN_PROXY_HOPS", "1")
+    served = Served(tmp_path, "--port", "0", "--max-per-address", "2")
+    connections: list[http.client.HTTPConnection] = []
+    try:
+        port = int(served.url.rsplit(":", 1)[1].strip("/"))
+        for _ in range(6):
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            connection.request("GET", "/healthz")  # kept open: each holds a socket
+            reply = connection.getresponse()
+            reply.read()
+            assert reply.status == 200
+            connections.append(connection)
+    finally:
+        for connection in connections:
+            connection.close()
+        served.stop()
+        if served.process.poll() is None:
+            served.process.kill()
+    assert "the most one address may" not in served.err
+
+
 def test_stream_threads_start_only_when_streams_need_them() -> None:
     """The stream budget (speed P12): waitress's threads grow from the request workers
     up to the streams' cap as tasks find none idle, and no further."""

@@ -12,8 +12,10 @@ How long a change takes to reach a process that remembers:
   most ``seconds`` later (the web app's ``AUTH_CACHE_SECONDS``, 5 by default; 0 turns
   remembering off).
 
-Only what exists is remembered: an unknown token is asked for again each time (a token
-made in another process works at once).
+Only what exists is remembered: an unknown token, and an account's lack of a role in a
+tournament, are asked for again each time (a token made or a role granted to an account
+that had none, in another process, works at once; a role raised there, from scorer to
+organiser, within ``seconds``).
 
     >>> memory = Remembered(5.0, clock=lambda: 100.0)
     >>> before = memory.generation

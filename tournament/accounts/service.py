@@ -133,7 +133,7 @@ class Accounts:
                     from tournament.db import make_engine
 
                     # No statement's parameters (a hash, an email) in an error's text.
-                    self._engine = make_engine(self.url, hide_parameters=True)
+                    self._engine = make_engine(self.url, kind="accounts", hide_parameters=True)
         return self._engine
 
     def close(self) -> None:
@@ -337,7 +337,8 @@ class Accounts:
             return Role.PUBLIC
         admin, role = found
         held = Role.OWNER if admin else Role(role or 0)
-        self.remembered.put(key, held, generation)
+        if held != Role.PUBLIC:  # no role is not remembered: a role granted works at once
+            self.remembered.put(key, held, generation)
         return held
 
     def roles(self, account_id: int) -> dict[str, Role]:

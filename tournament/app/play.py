@@ -9,8 +9,11 @@ is over, its result goes into the match through the tournament's lock
 dealt there and then, until the match is decided.
 
 Hands are folded once per process and version (:class:`HandCache`): a screen that wakes
-reads only the events appended since. Each change calls ``announce`` with the table's key
-(:func:`tournament.play.hub.table_key`), which wakes every screen of that table.
+reads only the events appended since. Each change wakes every screen of the table in
+this process's ``tables`` hub (:class:`tournament.play.hub.TableHub`) -- a move or a
+claim handing it the table as it left it, which the screens share instead of reading
+it (speed P5) -- and calls ``announce`` with the table's key
+(:func:`tournament.play.hub.table_key`: other processes' screens, on Redis).
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ from tournament.domain.model.hands import action_event, apply_hand_event
 from tournament.domain.model.state import Tournament
 from tournament.domain.views.onlineview import TableMoment
 from tournament.eventstore.api import NO_STREAM, ConcurrencyError, StoredEvent
-from tournament.play.hub import table_key
+from tournament.play.hub import UNWATCHED, TableHub, table_key
 
 log = logging.getLogger(__name__)
 
@@ -111,6 +114,8 @@ class _Snapshot:
 
     states: dict[str, Tournament] = dataclasses.field(default_factory=dict)
     hands: dict[str, Hand] = dataclasses.field(default_factory=dict)
+    #: The table hub's mark before anything was read (:meth:`PlayService._since`).
+    mark: int = UNWATCHED
 
 
 _SNAPSHOT: contextvars.ContextVar[_Snapshot | None] = contextvars.ContextVar(
@@ -126,10 +131,13 @@ class PlayService:
         tournaments: TournamentService,
         announce: Callable[[str], object] | None = None,
         now: Callable[[], datetime] = lambda: datetime.now(UTC),
+        tables: TableHub | None = None,
     ) -> None:
         self.tournaments = tournaments
         self.store = tournaments.store
         self.announce = announce or (lambda key: None)
+        #: This process's screens, woken (and handed the table) before ``announce``.
+        self.tables = tables
         self.now = now
         self.hands = HandCache()
         #: The tables this process has shown or moved (the sweep's round): a table in play
@@ -146,11 +154,19 @@ class PlayService:
         (a move asked the store five times for new events, speed P5); a hand this
         service appends to is folded on from what it appended, and every command through
         the tournament's lock forgets what was read (the next look reads again)."""
-        token = _SNAPSHOT.set(_Snapshot())
+        token = _SNAPSHOT.set(_Snapshot(mark=self._mark()))
         try:
             yield
         finally:
             _SNAPSHOT.reset(token)
+
+    def seen(self, t: Tournament) -> None:
+        """``t``, the tournament as the caller just read it from the store (inside this
+        request's :meth:`snapshot`, after it began): the snapshot's, not read again.
+        Outside a snapshot, nothing."""
+        held = _SNAPSHOT.get()
+        if held is not None:
+            held.states.setdefault(t.id, t)
 
     def _state(self, tournament_id: str) -> Tournament:
         held = _SNAPSHOT.get()
@@ -188,6 +204,28 @@ class PlayService:
         if held is not None:
             held.states.clear()
             held.hands.clear()
+
+    def _mark(self) -> int:
+        return UNWATCHED if self.tables is None else self.tables.mark()
+
+    def _since(self) -> int:
+        """The hub's mark before this write read anything (its snapshot's, which may
+        hold a tournament read before the write began): the table it answers is shared
+        with the screens only if nothing else was announced meanwhile
+        (:meth:`TableHub.deliver`)."""
+        held = _SNAPSHOT.get()
+        return held.mark if held is not None else self._mark()
+
+    def _announce(
+        self, tournament_id: str, match_id: str, moment: TableMoment | None = None,
+        since: int = UNWATCHED,
+    ) -> None:  # fmt: skip
+        """The table changed: this process's screens wake (handed ``moment``, the table
+        as the write left it, if given) and ``announce`` tells the others."""
+        key = table_key(tournament_id, match_id)
+        if self.tables is not None:
+            self.tables.deliver(key, moment, since)
+        self.announce(key)
 
     def moment(self, tournament_id: str, match_id: str) -> TableMoment:
         """The table now, as stored. A read never writes: a hand a crash left unrecorded,
@@ -229,7 +267,7 @@ class PlayService:
             self._deal(tournament_id, match_id, hand, meta)
             wrote = True
         if wrote:
-            self.announce(table_key(tournament_id, match_id))
+            self._announce(tournament_id, match_id)
         return wrote, t, hand
 
     def sweep(self) -> list[str]:
@@ -244,15 +282,16 @@ class PlayService:
         repaired = []
         for tid, mid in tables:
             try:
-                t = self._state(tid)
-                table = online.table_of(t, mid)
-                match = t.matches[mid]
-                if table.stopped or match.decided:
-                    with self._tables_lock:
-                        self._tables.pop((tid, mid), None)
-                    continue
-                if self.repair(tid, mid, {"via": "sweep"}):
-                    repaired.append(f"{tid}/{mid}")
+                with self.snapshot():  # the tournament read once per table, not twice
+                    t = self._state(tid)
+                    table = online.table_of(t, mid)
+                    match = t.matches[mid]
+                    if table.stopped or match.decided:
+                        with self._tables_lock:
+                            self._tables.pop((tid, mid), None)
+                        continue
+                    if self.repair(tid, mid, {"via": "sweep"}):
+                        repaired.append(f"{tid}/{mid}")
             except Exception as error:  # the store away, the tournament gone: try again,
                 # a few times; then forget it until a screen reads it again
                 failed = self._failures.get((tid, mid), 0) + 1
@@ -305,7 +344,10 @@ class PlayService:
         """``seat`` plays ``action`` (a record action object, or its notation ``1:AH``)
         on the hand at ``expected_version``; the table afterwards."""
         meta = {"source": ev.LIVE, "match_id": match_id, **(metadata or {})}
+        since = self._since()
         wrote, t, hand = self._repair(tournament_id, match_id, meta)  # a crash made good
+        if wrote:
+            since = UNWATCHED  # (announced: the screens read the table themselves)
         if wrote:
             moment = self.moment(tournament_id, match_id)
         else:  # the table as the repair read it
@@ -335,8 +377,9 @@ class PlayService:
                 held.hands[moment.stream] = self.hands.extend(moment.stream, known, stored)
         if after.is_over and not online.claim_window(after):
             self._settle(tournament_id, match_id, moment.stream, meta)
-        self.announce(table_key(tournament_id, match_id))
-        return self.moment(tournament_id, match_id)
+        answer = self.moment(tournament_id, match_id)
+        self._announce(tournament_id, match_id, answer, since)
+        return answer
 
     def decline_claim(
         self, tournament_id: str, match_id: str, seat: int, expected_version: int,
@@ -344,7 +387,9 @@ class PlayService:
     ) -> TableMoment:  # fmt: skip
         """After the last trick its winner claims nothing (R16): the next hand is dealt."""
         meta = {"source": ev.LIVE, **(metadata or {})}
-        self.repair(tournament_id, match_id, meta)
+        since = self._since()
+        if self.repair(tournament_id, match_id, meta):
+            since = UNWATCHED
         moment = self.moment(tournament_id, match_id)
         stream, state = moment.stream, moment.state
         if stream is None or state is None:
@@ -366,8 +411,9 @@ class PlayService:
         )  # fmt: skip
         hand = self._hand(stream)
         self._deal(tournament_id, match_id, hand, meta)
-        self.announce(table_key(tournament_id, match_id))
-        return self.moment(tournament_id, match_id)
+        answer = self.moment(tournament_id, match_id)
+        self._announce(tournament_id, match_id, answer, since)
+        return answer
 
     def _settle(self, tournament_id: str, match_id: str, stream: str, meta: Metadata) -> None:
         """The hand's result into the match (as a paper result), then the next deal."""
@@ -424,7 +470,7 @@ class PlayService:
             ),
             metadata=meta,
         )
-        self.announce(table_key(tournament_id, match_id))
+        self._announce(tournament_id, match_id)
         return mine
 
     def holds(
@@ -458,7 +504,7 @@ class PlayService:
             lambda t: online.release_seat(t, match_id, seat, by=by, actor=actor),
             metadata=dict(metadata or {}),
         )
-        self.announce(table_key(tournament_id, match_id))
+        self._announce(tournament_id, match_id)
 
     # --- the organiser's decisions --------------------------------------------------------
     def start(
@@ -472,7 +518,7 @@ class PlayService:
             metadata=meta,
         )
         self._deal(tournament_id, match_id, None, meta)
-        self.announce(table_key(tournament_id, match_id))
+        self._announce(tournament_id, match_id)
         return self.moment(tournament_id, match_id)
 
     def stop(
@@ -484,7 +530,7 @@ class PlayService:
             lambda t: online.stop_online(t, match_id, by=by, reason=reason, actor=actor),
             metadata=dict(metadata or {}),
         )
-        self.announce(table_key(tournament_id, match_id))
+        self._announce(tournament_id, match_id)
 
     def restart_clock(
         self, tournament_id: str, match_id: str, *, by: str,
@@ -496,7 +542,7 @@ class PlayService:
             lambda t: online.restart_clock(t, match_id, now=now, by=by, actor=actor),
             metadata=dict(metadata or {}),
         )
-        self.announce(table_key(tournament_id, match_id))
+        self._announce(tournament_id, match_id)
 
     def abandon_hand(
         self, tournament_id: str, match_id: str, *, by: str, reason: str,
@@ -520,7 +566,7 @@ class PlayService:
             metadata=meta,
         )
         self._deal(tournament_id, match_id, self._hand(stream), meta)
-        self.announce(table_key(tournament_id, match_id))
+        self._announce(tournament_id, match_id)
         return self.moment(tournament_id, match_id)
 
 

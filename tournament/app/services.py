@@ -43,6 +43,12 @@ class Services:
         if self._accounts is not None:
             self._accounts.close()
 
+    def close(self) -> None:
+        """Close every database connection of these services: the event store's pool and
+        its connection for appends, and the accounts' pool (made again on next use)."""
+        self.store.close()
+        self.close_accounts()
+
 
 def open_services(app: Flask, url: str) -> Services:
     """The services on the store at ``url``: a SQLite store is created and migrated on

@@ -170,7 +170,7 @@ def _asked(url: str, question: Callable[[Any], T]) -> T:
     """``question(connection)`` on a connection of its own to the store at ``url``."""
     from tournament.db import make_engine
 
-    engine = make_engine(url)
+    engine = make_engine(url, kind="tool")
     try:
         with engine.connect() as conn:
             return question(conn)

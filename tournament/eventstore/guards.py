@@ -179,7 +179,7 @@ def _identifier(name: str) -> str:
 
 def check_guards(target: sa.Engine | str | None = None) -> None:
     """Raise :class:`MissingGuardsError` naming every guard not in place."""
-    engine = target if isinstance(target, sa.Engine) else make_engine(target)
+    engine = target if isinstance(target, sa.Engine) else make_engine(target, kind="guards")
     try:
         with engine.connect() as conn:
             missing = missing_guards(conn)

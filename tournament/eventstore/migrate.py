@@ -91,7 +91,7 @@ def _engine(target: sa.Engine | str | None, *, create: bool = False) -> tuple[sa
         create_sqlite_file(url)
     if isinstance(target, sa.Engine):
         return target, False
-    return make_engine(url), True
+    return make_engine(url, kind="migrate"), True
 
 
 def missing_store(path: Path) -> StoreMissingError:
@@ -287,7 +287,7 @@ def _sqlite_revisions(path: Path) -> list[str] | None:
 def _revisions(url: str, pooled: sa.Engine | None = None) -> list[str]:
     import sqlalchemy as sa
 
-    engine = pooled or make_engine(url)
+    engine = pooled or make_engine(url, kind="migrate")
     try:
         with engine.connect() as conn:
             if not sa.inspect(conn).has_table("alembic_version"):

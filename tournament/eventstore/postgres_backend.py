@@ -119,6 +119,31 @@ def _call_es_append(conn: Any, params: tuple[Any, ...]) -> tuple[Any, ...]:
         raise not_ready(error) from None
 
 
+def _call_es_append_one(
+    conn: Any, stream_id: str, event: Prepared, expected: int | None, key: str | None
+) -> AppendResult | None:
+    """One event through ``es_append_one()`` (migration 0008) at libpq's level, its errors
+    the store's; None where the database has none for this role (then ``es_append()``)."""
+    import psycopg
+
+    params = (stream_id, expected, key, event.event_id, event.type, event.schema_version,
+              event.payload_json, event.metadata_json)  # fmt: skip
+    try:
+        row = pg_append.call_one(conn, params)
+    except psycopg.errors.UniqueViolation as error:
+        raise DuplicateEventError(f"an event id is already stored: {error}") from None
+    except psycopg.errors.UndefinedTable as error:
+        raise not_ready(error) from None
+    if row is None:
+        return None
+    status, position, first, last, prev, digest, at, key_stream = row
+    if status == "replay":
+        return Replay(key_stream, first, last)
+    if status == "conflict":
+        return Conflict(first)
+    return Appended([(position, first, prev, digest)], at)
+
+
 def _es_append_params(
     stream_id: str, events: Sequence[Prepared], expected: int | None, key: str | None
 ) -> tuple[Any, ...]:
@@ -293,18 +318,33 @@ class PostgresBackend(Backend):
         # One round trip, one implicit transaction: see tournament/migrations/versions/0003;
         # at libpq's level, without the cursor's cost (pg_append's docstring), on the
         # backend's hot connection when no other thread is using it.
-        params = _es_append_params(stream_id, events, expected, key)
+        # One event (most appends): es_append_one(), less work on both sides (0008).
         conn = self._hot.take()
         if conn is None:
             with self._connect() as pooled:
-                return _append_result([_call_es_append(pooled, params)])
+                return self._append_on(pooled, stream_id, events, expected, key)
         healthy = False
         try:
-            row = _call_es_append(conn, params)
+            result = self._append_on(conn, stream_id, events, expected, key)
             healthy = True
         finally:
             self._hot.give_back(conn, healthy)
-        return _append_result([row])
+        return result
+
+    @staticmethod
+    def _append_on(
+        conn: Any,
+        stream_id: str,
+        events: Sequence[Prepared],
+        expected: int | None,
+        key: str | None,
+    ) -> AppendResult:
+        if len(events) == 1:
+            result = _call_es_append_one(conn, stream_id, events[0], expected, key)
+            if result is not None:
+                return result
+        params = _es_append_params(stream_id, events, expected, key)
+        return _append_result([_call_es_append(conn, params)])
 
     def close(self) -> None:
         self._hot.close()

@@ -29,7 +29,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tournament.eventstore.seals import KEY_FILE, Seal, SealKey, SealKeyError, load_key, parse_key
+from tournament.eventstore.seals import Seal, SealKey, SealKeyError, key_path, load_key, parse_key
 
 if TYPE_CHECKING:
     from tournament.eventstore.store import SQLEventStore
@@ -51,13 +51,10 @@ def is_configured(environ: Mapping[str, str] | None = None) -> bool:
 
 def key_file(environ: Mapping[str, str] | None = None) -> Path | None:
     """The current key's file (None: ``SCHNAPSEN_SEAL_KEY`` gives the key itself)."""
-    from tournament.config import instance_path
-
     env = _env(environ)
     if env.get("SCHNAPSEN_SEAL_KEY", "").strip():
         return None
-    named = env.get("SCHNAPSEN_SEAL_KEY_FILE", "").strip()
-    return Path(named).expanduser() if named else instance_path(env) / KEY_FILE
+    return key_path(env)
 
 
 def keyring_dir(environ: Mapping[str, str] | None = None) -> Path:
@@ -134,7 +131,9 @@ def write_key_file(path: Path, key: SealKey | None = None, owner: str | None = N
     return key
 
 
-def _chown(path: Path, owner: str) -> None:
+def _chown(path: Path, owner: str, *, remove: bool = True) -> None:
+    """Give ``path`` to ``owner``; ``remove``: a file that cannot be given is removed
+    (no key left behind for the wrong owner)."""
     user, _, group = owner.partition(":")
     try:
         if user and group:
@@ -144,7 +143,8 @@ def _chown(path: Path, owner: str) -> None:
         else:
             shutil.chown(path, group=group)
     except (LookupError, OSError) as error:
-        path.unlink(missing_ok=True)
+        if remove:
+            path.unlink(missing_ok=True)
         raise SealKeyError(f"cannot give {path} to {owner}: {error}") from None
 
 
@@ -178,7 +178,18 @@ def rotate(
         )
     old = load_key(environ, create=False)
     ring = keyring_dir(environ)
-    ring.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if not ring.is_dir():
+        ring.mkdir(mode=0o700, parents=True)
+        # The keys' owner must be able to list their folder (verify and import run as
+        # the service's user): a folder left to root would hide every retired key.
+        try:
+            if owner:
+                _chown(ring, owner, remove=False)
+            else:
+                _same_owner(ring, path)
+        except BaseException:
+            ring.rmdir()  # made just now, empty: the next try makes it and gives it again
+            raise
     retired_to = ring / f"{old.key_id}.key"
     if not (retired_to.is_file() and parse_key(retired_to.read_text().strip(), "") == old):
         write_key_file(retired_to, old, owner)

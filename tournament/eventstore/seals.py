@@ -86,17 +86,25 @@ class SealKey:
         return hmac.new(self.secret, message.encode(), hashlib.sha256).hexdigest()
 
 
+def key_path(environ: Mapping[str, str] | None = None) -> Path:
+    """The file the key is read from unless ``SCHNAPSEN_SEAL_KEY`` gives it:
+    ``SCHNAPSEN_SEAL_KEY_FILE``, else ``<instance>/seal.key``."""
+    from tournament.config import instance_path
+
+    env = os.environ if environ is None else environ
+    named = env.get("SCHNAPSEN_SEAL_KEY_FILE", "").strip()
+    return Path(named).expanduser() if named else instance_path(env) / KEY_FILE
+
+
 def load_key(environ: Mapping[str, str] | None = None, *, create: bool = True) -> SealKey:
     """The seal key: ``SCHNAPSEN_SEAL_KEY`` (hex), else the file ``SCHNAPSEN_SEAL_KEY_FILE``,
     else ``<instance>/seal.key``, made (random, mode 0600) if ``create`` and missing."""
-    from tournament.config import instance_path
-
     env = os.environ if environ is None else environ
     text = env.get("SCHNAPSEN_SEAL_KEY", "").strip()
     if text:
         return parse_key(text, "SCHNAPSEN_SEAL_KEY")
     named = env.get("SCHNAPSEN_SEAL_KEY_FILE", "").strip()
-    path = Path(named).expanduser() if named else instance_path(env) / KEY_FILE
+    path = key_path(env)
     try:
         return parse_key(path.read_text().strip(), str(path))
     except FileNotFoundError:
@@ -111,12 +119,9 @@ def key_stamp(environ: Mapping[str, str] | None = None) -> tuple[object, ...]:
     """What :func:`load_key` would read, cheaply: the settings and the key file's identity
     (inode, change time, size; None: not there). A new stamp means the key may have
     changed (rotated, removed) and is read again."""
-    from tournament.config import instance_path
-
     env = os.environ if environ is None else environ
     text = env.get("SCHNAPSEN_SEAL_KEY", "").strip()
-    named = env.get("SCHNAPSEN_SEAL_KEY_FILE", "").strip()
-    path = Path(named).expanduser() if named else instance_path(env) / KEY_FILE
+    path = key_path(env)
     try:
         seen = path.stat()
     except OSError:

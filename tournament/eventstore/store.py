@@ -147,7 +147,7 @@ class SQLEventStore:
                 self._engine = None  # made only if a tool asks for it (.engine)
                 self._backend = SQLiteBackend(SQLitePool(path))
                 return
-            self._engine = db.make_engine(self._url)
+            self._engine = db.make_engine(self._url, kind="log")
         else:
             self._url = ""  # the engine's own (its password stays with it)
             self._given_engine = True
@@ -161,7 +161,7 @@ class SQLEventStore:
         makes one the first time it is asked, and closes it with :meth:`close`."""
         with self._engine_lock:
             if self._engine is None:
-                self._engine = db.make_engine(self._url)
+                self._engine = db.make_engine(self._url, kind="log")
             return self._engine
 
     def close(self) -> None:

@@ -10,6 +10,7 @@ the hub records since when it was cut off, and the pages fall back to asking.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import threading
 import time
@@ -22,6 +23,12 @@ from tournament.live.hub import LiveHub
 log = logging.getLogger(__name__)
 
 CHANNEL = "schnapsen:live"
+#: "Events of tournament T were stored": each web process's reads forget the version they
+#: knew of T (:mod:`tournament.live.known`).
+WRITTEN = "schnapsen:written"
+
+#: Numbers of the subscriptions that stood (:attr:`RedisSubscriber.epoch`).
+_epochs = itertools.count(1)
 
 
 class LocalBus:
@@ -39,7 +46,10 @@ def redis_client(url: str, **options: Any) -> Any:
 
     # Short timeouts: a web request or a projection never waits long on a lost Redis.
     return redis.Redis.from_url(
-        url, socket_connect_timeout=1, socket_timeout=options.pop("socket_timeout", 2), **options
+        url,
+        socket_connect_timeout=options.pop("socket_connect_timeout", 1),
+        socket_timeout=options.pop("socket_timeout", 2),
+        **options,
     )
 
 
@@ -51,6 +61,34 @@ class RedisBus:
 
     def publish(self, change: Change) -> None:
         self.client.publish(CHANNEL, change.encode())
+
+
+class WriteAnnouncer:
+    """Announces a write on Redis, before the writer's answer leaves (so a client that
+    stored a result and then asks another process sees it). Short timeouts and one
+    immediate retry (a pooled connection Redis closed), not redis-py's ten with backoff
+    (seconds per write while Redis is away): a failed announcement is not tried again
+    for a second; the other processes' subscriptions are cut off too, and their reads ask
+    the database."""
+
+    def __init__(self, url: str, pause: float = 1.0) -> None:
+        from redis.backoff import NoBackoff
+        from redis.retry import Retry
+
+        self.client = redis_client(
+            url, socket_timeout=0.25, socket_connect_timeout=0.25, retry=Retry(NoBackoff(), 1)
+        )
+        self.pause = pause
+        self._failed_at = float("-inf")
+
+    def __call__(self, tournament_id: str) -> None:
+        if time.monotonic() - self._failed_at < self.pause:
+            return
+        try:
+            self.client.publish(WRITTEN, tournament_id)
+        except Exception as error:
+            self._failed_at = time.monotonic()
+            log.warning("live: could not announce a write of %s: %s", tournament_id, error)
 
 
 class RedisSubscriber:
@@ -76,6 +114,9 @@ class RedisSubscriber:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._starting = threading.Lock()
+        #: The subscription standing now, confirmed by Redis for every channel (None:
+        #: none): a message published while it stands reaches this process.
+        self.epoch: int | None = None
         self.hub.set_connected(False)  # until the first subscription stands
 
     def start(self) -> None:
@@ -113,22 +154,43 @@ class RedisSubscriber:
         data = message["data"]
         handler(data.decode() if isinstance(data, bytes) else str(data))
 
+    def _confirm(self, message: dict[str, Any], channels: set[str], confirmed: set[str]) -> None:
+        """Redis confirmed a channel: the subscription stands once every channel is.
+        A channel confirmed again is a subscription made again (redis-py reconnected by
+        itself, and what was published meanwhile is lost): a new epoch."""
+        channel = message.get("channel")
+        name = channel.decode() if isinstance(channel, bytes) else str(channel)
+        if name in confirmed:
+            self.epoch = None
+            confirmed.clear()
+        confirmed.add(name)
+        if self.epoch is None and confirmed >= channels:
+            self.epoch = next(_epochs)
+
     def _run(self, tried: threading.Event) -> None:
         while not self._stop.is_set():
             try:
                 # No read timeout: a quiet channel is normal; the health check pings.
                 client = redis_client(self.url, socket_timeout=None, health_check_interval=5)
-                pubsub = client.pubsub(ignore_subscribe_messages=True)
-                pubsub.subscribe(CHANNEL, *self.others)
+                pubsub = client.pubsub()
+                channels = {CHANNEL, *self.others}
+                pubsub.subscribe(*channels)
                 self.hub.set_connected(True)
                 tried.set()
                 log.info("live: subscribed to %s", CHANNEL)
+                confirmed: set[str] = set()
                 while not self._stop.is_set():
                     message = pubsub.get_message(timeout=1.0)
-                    if message and message.get("type") == "message":
+                    if not message:
+                        continue
+                    if message.get("type") == "message":
                         self._hand_on(message)
+                    elif message.get("type") == "subscribe":
+                        self._confirm(message, channels, confirmed)
+                self.epoch = None
                 pubsub.close()
             except Exception as error:  # Redis gone: say so, try again shortly
+                self.epoch = None
                 if self.hub.down_since is None:
                     log.warning("live: lost the subscription to %s: %s", CHANNEL, error)
                 self.hub.set_connected(False)

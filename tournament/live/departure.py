@@ -22,12 +22,13 @@ Behind nginx the proxy closes its connection to the app as soon as its client's 
 from __future__ import annotations
 
 import contextlib
-import select
 import socket
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+from tournament.readable import readable_now
 
 Wake = Callable[[], None]
 #: Seconds between a waiting stream's looks when nothing wakes it.
@@ -73,8 +74,7 @@ def closed(sock: socket.socket) -> bool:
     Bytes waiting to be read (a pipelined request) are no end; TLS in gunicorn itself
     cannot be peeked into, so it never says gone (a write failing still ends it)."""
     try:
-        readable, _, _ = select.select([sock], [], [], 0)
-        if not readable:
+        if not readable_now(sock):  # poll: select() refuses descriptors from 1024 on
             return False
         return sock.recv(1, socket.MSG_PEEK) == b""
     except ValueError:  # an SSL socket takes no flags

@@ -51,7 +51,7 @@ if context.is_offline_mode():
 if connection is not None:
     run(connection)
 else:
-    engine = make_engine(config.get_main_option("sqlalchemy.url") or None)
+    engine = make_engine(config.get_main_option("sqlalchemy.url") or None, kind="migrate")
     with engine.connect() as conn:
         run(conn)
         conn.commit()

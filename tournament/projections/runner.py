@@ -30,7 +30,9 @@ from __future__ import annotations
 import dataclasses
 import logging
 import os
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -93,10 +95,34 @@ class Projector:
         self.publish = publish
         self._engine = store.engine.execution_options(sqlite_begin="IMMEDIATE")
         #: Per tournament, what this projector committed last (the rows a next run
-        #: compares its own with, to write only what changed).
-        self._written: dict[str, _Written] = {}
-        #: Per tournament, the rows' texts the last run encoded (reused when unchanged).
-        self._memos: dict[str, Memo] = {}
+        #: compares its own with, to write only what changed); the :attr:`KEEP` most
+        #: recently projected only: a worker runs for months and projects every
+        #: tournament of a federation, and a tournament forgotten is written whole once.
+        self._written: OrderedDict[str, _Written] = OrderedDict()
+        #: Per tournament, the rows' texts the last run encoded (reused when unchanged);
+        #: as many tournaments as :attr:`_written`.
+        self._memos: OrderedDict[str, Memo] = OrderedDict()
+        self._kept = threading.Lock()
+
+    #: Tournaments whose last rows and texts a projector keeps.
+    KEEP = 64
+
+    def _keep(self, kept: OrderedDict[str, Any], tournament_id: str, value: Any) -> None:
+        """``value`` kept for ``tournament_id`` as the most recent, the oldest dropped past
+        :attr:`KEEP`."""
+        with self._kept:
+            kept[tournament_id] = value
+            kept.move_to_end(tournament_id)
+            while len(kept) > self.KEEP:
+                kept.popitem(last=False)
+
+    def _memo(self, tournament_id: str) -> Memo:
+        with self._kept:
+            found = self._memos.get(tournament_id)
+        if found is None:
+            found = Memo()
+        self._keep(self._memos, tournament_id, found)
+        return found
 
     def project(self, tournament_id: str) -> Change | None:
         """Bring the tournament's projection up to its log; the change it announced, or
@@ -120,7 +146,7 @@ class Projector:
                     tournament_id,
                     t,
                     lambda: service.events(tournament_id),
-                    self._memos.setdefault(tournament_id, Memo()),
+                    self._memo(tournament_id),
                 )
                 bracket = "bracket" in {*projected.documents}
             if projected.version <= start:
@@ -138,7 +164,7 @@ class Projector:
                 save_checkpoint(conn, name, start, projected.version)
                 _test_pause()
             # Committed: the next run compares with these rows.
-            self._written[tournament_id] = written
+            self._keep(self._written, tournament_id, written)
         change = Change(
             tournament_id,
             projected.version,
@@ -165,7 +191,8 @@ class Projector:
         the stored rows are the ones this projector wrote last, else all."""
         tid = projected.tournament_id
         now = datetime.now(UTC)
-        last = self._written.pop(tid, None)
+        with self._kept:
+            last = self._written.pop(tid, None)
         if (
             last is None
             or last.projected.version != start

@@ -104,6 +104,23 @@ def create_app(config: Mapping[str, Any] | None = None) -> OpenAPI:
     return app
 
 
+def close_app(app: Any) -> None:
+    """Stop what ``app`` started and close its database connections: its live streams
+    and threads (the projections, the online tables' sweep, the Redis subscription)
+    first, as they use the database, then the store's and the accounts' connections.
+    What ``serve`` does as it stops, and what a test does with an app it made; an app
+    closed twice is closed once (its pools open again if it is used after)."""
+    from tournament.app.services import KEY as SERVICES
+    from tournament.web.live import KEY as LIVE
+
+    live = app.extensions.get(LIVE)
+    if live is not None:
+        live.stop()
+    found = app.extensions.get(SERVICES)
+    if found is not None:
+        found.close()
+
+
 def problems_model() -> Any:
     from tournament.web.api.models import ProblemDetails
 

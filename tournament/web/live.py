@@ -33,9 +33,10 @@ from prometheus_client.registry import Collector
 
 from tournament.app.play import PlayService
 from tournament.app.services import Services
-from tournament.live.bus import LocalBus, RedisSubscriber, redis_client
+from tournament.live.bus import WRITTEN, LocalBus, RedisSubscriber, WriteAnnouncer, redis_client
 from tournament.live.departure import departure_of
 from tournament.live.hub import LiveHub
+from tournament.live.known import KnownVersions
 from tournament.play.hub import CHANNEL as TABLES_CHANNEL
 from tournament.play.hub import RedisAnnouncer, TableHub
 from tournament.play.stream import Render, table_events
@@ -64,6 +65,8 @@ class Live:
     play: PlayService | None = None
     #: Repairs the tables a crash interrupted (started with the first live stream).
     sweep: OnlineSweep | None = None
+    #: The fresh versions reads take without a lookup (told of every write).
+    known: KnownVersions = dataclasses.field(default_factory=lambda: KnownVersions(_never))
 
     _projections: InProcessProjections | None = dataclasses.field(default=None, repr=False)
     _made: threading.Lock = dataclasses.field(default_factory=threading.Lock, repr=False)
@@ -108,6 +111,10 @@ class Live:
             stop()
 
 
+def _never() -> int | None:
+    return None
+
+
 def install(app: Flask, found: Services) -> Live:
     configured = app.config.get("LIVE_MAX_STREAMS")
     # 0 is a cap too (no streams at all: every page polls), not "unset".
@@ -121,8 +128,14 @@ def install(app: Flask, found: Services) -> Live:
 
         celery_init_app(app)
         tables = TableHub()
-        subscriber = RedisSubscriber(redis_url, hub, others={TABLES_CHANNEL: tables.deliver})
-        live = Live(hub, "workers", CeleryNudges(redis_url), subscriber, tables=tables)
+        # Another process's write reaches this one's reads through the subscription,
+        # while it stands (its epoch).
+        known = KnownVersions(lambda: subscriber.epoch)
+        subscriber = RedisSubscriber(
+            redis_url, hub, others={TABLES_CHANNEL: tables.heard, WRITTEN: known.written}
+        )
+        live = Live(hub, "workers", CeleryNudges(redis_url), subscriber, tables=tables, known=known)
+        found.tournaments.committed.append(known.written)
     else:
         mode = str(app.config.get("PROJECTIONS") or "thread")
 
@@ -133,9 +146,17 @@ def install(app: Flask, found: Services) -> Live:
             projector = Projector(found.store, found.tournaments, publish=LocalBus(hub).publish)
             return InProcessProjections(projector, mode=mode)
 
-        live = Live(hub, "embedded", None, make_projections=make_projections)
+        # The in-process bus carries only this process's writes: reads trust it only when
+        # no other process serves the app (``SOLE_PROCESS``: tournament serve sets it).
+        known = KnownVersions(lambda: 0 if app.config.get("SOLE_PROCESS") else None)
+        live = Live(hub, "embedded", None, make_projections=make_projections, known=known)
+        found.tournaments.committed.append(known.written)
     found.tournaments.committed.append(live.nudge)
-    live.play = PlayService(found.tournaments, announce=_announcer(live.tables, redis_url))
+    if redis_url:  # after the nudge, which it must not hold up
+        found.tournaments.committed.append(WriteAnnouncer(redis_url))
+    live.play = PlayService(
+        found.tournaments, announce=_announcer(live.tables, redis_url), tables=live.tables
+    )
     live.sweep = OnlineSweep(
         live.play, float(app.config.get("ONLINE_SWEEP_SECONDS") or SWEEP_SECONDS)
     )
@@ -165,18 +186,19 @@ def _watch(live: Live, counted: metrics.Metrics) -> None:
     tell(live.hub)
 
 
-def _announcer(tables: TableHub, redis_url: str | None) -> Callable[[str], None]:
-    """A table's wake-up: at once for this process's screens, and on Redis for the other
-    processes' (a lost Redis loses only theirs, which look again within seconds)."""
-    remote = RedisAnnouncer(redis_url) if redis_url else None
+def _announcer(tables: TableHub, redis_url: str | None) -> Callable[[str], None] | None:
+    """A table's wake-up for the other processes' screens, on Redis (a lost Redis loses
+    only theirs, which look again within seconds); this process's are woken by the
+    service itself (``PlayService(tables=...)``), handed the table as the write left it."""
+    if not redis_url:
+        return None
+    remote = RedisAnnouncer(redis_url, origin=tables.origin)  # (heard back: skipped)
 
     def announce(key: str) -> None:
-        tables.deliver(key)
-        if remote is not None:
-            try:
-                remote(key)
-            except Exception as error:  # Redis away: the move stands, screens poll
-                log.warning("play: could not announce %s on Redis: %s", key, error)
+        try:
+            remote(key)
+        except Exception as error:  # Redis away: the move stands, screens poll
+            log.warning("play: could not announce %s on Redis: %s", key, error)
 
     return announce
 

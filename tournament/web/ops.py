@@ -72,11 +72,6 @@ def readyz() -> Response:
     return jsonify(status="ready", checks=checks, version=describe(), **found)
 
 
-def _first_line(error: Exception) -> str:
-    text = str(error).strip().splitlines()
-    return f"{type(error).__name__}: {text[0] if text else ''}"[:300]
-
-
 #: A new request id: this process's random prefix and a count, as unique as a uuid4 and
 #: 32 hex digits like one, for a fraction of its cost (uuid4 was 4.5 % of a standings
 #: GET, trial 9 P1). The prefix is drawn again in a forked child (gunicorn's workers).

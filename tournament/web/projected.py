@@ -10,13 +10,16 @@ was stored) -- with Redis away on a server, results are stored and the standings
 A tournament never projected yet (just created, or the service just upgraded) is worked
 out here with the same code the projection runs.
 
-Each read asks the database first for the two versions only (:class:`VersionProbe`: one
-indexed lookup, one round trip, no transaction), and reads a document's body only when
-the projection moved past the body this process holds (:class:`Documents`): the
-standings of 200 players are 87 KB of JSON, read and parsed again by every phone's poll
-before. The check is never skipped: a result stored by another process (a second
-gunicorn worker, another host, the command line) moves the log's version in the
-database, which every process sees on its next read, Redis or not (trial 9, P1).
+A read needs the two versions (:class:`Lookups`). While the projection is fresh and
+every write is announced to this process (:mod:`tournament.live.known`: its own writes,
+and the other processes' on the Redis subscription while it stands; the in-process bus
+only under ``tournament serve``, the one process), they are known without asking: no
+query at all, a 304 included. Otherwise the database is asked for them only
+(:class:`VersionProbe`: one indexed lookup, one round trip, no transaction) -- with
+Redis away, under several processes without Redis, after a write, and at least once a
+second (a writer that announces nothing, the command line). A document's body is read
+only when the projection moved past the body this process holds (:class:`Documents`):
+the standings of 200 players are 87 KB of JSON (trial 9, P1).
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ from tournament.app.services import KEY as SERVICES
 from tournament.app.services import services
 from tournament.domain.model import events as ev
 from tournament.eventstore.schema import events
+from tournament.live.known import KnownVersions
 from tournament.projections import tables
 from tournament.projections.documents import project_documents
 from tournament.web.live import KEY as LIVE
@@ -296,11 +300,32 @@ class SharedProbes:
         return answer
 
 
+class Lookups:
+    """A tournament's versions: the fresh version this process knows to be current
+    (:class:`~tournament.live.known.KnownVersions`: no lookup), or a lookup shared with
+    the requests waiting for one (:class:`SharedProbes`), kept when it finds the
+    projection fresh and nothing was written meanwhile."""
+
+    def __init__(self, shared: SharedProbes, known: KnownVersions) -> None:
+        self.shared = shared
+        self.known = known
+
+    def __call__(self, tid: str) -> Versions:
+        version = self.known.get(tid)
+        if version is not None:
+            return version, version
+        begun = self.known.begin()
+        answer = self.shared(tid)
+        if answer is not None and answer[0] is not None and answer[1] is not None:
+            self.known.found(tid, begun, answer[0], answer[1])
+        return answer
+
+
 _made_lock = threading.Lock()
 
 
-def _probe_and_documents(app: Flask | None = None) -> tuple[SharedProbes, Documents]:
-    """The app's probe and documents (each app its own: its own store)."""
+def _probe_and_documents(app: Flask | None = None) -> tuple[Lookups, Documents]:
+    """The app's lookups and documents (each app its own: its own store)."""
     app = app or current_app
     found = app.extensions.get("schnapsen_documents")
     if found is None:
@@ -308,16 +333,18 @@ def _probe_and_documents(app: Flask | None = None) -> tuple[SharedProbes, Docume
             found = app.extensions.get("schnapsen_documents")
             if found is None:
                 engine = app.extensions[SERVICES].store.engine
-                found = (SharedProbes(VersionProbe(engine)), Documents())
+                known = app.extensions[LIVE].known
+                found = (Lookups(SharedProbes(VersionProbe(engine)), known), Documents())
                 app.extensions["schnapsen_documents"] = found
     return found
 
 
 def held_fresh(app: Flask, tid: str, name: str) -> Reading | None:
     """What :func:`read_document` answers when that is a fresh projection whose body
-    this process holds, with the same one lookup; None otherwise (the caller reads the
-    long way, which waits, works out or says why as before). No request context needed:
-    :mod:`tournament.web.standings_shortcut` answers before Flask's."""
+    this process holds, with the same versions (known, or one lookup); None otherwise
+    (the caller reads the long way, which waits, works out or says why as before). No
+    request context needed: :mod:`tournament.web.standings_shortcut` answers before
+    Flask's."""
     found_live: Live = app.extensions[LIVE]
     found_live.listen()  # as read_document does
     probe, documents = _probe_and_documents(app)

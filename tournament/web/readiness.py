@@ -21,6 +21,7 @@ from flask import Flask, Response, current_app, request
 
 from tournament.app.services import Services
 from tournament.db import sqlite_path
+from tournament.eventstore import failures
 from tournament.eventstore.failures import DISK_FULL, explain
 
 #: Seconds a write that failed on a full disk keeps ``/readyz`` saying so.
@@ -93,5 +94,7 @@ def redis(url: str) -> str:
 
 
 def first_line(error: Exception) -> str:
-    text = str(error).strip().splitlines()
-    return f"{type(error).__name__}: {text[0] if text else ''}"[:300]
+    """The check's line for ``error``: its type and the driver's first line."""
+    if not str(error).strip():
+        return type(error).__name__
+    return f"{type(error).__name__}: {failures.first_line(error)}"[:300]

@@ -183,6 +183,18 @@ def qr_code(url: str) -> str:
     return out.getvalue()
 
 
+def address_cap(per_address: int, proxy_hops: int) -> int:
+    """The open connections one client address may hold: ``per_address``, but no cap
+    behind a proxy (``SCHNAPSEN_PROXY_HOPS``), where every connection comes from the
+    proxy's address and a cap of 32 would be a cap on the whole hall; the proxy limits
+    its clients then.
+
+    >>> address_cap(32, 0), address_cap(32, 1)
+    (32, 0)
+    """
+    return 0 if proxy_hops > 0 else per_address
+
+
 def _interrupt(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt  # SIGTERM (systemd, docker stop) stops like Ctrl-C
 
@@ -202,8 +214,9 @@ def serve(
 ) -> None:
     """Start the app and serve until Ctrl-C (or SIGTERM); what to open is printed to
     ``out``, the request log goes to stderr as JSON lines. ``threads`` serve requests,
-    up to ``streams`` more hold live streams; ``per_address`` (0: no cap) and
-    ``head_timeout`` (0: none) are :mod:`tournament.web.serve_limits`'."""
+    up to ``streams`` more hold live streams; ``per_address`` (0: no cap; none behind a
+    proxy, :func:`address_cap`) and ``head_timeout`` (0: none) are
+    :mod:`tournament.web.serve_limits`'."""
     from tournament.app.services import services
     from tournament.web import create_app, ops
     from tournament.web.settings import from_environment
@@ -213,6 +226,7 @@ def serve(
     )
     config = from_environment(env)
     config["LIVE_MAX_STREAMS"] = streams
+    per_address = address_cap(per_address, int(config.get("PROXY_HOPS") or 0))
     app = create_app(config)
     listen = "0.0.0.0" if lan else host
     # The table cards' QR codes (tournament.web.public_url) use the club-network address
@@ -221,6 +235,8 @@ def serve(
     # Every phone in the hall reaches this listener: /metrics only for the laptop itself
     # (or with SCHNAPSEN_METRICS_TOKEN).
     app.config["METRICS_LOOPBACK_ONLY"] = lan
+    # One process serves: every write through it is seen by its reads (tournament.live.known).
+    app.config["SOLE_PROCESS"] = True
     ops.json_stdlib_logging()
     from tournament.web.live import KEY as LIVE
 
@@ -263,8 +279,7 @@ def serve(
         server.task_dispatcher.shutdown()
         server.close()
         with app.app_context():
-            services().store.close()
-            services().close_accounts()
+            services().close()
     out.write("Stopped.\n")
     out.flush()
 

@@ -14,21 +14,23 @@ attempts); a sign-in that succeeds counts for neither.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlsplit
 
 from flask import Flask, Request, g, redirect, render_template, request, session, url_for
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from flask_babel import gettext
-from flask_limiter import Limiter
-from flask_limiter.util import get_remote_address
 from flask_wtf.csrf import generate_csrf
 from werkzeug.wrappers import Response
 
 from tournament.accounts.errors import AccountError
 from tournament.app.services import services
 from tournament.web.auth import ACCOUNT, ANYONE, caller, requires
+from tournament.web.lazy_limiter import LazyLimiter, View
 from tournament.web.pages.desk import desk_blueprint
+
+if TYPE_CHECKING:
+    from flask_limiter import Limiter
 
 # A page blueprint: a refusal (429 while limited, a CSRF failure) answers as a page in
 # the reader's language, never JSON.
@@ -194,20 +196,12 @@ class _CookieSessions(SecureCookieSessionInterface):
 
 def install(app: Flask) -> None:
     """Register the pages on ``app``, with a limiter of its own (storage from the app's
-    config)."""
+    config), made on first use (:mod:`tournament.web.lazy_limiter`). Only the sign-in
+    and table-code views have a limit, and each checks it in its own wrapper: the
+    limiter's check before every request would find nothing to do at a cost of ~12% of a
+    standings GET (bench/api.py), and is never registered."""
     app.session_interface = _CookieSessions()
-    limiter = Limiter(
-        get_remote_address,
-        app=app,
-        default_limits=[],
-        headers_enabled=True,
-        storage_uri=app.config["RATELIMIT_STORAGE_URI"],
-    )
-    # Only the sign-in views have a limit, and each checks it in its own wrapper
-    # (limit_logins); the limiter's check before every request found nothing to do at a
-    # cost of ~12% of a standings GET (bench/api.py).
-    app.before_request_funcs[None].remove(limiter._check_request_limit)
-    app.extensions["login_limiter"] = limiter
+    app.extensions["login_limiter"] = LazyLimiter(app)
     app.register_blueprint(pages)
     app.register_blueprint(account_pages)
 
@@ -219,19 +213,30 @@ def limit_logins(app: Flask, endpoints: tuple[str, ...]) -> None:
     attempts count: an organiser who signs in rightly uses up nothing (trial 2, F12). The
     registered views are wrapped: the limiter checks a limit where its decorator wraps the
     view that runs."""
-    limiter: Limiter = app.extensions["login_limiter"]
+    lazy: LazyLimiter = app.extensions["login_limiter"]
     per_address = str(app.config["LOGIN_RATE_LIMIT"])
-    per_account = limiter.shared_limit(
-        str(app.config["LOGIN_ACCOUNT_RATE_LIMIT"]),
-        scope="login-account",
-        key_func=_named_account,
-        methods=["POST"],
-        deduct_when=_refused,
-    )
+    shared: list[Any] = []  # the one per-account limit of all of them
+
+    def limits(limiter: Limiter) -> Any:
+        if not shared:
+            shared.append(
+                limiter.shared_limit(
+                    str(app.config["LOGIN_ACCOUNT_RATE_LIMIT"]),
+                    scope="login-account",
+                    key_func=_named_account,
+                    methods=["POST"],
+                    deduct_when=_refused,
+                )
+            )
+        address = limiter.limit(per_address, methods=["POST"], deduct_when=_refused)
+
+        def wrap(view: View) -> View:
+            return shared[0](address(view))  # type: ignore[no-any-return]
+
+        return wrap
+
     for endpoint in endpoints:
-        view: Any = app.view_functions[endpoint]
-        view = limiter.limit(per_address, methods=["POST"], deduct_when=_refused)(view)
-        app.view_functions[endpoint] = per_account(view)
+        app.view_functions[endpoint] = lazy.decorate(limits, app.view_functions[endpoint])
 
 
 def _refused(response: Response) -> bool:

@@ -6,9 +6,16 @@ Through Flask that answer cost three times a trivial Flask app's: the request co
 seven before/after hooks (request id, body caps, caller, CSRF, limiter, language,
 security headers), the query's validation and the response object -- for a request that
 needs none of them but the id, the headers, the log line and the metrics. Here it takes
-the same one version lookup (:func:`tournament.web.projected.held_fresh`) and the bytes
-:func:`tournament.web.reads.versioned` made for that version, and answers what the long
-way answers, header for header (tests/web/test_standings_shortcut.py compares them).
+the same versions (:func:`tournament.web.projected.held_fresh`: known to this process, or
+one lookup) and the bytes :func:`tournament.web.reads.versioned` made for that version,
+and answers what the long way answers, header for header
+(tests/web/test_standings_shortcut.py compares them).
+
+Still needed once the versions are known without a query (trial 9's P1 target, >= 0.5x
+a Flask hello under gunicorn): Flask's own path costs ~1.7-1.8 ms of worker CPU per
+standings GET, 200 or 304 (request context, hooks, validation, response object), and
+measured 0.40x of the hello; this one 0.6-0.7 ms, at or above the hello
+(bench/standings_get.py).
 
 Only the plainest request is taken: GET, no query, no body, no ``Authorization``, no
 session cookie, ``Accept`` absent, ``*/*`` or JSON, a well-formed id; and only when the

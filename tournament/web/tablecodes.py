@@ -142,15 +142,26 @@ def wrong_code_limit(
 
     def install(state: BlueprintSetupState) -> None:
         app: Any = state.app
-        limiter = app.extensions["login_limiter"]
+        lazy = app.extensions["login_limiter"]  # tournament.web.lazy_limiter
         limit = str(app.config.get("REPORT_CODE_RATE_LIMIT") or DEFAULT_LIMIT)
-        shared = limiter.shared_limit(
-            limit,
-            scope="table-codes",
-            deduct_when=lambda response: bool(g.get("wrong_code")),
-            error_message=refusal,
-        )
+        shared: list[Any] = []  # one limit, made with the limiter on first use
+
+        def limits(limiter: Any) -> Any:
+            if not shared:
+                shared.append(
+                    limiter.shared_limit(
+                        limit,
+                        scope="table-codes",
+                        deduct_when=lambda response: bool(g.get("wrong_code")),
+                        error_message=refusal,
+                    )
+                )
+            return shared[0]
+
+        # Recorded, so that a test can check every route taking a code is behind it.
+        guarded = app.extensions.setdefault("table_code_endpoints", set())
         for endpoint in endpoints:
-            app.view_functions[endpoint] = shared(app.view_functions[endpoint])
+            app.view_functions[endpoint] = lazy.decorate(limits, app.view_functions[endpoint])
+            guarded.add(endpoint)
 
     return install

@@ -457,8 +457,9 @@ def in_sequence(
                 code="results.tally_of" if what == "tally" else "results.hand_of",
                 params={"number": number, "count": len(items), "refusal": inner},
             ) from None
-        trial = copy.copy(t)  # the same tournament, with this match as it would be
-        trial.matches = {**t.matches, match_id: with_new(t.matches[match_id], out)}
+        if number < len(items):  # (after the last one no trial is needed)
+            trial = copy.copy(t)  # the same tournament, with this match as it would be
+            trial.matches = {**t.matches, match_id: with_new(t.matches[match_id], out)}
     return out
 
 

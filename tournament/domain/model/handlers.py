@@ -92,6 +92,7 @@ def _withdrawn(t: Tournament, p: Mapping[str, Any]) -> None:
         match.dropped = True
         match.summary = Summary(dropped=True)
         t._account(match, old)
+        t._track(match)
 
 
 def _life_bought(t: Tournament, p: Mapping[str, Any]) -> None:
@@ -147,6 +148,7 @@ def _round_cancelled(t: Tournament, p: Mapping[str, Any]) -> None:
             t.player_matches[pid].remove(mid)
         for entry in match.entries:
             t.result_match.pop(entry.result_id, None)
+    t.unsettled.pop(number, None)
     for player in t.players.values():
         if player.withdrawn is not None and player.withdrawn >= number:
             player.withdrawn = number - 1
@@ -195,6 +197,7 @@ def _add_matches(t: Tournament, number: int, rows: Iterable[Sequence[Any]]) -> N
         t.player_matches[a].append(match_id)
         t.player_matches[b].append(match_id)
         ids.append(match_id)
+        t._track(match)
 
 
 def _first_dealer(t: Tournament, p: Mapping[str, Any]) -> None:
@@ -222,6 +225,7 @@ def _result(kind: str) -> Callable[[Tournament, Mapping[str, Any]], None]:
         old = match.summary
         match.add(Entry(rid, kind, dict(p)))
         t._account(match, old)
+        t._track(match)
         if match.round < len(t.rounds) or match.match_id in t.reopened:
             # Entered after a later round was drawn (a match open again after a
             # correction): the later draws rest on the old result, as after a correction.

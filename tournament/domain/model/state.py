@@ -60,6 +60,12 @@ class Tournament:
         self.stats: dict[int, Stats] = {}
         self.rounds: list[Round] = []
         self.matches: dict[str, MatchState] = {}
+        #: Per round number, its matches neither decided nor dropped, kept by the fold
+        #: (:meth:`_track`) so that :meth:`round_complete` need not walk the round's
+        #: matches on every result; valid for ``self.matches`` only (a trial copy with
+        #: other matches walks them, see :meth:`round_complete`).
+        self.unsettled: dict[int, set[str]] = {}
+        self._unsettled_of = self.matches
         self.player_matches: dict[int, list[str]] = {}
         #: Per player, per decided match that counts: (opponent, won) -- kept by _account so
         #: the tie-breaks need not walk every match on each standings request.
@@ -106,7 +112,20 @@ class Tournament:
         number = number or self.current_round
         if number == 0:
             return True
+        if self._unsettled_of is self.matches:
+            # Only the matches neither decided nor dropped can keep the round open (a
+            # vacated bracket match among them does not: see settled()).
+            left = self.unsettled.get(number, ())
+            return all(self.settled(self.matches[m]) for m in left)
         return all(self.settled(self.matches[m]) for m in self.rounds[number - 1].matches)
+
+    def _track(self, match: MatchState) -> None:
+        """Keep :attr:`unsettled` up to date after ``match``'s summary may have changed."""
+        left = self.unsettled.setdefault(match.round, set())
+        if match.decided or match.dropped:
+            left.discard(match.match_id)
+        else:
+            left.add(match.match_id)
 
     def settled(self, match: MatchState) -> bool:
         """Whether a match keeps its round from being complete no longer: decided, dropped,
@@ -230,6 +249,7 @@ class Tournament:
         old = match.summary
         match.rebuild()
         self._account(match, old)
+        self._track(match)
         if old.decided and not match.summary.decided:
             self.reopened[match.match_id] = why
         params: dict[str, Param] = {"match_id": match.match_id, "round": match.round, "why": why}

@@ -140,11 +140,29 @@ def tally_hands(tally: Mapping[str, Any], labels: Sequence[str] = SEATS) -> list
     cannot take: a step outside 1-3 (R13), a count that goes up or does not start at 7,
     no count ending at 0, or a hand after the Bummerl ended (R17).
     """
-    if "rows" in tally:
-        return _rows(tally["rows"], labels)
-    if "columns" in tally:
-        return _columns(tally["columns"], labels)
-    raise DomainError("tally", "T-tally", code="tally.columns_or_rows")
+    kind = "rows" if "rows" in tally else "columns" if "columns" in tally else None
+    if kind is None:
+        raise DomainError("tally", "T-tally", code="tally.columns_or_rows")
+    try:
+        key = (kind, *(tuple(part) for part in tally[kind]))
+        found = _READ.get(key)
+    except TypeError:  # not a tally's ints: read it, and let that say what is wrong
+        key, found = None, None
+    if found is not None:
+        return list(found)
+    hands = (_rows if kind == "rows" else _columns)(tally[kind], labels)
+    if key is not None:
+        if len(_READ) >= _READ_KEPT:
+            _READ.clear()
+        _READ[key] = tuple(hands)
+    return hands
+
+
+#: Tallies read before (only good ones: a refusal names the seats as the caller labels
+#: them): each match's tallies are read again whenever it is replayed or tried, and a
+#: result POST tries its sheet several times (its tallies one by one, then the outcome).
+_READ: dict[tuple[Any, ...], tuple[tuple[int, int], ...]] = {}
+_READ_KEPT = 4096
 
 
 def _columns(columns: Sequence[Sequence[int]], labels: Sequence[str]) -> list[tuple[int, int]]:

@@ -23,7 +23,8 @@ spectator's hold no hand at all. The previous hand is summed up by its outcome o
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Final
+from collections.abc import Callable, Hashable
+from typing import Any, Final, TypeVar
 
 from engine import HandState
 from engine.outcome import Outcome
@@ -32,6 +33,8 @@ from tournament.domain.commands import online
 from tournament.domain.commands.online import Clock, hand_final, table_of
 from tournament.domain.model.matchstate import MatchState
 from tournament.domain.model.state import Tournament
+
+T = TypeVar("T")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -49,6 +52,20 @@ class TableMoment:
     clock: Clock
     previous: Outcome | None = None
     previous_dealer: int | None = None
+    #: What screens made of this moment (:meth:`shown`).
+    _shown: dict[Hashable, Any] = dataclasses.field(
+        default_factory=dict, compare=False, repr=False, hash=False
+    )
+
+    def shown(self, key: Hashable, make: Callable[[], T]) -> T:
+        """``make()``, made once per ``key`` for this moment: the screens of a table share
+        one moment (speed P5), and two of them showing the same reader the same thing (a
+        seat's stream and the answer to its move) make it once. The key names the reader
+        (a seat, the room): one reader's view is never handed to another."""
+        found = self._shown.get(key, _NOTHING)
+        if found is _NOTHING:
+            found = self._shown.setdefault(key, make())
+        return found  # type: ignore[no-any-return]
 
     @property
     def match(self) -> MatchState:
@@ -61,6 +78,9 @@ class TableMoment:
             and self.stream is not None
             and hand_final(self.t, self.stream, self.state)
         )
+
+
+_NOTHING: Final = object()
 
 
 def status(moment: TableMoment, seat: int | None) -> str:

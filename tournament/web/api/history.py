@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from flask import Response, request
 from flask_openapi3.models.tag import Tag
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
 from tournament.accounts.roles import Role
 from tournament.app.services import services
@@ -45,7 +45,7 @@ from tournament.domain.views.transfer import (
 from tournament.eventstore.api import ConcurrencyError, StoredEvent
 from tournament.eventstore.errors import DuplicateEventError, EventStoreError, ImportFormatError
 from tournament.web.api.blueprint import APIBlueprint
-from tournament.web.api.models import QueryModel, TournamentPath
+from tournament.web.api.models import Model, QueryModel, TournamentPath
 from tournament.web.auth import ADMIN, caller, requires
 from tournament.web.body_caps import BACKUP, accepts_body
 from tournament.web.problems import Problem, documented
@@ -82,7 +82,7 @@ class EventsQuery(QueryModel):
     limit: int = Field(100, ge=1, le=1000, description="at most this many events")
 
 
-class EventItem(BaseModel):
+class EventItem(Model):
     number: int = Field(description="the event's number in the tournament (as_of takes it)")
     type: str
     payload: dict[str, Any]
@@ -92,7 +92,7 @@ class EventItem(BaseModel):
     words: str = Field(description="what it did, as `tournament log` says it (names as today)")
 
 
-class EventPage(BaseModel):
+class EventPage(Model):
     tournament: str
     version: int = Field(description="the tournament's version now: its newest event's number")
     events: list[EventItem]
@@ -185,7 +185,7 @@ def export_tournament(path: TournamentPath) -> Response:
     return reply
 
 
-class Imported(BaseModel):
+class Imported(Model):
     id: str = Field(description="the tournament restored")
     version: int = Field(description="its version: the number of its events")
     streams: list[str] = Field(description="the streams restored: its own and its live hands'")

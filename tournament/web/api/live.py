@@ -165,9 +165,8 @@ def _where_on_connect(hub: LiveHub, tid: str) -> tuple[int, int, bool] | None:
         return versions(tid)
     readings: dict[str, tuple[int, float, tuple[int, int, bool] | None]]
     readings = current_app.extensions.setdefault(READINGS, {})
-    with _shared_guard:
-        lock = _shared_locks.setdefault(f"connect:{tid}", threading.Lock())
-    with lock:  # one reading at a time per tournament: the others wait for it, then take it
+    # One reading at a time per tournament: the others wait for it, then take it.
+    with _lock_for(f"connect:{tid}"):
         announced = hub.announced(tid)
         found = readings.get(tid)
         if (
@@ -189,13 +188,21 @@ _shared_locks: dict[str, threading.Lock] = {}
 _shared_guard = threading.Lock()
 
 
+def _lock_for(key: str) -> threading.Lock:
+    """The lock of one tournament's shared reading. Bounded: any id can be asked for
+    (a stream of an unknown tournament asks before its 404), so past 10,000 the locks
+    are forgotten; a lock dropped while held costs one more reading, nothing else."""
+    with _shared_guard:
+        if len(_shared_locks) > 10_000 and key not in _shared_locks:
+            _shared_locks.clear()
+        return _shared_locks.setdefault(key, threading.Lock())
+
+
 def _where_shared(tid: str) -> tuple[int, int, bool] | None:
     """:func:`~tournament.web.projected.versions`, asked once a second per tournament by
     all of this process's streams together (while the hub is cut off, every stream looks
     every 2 s: 2,000 streams of one tournament make one query, not 2,000)."""
-    with _shared_guard:
-        lock = _shared_locks.setdefault(tid, threading.Lock())
-    with lock:
+    with _lock_for(tid):
         found = _shared.get(tid)
         if found is not None and time.monotonic() - found[0] < 1.0:
             return found[1]

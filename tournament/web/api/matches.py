@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from flask import Response
 from flask_openapi3.models.tag import Tag
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
 from tournament.app.services import services
 from tournament.domain.commands.matchref import resolve_match
@@ -26,7 +26,7 @@ from tournament.domain.views.matchview import match_lines
 from tournament.domain.views.roundview import drawn_round
 from tournament.projections.documents import OPEN_MATCHES
 from tournament.web.api.blueprint import APIBlueprint
-from tournament.web.api.models import MatchPath, TournamentPath
+from tournament.web.api.models import MatchPath, Model, TournamentPath
 from tournament.web.problems import documented, invalid
 from tournament.web.projected_reads import read_document
 from tournament.web.reads import versioned
@@ -41,12 +41,12 @@ api = APIBlueprint(
 Status = Literal["open", "decided", "dropped", "void"]
 
 
-class PlayerOut(BaseModel):
+class PlayerOut(Model):
     id: int = Field(description="the player's start number")
     name: str
 
 
-class MatchLineOut(BaseModel):
+class MatchLineOut(Model):
     """A match in a list: where it is played, by whom, where it stands."""
 
     match_id: str = Field(description="round.table (2.5), a walkover (2.w1) or a bracket id")
@@ -72,7 +72,7 @@ class MatchLineOut(BaseModel):
     note: str | None = Field(description="void, or in conflict with the bracket: what to do")
 
 
-class MatchesQuery(BaseModel):
+class MatchesQuery(Model):
     model_config = ConfigDict(extra="forbid")
 
     status: Literal["open", "decided", "all"] = Field(
@@ -83,14 +83,14 @@ class MatchesQuery(BaseModel):
     round: int | None = Field(None, ge=1, le=10_000, description="only this round's matches")
 
 
-class MatchList(BaseModel):
+class MatchList(Model):
     status: str
     round: int | None
     count: int
     matches: list[MatchLineOut]
 
 
-class HandOut(BaseModel):
+class HandOut(Model):
     winner: PlayerOut
     game_points: int = Field(description="1, 2 or 3 (R13-R16)")
     dealer: PlayerOut | None = Field(description="as entered (R18); null: not given")
@@ -99,7 +99,7 @@ class HandOut(BaseModel):
     number: int = Field(description="its number in that result (a tally's hand N)")
 
 
-class BummerlOut(BaseModel):
+class BummerlOut(Model):
     number: int
     to_go: tuple[int, int] = Field(description="game points A and B still strike off (R17)")
     winner: PlayerOut | None
@@ -111,7 +111,7 @@ class BummerlOut(BaseModel):
     )
 
 
-class ResultEventOut(BaseModel):
+class ResultEventOut(Model):
     what: Literal["entered", "corrected", "struck"]
     version: int = Field(description="the event's number in the tournament's log")
     at: datetime
@@ -124,7 +124,7 @@ class ResultEventOut(BaseModel):
     replacement: dict[str, Any] | None = Field(description="corrected: after; null: voided")
 
 
-class EntryOut(BaseModel):
+class EntryOut(Model):
     result_id: str = Field(description="for corrections and strikes")
     kind: Literal["hand", "tally", "live", "forfeit"]
     result: dict[str, Any] | None = Field(description="as it stands; null: voided")
@@ -133,7 +133,7 @@ class EntryOut(BaseModel):
     history: list[ResultEventOut]
 
 
-class VoidSignatureOut(BaseModel):
+class VoidSignatureOut(Model):
     player: PlayerOut
     why: str
 

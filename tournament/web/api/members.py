@@ -11,12 +11,12 @@ from typing import Literal
 
 from flask import Response, jsonify
 from flask_openapi3.models.tag import Tag
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
 from tournament.accounts.roles import Role
 from tournament.app.services import services
 from tournament.web.api.blueprint import APIBlueprint
-from tournament.web.api.models import TournamentPath
+from tournament.web.api.models import Model, TournamentPath
 from tournament.web.auth import caller, requires
 from tournament.web.problems import Problem, documented
 
@@ -30,23 +30,23 @@ api = APIBlueprint(
 RoleName = Literal["scorer", "organiser", "owner"]
 
 
-class Member(BaseModel):
+class Member(Model):
     email: str
     role: str
 
 
-class MemberList(BaseModel):
+class MemberList(Model):
     members: list[Member]
 
 
-class Grant(BaseModel):
+class Grant(Model):
     model_config = ConfigDict(extra="forbid", strict=True)
 
     email: str = Field(min_length=3, max_length=254, description="an account of this service")
     role: RoleName = Field(description="scorer, organiser or owner")
 
 
-class Revoke(BaseModel):
+class Revoke(Model):
     model_config = ConfigDict(extra="forbid", strict=True)
 
     email: str = Field(min_length=3, max_length=254)

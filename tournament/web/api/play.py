@@ -95,12 +95,15 @@ ORGANISER_PROBLEMS = documented([401, 403, 404, 409, 422])
 
 # --- the seats ----------------------------------------------------------------------------
 def _seat(code: str) -> tuple[str, TableSeat]:
-    """The tournament and seat ``code`` opens; a wrong code counts against the limit."""
+    """The tournament and seat ``code`` opens; a wrong code counts against the limit.
+    Inside the play service's snapshot, the tournament read here is the snapshot's (a
+    move reads it once, speed P5)."""
     try:
-        tid, _, seat = online_seat(code)
+        tid, t, seat = online_seat(code)
     except DomainError:
         g.wrong_code = True
         raise
+    play_service().seen(t)
     return tid, seat
 
 
@@ -117,9 +120,24 @@ def _player_metadata(seat: TableSeat) -> dict[str, Any]:
 
 
 def _json(body: Any, status: int = 200) -> Response:
-    return Response(
-        json.dumps(body, ensure_ascii=False), status=status, mimetype="application/json"
+    return _text(json.dumps(body, ensure_ascii=False), status)
+
+
+def _text(text: str, status: int = 200) -> Response:
+    return Response(text, status=status, mimetype="application/json")
+
+
+def _seat_json(moment: TableMoment, seat: int) -> str:
+    """The seat's view as JSON, made once per moment for that seat (its stream and the
+    answer to its move share it, speed P5); the key is the seat: never another's."""
+    return moment.shown(
+        ("api.seat", seat), lambda: json.dumps(seat_view(moment, seat), ensure_ascii=False)
     )
+
+
+def _room_json(moment: TableMoment) -> str:
+    """The room's view as JSON, made once per moment for all the room's screens."""
+    return moment.shown("api.room", lambda: json.dumps(spectator_view(moment), ensure_ascii=False))
 
 
 @api.get(
@@ -186,14 +204,15 @@ def take_seat(path: CodePath, body: TakeIn) -> Response:
 )
 @requires(ANYONE)  # the code is the credential (T-code); wrong ones are rate-limited
 def act(path: CodePath, body: MoveIn) -> Response:
-    tid, found = _seat(path.code)
-    # The seat's check, the move and the table it answers read the store once (speed P5).
+    # The code's seat, its check, the move and the table it answers read the tournament
+    # and the hand once each (speed P5).
     with play_service().snapshot():
+        tid, found = _seat(path.code)
         _check(tid, found)
         moment = play_service().act(
             tid, found.match_id, found.seat, body.action, body.version, _player_metadata(found)
         )
-    return _json(seat_view(moment, found.seat))
+    return _text(_seat_json(moment, found.seat))
 
 
 @api.post(
@@ -208,13 +227,13 @@ def act(path: CodePath, body: MoveIn) -> Response:
 )
 @requires(ANYONE)  # the code is the credential (T-code)
 def no_claim(path: CodePath, body: VersionIn) -> Response:
-    tid, found = _seat(path.code)
     with play_service().snapshot():
+        tid, found = _seat(path.code)
         _check(tid, found)
         moment = play_service().decline_claim(
             tid, found.match_id, found.seat, body.version, _player_metadata(found)
         )
-    return _json(seat_view(moment, found.seat))
+    return _text(_seat_json(moment, found.seat))
 
 
 @api.get(
@@ -244,7 +263,7 @@ def seat_stream(path: CodePath) -> Response:
         if not online.seat_device_ok(moment.t, found.match_id, number, held):
             # Released and taken by another device since: nothing more of the seat.
             return "seat_taken", json.dumps({"code": "online.seat_taken", "rule": online.RULE})
-        return "table", json.dumps(seat_view(moment, number), ensure_ascii=False)
+        return "table", _seat_json(moment, number)
 
     return _stream(tid, found.match_id, render)
 
@@ -295,7 +314,7 @@ def table_stream(path: TablePath) -> Response:
     not_a_seat_here(path.tid, mid)
 
     def render(moment: TableMoment) -> tuple[str, str]:
-        return "table", json.dumps(spectator_view(moment), ensure_ascii=False)
+        return "table", _room_json(moment)
 
     return _stream(path.tid, mid, render)
 

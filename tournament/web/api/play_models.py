@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
-from tournament.web.api.models import TID
+from tournament.web.api.models import TID, Model
 
 
-class CodePath(BaseModel):
+class CodePath(Model):
     code: str = Field(
         description="the seat's table code, the six letters on the table card (T-code)",
         min_length=1,
@@ -18,7 +18,7 @@ class CodePath(BaseModel):
     )
 
 
-class TablePath(BaseModel):
+class TablePath(Model):
     tid: str = TID
     mid: str = Field(
         description="the match: round.table as printed (2.5) or a bracket id (W1.3)",
@@ -31,7 +31,7 @@ class HandPath(TablePath):
     number: int = Field(description="the hand's place at this table (1-based)", ge=1, le=10_000)
 
 
-class MoveIn(BaseModel):
+class MoveIn(Model):
     model_config = ConfigDict(extra="forbid")
 
     action: dict[str, Any] | str = Field(
@@ -50,20 +50,20 @@ class MoveIn(BaseModel):
     )
 
 
-class TakeIn(BaseModel):
+class TakeIn(Model):
     """Taking a seat says nothing more than the code and the device (header
     ``Seat-Token``): the body is ``{}`` (JSON, as every write of a script)."""
 
     model_config = ConfigDict(extra="forbid")
 
 
-class VersionIn(BaseModel):
+class VersionIn(Model):
     model_config = ConfigDict(extra="forbid")
 
     version: int = Field(description="the view's `version`", ge=0, le=1_000_000)
 
 
-class StartIn(BaseModel):
+class StartIn(Model):
     model_config = ConfigDict(extra="forbid")
 
     move_seconds: int | None = Field(
@@ -74,14 +74,14 @@ class StartIn(BaseModel):
     )
 
 
-class StopIn(BaseModel):
+class StopIn(Model):
     model_config = ConfigDict(extra="forbid")
 
     by: str = Field(description="who decides (the organiser's name)", min_length=1, max_length=120)
     reason: str = Field(description="why, in words", min_length=1, max_length=500)
 
 
-class ClockIn(BaseModel):
+class ClockIn(Model):
     model_config = ConfigDict(extra="forbid")
 
     by: str = Field(description="who decides (the organiser's name)", min_length=1, max_length=120)
@@ -90,13 +90,13 @@ class ClockIn(BaseModel):
 Status = Literal["joining", "waiting", "turn", "wait", "claim", "over", "stopped", "time"]
 
 
-class ClockOut(BaseModel):
+class ClockOut(Model):
     move_seconds: int | None = Field(description="the time per move; null: no clock")
     deadline: str | None = Field(description="when the seat to act runs out of time (ISO 8601)")
     expired: bool = Field(description="the time ran out: the organiser decides (T-clock)")
 
 
-class TableOut(BaseModel):
+class TableOut(Model):
     """What one screen shows (docs/api.md#online-play)."""
 
     model_config = ConfigDict(extra="allow")
@@ -129,14 +129,14 @@ class SeatOut(TableOut):
     )
 
 
-class ReleaseIn(BaseModel):
+class ReleaseIn(Model):
     model_config = ConfigDict(extra="forbid")
 
     seat: int = Field(description="the seat to release (0 or 1)", ge=0, le=1)
     by: str = Field(description="who decides (the organiser's name)", min_length=1, max_length=120)
 
 
-class HandLine(BaseModel):
+class HandLine(Model):
     number: int
     final: bool = Field(description="over for good: its record may be fetched")
     abandoned: bool = Field(description="abandoned: it never counts (R18: dealt again)")
@@ -146,13 +146,13 @@ class HandLine(BaseModel):
     )
 
 
-class SeatFlagOut(BaseModel):
+class SeatFlagOut(Model):
     seat: int = Field(description="the seat taken", ge=0, le=1)
     flag: str = Field(description="what is worth a look (see `seat_flags`)")
     released_by: str | None = Field(description="who released the seat, for a retaken seat")
 
 
-class OnlineOut(BaseModel):
+class OnlineOut(Model):
     """An online table as the organiser sees it: no card."""
 
     match_id: str

@@ -11,14 +11,16 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 from pydantic.json_schema import SkipJsonSchema
+
+from tournament.web.api.models import Model
 
 #: Longer than any valid value (100 characters, T-player): the domain says why.
 TEXT = 400
 
 
-class PlayerCreate(BaseModel):
+class PlayerCreate(Model):
     """What ``tournament players add`` takes (docs/tournaments.md, T-player)."""
 
     model_config = ConfigDict(extra="forbid")
@@ -50,7 +52,7 @@ def _unsent(schema: dict[str, Any]) -> None:
     schema.pop("default", None)
 
 
-class PlayerEdit(BaseModel):
+class PlayerEdit(Model):
     """What ``tournament players edit`` corrects: name, club and category at any time, the
     rating before round 1 (it decides the seeding, T-seeding). Only the fields sent are
     changed; ``"rating": null`` removes the rating."""
@@ -79,7 +81,7 @@ class PlayerEdit(BaseModel):
     )
 
 
-class Withdrawal(BaseModel):
+class Withdrawal(Model):
     """``tournament players withdraw``: open matches are forfeited or dropped (T-withdrawal)."""
 
     model_config = ConfigDict(extra="forbid")
@@ -94,7 +96,7 @@ class Withdrawal(BaseModel):
     )
 
 
-class SeedingRequest(BaseModel):
+class SeedingRequest(Model):
     """``tournament players seed``: before round 1 only (T-seeding)."""
 
     # order goes with method manual only (T-seeding), which the schema says (attack F14).
@@ -128,7 +130,7 @@ class SeedingRequest(BaseModel):
     )
 
 
-class ImportQuery(BaseModel):
+class ImportQuery(Model):
     only_new: bool = Field(
         False,
         description="leave out the rows of players registered already (a list that grew "
@@ -136,7 +138,7 @@ class ImportQuery(BaseModel):
     )
 
 
-class Player(BaseModel):
+class Player(Model):
     """A registered player, as ``tournament players list`` shows them."""
 
     model_config = ConfigDict(extra="allow")
@@ -160,12 +162,12 @@ class Player(BaseModel):
     may_buy_back: bool | None = Field(None, description="lives format only: may buy one now")
 
 
-class PlayerList(BaseModel):
+class PlayerList(Model):
     players: list[Player]
     version: int
 
 
-class PlayerMatch(BaseModel):
+class PlayerMatch(Model):
     match_id: str
     table: int | None = Field(description="null: a walkover, at no table")
     opponent: int
@@ -175,7 +177,7 @@ class PlayerMatch(BaseModel):
     forfeit: bool
 
 
-class PlayerRound(BaseModel):
+class PlayerRound(Model):
     round: int
     kind: Literal["match", "bye", "missed", "none"]
     outcome: str = Field(description="won, lost, open, dropped, both absent, void, or the kind")
@@ -184,7 +186,7 @@ class PlayerRound(BaseModel):
     text: str = Field(description="the round as `players show` prints it")
 
 
-class Standing(BaseModel):
+class Standing(Model):
     rank: int
     of: int
     points: int
@@ -199,7 +201,7 @@ class PlayerDetail(Player):
     standing: Standing | None
 
 
-class Written(BaseModel):
+class Written(Model):
     """What a write stored (its events; the tournament's version after them is the
     ETag). ``changed: false`` and no events: nothing needed storing (already so)."""
 

@@ -21,7 +21,7 @@ from typing import Literal
 
 from flask import Response, current_app, jsonify
 from flask_openapi3.models.tag import Tag
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
 from tournament.accounts.roles import Role
 from tournament.app.services import services
@@ -30,7 +30,7 @@ from tournament.domain.views.roundview import drawn_round
 from tournament.printing.language import DEFAULT
 from tournament.printing.packs import ROUND_KINDS
 from tournament.web.api.blueprint import APIBlueprint
-from tournament.web.api.models import TID, TournamentPath
+from tournament.web.api.models import TID, Model, TournamentPath
 from tournament.web.auth import caller, requires
 from tournament.web.i18n import current_language
 from tournament.web.live import live
@@ -51,7 +51,7 @@ api = APIBlueprint(
 PDF = "application/pdf"
 
 
-class PackRequest(BaseModel):
+class PackRequest(Model):
     # A round goes with the kinds of a round only, which the schema says (attack F14).
     model_config = ConfigDict(
         extra="forbid",
@@ -83,12 +83,12 @@ class PackRequest(BaseModel):
     )
 
 
-class PackPath(BaseModel):
+class PackPath(Model):
     tid: str = TID
     pack_id: str = Field(min_length=36, max_length=36, description="the pack's id (a UUID)")
 
 
-class PackStatus(BaseModel):
+class PackStatus(Model):
     id: str
     tournament_id: str
     kind: str

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
 from tournament.domain.model.handpoints import PAPER_REASONS
+from tournament.web.api.models import Model
 
 if TYPE_CHECKING:
     Reason = str
@@ -23,7 +24,7 @@ else:
 MAX_START = 1_000_000
 
 
-class TallyColumns(BaseModel):
+class TallyColumns(Model):
     """A Bummerl tally as the sheet's two columns, in pairing order: each player's count
     each time it changes, from 7 down; the winner's ends at 0 (R17)."""
 
@@ -41,7 +42,7 @@ class TallyColumns(BaseModel):
 Tally = Annotated[str, Field(max_length=400)] | TallyColumns
 
 
-class HandIn(BaseModel):
+class HandIn(Model):
     """One paper hand (R13-R18)."""
 
     model_config = ConfigDict(extra="forbid")
@@ -60,13 +61,13 @@ class HandIn(BaseModel):
     )
 
 
-class ForfeitIn(BaseModel):
+class ForfeitIn(Model):
     model_config = ConfigDict(extra="forbid")
 
     winner: int = Field(description="who wins by forfeit (start number)", ge=1, le=MAX_START)
 
 
-class ResultIn(BaseModel):
+class ResultIn(Model):
     """One of ``tallies``, ``hands`` or ``forfeit`` (T-result), as ``tournament results
     enter`` takes them."""
 
@@ -106,7 +107,7 @@ class ResultIn(BaseModel):
     )
 
 
-class ResultStored(BaseModel):
+class ResultStored(Model):
     """What an entry stored, and where its match stands after it."""
 
     match_id: str
@@ -122,7 +123,7 @@ class ResultStored(BaseModel):
     events: list[dict[str, Any]]
 
 
-class SignaturesIn(BaseModel):
+class SignaturesIn(Model):
     model_config = ConfigDict(extra="forbid")
 
     players: list[int] | None = Field(
@@ -133,7 +134,7 @@ class SignaturesIn(BaseModel):
     )
 
 
-class SignaturesStored(BaseModel):
+class SignaturesStored(Model):
     match_id: str
     signed: list[int] = Field(description="who signed now (none: they had signed already)")
     version: int | None = None
@@ -144,7 +145,7 @@ class SignaturesStored(BaseModel):
 WHY = Field(min_length=1, max_length=500, description="why, as the log keeps it")
 
 
-class CorrectionIn(BaseModel):
+class CorrectionIn(Model):
     """What changes (a hand's fields, or ``tally``), or ``void``, or ``undo``
     (T-correction). Who corrects is the signed-in account."""
 
@@ -162,7 +163,7 @@ class CorrectionIn(BaseModel):
     undo: bool = Field(False, description="reverse the latest correction of this result")
 
 
-class SheetCorrectionIn(BaseModel):
+class SheetCorrectionIn(Model):
     """The whole sheet of a match in one correction (T-correction): ``swap`` the players'
     columns of every Bummerl, or ``tallies``, every Bummerl as the sheet really has it,
     in order (a Bummerl fewer than recorded is voided, a further one entered). One
@@ -177,7 +178,7 @@ class SheetCorrectionIn(BaseModel):
     )
 
 
-class StrikeIn(BaseModel):
+class StrikeIn(Model):
     """Strike a hand a sheet error left unresolved: its game points no longer count
     (R17), it still counts for the deal (R18). Who strikes is the signed-in account."""
 
@@ -193,7 +194,7 @@ class StrikeIn(BaseModel):
     )
 
 
-class Amended(BaseModel):
+class Amended(Model):
     """What a correction or strike stored."""
 
     result_id: str
@@ -202,7 +203,7 @@ class Amended(BaseModel):
     events: list[dict[str, Any]]
 
 
-class PreviewOut(BaseModel):
+class PreviewOut(Model):
     matches: list[dict[str, Any]]
     reopened: list[str]
     flagged: list[str]
@@ -212,7 +213,7 @@ class PreviewOut(BaseModel):
     lines: list[str] = Field(description="the preview as the command line prints it")
 
 
-class DryRun(BaseModel):
+class DryRun(Model):
     """``dry_run=true``: what would be stored and what it would change; nothing stored."""
 
     dry_run: Literal[True]
@@ -221,7 +222,7 @@ class DryRun(BaseModel):
     preview: PreviewOut
 
 
-class FlagCleared(BaseModel):
+class FlagCleared(Model):
     match_id: str
     cleared: bool = Field(description="false: the match had no flag; nothing stored")
     version: int | None = None

@@ -16,7 +16,7 @@ from typing import Annotated, Any
 
 from flask import Response, jsonify
 from flask_openapi3.models.tag import Tag
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
 from tournament.accounts.roles import Role
 from tournament.app.services import services
@@ -35,7 +35,7 @@ from tournament.domain.views.roundview import (
 from tournament.eventstore.api import NewEvent
 from tournament.web.api.blueprint import APIBlueprint
 from tournament.web.api.matches import MatchLineOut, PlayerOut
-from tournament.web.api.models import RoundPath, Stored, TournamentPath, WriteQuery
+from tournament.web.api.models import Model, RoundPath, Stored, TournamentPath, WriteQuery
 from tournament.web.auth import caller, requires
 from tournament.web.problems import Problem, documented, invalid
 from tournament.web.reads import versioned
@@ -55,7 +55,7 @@ StartNumber = Annotated[int, Field(ge=1, le=1_000_000)]
 TABLE_KEYS = "^([1-9][0-9]{0,5}|1000000)$"
 
 
-class DrawRequest(BaseModel):
+class DrawRequest(Model):
     """What ``tournament round start`` takes; ``{}`` draws as the format says."""
 
     # byes go with pairings (a manual draw), which the schema says (attack F14).
@@ -94,7 +94,7 @@ class DrawRequest(BaseModel):
     )
 
 
-class CancelRequest(BaseModel):
+class CancelRequest(Model):
     model_config = ConfigDict(extra="forbid")
 
     why: str = Field(min_length=1, max_length=500, description="why the round is drawn again")
@@ -103,7 +103,7 @@ class CancelRequest(BaseModel):
     )
 
 
-class RoundSummaryOut(BaseModel):
+class RoundSummaryOut(Model):
     number: int
     stage: str
     seed: int = Field(description="the draw's seed: the draw can be re-run from it")
@@ -116,22 +116,22 @@ class RoundSummaryOut(BaseModel):
     open: int = Field(description="matches still open")
 
 
-class RoundList(BaseModel):
+class RoundList(Model):
     current_round: int
     rounds: list[RoundSummaryOut]
 
 
-class ByeOut(BaseModel):
+class ByeOut(Model):
     player: PlayerOut
     slot: str | None = Field(description="the bracket match the bye passes")
 
 
-class IdleOut(BaseModel):
+class IdleOut(Model):
     player: PlayerOut
     why: str
 
 
-class RoundOut(BaseModel):
+class RoundOut(Model):
     """A round as ``tournament round show`` gives it."""
 
     number: int
@@ -153,7 +153,7 @@ class RoundOut(BaseModel):
     open: int
 
 
-class DrawnTableOut(BaseModel):
+class DrawnTableOut(Model):
     match_id: str
     table: int = Field(description="0: a walkover the draw scored (a withdrawn player)")
     players: tuple[int, int] = Field(description="start numbers of player A and B")
@@ -161,7 +161,7 @@ class DrawnTableOut(BaseModel):
     slot: str | None
 
 
-class DrawOut(BaseModel):
+class DrawOut(Model):
     """A draw as its events record it: the same answer for a retry."""
 
     number: int
@@ -179,7 +179,7 @@ class DrawStored(Stored):
     round: DrawOut
 
 
-class DrawPreview(BaseModel):
+class DrawPreview(Model):
     dry_run: bool = True
     round: DrawOut
     confirm_needed: bool = Field(description="a manual draw breaking rules: send confirm: true")

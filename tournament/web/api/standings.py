@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 from flask import Response, request
 from flask_openapi3.models.tag import Tag
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
 from tournament.app.service import TournamentService
 from tournament.app.services import services
@@ -37,7 +37,7 @@ from tournament.projections.documents import (
     standings_body,
 )
 from tournament.web.api.blueprint import APIBlueprint
-from tournament.web.api.models import QueryModel, TournamentPath
+from tournament.web.api.models import Model, QueryModel, TournamentPath
 from tournament.web.problems import Problem, documented, invalid
 from tournament.web.projected_reads import read_document
 from tournament.web.reads import JSON, versioned
@@ -82,7 +82,7 @@ class StandingsQuery(QueryModel):
     )
 
 
-class StandingsRow(BaseModel):
+class StandingsRow(Model):
     """One line of the standings: the columns of the CSV (docs/csv-formats.md), then
     ``tb_<name>`` per tie-break (and ``lives``, ``lives_bought``, ``final_points`` in the
     lives format)."""
@@ -105,7 +105,7 @@ class StandingsRow(BaseModel):
     )
 
 
-class TableInfo(BaseModel):
+class TableInfo(Model):
     kind: Literal["now", "as_of", "round"]
     words: str = Field(description="what the table is: final, after round 3, as of event 120 ...")
     stage: str = Field(description="the printed heading's words: after round 2, during round 3 ...")
@@ -116,7 +116,7 @@ class TableInfo(BaseModel):
     note: str = Field(description="for the end of a round: when, and results entered since")
 
 
-class Freshness(BaseModel):
+class Freshness(Model):
     """How fresh the table is: the projection the workers keep, against the log."""
 
     version: int = Field(description="the tournament's version the table is at")
@@ -130,12 +130,12 @@ class Freshness(BaseModel):
     )
 
 
-class GroupTable(BaseModel):
+class GroupTable(Model):
     group: int
     rows: list[StandingsRow]
 
 
-class Standings(BaseModel):
+class Standings(Model):
     """``tournament standings --json``, and what the table is."""
 
     # With Accept: text/csv, the CSV of ``tournament standings --csv`` instead.
@@ -319,20 +319,20 @@ def _seal(tid: str) -> str | None:
 # --- the bracket ---------------------------------------------------------------------
 
 
-class Player(BaseModel):
+class Player(Model):
     player_id: int
     name: str
     seed: int | None = Field(description="the player's seed in the draw")
 
 
-class SlotResult(BaseModel):
+class SlotResult(Model):
     winner: int
     bummerl: tuple[int, int] = Field(description="winner's Bummerl first (R20)")
     forfeit: bool
     words: str = Field(description="as printed: 2:0, 2:0 by forfeit ...")
 
 
-class BracketSlot(BaseModel):
+class BracketSlot(Model):
     slot: str = Field(description="the bracket match's id: R1-3, W2-1, GF1 ...")
     section: str = Field(description="R (single elimination), 3P, W, L, GF")
     round: int
@@ -353,14 +353,14 @@ class BracketSlot(BaseModel):
     loser_to: str | None
 
 
-class BracketNote(BaseModel):
+class BracketNote(Model):
     kind: Literal["conflict", "void"]
     slot: str
     match: str | None
     text: str
 
 
-class BracketAnswer(BaseModel):
+class BracketAnswer(Model):
     tournament: str
     version: int
     format: str

@@ -11,10 +11,11 @@ from typing import Any
 
 from flask import Response, jsonify
 from flask_openapi3.models.tag import Tag
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
 from tournament.app.services import services
 from tournament.web.api.blueprint import APIBlueprint
+from tournament.web.api.models import Model
 from tournament.web.auth import ACCOUNT, ANYONE, caller, requires
 from tournament.web.problems import Problem, documented
 
@@ -26,13 +27,13 @@ api = APIBlueprint(
 )
 
 
-class Me(BaseModel):
+class Me(Model):
     email: str | None
     admin: bool
     roles: dict[str, str] = Field(description="tournament id -> role")
 
 
-class TokenRequest(BaseModel):
+class TokenRequest(Model):
     model_config = ConfigDict(extra="forbid")
 
     email: str = Field(min_length=3, max_length=254)
@@ -40,7 +41,7 @@ class TokenRequest(BaseModel):
     name: str = Field(min_length=1, max_length=100, description="what the token is for")
 
 
-class TokenInfo(BaseModel):
+class TokenInfo(Model):
     id: int
     name: str
     prefix: str = Field(description="the token's first characters, to tell tokens apart")
@@ -53,11 +54,11 @@ class NewToken(TokenInfo):
     token: str = Field(description="the token: shown this once; send it as Authorization: Bearer")
 
 
-class TokenList(BaseModel):
+class TokenList(Model):
     tokens: list[TokenInfo]
 
 
-class TokenPath(BaseModel):
+class TokenPath(Model):
     token_id: int = Field(ge=1, le=2**62)
 
 

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from flask import Response
 from flask_openapi3.models.tag import Tag
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
 from engine import VARIANTS
 from tournament.accounts.roles import Role
@@ -20,7 +20,7 @@ from tournament.domain.model.settings import (
 from tournament.domain.model.state import Tournament
 from tournament.domain.views.overview import progress, slug
 from tournament.web.api.blueprint import APIBlueprint
-from tournament.web.api.models import Stored, TournamentPath
+from tournament.web.api.models import Model, Stored, TournamentPath
 from tournament.web.auth import ACCOUNT, caller, requires
 from tournament.web.problems import documented
 from tournament.web.reads import versioned
@@ -53,7 +53,7 @@ else:
     Variant = Literal[tuple(VARIANTS)]
 
 
-class TournamentCreate(BaseModel):
+class TournamentCreate(Model):
     """Every setting ``tournament create`` takes (docs/tournaments.md)."""
 
     # Strict: 'true' is not a seed, 3.0 is not best of 3 (a client's bug shows at once).
@@ -89,7 +89,7 @@ class TournamentCreate(BaseModel):
     )
 
 
-class TournamentSummary(BaseModel):
+class TournamentSummary(Model):
     id: str
     name: str
     date: str
@@ -100,11 +100,11 @@ class TournamentSummary(BaseModel):
     version: int
 
 
-class TournamentList(BaseModel):
+class TournamentList(Model):
     tournaments: list[TournamentSummary]
 
 
-class TournamentDetail(BaseModel):
+class TournamentDetail(Model):
     id: str
     settings: dict[str, Any]
     progress: dict[str, Any]

@@ -480,6 +480,7 @@ def _title(status: str, names: list[str], me: int, turn_name: str, m: dict[str, 
 pages.record_once(
     wrong_code_limit(
         "play.table",
+        "play.table_part",
         "play.take",
         "play.events",
         "play.move",

@@ -97,18 +97,32 @@ def _page(tid: str, template: str, tab: str) -> Any:
         # results); "where do I sit" only for the round being played (O-L4 of trial 4).
         shown = round_view(t, asked.round) if tab == "pairings" and asked.round else current
         seated = shown is current and current is not None and not finished(t)
+        version = t.version
+
+    def pairings() -> str:
+        return render_template(
+            "public/pairings_part.html",
+            lives=lives,
+            online=online,
+            tid=tid,
+            current=shown,
+            tables=_tables(shown),
+            seats=_seats(shown) if seated else [],
+        )
+
+    # The pairings (100 tables of 200 players, each cell's words translated) are rendered
+    # once per version of the tournament, round shown and language (trial 9, section 7).
+    number = shown.number if shown is not None else None
+    pairings_html = fragment(("public-pairings", tid, version, number, seated), pairings)
     html = render_template(
         template,
-        lives=lives,
-        online=online,
         tid=tid,
         tab=tab,
         top=header(tid, t),
         stage=_stage(t, current),
         current=shown,
         rounds_drawn=len(t.rounds),
-        tables=_tables(shown),
-        seats=_seats(shown) if seated else [],
+        pairings_html=pairings_html,
         me=me,
         as_of_error=asked.error,
         live_url=url_for("live.live_stream", tid=tid),
