@@ -16,11 +16,18 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from tournament.domain.commands.csvexport import standings_document
-from tournament.domain.model.events import EventLike
+from tournament.domain.model.events import RESULT_TYPES, EventLike
 from tournament.domain.model.state import Tournament
 from tournament.domain.standings import Row
+from tournament.domain.standings.progress import Stage
 from tournament.domain.views.bracket_sheet import BracketSheet, current_sheet, no_bracket
-from tournament.domain.views.matchview import MatchLine, PlayerRef, match_lines
+from tournament.domain.views.matchview import (
+    MatchLine,
+    PlayerRef,
+    bracket_notes,
+    match_line,
+    match_lines,
+)
 from tournament.domain.views.standings_view import StandingsView, standings_view
 from tournament.formats.bracket import Seed, Source, WinnerOf
 
@@ -77,6 +84,17 @@ class Memo:
     players: dict[int, tuple[tuple[Any, ...], dict[str, Any]]] = dataclasses.field(
         default_factory=dict
     )
+    #: match id -> (open match line, its JSON text, its proj_outstanding row)
+    lines: dict[str, tuple[MatchLine, str, dict[str, Any]]] = dataclasses.field(
+        default_factory=dict
+    )
+    #: The last projection worked out with this memo, and what it was made of: each
+    #: standings document's view and rows' texts, the open matches in order. With them a
+    #: run after results that decide nothing re-encodes only the results' matches (the
+    #: standings cannot have changed: an open match counts for nothing in them).
+    last: Projected | None = None
+    views: dict[str, tuple[StandingsView, list[str]]] = dataclasses.field(default_factory=dict)
+    open_ids: list[str] = dataclasses.field(default_factory=list)
 
 
 def dumps(data: Any) -> str:
@@ -84,54 +102,163 @@ def dumps(data: Any) -> str:
 
 
 def project_documents(
-    tid: str, t: Tournament, events: Events, memo: Memo | None = None
+    tid: str,
+    t: Tournament,
+    events: Events,
+    memo: Memo | None = None,
+    since: Sequence[EventLike] | None = None,
 ) -> Projected:
     """The projection of tournament ``tid`` in state ``t`` (with ``memo``: reusing what
-    the last projection encoded of rows that did not change, and remembering this one's)."""
+    the last projection encoded of rows that did not change, and remembering this one's).
+
+    ``since``: the events folded into ``t`` after the memo's last projection (None: not
+    known). When they are all results of matches that were open then and still are, only
+    those matches' lines are worked out again: the standings, the players' rows and the
+    other open matches are the last projection's (an open match counts for nothing in the
+    standings, and the open matches are the same). Anything else: everything again."""
     assert t.settings is not None
     memo = memo if memo is not None else Memo()
+    found = _only_open_results(t, memo, since)
+    projected = (
+        _whole(tid, t, events, memo) if found is None else _open_results(tid, t, memo, found)
+    )
+    memo.last = projected
+    return projected
+
+
+def _only_open_results(
+    t: Tournament, memo: Memo, since: Sequence[EventLike] | None
+) -> set[str] | None:
+    """The matches ``since`` entered results of, if that is all it did and they were open
+    at the memo's last projection and are open now; else None."""
+    last = memo.last
+    if last is None or since is None or not since or last.version + len(since) != t.version:
+        return None
+    if any(e.type not in RESULT_TYPES for e in since):
+        return None
+    found = {str(e.payload.get("match_id")) for e in since}
+    for mid in found:
+        match = t.matches.get(mid)
+        if mid not in memo.lines or match is None or t.settled(match):
+            return None
+    return found
+
+
+def _whole(tid: str, t: Tournament, events: Events, memo: Memo) -> Projected:
+    """Everything worked out from ``t`` (reusing the memo's texts of equal rows)."""
+    assert t.settings is not None
     view = standings_view(t, events, per_group=True)
     # Each row of the whole field is encoded once: the same text is the standings
     # document's row and proj_standings.row (a 1,024-player field encoded twice, through
     # dataclasses.asdict, was most of a run); and only when it changed since last time.
     row_texts = _row_texts(view.rows, memo)
-    documents = {STANDINGS: standings_text(tid, view, t.version, row_texts)}
+    views: dict[str, tuple[StandingsView, list[str]]] = {STANDINGS: (view, row_texts)}
     for number in range(1, len(view.groups) + 1):
         one = standings_view(t, events, group=number)
-        documents[group_document(number)] = standings_text(tid, one, t.version)
+        views[group_document(number)] = (one, [dumps(flat_row(row)) for row in one.rows])
     for category in sorted({p.category for p in t.players.values() if p.category}):
         one = standings_view(t, events, category=category, per_group=True)
-        documents[category_document(category)] = standings_text(tid, one, t.version)
-    sheet = current_sheet(t)
-    if sheet is not None:
-        documents[BRACKET] = dumps(bracket_body(tid, t, sheet))
+        views[category_document(category)] = (one, [dumps(flat_row(row)) for row in one.rows])
+    memo.views = _headed(views, t)
     open_lines = match_lines(t, "open")
-    documents[OPEN_MATCHES] = dumps(
-        {
-            "status": "open",
-            "round": None,
-            "count": len(open_lines),
-            "matches": [match_line_json(line) for line in open_lines],
-        }
-    )
+    known = memo.lines
+    lines = {}
+    for line in open_lines:
+        seen = known.get(line.match_id)
+        lines[line.match_id] = seen if seen is not None and seen[0] == line else _line_entry(line)
+    memo.lines = lines
+    memo.open_ids = [line.match_id for line in open_lines]
     return Projected(
         tournament_id=tid,
         version=t.version,
-        header={
-            "tournament_id": tid,
-            "version": t.version,
-            "name": t.settings.name,
-            "format": t.settings.format,
-            "final": view.final,
-        },
-        documents=documents,
+        header=_header(tid, t, memo.views[STANDINGS][0]),
+        documents=_documents(tid, t, memo),
         standings=[
             _standing(place, row, text)
             for place, (row, text) in enumerate(zip(view.rows, row_texts, strict=True), 1)
         ],
-        outstanding=[_outstanding(line) for line in open_lines],
+        outstanding=[entry[2] for entry in lines.values()],
         players=_players(t, view.rows, open_lines, memo),
     )
+
+
+def _open_results(tid: str, t: Tournament, memo: Memo, matches: set[str]) -> Projected:
+    """The memo's last projection with the lines of ``matches`` (open before and now)
+    worked out again, at ``t``'s version."""
+    last = memo.last
+    assert last is not None
+    notes = bracket_notes(t, sorted(matches))
+    for mid in matches:
+        line = match_line(t, t.matches[mid], notes.get(mid))
+        if memo.lines[mid][0] != line:
+            memo.lines[mid] = _line_entry(line)
+    memo.views = _headed(memo.views, t)
+    return Projected(
+        tournament_id=tid,
+        version=t.version,
+        header=_header(tid, t, memo.views[STANDINGS][0]),
+        documents=_documents(tid, t, memo),
+        # The same rows (the same lists): nothing to compare when they are written.
+        standings=last.standings,
+        outstanding=[memo.lines[mid][2] for mid in memo.open_ids],
+        players=last.players,
+    )
+
+
+@dataclasses.dataclass
+class _Headed(StandingsView):
+    """A view of the state now with its heading worked out already: every document of a
+    run has the same (``Stage.of`` the state walks every match: ~10 ms at 2,048 players,
+    and a standings document asked for it twice)."""
+
+    said: str = ""
+
+    @property
+    def heading(self) -> str:
+        return self.said
+
+
+def _headed(views: dict[str, tuple[StandingsView, list[str]]], t: Tournament
+            ) -> dict[str, tuple[StandingsView, list[str]]]:  # fmt: skip
+    """``views`` (each of the state now) at ``t``, their heading worked out once."""
+    said = Stage.of(t).heading()
+    names = [f.name for f in dataclasses.fields(StandingsView) if f.name != "state"]
+    found: dict[str, tuple[StandingsView, list[str]]] = {}
+    for name, (view, texts) in views.items():
+        fields = {n: getattr(view, n) for n in names}
+        found[name] = (_Headed(**fields, state=t, said=said), texts)
+    return found
+
+
+def _header(tid: str, t: Tournament, view: StandingsView) -> dict[str, Any]:
+    assert t.settings is not None
+    return {
+        "tournament_id": tid,
+        "version": t.version,
+        "name": t.settings.name,
+        "format": t.settings.format,
+        "final": view.final,
+    }
+
+
+def _documents(tid: str, t: Tournament, memo: Memo) -> dict[str, str]:
+    """Every document, from the memo's views and open lines (at ``t``'s version)."""
+    documents = {
+        name: standings_text(tid, view, t.version, texts)
+        for name, (view, texts) in memo.views.items()
+    }
+    sheet = current_sheet(t)
+    if sheet is not None:
+        documents[BRACKET] = dumps(bracket_body(tid, t, sheet))
+    # dumps of the whole list, made of each line's text (encoded when it changed).
+    head = dumps({"status": "open", "round": None, "count": len(memo.open_ids)})
+    texts = ",".join(memo.lines[mid][1] for mid in memo.open_ids)
+    documents[OPEN_MATCHES] = head[:-1] + ',"matches":[' + texts + "]}"
+    return documents
+
+
+def _line_entry(line: MatchLine) -> tuple[MatchLine, str, dict[str, Any]]:
+    return line, dumps(match_line_json(line)), _outstanding(line)
 
 
 def _row_texts(rows: list[Row], memo: Memo) -> list[str]:
