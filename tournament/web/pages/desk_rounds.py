@@ -25,6 +25,7 @@ from flask import Response, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from flask_babel.speaklater import LazyString
+from markupsafe import Markup
 
 from tournament.accounts.roles import Role
 from tournament.app.services import services
@@ -181,18 +182,19 @@ def _rounds_page(
         notices = [say(p) for p in draw_notice_phrases(t, t.current_round)]
         cannot_cancel = _cancel_refusal(t)
         cannot_draw = draw_refusal_line(t)
-        blocking = _blocking(t) if cannot_draw else []
         version = t.version
     online = {m for m, x in t.online.items() if not x.stopped}
     organiser = can_organise(tid)
     assert t.settings is not None
-
-    def pairings() -> str:
-        return render_template(
-            "desk/rounds/pairings_table.html", tid=tid, current=current,
-            tables=_by_table(current), organiser=organiser, online=online,
-        ).strip()  # fmt: skip
-
+    by_table = _by_table(current)
+    playable = [x for x in by_table if _playable(x, online)] if organiser else []
+    online_errors = extra.get("online_errors", {})
+    # The parts that grow with the round (a row, a link or an option per table, each
+    # with its words translated: 60 % of the page's CPU at 200 players, issue 22) are
+    # rendered once per version of the tournament, language and what the reader may see
+    # (:mod:`.fragments`). Nothing of the reader's own is in them: the CSRF token, the
+    # reader's name and role stay in the page around them.
+    parts = _Parts(tid, t, version, current, by_table, organiser, online, playable)
     html = render_template(
         "desk/rounds/rounds.html",
         **desk_context(
@@ -201,11 +203,8 @@ def _rounds_page(
             name=t.settings.name,
             summaries=summaries,
             current=current,
-            pairings_table=fragment(("desk-pairings", tid, version, organiser), pairings)
-            if current is not None
-            else "",
-            tables=_by_table(current),
-            missing=_missing(current),
+            pairings_table=parts.pairings() if current is not None else "",
+            missing_results=parts.missing() if current is not None else "",
             notices=notices,
             organiser=organiser,
             cannot_draw=cannot_draw,
@@ -217,14 +216,75 @@ def _rounds_page(
             # Online tables (T-online): the matches played online now, and a refused
             # "Play online" of :mod:`.desk_online` with what was typed.
             online=online,
-            blocking=blocking,
+            blocking_list=parts.blocking_list() if organiser and cannot_draw else "",
             next_number=t.current_round + 1,
-            playable=[x for x in _by_table(current) if _playable(x, online)],
-            online_errors=extra.get("online_errors", {}),
+            playable=playable,
+            online_options=parts.options(next(iter(online_errors), "")) if playable else "",
+            online_errors=online_errors,
             online_values=extra.get("online_values", {}),
         ),
     )
     return html, status
+
+
+@dataclasses.dataclass(frozen=True)
+class _Parts:
+    """The rounds page's per-table parts, each rendered once per key (:func:`fragment`
+    adds the language and where the app is mounted). ``version`` decides everything they
+    show (the round, its results, the blocking matches, the tables online); ``organiser``
+    what the reader may see of it -- the only thing of the reader's in them."""
+
+    tid: str
+    t: Tournament
+    version: int
+    current: RoundView | None
+    by_table: list[Any]
+    organiser: bool
+    online: set[str]
+    playable: list[Any]
+
+    def _key(self, part: str) -> tuple[str, str, int, int | None, bool]:
+        number = self.current.number if self.current is not None else None
+        return (f"desk-{part}", self.tid, self.version, number, self.organiser)
+
+    def pairings(self) -> Markup:
+        def render() -> str:
+            return render_template(
+                "desk/rounds/pairings_table.html", tid=self.tid, current=self.current,
+                tables=self.by_table, organiser=self.organiser, online=self.online,
+            ).strip()  # fmt: skip
+
+        return fragment(self._key("pairings"), render)
+
+    def missing(self) -> Markup:
+        def render() -> str:
+            return render_template(
+                "desk/rounds/missing.html", tid=self.tid, current=self.current,
+                missing=_missing(self.current),
+            )  # fmt: skip
+
+        return fragment(self._key("missing"), render)
+
+    def blocking_list(self) -> Markup:
+        def render() -> str:
+            return render_template(
+                "desk/rounds/blocking.html", tid=self.tid, blocking=_blocking(self.t)
+            )
+
+        return fragment(self._key("blocking"), render)
+
+    def options(self, chosen: str) -> Markup:
+        """The options of "Play a table online"; ``chosen``: the one a refusal marks
+        (rendered each time: what was typed is not kept)."""
+
+        def render() -> str:
+            return render_template(
+                "desk/rounds/online_options.html", playable=self.playable, err_mid=chosen
+            )
+
+        if chosen:
+            return Markup(render())
+        return fragment(self._key("options"), render)
 
 
 #: Every round's summary by tournament and version: when and by whom each round was
