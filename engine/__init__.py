@@ -7,7 +7,7 @@
     >>> state.to_act
     (0,)
 
-Rule ids (R0..R20) are those of the project's RULES.md; every refusal names one.
+Rule ids (R0..R20) are those of the project's docs/rules.md; every refusal names one.
 """
 
 from engine.actions import Action, Kind

@@ -7,7 +7,7 @@
     except IllegalActionError as error:
         print(error.rule, error.message)    # e.g. "R6", "must follow suit ..."
 
-``rule`` is a rule id of RULES.md (``R0`` .. ``R20``) or ``format`` for input that is not
+``rule`` is a rule id of docs/rules.md (``R0`` .. ``R20``) or ``format`` for input that is not
 in the shape of the record format at all (bad JSON, missing fields).
 """
 
@@ -28,7 +28,7 @@ class EngineError(ValueError):
         return type(self)(self.rule, self.message, index)
 
     def to_json(self) -> dict[str, object]:
-        """The error object of RULES.md: ``{"index": 4, "rule": "R6", "message": "..."}``."""
+        """The error object of docs/rules.md: ``{"index": 4, "rule": "R6", "message": "..."}``."""
         return {"index": self.index, "rule": self.rule, "message": self.message}
 
 

@@ -1,11 +1,11 @@
-"""The outcome of a hand, in the exact JSON shape of RULES.md."""
+"""The outcome of a hand, in the exact JSON shape of docs/rules.md."""
 
 from __future__ import annotations
 
 import dataclasses
 from typing import Any, Final
 
-#: Why a hand ended (RULES.md, game record format).
+#: Why a hand ended (docs/rules.md, game record format).
 REASONS: Final = ("claim", "false_claim", "last_trick", "closer_failed")
 
 

@@ -1,7 +1,7 @@
-"""Rulesets: the RULES.md defaults plus any of the named variants.
+"""Rulesets: the docs/rules.md defaults plus any of the named variants.
 
 >>> from engine.rules import Ruleset
->>> Ruleset()                      # the defaults of RULES.md
+>>> Ruleset()                      # the defaults of docs/rules.md
 Ruleset()
 >>> rs = Ruleset.from_names(["no-close-at-two", "marriage-king-lead"])
 >>> rs.names
@@ -19,7 +19,7 @@ from typing import Final
 
 from engine.errors import RecordFormatError
 
-#: Variant name -> Ruleset field it switches on (see the variants table of RULES.md).
+#: Variant name -> Ruleset field it switches on (see the variants table of docs/rules.md).
 VARIANTS: Final = {
     "no-first-trick-marriage": "no_first_trick_marriage",
     "marriage-king-lead": "marriage_king_lead",
@@ -51,7 +51,7 @@ VARIANT_DESCRIPTIONS: Final = {
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Ruleset:
-    """Which variants are on. All off is the RULES.md default."""
+    """Which variants are on. All off is the docs/rules.md default."""
 
     no_first_trick_marriage: bool = False
     marriage_king_lead: bool = False

@@ -2,7 +2,7 @@
 a seat's view holds no card that seat may not see, and the spectators' view none that the
 room may not see, wherever in the JSON it might hide.
 
-What a reader may see at a moment (RULES.md R2, R7, R9, R10; engine.views):
+What a reader may see at a moment (docs/rules.md R2, R7, R9, R10; engine.views):
 
 - a seat: its own hand, the cards played to tricks so far, the card led now, the face-up
   turn-up while the talon is open (turned down by closing, R9; drawn after the fifth

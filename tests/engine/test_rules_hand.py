@@ -1,4 +1,4 @@
-"""One test (or a few) per rule id of RULES.md, R0-R16, on hand-made deals.
+"""One test (or a few) per rule id of docs/rules.md, R0-R16, on hand-made deals.
 
 Seat 0 deals in every test unless said otherwise, so seat 1 is forehand and leads first.
 """

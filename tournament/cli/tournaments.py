@@ -110,7 +110,7 @@ def _create_help() -> str:
     "--variant",
     "variants",
     multiple=True,
-    help=f"a rules variant (RULES.md), repeatable: {', '.join(VARIANTS)}",
+    help=f"a rules variant (docs/rules.md), repeatable: {', '.join(VARIANTS)}",
 )
 @click.option(
     "--schneiderbummerl/--no-schneiderbummerl",

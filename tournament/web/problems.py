@@ -1,6 +1,6 @@
 """Every error the service answers is RFC 9457 ``application/problem+json``.
 
-A body names what is wrong and where: ``field`` and ``rule`` (a rule id of RULES.md such
+A body names what is wrong and where: ``field`` and ``rule`` (a rule id of docs/rules.md such
 as ``R13``, or a tournament rule ``T-...`` of docs/tournaments.md) for a refusal of the
 domain, ``errors`` (each with its ``field`` or ``row``) for bad input, ``request_id``
 always, so an organiser's screenshot of a 500 leads to its log line::

@@ -7,7 +7,7 @@ Commands raise these *before* anything is written, so a refused command stores n
     except DomainError as error:
         print(error.field, error.rule, error.message)   # game_points R13 a hand is worth ...
 
-``rule`` is a rule id of RULES.md (``R13``, ``R17`` ...) where one applies, otherwise a
+``rule`` is a rule id of docs/rules.md (``R13``, ``R17`` ...) where one applies, otherwise a
 short tournament rule name of docs/tournaments.md (``T-player``, ``T-round`` ...).
 
 A refusal raised with a ``code`` (a key of :data:`tournament.domain.words.messages.TEMPLATES`)

@@ -1,5 +1,5 @@
 """What the new-tournament form says of each setting, in the reader's language: a label
-and a one-line hint naming the rule the setting means (R-ids of RULES.md, T-rules of
+and a one-line hint naming the rule the setting means (R-ids of docs/rules.md, T-rules of
 docs/tournaments.md). The settings themselves, their values and defaults are the
 domain's (:mod:`tournament.domain.model.settings`); only their words are here."""
 
