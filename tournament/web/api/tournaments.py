@@ -71,7 +71,9 @@ class TournamentCreate(Model):
     venue: str = Field("", max_length=200)
     format: Format = "swiss"
     best_of: Literal[1, 3, 5, 7] = Field(3, description="Bummerl per match (R20)")
-    variants: list[Variant] = Field(default_factory=list, description="rules variants (docs/rules.md)")
+    variants: list[Variant] = Field(
+        default_factory=list, description="rules variants (docs/rules.md)"
+    )
     schneiderbummerl: bool = Field(True, description="a Bummerl won to 0 counts 2 (R19)")
     tiebreaks: list[Tiebreak] | None = Field(None, description="in order; default per format")
     first_dealer: FirstDealer | None = Field(None, description="R18; default per format")
