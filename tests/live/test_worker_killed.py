@@ -2,7 +2,8 @@
 leaves the standings exactly as a rebuild from scratch would make them, nothing counted
 twice (issue 10: "A repeated or redelivered run changes nothing").
 
-The runner's test hook stops each run after it wrote its rows, before its commit, and
+The worker's test-only hook (tests/live/paused_projections.py, passed to the projector
+as its ``before_commit``) stops each run after it wrote its rows, before its commit, and
 says which process it is in (the mark file): the test kills that process there. Mostly
 it kills the pool child: with ``acks_late`` and ``reject_on_worker_lost`` Celery gives
 the task to a new child, whose run finds the mark and goes through. Now and then it kills
@@ -25,8 +26,9 @@ import sqlalchemy as sa
 
 from tests.live.conftest import WorkersMode, create_swiss, draw, points, post_result, standings
 from tests.live.harness import gone, log_version, projected_version, wait_until
+from tests.live.paused_projections import paused_worker
 from tournament.eventstore import SQLEventStore
-from tournament.projections.runner import MARK_VARIABLE, PAUSE_VARIABLE, Projector, stored
+from tournament.projections.runner import Projector, stored
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow]
 
@@ -79,7 +81,7 @@ def test_standings_equal_a_rebuild_after_each_of_many_kills_in_the_middle_of_a_p
 ) -> None:
     mark = tmp_path / "projection.mark"
     mark.write_text("setting up")  # no pause until the first kill
-    mode = start_workers_mode(worker_env={PAUSE_VARIABLE: "120", MARK_VARIABLE: str(mark)})
+    mode = start_workers_mode(**paused_worker(120, mark))
     http = mode.http
     create_swiss(http, "cup", PLAYERS, ROUNDS)
     kills, started = 0, time.monotonic()

@@ -10,7 +10,7 @@ import pytest
 
 from tests.live.conftest import create_swiss, draw, points, post_result, result_of, standings
 from tests.live.harness import Event, Http, wait_until
-from tournament.projections.runner import MARK_VARIABLE, PAUSE_VARIABLE
+from tests.live.paused_projections import paused_worker
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 
@@ -83,11 +83,12 @@ def fresh_version(http: Http) -> int | None:
 def test_a_client_reading_the_standings_right_after_its_post_sees_its_result(
     start_workers_mode: Any, tmp_path: Path
 ) -> None:
-    # The worker's next projection run takes 0.4 s longer (the runner's test hook), and
-    # no live client has connected to this web process yet.
+    # The worker's next projection run takes 0.4 s longer (the test-only hook of
+    # tests/live/paused_projections.py), and no live client has connected to this web
+    # process yet.
     mark = tmp_path / "projection.mark"
     mark.write_text("setting up")
-    mode = start_workers_mode(worker_env={PAUSE_VARIABLE: "0.4", MARK_VARIABLE: str(mark)})
+    mode = start_workers_mode(**paused_worker(0.4, mark))
     http = mode.http
     create_swiss(http, "cup", players=4, rounds=2)
     (match_id, winner), _ = draw(http, "cup")

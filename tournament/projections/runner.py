@@ -29,13 +29,10 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import os
 import threading
-import time
 from collections import OrderedDict
 from collections.abc import Callable
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
@@ -55,13 +52,10 @@ log = logging.getLogger(__name__)
 
 Publish = Callable[[Change], None]
 
-#: Test hook (unset in every real deployment): with both set, a run that finds no file
-#: at ``SCHNAPSEN_TEST_PROJECTION_MARK`` writes its process id there after writing its
-#: rows and waits ``SCHNAPSEN_TEST_PROJECTION_PAUSE`` seconds before its commit, so that
-#: a test can kill the worker in the middle of a projection (and the run delivered again
-#: finds the file and goes through).
-PAUSE_VARIABLE = "SCHNAPSEN_TEST_PROJECTION_PAUSE"
-MARK_VARIABLE = "SCHNAPSEN_TEST_PROJECTION_MARK"
+#: Called by a run after it wrote its rows and checkpoint, before its commit, on the
+#: connection of the run's transaction (a fault-injection seam: a test passes one that
+#: pauses or raises there; see tests/live/paused_projections.py).
+BeforeCommit = Callable[[sa.Connection], None]
 
 
 def checkpoint_name(tournament_id: str) -> str:
@@ -89,10 +83,12 @@ class Projector:
         store: SQLEventStore,
         service: TournamentService | None = None,
         publish: Publish | None = None,
+        before_commit: BeforeCommit | None = None,
     ) -> None:
         self.store = store
         self.service = service or TournamentService(store)
         self.publish = publish
+        self.before_commit = before_commit
         self._engine = store.engine.execution_options(sqlite_begin="IMMEDIATE")
         #: Per tournament, what this projector committed last (the rows a next run
         #: compares its own with, to write only what changed); the :attr:`KEEP` most
@@ -175,7 +171,8 @@ class Projector:
                 new = self.store.read_stream_on(conn, stream, start + 1, projected.version)
                 written = self._write(conn, projected, start, event_at=new[-1].recorded_at)
                 save_checkpoint(conn, name, start, projected.version)
-                _test_pause()
+                if self.before_commit is not None:
+                    self.before_commit(conn)
             # Committed: the next run compares with these rows.
             self._keep(self._written, tournament_id, written)
         change = Change(
@@ -403,15 +400,3 @@ def stored(conn: sa.Connection, tournament_id: str) -> dict[str, Any]:
         ),
         "players": rows(tables.players, tables.players.c.player_id),
     }
-
-
-def _test_pause() -> None:
-    pause = os.environ.get(PAUSE_VARIABLE)
-    mark = os.environ.get(MARK_VARIABLE)
-    if not pause or not mark:
-        return
-    path = Path(mark)
-    if path.exists():
-        return
-    path.write_text(str(os.getpid()))
-    time.sleep(float(pause))
