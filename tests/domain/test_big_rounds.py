@@ -39,7 +39,13 @@ def service(tmp_path: Path) -> TournamentService:
     return TournamentService(SQLEventStore(url))
 
 
-@pytest.mark.parametrize("fmt", ["swiss", "single_elimination", "lives"])
+@pytest.mark.parametrize(
+    "fmt",
+    # One format in every run; the other two (a bracket's layout rows, lives) in the
+    # slow set (each ~10-40 s here), which CI runs too (.ci/run).
+    ["swiss", pytest.param("single_elimination", marks=pytest.mark.slow),
+     pytest.param("lives", marks=pytest.mark.slow)],
+)  # fmt: skip
 def test_a_first_round_of_4096_players_is_stored_and_read_back_whole(
     service: TournamentService, fmt: str
 ) -> None:

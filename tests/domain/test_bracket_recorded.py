@@ -165,7 +165,7 @@ def service(tmp_path: Path) -> TournamentService:
     [
         ("double_elimination", 128, 1),
         ("double_elimination", 1024, 4),
-        ("single_elimination", 4096, 8),
+        pytest.param("single_elimination", 4096, 8, marks=pytest.mark.slow),  # ~25 s
     ],
 )
 def test_a_big_bracket_fits_the_store_and_reads_back_whole(

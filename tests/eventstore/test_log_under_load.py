@@ -10,6 +10,8 @@ import json
 import threading
 from collections import defaultdict
 
+import pytest
+
 from tests.eventstore.conftest import StoreDatabase
 from tests.eventstore.test_concurrency import _worker
 from tournament.eventstore import SQLEventStore
@@ -19,6 +21,9 @@ from tournament.eventstore.verify import verify
 WRITERS = 16
 EACH = 3_200  # 51,200 events in all
 STREAMS = 4  # per writer
+
+#: A reliability test of ~80 s: run by CI's slow set (.ci/run), not by `./dev test`.
+pytestmark = pytest.mark.slow
 
 
 def test_a_tailing_reader_sees_every_event_once_in_order_while_16_processes_append(
