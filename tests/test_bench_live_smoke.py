@@ -20,7 +20,9 @@ from tests.conftest import REQUIRE_SERVICES
 
 BENCH = Path(__file__).resolve().parent.parent / "bench" / "live.py"
 
-pytestmark = pytest.mark.postgres
+#: gunicorn, Celery workers and a redis-server of its own: ~50 s (trial 9, section 9), in
+#: CI's slow set (.ci/run).
+pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 
 
 @pytest.fixture

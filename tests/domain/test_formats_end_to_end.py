@@ -131,13 +131,23 @@ def test_small_fields_finish(fmt: str, players: int) -> None:
     run(fmt, players, seed=players, withdrawals=0)
 
 
+#: The sizes every run of the suite plays: every size up to 33 (every bracket shape up to
+#: 32 with its byes, groups of 1-5), both sides of 64 and a size between; 128 is
+#: test_128_players_with_withdrawals's. The other sizes up to 128 (about 560 cases, most
+#: of this module's time: lives at 92-128 players take 20-50 s each) are in the slow set,
+#: which CI runs (.ci/run).
+EVERYDAY_SIZES = {*range(2, 34), 48, 63, 64, 65}
+
 #: Every field size of the issue, per format: groups -> knockout needs four players.
 EVERY_SIZE = [
-    pytest.param(fmt, players, id=f"{fmt}-{players}")
+    pytest.param(
+        fmt, players, id=f"{fmt}-{players}",
+        marks=() if players in EVERYDAY_SIZES else pytest.mark.slow,
+    )
     for fmt in sorted(FORMATS)
     for players in range(2, 129)
     if not (fmt == "groups_knockout" and players < 4)
-]
+]  # fmt: skip
 
 
 @pytest.mark.parametrize(("fmt", "players"), EVERY_SIZE)
