@@ -224,6 +224,8 @@ class EventValue:
     _SPEC: ClassVar[tuple[tuple[str, str, bool], ...]]
     _KEYS: ClassVar[frozenset[str]]
     _REQUIRED: ClassVar[frozenset[str]]
+    #: Per field: (key, its decoder or None, the slot's setter) -- see from_payload.
+    _READ: ClassVar[tuple[tuple[str, Callable[[Any], Any] | None, Callable[[Any, Any], None]], ...]]
 
     @classmethod
     def from_payload(cls, payload: Mapping[str, Any]) -> Self:
@@ -237,14 +239,15 @@ class EventValue:
                 f"{cls.TYPE}: payload does not fit schema version {cls.SCHEMA_VERSION} "
                 f"(unknown keys {unknown}, missing keys {missing})"
             )
-        fields: dict[str, Any] = {}
-        for key, kind, _ in cls._SPEC:
-            if key in payload:
-                value = payload[key]
-                if value is not None and kind != "":
-                    value = _DECODE[kind](value)
-                fields[key] = value
-        return cls(**fields)
+        # Built field by field through the slots (a frozen dataclass's __init__ sets each
+        # field through object.__setattr__: several times slower, and the fold decodes
+        # every event of a replay).
+        value: Any = object.__new__(cls)
+        get = payload.get
+        for key, decode, put in cls._READ:
+            found = get(key)
+            put(value, found if found is None or decode is None else decode(found))
+        return cast(Self, value)
 
     def to_payload(self) -> dict[str, Any]:
         """The payload as stored: the same keys and values ``from_payload`` read."""
@@ -314,6 +317,9 @@ def event_value(type_name: str) -> Callable[[_V], _V]:
         made._SPEC = tuple((f.name, _kind(str(f.type)), f.default is None) for f in fields)
         made._KEYS = frozenset(f.name for f in fields)
         made._REQUIRED = frozenset(f.name for f in fields if f.default is dataclasses.MISSING)
+        made._READ = tuple(
+            (key, _DECODE.get(kind), made.__dict__[key].__set__) for key, kind, _ in made._SPEC
+        )
         EVENT_CLASSES[type_name] = made
         return cast(_V, made)
 
