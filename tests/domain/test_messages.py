@@ -32,6 +32,8 @@ from tournament.formats.model import FormatError
 
 ROOT = Path(__file__).resolve().parents[2]
 DOMAIN = ROOT / "tournament" / "domain"
+#: The I/O edge raises the service's own refusals (``service.*``) from the same catalog.
+APP = ROOT / "tournament" / "app"
 FORMATS = ROOT / "tournament" / "formats"
 PO = ROOT / "tournament" / "translations" / "de" / "LC_MESSAGES" / "messages.po"
 PLACEHOLDER = re.compile(r"%\((\w+)\)s")
@@ -40,7 +42,7 @@ PLACEHOLDER = re.compile(r"%\((\w+)\)s")
 def raise_sites() -> Iterator[tuple[str, int, str, set[str] | None]]:
     """(file, line, code, the param names it passes -- None when not a dict literal) of
     every ``code="..."`` in the domain's and the formats' modules."""
-    for path in sorted([*DOMAIN.glob("*.py"), *FORMATS.glob("*.py")]):
+    for path in sorted([*DOMAIN.rglob("*.py"), *APP.glob("*.py"), *FORMATS.glob("*.py")]):
         for node in ast.walk(ast.parse(path.read_text())):
             if not isinstance(node, ast.Call):
                 continue
@@ -87,7 +89,7 @@ def test_each_raise_site_passes_exactly_the_params_its_template_names() -> None:
 
 
 def test_codes_are_dotted_by_a_module_of_the_domain_or_of_the_formats() -> None:
-    modules = {path.stem for path in DOMAIN.glob("*.py")}
+    modules = {path.stem for path in [*DOMAIN.rglob("*.py"), *APP.glob("*.py")]}
     for code in TEMPLATES:
         assert re.fullmatch(r"[a-z_]+\.[a-z_0-9]+", code)
         assert code.split(".")[0] in modules, code
