@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import random
 
+from tests.domain.test_bracket_never_played import final_drawn
 from tournament.domain import commands as c
 from tournament.domain.model.state import Tournament, fold
 from tournament.domain.testing import Builder, random_match, registered, win, won_by
@@ -67,14 +68,7 @@ def test_a_withdrawal_that_drops_the_match_settles_it() -> None:
 
 
 def test_a_bracket_match_the_bracket_no_longer_has_does_not_keep_the_round_open() -> None:
-    b = Builder(registered(4, format="single_elimination"))
-    b.add(c.start_round(b.state))
-    rid = ""
-    for mid in b.state.rounds[-1].matches:
-        players = b.state.matches[mid].players
-        result = win(b, mid, min(players))
-        rid = result if 2 in players else rid
-    b.add(c.start_round(b.state))
+    b, rid = final_drawn()
     assert not b.state.round_complete()
     match = b.state.matches[b.state.result_match[rid]]
     b.add(c.correct_result(b.state, rid, {"tally": won_by(b, match.match_id, 3)}, by="ref",

@@ -596,14 +596,7 @@ def test_a_move_in_a_request_s_snapshot_reads_the_tournament_and_its_hand_once_s
     moment = play.moment(TID, MID)
     assert moment.state is not None and moment.stream is not None
     action = choose_action(moment.state, random.Random(5))
-    asked: list[str] = []
-    real = store.read_stream
-
-    def counted(stream: str, *args: Any, **kwargs: Any) -> Any:
-        asked.append(stream)
-        return real(stream, *args, **kwargs)
-
-    monkeypatch.setattr(store, "read_stream", counted)
+    asked = counting_reads(store, monkeypatch)
     with play.snapshot():
         assert play.holds(TID, MID, 0, ()) is False  # (no token: a look at the seats)
         after = play.act(TID, MID, action.seat, action.to_json(), moment.version)
